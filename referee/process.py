@@ -129,6 +129,17 @@ class BotProcess:
         line = self._read_line(deadline)
         return line, time.perf_counter() - start
 
+    def read_line(self, timeout: float) -> str:
+        """Read one more line (for answers of several lines); raises BotTimeout or BotExited."""
+        return self._read_line(time.perf_counter() + timeout)
+
+    def close_input(self) -> None:
+        """Close the bot's stdin (for solvers that read until end of input)."""
+        try:
+            self._proc.stdin.close()
+        except OSError:
+            pass
+
     def take_stderr(self) -> str:
         """What the bot wrote on stderr since the last call (bounded)."""
         return self._stderr.take()
