@@ -2,8 +2,9 @@
 its whole process group at the end.
 
 Every wait has a timeout and every failure is a typed exception whose message a person can act on.
-Reading follows CodinGame's runner: at most 10,000 bytes are taken per answer, '\\r', '\\n' and
-'\\r\\n' all end a line, and bytes after the line stay for the next turn.
+Reading follows CodinGame's runner: an answer must end its line within 10,000 bytes (else it is a
+timeout), '\\r', '\\n' and '\\r\\n' all end a line, lines are not trimmed, and bytes after the line
+stay for the next turn.
 """
 from __future__ import annotations
 
@@ -172,10 +173,11 @@ class BotProcess:
                 self._after_cr = byte == 13
                 del buf[: i + 1]
                 return line.decode("utf-8", "replace")
-        if len(buf) >= MAX_ANSWER_BYTES:  # CodinGame stops reading here; the rest waits
-            line = bytes(buf[:MAX_ANSWER_BYTES])
+        if len(buf) >= MAX_ANSWER_BYTES:
+            # CodinGame stops reading at 10,000 bytes and, the line being incomplete, times the
+            # player out; the rest would wait in the pipe.
             del buf[:MAX_ANSWER_BYTES]
-            return line.decode("utf-8", "replace")
+            raise BotTimeout(f"printed {MAX_ANSWER_BYTES:,} bytes without ending its line")
         return None
 
     def _read_line(self, deadline: float) -> str:
