@@ -1,0 +1,51 @@
+"""`referee volcanoes ...`: play a game between two commands, as CodinGame would."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from contextlib import ExitStack
+
+from ..process import BotError, BotProcess
+from . import rules
+from .match import Settings, play_game
+
+
+def register(groups) -> None:
+    parser = groups.add_parser("volcanoes", help="the Volcanoes multiplayer game")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    play = commands.add_parser("play", help="play one game between two bot commands")
+    play.add_argument("blue", metavar="BLUE_CMD", help="command line of the first player (blue)")
+    play.add_argument("orange", metavar="ORANGE_CMD", help="command line of the second player (orange)")
+    play.add_argument("--seed", type=int, default=0, help="game seed (drives RANDOM answers)")
+    play.add_argument("--turn-ms", type=float, default=100.0, help="time per turn after the first")
+    play.add_argument("--first-turn-ms", type=float, default=1000.0, help="time for a player's first turn")
+    play.add_argument("--max-turns", type=int, default=200, help="turns before a draw (growth counts)")
+    play.add_argument("--soft-timeouts", action="store_true",
+                      help="CodinGame's newer mode: 50 ms of grace, the third overrun forfeits")
+    play.add_argument("--replay", metavar="FILE", help="write the replay (JSON) here")
+    play.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    play.set_defaults(run=run_play)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    settings = Settings(args.turn_ms, args.first_turn_ms, args.max_turns, args.soft_timeouts)
+    rules.warm_up()
+    try:
+        with ExitStack() as stack:
+            blue = stack.enter_context(BotProcess(args.blue))
+            orange = stack.enter_context(BotProcess(args.orange))
+            result = play_game(blue, orange, args.seed, settings)
+    except BotError as exc:  # a command that cannot start
+        print(f"referee: {exc}", file=sys.stderr)
+        return 2
+    if args.replay:
+        with open(args.replay, "w") as f:
+            json.dump(result.replay({"blue": args.blue, "orange": args.orange}), f)
+    if args.json:
+        print(json.dumps({"winner": result.winner, "reason": result.reason, "detail": result.detail,
+                          "turns": result.turns, "seed": result.seed, "moves": " ".join(result.moves)}))
+    else:
+        print(f"winner: {result.winner} ({result.reason}: {result.detail}) after {result.turns} turns, "
+              f"seed {result.seed}")
+    return 0

@@ -1,0 +1,148 @@
+"""One game of Volcanoes between two seats, as CodinGame's referee plays it -> result and replay.
+
+A seat is anything with `ask(lines, timeout) -> (line, seconds)` raising `BotError` on failure,
+`take_stderr() -> str` and `close()`: a `BotProcess` for a command line, or an in-process bot adapter.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from ..java_random import JavaRandom
+from ..process import BotError
+from . import rules
+from .board import N_TILES, NAMES
+from .protocol import InvalidMove, init_block, parse_answer, position_line, valid_line
+
+COLOURS = {rules.BLUE: "blue", rules.ORANGE: "orange"}
+
+
+class Seat(Protocol):
+    def ask(self, lines: list[str], timeout: float) -> tuple[str, float]: ...
+
+    def take_stderr(self) -> str: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Settings:
+    turn_ms: float = 100.0
+    first_turn_ms: float = 1000.0
+    max_turns: int = 200
+    soft_timeouts: bool = False  # CodinGame's newer mode: 50 ms of grace, the third overrun forfeits
+    grace_ms: float = 50.0
+    overruns_allowed: int = 2
+
+
+@dataclass
+class Turn:
+    turn: int
+    actor: str  # "blue", "orange" or "growth"
+    sent: list[str] = field(default_factory=list)
+    received: str | None = None
+    move: str | None = None  # the tile played (RANDOM resolved)
+    time_ms: float | None = None
+    stderr: str = ""
+    levels: list[int] = field(default_factory=list)  # after the turn, blue positive
+    dormant: list[str] = field(default_factory=list)  # after the turn
+
+
+@dataclass
+class Result:
+    seed: int
+    winner: str  # "blue", "orange" or "draw"
+    reason: str  # connection, simultaneous, eruptions, max-turns, timeout, invalid, crash
+    detail: str
+    turns: int
+    turn_log: list[Turn]
+    moves: list[str]  # tile names and GROW, in order
+
+    def replay(self, players: dict[str, str]) -> dict:
+        """The replay file's content (JSON-ready)."""
+        return {
+            "game": "volcanoes",
+            "seed": self.seed,
+            "players": players,
+            "winner": self.winner,
+            "reason": self.reason,
+            "detail": self.detail,
+            "turns": self.turns,
+            "moves": " ".join(self.moves),
+            "turn_log": [asdict(t) for t in self.turn_log],
+        }
+
+
+_OUTCOMES = {
+    rules.BLUE_WINS: ("blue", "connection", "blue joined a tile to its antipode"),
+    rules.ORANGE_WINS: ("orange", "connection", "orange joined a tile to its antipode"),
+}
+
+
+def play_game(blue: Seat, orange: Seat, seed: int, settings: Settings = Settings()) -> Result:
+    """Play one game to its end; the seats are not closed here."""
+    seats = {rules.BLUE: blue, rules.ORANGE: orange}
+    has_played = {rules.BLUE: False, rules.ORANGE: False}
+    overruns = {rules.BLUE: 0, rules.ORANGE: 0}
+    rng = JavaRandom(seed)
+    levels, dormant = rules.new_state()
+    valid = np.empty(N_TILES, dtype=np.int64)
+    log: list[Turn] = []
+    moves: list[str] = []
+
+    def finish(winner: str, reason: str, detail: str, turn: int) -> Result:
+        return Result(seed, winner, reason, detail, turn, log, moves)
+
+    def forfeit(player: int, reason: str, detail: str, turn: int) -> Result:
+        colour = COLOURS[player]
+        return finish(COLOURS[-player], reason, f"{colour} {detail}", turn)
+
+    for turn in range(1, settings.max_turns + 1):
+        who = int(rules.actor(turn))
+        if who == rules.GROWTH:
+            entry = Turn(turn, "growth")
+            log.append(entry)
+            moves.append("GROW")
+            outcome = rules.grow(levels, dormant)
+        else:
+            n_valid = rules.legal_moves(levels, dormant, who, valid)
+            valid_tiles = [int(t) for t in valid[:n_valid]]
+            lines = [] if has_played[who] else init_block()
+            lines += [position_line(levels, who), valid_line(valid_tiles)]
+            limit_ms = settings.turn_ms if has_played[who] else settings.first_turn_ms
+            wait_ms = limit_ms + (settings.grace_ms if settings.soft_timeouts else 0.0)
+            entry = Turn(turn, COLOURS[who], sent=lines)
+            log.append(entry)
+            has_played[who] = True
+            seat = seats[who]
+            try:
+                line, seconds = seat.ask(lines, wait_ms / 1000.0)
+            except BotError as exc:
+                entry.stderr = seat.take_stderr()
+                return forfeit(who, exc.reason, str(exc), turn)
+            entry.stderr = seat.take_stderr()
+            entry.received = line
+            entry.time_ms = round(seconds * 1000.0, 3)
+            if entry.time_ms > limit_ms:  # only in soft mode can an answer arrive past the limit
+                overruns[who] += 1
+                if overruns[who] > settings.overruns_allowed:
+                    return forfeit(who, "timeout", f"overran its time {overruns[who]} times", turn)
+            try:
+                tile = parse_answer(line, valid_tiles, rng)
+            except InvalidMove as exc:
+                return forfeit(who, "invalid", f"played an invalid move: {exc}", turn)
+            entry.move = NAMES[tile]
+            moves.append(NAMES[tile])
+            outcome = rules.play(levels, dormant, who, tile)
+        entry.levels = [int(x) for x in levels]
+        entry.dormant = [NAMES[t] for t in range(N_TILES) if dormant[t]]
+        if outcome in _OUTCOMES:
+            return finish(*_OUTCOMES[outcome], turn)
+        if outcome == rules.DRAW:
+            if rules.connects(levels, rules.BLUE) and rules.connects(levels, rules.ORANGE):
+                return finish("draw", "simultaneous", "both players joined a tile to its antipode", turn)
+            limit = rules.MAX_ERUPTION_PHASES
+            return finish("draw", "eruptions", f"more than {limit} eruption phases in one turn", turn)
+    return finish("draw", "max-turns", f"no winner after {settings.max_turns} turns", settings.max_turns)
