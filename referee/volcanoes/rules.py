@@ -203,4 +203,3 @@ def warm_up() -> None:
     legal_moves(levels, dormant, BLUE, moves)
     is_legal(levels, dormant, BLUE, 0)
     take_turn(levels, dormant, 1, 0)
-    random_playout(levels, dormant, 1, 200, 0)

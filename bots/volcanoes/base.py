@@ -1,0 +1,143 @@
+"""The Volcanoes bot interface, and the one adapter that turns any bot into a CodinGame player.
+
+A bot is told of a game's start (`start(colour)`) and asked for a move (`choose(state, budget)`);
+everything CodinGame's lines do not say (whose seat, where in the blue-orange-growth cycle the game
+stands, the dormant flags) is tracked by `Player`, which also checks each position against the one it
+predicted. `Player` speaks the protocol on stdin/stdout (`run`) or in-process (`InProcessSeat`), so a
+bot plays the same way on CodinGame, in the referee and in fast local tournaments.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from abc import ABC, abstractmethod
+
+from referee.process import BotTimeout
+from referee.volcanoes import rules
+from referee.volcanoes.board import N_TILES, NAMES
+
+from .state import GameState
+from . import tracking
+from .tracking import Tracker
+
+BLUE, ORANGE, GROWTH = rules.BLUE, rules.ORANGE, rules.GROWTH
+
+# Time a bot may use of CodinGame's limits; the rest covers reading, writing and process noise.
+TURN_SECONDS = 0.100
+FIRST_TURN_SECONDS = 1.000
+SAFETY_SECONDS = 0.020
+
+
+class Bot(ABC):
+    """Subclass and implement `choose`. `warm_up` compiles what the bot needs before any timed turn."""
+
+    name = "bot"
+
+    def warm_up(self) -> None:
+        """Compile (or load from numba's cache) every kernel the bot and its adapter use."""
+        rules.warm_up()
+        tracking.warm_up()
+
+    def start(self, colour: int) -> None:
+        """A new game begins; `colour` is BLUE (first player) or ORANGE."""
+
+    @abstractmethod
+    def choose(self, state: GameState, budget: float) -> int:
+        """A legal tile for `state.player`, found within `budget` seconds."""
+
+
+class Player:
+    """CodinGame's side of the protocol for one bot, one game at a time: lines in, a tile name out."""
+
+    def __init__(self, bot: Bot, safety: float = SAFETY_SECONDS, log=sys.stderr):
+        self.bot = bot
+        self.safety = safety
+        self.log = log
+        self.tracker: Tracker | None = None
+
+    def answer(self, lines: list[str], started: float | None = None) -> str:
+        """Answer one turn's lines (the init block first on the first turn)."""
+        started = time.perf_counter() if started is None else started
+        if lines[0].strip() == str(N_TILES):  # the init block: a new game
+            lines = lines[N_TILES + 1 :]
+            self.tracker = None
+        position, valid = lines[0], lines[1]
+        first_turn = self.tracker is None
+        if first_turn:
+            self.tracker = Tracker()
+        state, complaint = self.tracker.observe(position, valid)
+        if complaint:
+            print(f"[{self.bot.name}] {complaint}", file=self.log, flush=True)
+        if first_turn:
+            self.bot.start(state.player)
+        limit = FIRST_TURN_SECONDS if first_turn else TURN_SECONDS
+        budget = limit - self.safety - (time.perf_counter() - started)
+        tile = int(self.bot.choose(state, max(budget, 0.001)))
+        self.tracker.played(tile)
+        return NAMES[tile]
+
+    def run(self, stdin=sys.stdin, stdout=sys.stdout) -> None:
+        """Play on stdin/stdout until the input ends (warm the bot up first)."""
+        while True:
+            first = stdin.readline()
+            if not first:
+                return
+            started = time.perf_counter()
+            lines = [first.rstrip("\n")]
+            if lines[0].strip() == str(N_TILES):
+                lines += [stdin.readline().rstrip("\n") for _ in range(N_TILES)]
+                lines.append(stdin.readline().rstrip("\n"))
+            lines.append(stdin.readline().rstrip("\n"))
+            print(self.answer(lines, started), file=stdout, flush=True)
+
+
+class InProcessSeat:
+    """A bot as a referee seat without a process: the same lines, the same adapter, no pipes.
+
+    A turn cannot be interrupted in-process, so an answer later than the limit is a timeout after
+    the fact."""
+
+    def __init__(self, bot: Bot, log=None):
+        import io
+
+        self._stderr = io.StringIO()
+        self.player = Player(bot, log=log or self._stderr)
+
+    def ask(self, lines: list[str], timeout: float) -> tuple[str, float]:
+        started = time.perf_counter()
+        answer = self.player.answer(lines, started)
+        seconds = time.perf_counter() - started
+        if seconds > timeout:
+            raise BotTimeout(f"answered after {seconds * 1000:.0f} ms")
+        return answer, seconds
+
+    def take_stderr(self) -> str:
+        text = self._stderr.getvalue()
+        self._stderr.seek(0)
+        self._stderr.truncate()
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+class _HideSciPy:
+    """An import hook that makes SciPy look absent. numba probes SciPy's BLAS on its first compile
+    or cache load, a few tenths of a second of a cold start's 1000 ms first turn, and no kernel
+    here uses BLAS."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "scipy" or name.startswith("scipy."):
+            raise ImportError("SciPy is hidden while the bot warms up")
+        return None
+
+
+def main(bot: Bot) -> None:
+    """Entry point of `python -m bots.volcanoes.NAME`: warm up, then play on stdin/stdout."""
+    hook = _HideSciPy()
+    sys.meta_path.insert(0, hook)
+    try:
+        bot.warm_up()
+    finally:
+        sys.meta_path.remove(hook)
+    Player(bot).run()
