@@ -1,0 +1,20 @@
+"""The project's Volcanoes bots by name: what `python -m bots.volcanoes.NAME` runs."""
+from __future__ import annotations
+
+import importlib
+
+# name -> (module, class); each module also runs as `python -m bots.volcanoes.NAME`.
+BOTS = {
+    "random": ("bots.volcanoes.random", "RandomBot"),
+    "boss": ("bots.volcanoes.boss", "BossBot"),
+    "greedy": ("bots.volcanoes.greedy", "GreedyBot"),
+}
+
+
+def bot_class(name: str):
+    """The class of a registered bot; a KeyError names the known bots."""
+    try:
+        module, cls = BOTS[name]
+    except KeyError:
+        raise KeyError(f"no bot named {name!r}; known bots: {', '.join(BOTS)}") from None
+    return getattr(importlib.import_module(module), cls)

@@ -1,0 +1,22 @@
+"""Compile every bot's kernels into numba's cache ahead of play: `python -m bots.volcanoes.warmup`.
+
+Run it once on a fresh checkout (or after editing a kernel) so that no bot compiles during a game.
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+from .registry import BOTS, bot_class
+
+
+def main(names: list[str]) -> int:
+    for name in names or list(BOTS):
+        start = time.perf_counter()
+        bot_class(name)().warm_up()
+        print(f"{name}: ready in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,148 @@
+"""The bot interface, the CodinGame adapter's tracking, and the baseline bots."""
+import io
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from bots.volcanoes.base import Bot, InProcessSeat, Player
+from bots.volcanoes.boss import EQUATOR_TILES, BossBot
+from bots.volcanoes.greedy import GreedyBot
+from bots.volcanoes.random import RandomBot
+from bots.volcanoes.state import GameState
+from referee.volcanoes import rules
+from referee.volcanoes.board import INDEX, NAMES
+from referee.volcanoes.match import Settings, play_game
+
+BASELINES = [RandomBot, BossBot, GreedyBot]
+
+
+class Scripted(Bot):
+    """Plays given moves and remembers what the adapter told it."""
+
+    name = "scripted"
+
+    def __init__(self, moves):
+        self.moves = list(moves)
+        self.seen = []
+
+    def choose(self, state, budget):
+        self.seen.append(state.copy())
+        return INDEX[self.moves.pop(0)]
+
+
+def _recorded_moves(game):
+    moves = {"blue": [], "orange": []}
+    for _, mover, _, _, move in game["turns"]:
+        moves[mover].append(move)
+    return moves
+
+
+def test_adapter_tracks_seat_turn_and_opponent_moves_on_recorded_games(conformance_games):
+    slow = Settings(turn_ms=5000, first_turn_ms=5000)
+    for game in conformance_games[:60]:
+        moves = _recorded_moves(game)
+        bots = {colour: Scripted(moves[colour]) for colour in moves}
+        seats = {colour: InProcessSeat(bots[colour]) for colour in moves}
+        result = play_game(seats["blue"], seats["orange"], seed=1, settings=slow)
+        assert result.winner == game["winner"]
+        for colour, seat in seats.items():
+            assert seat.take_stderr() == "", f"game {game['game']}: {colour} complained"
+        for colour, bot in bots.items():
+            player = rules.BLUE if colour == "blue" else rules.ORANGE
+            mine = moves[colour]
+            for i, state in enumerate(bot.seen):
+                assert state.player == player
+                assert np.array_equal(state.dormant, np.abs(state.levels) == 4)
+                if i == 0:
+                    assert state.last_moves == ()
+                    continue
+                # Our previous move, then the turns the tracker inferred, give this position
+                # (two orders of the opponent's moves can give the same one; either will do).
+                before = bot.seen[i - 1]
+                levels, dormant = before.levels.copy(), before.dormant.copy()
+                rules.play(levels, dormant, player, INDEX[mine[i - 1]])
+                turn = before.turns_played + 1
+                for move in state.last_moves:
+                    turn += 1
+                    assert (move < 0) == (rules.actor(turn) == rules.GROWTH)
+                    rules.take_turn(levels, dormant, turn, move)
+                assert turn == state.turns_played
+                assert np.array_equal(levels, state.levels)
+
+
+def test_adapter_says_on_stderr_when_a_position_is_impossible():
+    log = io.StringIO()
+    player = Player(RandomBot(seed=1), log=log)
+    zeros = ["0"] * 80
+    from referee.volcanoes.board import init_block
+
+    player.answer(init_block() + [" ".join(zeros), " ".join(NAMES)])
+    # Whatever blue played, a board where nothing at all happened cannot follow.
+    player.answer([" ".join(zeros), " ".join(NAMES)])
+    assert "no legal sequence of turns leads to this position" in log.getvalue()
+
+
+@pytest.mark.parametrize("bot_class", BASELINES)
+def test_baselines_play_legal_moves_to_the_end(bot_class):
+    for seed in range(3):
+        result = play_game(InProcessSeat(bot_class(seed=seed)), InProcessSeat(RandomBot(seed=seed + 7)),
+                           seed=seed, settings=Settings(turn_ms=2000, first_turn_ms=5000))
+        assert result.reason in ("connection", "simultaneous", "eruptions", "max-turns"), result.detail
+
+
+def test_boss_prefers_an_empty_equator_tile_then_the_highest_empty_tile():
+    levels, dormant = rules.new_state()
+    state = GameState(levels, dormant, 0)
+    assert BossBot(seed=3).choose(state, 0.1) in set(EQUATOR_TILES.tolist())
+    levels[EQUATOR_TILES] = -1
+    assert BossBot(seed=3).choose(GameState(levels, dormant, 0), 0.1) == INDEX["S39"]
+
+
+def test_greedy_takes_an_immediate_win():
+    # A blue chain from N16 to S16 missing one tile: greedy must fill exactly the gap.
+    pos = _chain_position(missing=5)
+    levels, dormant, gap = pos
+    state = GameState(levels, dormant, 0)
+    assert GreedyBot(seed=0).choose(state, 0.1) == gap
+
+
+def _chain_position(missing):
+    """Blue volcanoes (level 1) on a shortest path from a tile to its antipode, but one tile."""
+    from collections import deque
+
+    from referee.volcanoes.board import NEIGHBOURS
+
+    start, goal = 0, 40
+    parent = {start: None}
+    queue = deque([start])
+    while queue:
+        t = queue.popleft()
+        for n in NEIGHBOURS[t]:
+            if n not in parent:
+                parent[n] = t
+                queue.append(n)
+    path = [goal]
+    while parent[path[-1]] is not None:
+        path.append(parent[path[-1]])
+    levels, dormant = rules.new_state()
+    levels[path] = 1
+    levels[path[missing]] = 0
+    return levels, dormant, path[missing]
+
+
+@pytest.mark.parametrize("name", ["random", "boss", "greedy"])
+def test_baselines_run_as_processes_through_the_referee(name, tmp_path):
+    replay = tmp_path / "replay.json"
+    out = subprocess.run(
+        [sys.executable, "-m", "referee.cli", "volcanoes", "play",
+         f"{sys.executable} -m bots.volcanoes.{name}", f"{sys.executable} -m bots.volcanoes.random",
+         "--seed", "5", "--first-turn-ms", "10000", "--turn-ms", "1000", "--json", "--replay", str(replay)],
+        capture_output=True, text=True, timeout=180, check=True,
+    )
+    result = json.loads(out.stdout)
+    assert result["reason"] in ("connection", "simultaneous", "eruptions"), result
+    log = json.loads(replay.read_text())["turn_log"]
+    assert all(turn["stderr"] == "" for turn in log), "a bot complained or crashed"
