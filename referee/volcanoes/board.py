@@ -35,6 +35,18 @@ NEIGHBOUR_ARRAY = np.array(NEIGHBOURS, dtype=np.int64)
 ANTIPODE = np.array([(k + HALF) % N_TILES for k in range(N_TILES)], dtype=np.int64)
 
 
+# Where each tile sits on CodinGame's flat map: the face of the icosahedron (1-20) and the part of
+# it (A centre; B, C, D corners), tile order. Faces 1-5 point up on top of a strip where down faces
+# 6-10 and up faces 11-15 alternate; faces 16-20 point down below it.
+NET = tuple(
+    (int(cell[:-1]), cell[-1])
+    for cell in """
+    1B 2B 3B 4B 5B 1D 1A 1C 2D 2A 2C 3D 3A 3C 4D 4A 4C 5D 5A 5C 6C 6A 6D 11B 7C 7A 7D 12B 8C 8A
+    8D 13B 9C 9A 9D 14B 10C 10A 10D 15B 18B 19B 20B 16B 17B 18C 18A 18D 19C 19A 19D 20C 20A 20D
+    16C 16A 16D 17C 17A 17D 13D 13A 13C 9B 14D 14A 14C 10B 15D 15A 15C 6B 11D 11A 11C 7B 12D 12A
+    12C 8B""".split()
+)
+
 # The ten edges joining the hemispheres (N22..N40 to S22..S40): every winning chain crosses one.
 EQUATOR_EDGES = tuple(
     (a, b) for a in range(HALF) for b in NEIGHBOURS[a] if b >= HALF

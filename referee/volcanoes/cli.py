@@ -5,6 +5,7 @@ import argparse
 import json
 import sys
 from contextlib import ExitStack
+from pathlib import Path
 
 from ..process import BotError, BotProcess
 from . import rules
@@ -26,6 +27,10 @@ def register(groups) -> None:
     play.add_argument("--replay", metavar="FILE", help="write the replay (JSON) here")
     play.add_argument("--json", action="store_true", help="print the result as one JSON object")
     play.set_defaults(run=run_play)
+    view = commands.add_parser("view", help="write a replay as a self-contained HTML page")
+    view.add_argument("replay", metavar="REPLAY", help="a replay file written by `play --replay`")
+    view.add_argument("-o", "--output", metavar="HTML", help="the page to write (default: REPLAY with .html)")
+    view.set_defaults(run=run_view)
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -48,4 +53,20 @@ def run_play(args: argparse.Namespace) -> int:
     else:
         print(f"winner: {result.winner} ({result.reason}: {result.detail}) after {result.turns} turns, "
               f"seed {result.seed}")
+    return 0
+
+
+def run_view(args: argparse.Namespace) -> int:
+    from .view import render
+
+    source = Path(args.replay)
+    try:
+        replay = json.loads(source.read_text())
+        page = render(replay)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"referee: cannot read the replay {source}: {exc}", file=sys.stderr)
+        return 2
+    target = Path(args.output) if args.output else source.with_suffix(".html")
+    target.write_text(page)
+    print(f"wrote {target}")
     return 0

@@ -1,0 +1,152 @@
+"""The replay page: its geometry and data in Python, and what it shows in a real browser."""
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from referee.volcanoes import reference
+from referee.volcanoes.board import INDEX, NAMES, NEIGHBOURS
+from referee.volcanoes.match import Settings, play_game
+from referee.volcanoes.view import frames, render, tile_triangles, winning_chain
+
+
+class ScriptedSeat:
+    def __init__(self, moves):
+        self.moves = list(moves)
+
+    def ask(self, lines, timeout):
+        return self.moves.pop(0), 0.001
+
+    def take_stderr(self):
+        return ""
+
+    def close(self):
+        pass
+
+
+def _chain_eruption_turns(game):
+    """Turns of a recorded game whose eruptions set off further eruptions."""
+    pos, turns = reference.Position(), []
+    original = reference._erupt
+    for number, move in enumerate(game["moves"].split(), 1):
+        phases = []
+        reference._erupt = lambda p, e: phases.append(original(p, e)) or phases[-1]
+        try:
+            reference.grow(pos) if move == "GROW" else reference.play(pos, INDEX[move])
+        finally:
+            reference._erupt = original
+        if phases and phases[0] >= 2:
+            turns.append(number)
+    return turns
+
+
+@pytest.fixture(scope="module")
+def chain_game(conformance_games):
+    """A recorded game with a chain eruption that ends with a connection, played by the referee."""
+    for game in conformance_games:
+        if game["winner"] in ("blue", "orange") and _chain_eruption_turns(game):
+            moves = {"blue": [], "orange": []}
+            for _, mover, _, _, move in game["turns"]:
+                moves[mover].append(move)
+            result = play_game(ScriptedSeat(moves["blue"]), ScriptedSeat(moves["orange"]), seed=9,
+                               settings=Settings())
+            replay = result.replay({"blue": "scripted blue", "orange": "scripted orange"})
+            return game, replay, _chain_eruption_turns(game)[0]
+    pytest.fail("no recorded game with a chain eruption and a win")
+
+
+def test_map_triangles_that_share_an_edge_are_neighbours():
+    edges = {}
+    for tile, triangle in enumerate(tile_triangles()):
+        for i in range(3):
+            edges.setdefault(frozenset([triangle[i], triangle[(i + 1) % 3]]), []).append(tile)
+    shared = [tiles for tiles in edges.values() if len(tiles) == 2]
+    assert len(shared) == 98  # of the 120 edges, 22 are cut to unfold the board
+    assert all(b in NEIGHBOURS[a] for a, b in shared)
+    assert max(len(tiles) for tiles in edges.values()) == 2
+
+
+def test_frames_follow_the_replay(chain_game):
+    game, replay, _ = chain_game
+    shown = frames(replay)
+    assert len(shown) == len(replay["turn_log"]) + 1
+    assert shown[-1]["levels"] == [int(x) for x in game["final_levels"].split()] \
+        if isinstance(game["final_levels"], str) else game["final_levels"]
+    chain = winning_chain(shown[-1]["levels"])
+    owner = 1 if replay["winner"] == "blue" else -1
+    assert chain and all(shown[-1]["levels"][t] * owner > 0 for t in chain)
+
+
+def test_page_is_one_file_with_no_network():
+    page = render({"seed": 1, "winner": "draw", "reason": "max-turns", "detail": "</script>", "turn_log": []})
+    assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")
+    assert "https://" not in page
+    assert page.count("</script>") == 2  # the replay's own text cannot end a script early
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    webdriver = pytest.importorskip("selenium.webdriver")
+    if not (CHROMIUM and CHROMEDRIVER):
+        pytest.skip("needs Debian's chromium and chromium-driver (.ci/run installs them)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--no-first-run", "--window-size=1000,800"):
+        options.add_argument(flag)
+    from selenium.webdriver.chrome.service import Service
+
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    yield driver
+    driver.quit()
+
+
+def _colour(level):
+    blue = ["#b9dcff", "#7fbcff", "#3f8ff0", "#1b5fc0"]
+    orange = ["#ffd9b0", "#ffb366", "#f07f1b", "#b85500"]
+    return blue[level - 1] if level > 0 else orange[-level - 1] if level < 0 else "#4a505c"
+
+
+def test_browser_steps_through_a_chain_eruption_to_the_win(browser, chain_game, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    _, replay, eruption_turn = chain_game
+    page = tmp_path / "game.html"
+    replay_file = tmp_path / "game.json"
+    replay_file.write_text(json.dumps(replay))
+    subprocess.run([sys.executable, "-m", "referee.cli", "volcanoes", "view", str(replay_file), "-o", str(page)],
+                   check=True, timeout=60)
+    browser.get(page.as_uri())
+    body = browser.find_element(By.TAG_NAME, "body")
+    shown = frames(replay)
+    last_turn = shown[-1]["turn"]
+    assert browser.find_element(By.ID, "counter").text == f"turn 0 / {last_turn}"
+
+    for _ in range(eruption_turn):  # arrow keys, one turn at a time
+        body.send_keys(Keys.ARROW_RIGHT)
+    assert browser.find_element(By.ID, "counter").text == f"turn {eruption_turn} / {last_turn}"
+    frame = shown[eruption_turn]
+    fills = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#board polygon')).map(p => p.getAttribute('fill'))")
+    assert fills == [_colour(level) for level in frame["levels"]]
+    erupted = browser.find_element(By.ID, "eruptions").text.split()
+    assert len(erupted) >= 2 and erupted == frame["erupted"]
+
+    browser.find_element(By.ID, "last").click()
+    assert browser.find_element(By.ID, "counter").text == f"turn {last_turn} / {last_turn}"
+    chain = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#board polygon.chain')).map(p => p.dataset.tile)")
+    expected_chain = [NAMES[t] for t in winning_chain(shown[-1]["levels"])]
+    assert chain and sorted(chain) == sorted(expected_chain)
+    assert replay["winner"] in browser.find_element(By.ID, "result").text
+    browser.find_element(By.ID, "first").click()
+    assert browser.find_element(By.ID, "counter").text == f"turn 0 / {last_turn}"
+    browser.save_screenshot(str(tmp_path / "start.png"))
