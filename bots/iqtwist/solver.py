@@ -27,7 +27,10 @@ def answer(line: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bots.iqtwist.solver", description="Print every canonical solution of each challenge read from stdin.")
+    parser = argparse.ArgumentParser(
+        prog="python -m bots.iqtwist.solver",
+        description="Print every canonical solution of each challenge read from stdin.",
+    )
     parser.add_argument("--count", action="store_true", help="count the solutions of the empty board")
     args = parser.parse_args(argv)
     warm_up()
@@ -35,7 +38,8 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         count = count_solutions(State())
         print(count)
-        print(f"{count} solutions of the empty board in {1000 * (time.perf_counter() - start):.1f} ms", file=sys.stderr)
+        ms = 1000 * (time.perf_counter() - start)
+        print(f"{count} solutions of the empty board in {ms:.1f} ms", file=sys.stderr)
         return 0
     for line in sys.stdin:
         line = line.strip()

@@ -10,7 +10,13 @@ import sys
 from referee.errors import InputFormatError
 from referee.iqtwist.generate import LEVELS, generate
 from referee.iqtwist.judge import Verdict, judge
-from referee.iqtwist.rules import is_solved, parse_state, placement_string_error, solution_string, viable_placements
+from referee.iqtwist.rules import (
+    is_solved,
+    parse_state,
+    placement_string_error,
+    solution_string,
+    viable_placements,
+)
 from referee.iqtwist.search import count_solutions
 from referee.process import BotStartError
 
@@ -19,7 +25,7 @@ def register(subparsers) -> None:
     game = subparsers.add_parser("iqtwist", help="IQ-Twist: place pieces with holes over coloured pegs")
     commands = game.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    judge_cmd = commands.add_parser("judge", help="run a solver on every challenge of FILE and check its answers")
+    judge_cmd = commands.add_parser("judge", help="run a solver on each challenge of FILE, check its answers")
     judge_cmd.add_argument("file", metavar="FILE", help="challenges, one placement string a line")
     judge_cmd.add_argument("solver", metavar="SOLVER_CMD", help="the solver's command line")
     judge_cmd.add_argument("--time-ms", type=float, default=10_000, help="time per challenge (default 10000)")
@@ -69,8 +75,10 @@ def _describe(verdict: Verdict) -> str:
 
 
 def _summary(verdicts: list[Verdict]) -> list[str]:
-    header = f"{'#':>4}  {'valid':5}  {'complete':8}  {'consistent':10}  {'canonical':9}  {'all found':9}  {'found':>9}  {'ms':>9}"
-    rows = [header]
+    rows = [
+        f"{'#':>4}  {'valid':5}  {'complete':8}  {'consistent':10}  {'canonical':9}  {'all found':9}  "
+        f"{'found':>9}  {'ms':>9}"
+    ]
     for v in verdicts:
         ms = f"{v.time_ms:9.1f}" if v.time_ms is not None else f"{'-':>9}"
         rows.append(

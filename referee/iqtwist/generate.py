@@ -70,7 +70,8 @@ def _unique(pieces: list[Placement], pegs: list[Placement]) -> bool:
 
 def _attempt(pieces_given: int, pegs_given: int, rng: random.Random) -> str | None:
     text = rng.choice(_empty_board_solutions())
-    solution = [rng.choice(_same_cells_orientations(parse_placement(text[i : i + 4]))) for i in range(0, 32, 4)]
+    placements = [parse_placement(text[i : i + 4]) for i in range(0, 32, 4)]
+    solution = [rng.choice(_same_cells_orientations(placement)) for placement in placements]
     given = rng.sample(solution, pieces_given)
     pegs = _random_pegs(solution, rng)
     if len(pegs) < pegs_given or not _unique(given, pegs):

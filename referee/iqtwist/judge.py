@@ -110,7 +110,8 @@ def check_answer(challenge: State, lines: list[str], expected: list[str]) -> Che
         seen.setdefault(line, number)
     missing = [solution for solution in expected if solution not in seen]
     if missing:
-        checks.fail("all_found", f"found {len(expected) - len(missing)} of {len(expected)} solutions; missing {missing[0]}")
+        found = len(expected) - len(missing)
+        checks.fail("all_found", f"found {found} of {len(expected)} solutions; missing {missing[0]}")
     return checks
 
 
@@ -147,7 +148,7 @@ def judge(challenges: list[str], command: str, time_ms: float = 10_000) -> Itera
                 bot = None
                 error = f"{exc.reason} after {len(lines)} line(s): {exc}"
                 error += f" (last stderr line: {stderr[-1]})" if stderr else ""
-                yield Verdict(number, challenge, False, error, False, False, False, False, False, len(lines), len(expected), None)
+                yield Verdict(number, challenge, False, error, *[False] * 5, len(lines), len(expected), None)
                 continue
             checks = check_answer(state, lines, expected)
             yield Verdict(

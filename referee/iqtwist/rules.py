@@ -188,7 +188,7 @@ def piece_problem(state: State, placement: Placement) -> str | None:
     if shape is None:
         off = [
             _location(x, y)
-            for x, y, _ in shape_cells(placement.letter, placement.column, placement.row, placement.orientation)
+            for x, y, _ in shape_cells(*placement)
             if not (0 <= x < COLUMNS and 0 <= y < CELLS // COLUMNS)
         ]
         return f"its loop at {off[0]} is off the board"

@@ -29,7 +29,7 @@ def _read_challenges() -> list[dict[str, str]]:
     for line in (DATA / "challenges.tsv").read_text().splitlines():
         if line and not line.startswith("#"):
             name, source, level, challenge, solution = line.split("\t")
-            rows.append({"id": name, "source": source, "level": level, "challenge": challenge, "solution": solution})
+            rows.append(dict(id=name, source=source, level=level, challenge=challenge, solution=solution))
     return rows
 
 

@@ -56,6 +56,11 @@ def test_a_full_board_is_its_own_solution(good):
     assert count_solutions(state) == 1
 
 
+def _covers(placement: Placement, cells: int) -> bool:
+    shape = footprint(*placement)
+    return shape is not None and shape.cells == cells
+
+
 @st.composite
 def positions(draw, max_free_pieces: int = 5) -> State:
     """Part of a random solution of the empty board, each piece at any orientation covering its
@@ -65,7 +70,7 @@ def positions(draw, max_free_pieces: int = 5) -> State:
     for i in range(0, 32, 4):
         placement = parse_placement(text[i : i + 4])
         cells = footprint(*placement).cells
-        turns = [o for o in range(8) if (f := footprint(*placement._replace(orientation=o))) and f.cells == cells]
+        turns = [o for o in range(8) if _covers(placement._replace(orientation=o), cells)]
         pieces.append(placement._replace(orientation=draw(st.sampled_from(turns))))
     free = draw(st.integers(1, max_free_pieces))
     kept = sorted(draw(st.permutations(pieces))[free:])
