@@ -8,21 +8,21 @@
 | master  | 4 pegs                |
 | wizard  | 3 pegs                |
 
-These follow the recorded challenges: the course's booklet challenges have 6-7 givens at starter
-and junior, and 2-5 from expert on; the three student difficulty sets have 5-7, 4-5 and 2-3.
+These follow the recorded challenges: the booklet's have 6-7 givens at starter and junior, 2 or 7
+at expert, 3-5 at master and wizard; the three student difficulty sets have 5-7, 4-5 and 2-3.
 
 How: take a random solution of the empty board, turn each piece to a random orientation covering
-the same cells (the holes move), put one peg of the right colour under a random hole of every
-colour the peg limits allow (up to 7 pegs), keep it only if that has one solution, then take pegs
-away in random order while the solution stays unique, down to the level's count. Start again from
-another solution when stuck.
+the same cells (the holes move), put pegs under random holes of their colour, as many as the peg
+limits allow (up to 7; none under a given piece), keep it only if that has one solution, then take
+pegs away in random order while the solution stays unique, down to the level's count. Start again
+from another solution when stuck.
 """
 from __future__ import annotations
 
 import random
 from functools import lru_cache
 
-from referee.iqtwist.pieces import PEG_LIMITS, PEGS, colour, footprint
+from referee.iqtwist.pieces import CELLS, COLUMNS, PEG_LIMITS, PEGS, colour, footprint
 from referee.iqtwist.rules import Placement, State, canonical, parse_placement
 from referee.iqtwist.search import count_solutions, solutions
 
@@ -52,15 +52,15 @@ def _same_cells_orientations(placement: Placement) -> list[Placement]:
 
 
 def _random_pegs(pieces: list[Placement], rng: random.Random) -> list[Placement]:
-    """As many pegs as the limits allow, each under a random hole of its colour."""
+    """As many pegs as the limits allow, each under a random hole of its colour in `pieces`."""
     holes_by_colour: list[list[int]] = [[], [], [], []]
     for piece in pieces:
         holes = footprint(*piece).holes
-        holes_by_colour[colour(piece.letter)] += [cell for cell in range(32) if holes >> cell & 1]
+        holes_by_colour[colour(piece.letter)] += [cell for cell in range(CELLS) if holes >> cell & 1]
     pegs = []
     for hue, cells in enumerate(holes_by_colour):
         for cell in rng.sample(cells, min(PEG_LIMITS[hue], len(cells))):
-            pegs.append(Placement(PEGS[hue], cell % 8, cell // 8, 0))
+            pegs.append(Placement(PEGS[hue], cell % COLUMNS, cell // COLUMNS, 0))
     return pegs
 
 
@@ -73,7 +73,7 @@ def _attempt(pieces_given: int, pegs_given: int, rng: random.Random) -> str | No
     placements = [parse_placement(text[i : i + 4]) for i in range(0, 32, 4)]
     solution = [rng.choice(_same_cells_orientations(placement)) for placement in placements]
     given = rng.sample(solution, pieces_given)
-    pegs = _random_pegs(solution, rng)
+    pegs = _random_pegs([piece for piece in solution if piece not in given], rng)
     if len(pegs) < pegs_given or not _unique(given, pegs):
         return None
     rng.shuffle(pegs)

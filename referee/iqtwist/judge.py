@@ -2,8 +2,8 @@
 against every solution the referee's own search finds.
 
 Protocol: one solver process answers all the challenges in turn. The judge writes a challenge (one
-placement string and a newline) and reads solutions, one a line, until an empty line; the whole
-answer must arrive within the time limit. A solver that times out, crashes or prints more than
+placement string and a newline) and reads solutions, one a line, until an empty line (surrounding
+spaces are ignored); the whole answer must arrive within the time limit. A solver that times out, crashes or prints more than
 MAX_ANSWER_LINES lines is stopped and a fresh one is started for the next challenge. The time of a
 challenge runs from writing its line to reading the empty line, so the first one includes the
 solver's start-up.

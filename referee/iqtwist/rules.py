@@ -13,13 +13,13 @@ from typing import NamedTuple
 
 from referee.errors import InputFormatError
 from referee.iqtwist.pieces import (
-    CELLS,
     COLOUR_NAMES,
     COLUMNS,
     FULL_BOARD,
     PEG_LIMITS,
     PEGS,
     PIECES,
+    ROWS,
     Footprint,
     cell_name,
     colour,
@@ -189,7 +189,7 @@ def piece_problem(state: State, placement: Placement) -> str | None:
         off = [
             _location(x, y)
             for x, y, _ in shape_cells(*placement)
-            if not (0 <= x < COLUMNS and 0 <= y < CELLS // COLUMNS)
+            if not (0 <= x < COLUMNS and 0 <= y < ROWS)
         ]
         return f"its loop at {off[0]} is off the board"
     for other in state.pieces:
@@ -280,7 +280,7 @@ def viable_placements(state: State) -> set[str]:
         if letter in placed:
             continue
         for orientation in range(8):
-            for row in range(CELLS // COLUMNS):
+            for row in range(ROWS):
                 for column in range(COLUMNS):
                     placement = Placement(letter, column, row, orientation)
                     if piece_problem(state, placement) is None:

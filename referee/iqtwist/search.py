@@ -58,9 +58,9 @@ def candidates(state: State) -> Candidates:
     # (piece, cells) is the canonical one.
     _, first = np.unique((piece[index] << CELLS) | cells[index], return_index=True)
     index = index[first]
-    lowest = np.log2(cells[index] & -cells[index]).astype(np.int64)
-    index = index[np.lexsort((orientation[index], piece[index], lowest))]
-    lowest = np.log2(cells[index] & -cells[index]).astype(np.int64)
+    lowest = np.log2(cells[index] & -cells[index]).astype(np.int64)  # exact: powers of two
+    order = np.lexsort((orientation[index], piece[index], lowest))
+    index, lowest = index[order], lowest[order]
     return Candidates(
         placements=[
             Placement(PIECES[piece[i]], int(column[i]), int(row[i]), int(orientation[i])) for i in index
