@@ -97,6 +97,9 @@ def _summary(verdicts: list[Verdict]) -> list[str]:
 
 
 def run_judge(args: argparse.Namespace) -> int:
+    if args.time_ms <= 0:
+        print("iqtwist judge: --time-ms must be positive", file=sys.stderr)
+        return 2
     try:
         challenges = read_challenges(args.file)
         verdicts = []
