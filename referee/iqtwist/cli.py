@@ -1,0 +1,142 @@
+"""`referee iqtwist ...`: judge a solver, generate challenges, check a placement string."""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+
+from referee.errors import InputFormatError
+from referee.iqtwist.generate import LEVELS, generate
+from referee.iqtwist.judge import Verdict, judge
+from referee.iqtwist.rules import (
+    is_solved,
+    parse_state,
+    placement_string_error,
+    solution_string,
+    viable_placements,
+)
+from referee.iqtwist.search import count_solutions
+from referee.process import BotStartError
+
+
+def register(subparsers) -> None:
+    game = subparsers.add_parser("iqtwist", help="IQ-Twist: place pieces with holes over coloured pegs")
+    commands = game.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    judge_cmd = commands.add_parser("judge", help="run a solver on each challenge of FILE, check its answers")
+    judge_cmd.add_argument("file", metavar="FILE", help="challenges, one placement string a line")
+    judge_cmd.add_argument("solver", metavar="SOLVER_CMD", help="the solver's command line")
+    judge_cmd.add_argument("--time-ms", type=float, default=10_000, help="time per challenge (default 10000)")
+    judge_cmd.add_argument("--json", action="store_true", help="one JSON object per challenge per line")
+    judge_cmd.set_defaults(run=run_judge)
+
+    generate_cmd = commands.add_parser("generate", help="print new challenges with exactly one solution")
+    generate_cmd.add_argument("--level", choices=list(LEVELS), required=True)
+    generate_cmd.add_argument("--count", type=int, default=1, help="how many challenges (default 1)")
+    generate_cmd.add_argument("--seed", type=int, help="random seed, for the same challenges again")
+    generate_cmd.set_defaults(run=run_generate)
+
+    check_cmd = commands.add_parser("check", help="say whether a placement string is valid, and why not")
+    check_cmd.add_argument("placements", metavar="PLACEMENTS", help="a placement string, e.g. a7A7b6A7i6B0")
+    check_cmd.add_argument("--viable", action="store_true", help="also list the viable placements")
+    check_cmd.set_defaults(run=run_check)
+
+
+def read_challenges(path: str) -> list[str]:
+    """The challenges of FILE: one placement string a line; blank lines and `#` comments skipped."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError as exc:
+        raise InputFormatError(f"cannot read: {exc.strerror}", path) from None
+    challenges = []
+    for number, line in enumerate(lines, start=1):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            parse_state(line, f"{path}, line {number}")
+            challenges.append(line)
+    if not challenges:
+        raise InputFormatError("no challenge in the file", path)
+    return challenges
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "NO"
+
+
+def _describe(verdict: Verdict) -> str:
+    found = f"{verdict.solutions} line(s), {verdict.expected} solution(s)"
+    timing = f" in {verdict.time_ms:.1f} ms" if verdict.time_ms is not None else ""
+    if verdict.solved:
+        return f"challenge {verdict.puzzle} {verdict.challenge}: solved, {found}{timing}"
+    return f"challenge {verdict.puzzle} {verdict.challenge}: FAILED ({found}{timing}): {verdict.error}"
+
+
+def _summary(verdicts: list[Verdict]) -> list[str]:
+    rows = [
+        f"{'#':>4}  {'valid':5}  {'complete':8}  {'consistent':10}  {'canonical':9}  {'all found':9}  "
+        f"{'found':>9}  {'ms':>9}"
+    ]
+    for v in verdicts:
+        ms = f"{v.time_ms:9.1f}" if v.time_ms is not None else f"{'-':>9}"
+        rows.append(
+            f"{v.puzzle:>4}  {_yes(v.valid):5}  {_yes(v.complete):8}  {_yes(v.consistent):10}  "
+            f"{_yes(v.canonical):9}  {_yes(v.all_found):9}  {f'{v.solutions}/{v.expected}':>9}  {ms}"
+        )
+    times = [v.time_ms for v in verdicts if v.time_ms is not None]
+    solved = sum(v.solved for v in verdicts)
+    line = f"solved {solved} of {len(verdicts)}"
+    if times:
+        line += (
+            f"; time per challenge: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms"
+            " (the first includes the solver's start-up)"
+        )
+    return rows + [line]
+
+
+def run_judge(args: argparse.Namespace) -> int:
+    if args.time_ms <= 0:
+        print("iqtwist judge: --time-ms must be positive", file=sys.stderr)
+        return 2
+    try:
+        challenges = read_challenges(args.file)
+        verdicts = []
+        for verdict in judge(challenges, args.solver, args.time_ms):
+            verdicts.append(verdict)
+            print(json.dumps(verdict.to_dict()) if args.json else _describe(verdict), flush=True)
+    except InputFormatError as exc:
+        print(f"iqtwist judge: {exc}", file=sys.stderr)
+        return 2
+    except BotStartError as exc:
+        print(f"iqtwist judge: solver cannot start: {exc}", file=sys.stderr)
+        return 2
+    if not args.json:
+        print("\n".join(_summary(verdicts)))
+    return 0
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    if args.count < 1:
+        print("iqtwist generate: --count must be at least 1", file=sys.stderr)
+        return 2
+    rng = random.Random(args.seed)
+    for _ in range(args.count):
+        print(generate(args.level, rng), flush=True)
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    problem = placement_string_error(args.placements)
+    if problem:
+        print(f"not valid: {problem}")
+        return 1
+    state = parse_state(args.placements)
+    if is_solved(state):
+        print(f"solved: {solution_string(state)}")
+    else:
+        print(f"valid, not solved; {count_solutions(state)} solution(s)")
+    if args.viable:
+        print(" ".join(sorted(viable_placements(state))) or "no viable placement")
+    return 0

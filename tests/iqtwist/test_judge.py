@@ -1,0 +1,166 @@
+"""The judge: its checks on answers, and whole runs against the solver bot and misbehaving ones."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+
+import pytest
+
+import referee.cli
+from referee.iqtwist import cli
+from referee.iqtwist.judge import check_answer, judge
+from referee.iqtwist.rules import parse_state
+
+SOLVER = f"{sys.executable} -m bots.iqtwist.solver"
+BOOKLET_1 = "f3C4i6B0j2B0j1C0k3C0l4B0l5C0"
+BOOKLET_1_SOLUTION = "a7A7b6A7c1A3d2A6e2C3f3C2g4A7h6D0"
+# Two solutions with these pegs (the course's MULTI vector).
+TWO = "c1A3d2A6e2C3f3C2g4A7h6D0j2B0j1C0k3C0l4B0l5C0"
+TWO_SOLUTIONS = ["a6A0b6B0c1A3d2A6e2C3f3C2g4A7h6D0", "a7A7b6A5c1A3d2A6e2C3f3C2g4A7h6D0"]
+
+
+def run_cli(*argv: str) -> int:
+    parser = argparse.ArgumentParser(prog="referee")
+    cli.register(parser.add_subparsers(dest="game", required=True))
+    args = parser.parse_args(list(argv))
+    return args.run(args)
+
+
+def test_iqtwist_is_a_game_of_the_referee_command():
+    assert referee.cli.GAMES[0] == "volcanoes"
+    assert "iqtwist" in referee.cli.GAMES
+
+
+def test_a_right_answer_passes_every_check():
+    checks = check_answer(parse_state(TWO), TWO_SOLUTIONS, TWO_SOLUTIONS)
+    assert checks.solved and checks.error is None
+    assert checks.valid and checks.complete and checks.consistent and checks.canonical and checks.all_found
+
+
+@pytest.mark.parametrize(
+    "challenge, lines, flag, error",
+    [
+        (TWO, TWO_SOLUTIONS[:1], "all_found", "found 1 of 2 solutions; missing a7A7b6A5"),
+        (TWO, TWO_SOLUTIONS + TWO_SOLUTIONS[:1], "all_found", "solution 3 repeats solution 1"),
+        (TWO, ["hello"] + TWO_SOLUTIONS, "valid", "solution 1 'hello': not a placement string: length 5"),
+        (TWO, [TWO_SOLUTIONS[0] + "i1A0"], "valid", "has the peg i1A0; a solution lists the pieces only"),
+        (BOOKLET_1, ["a7A7b6A5" + BOOKLET_1_SOLUTION[8:]], "valid",
+         "invalid with the challenge's pegs: placement 2 b6A5: its filled loop at 6B would cover the peg"),
+        (BOOKLET_1, [BOOKLET_1_SOLUTION[:28]], "complete", "incomplete: piece(s) h missing"),
+        (BOOKLET_1, [BOOKLET_1_SOLUTION.replace("f3C2", "f3C4")], "canonical",
+         "f3C4 is not canonical: f3C2 covers the same cells"),
+        ("a7A7" + TWO, TWO_SOLUTIONS, "consistent", "a6A0 does not cover the cells of the challenge's a7A7"),
+    ],
+)
+def test_each_check_fails_with_its_reason(challenge, lines, flag, error):
+    all_solutions = {TWO: TWO_SOLUTIONS, BOOKLET_1: [BOOKLET_1_SOLUTION], "a7A7" + TWO: TWO_SOLUTIONS[1:]}
+    expected = all_solutions[challenge]
+    checks = check_answer(parse_state(challenge), lines, expected)
+    assert not checks.solved
+    assert getattr(checks, flag) is False
+    assert error in checks.error
+
+
+def test_the_solver_bot_solves_all_108_recorded_challenges(challenges):
+    verdicts = list(judge([row["challenge"] for row in challenges], SOLVER))
+    assert len(verdicts) == 108
+    for verdict, row in zip(verdicts, challenges):
+        assert verdict.solved, (row["id"], verdict.error)
+        assert (verdict.solutions, verdict.expected) == (1, 1)
+        assert verdict.time_ms is not None
+
+
+FAKE_SOLVER = """
+import sys, time
+answers = {answers!r}
+for line in sys.stdin:
+    challenge = line.strip()
+    if challenge.startswith("f"):
+        time.sleep(60)
+    if challenge.startswith("i7D0"):
+        print("oops", file=sys.stderr)
+        sys.exit(3)
+    print("".join(a + "\\n" for a in answers.get(challenge, [])), flush=True)
+"""
+
+
+def test_a_solver_that_hangs_or_crashes_is_replaced_for_the_next_challenge(tmp_path, challenges):
+    answers = {row["challenge"]: [row["solution"]] for row in challenges[:4]}
+    answers[challenges[3]["challenge"]] *= 2
+    script = tmp_path / "fake.py"
+    script.write_text(textwrap.dedent(FAKE_SOLVER.format(answers=answers)))
+    chosen = [row["challenge"] for row in challenges[:4]]
+    assert chosen[0].startswith("f") and chosen[1].startswith("i7D0")
+    verdicts = list(judge(chosen, f"{sys.executable} {script}", time_ms=1500))
+    assert [v.solved for v in verdicts] == [False, False, True, False]
+    assert verdicts[0].error == "timeout after 0 line(s): no answer in time"
+    assert verdicts[0].time_ms is None
+    assert verdicts[1].error == "crash after 0 line(s): exited with code 3 (last stderr line: oops)"
+    assert verdicts[3].error == "solution 2 repeats solution 1"
+
+
+def test_cli_judge_prints_a_line_per_challenge_and_a_summary(tmp_path, capsys):
+    file = tmp_path / "challenges.txt"
+    file.write_text(f"# two challenges\n{BOOKLET_1}\n\n{TWO}\n")
+    assert run_cli("iqtwist", "judge", str(file), SOLVER) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"challenge 1 {BOOKLET_1}: solved, 1 line(s), 1 solution(s) in ")
+    assert out[1].startswith(f"challenge 2 {TWO}: solved, 2 line(s), 2 solution(s) in ")
+    assert out[2].split() == "# valid complete consistent canonical all found found ms".split()
+    assert out[4].split()[:7] == ["2", "yes", "yes", "yes", "yes", "yes", "2/2"]
+    assert out[5].startswith("solved 2 of 2; time per challenge: median ")
+
+
+def test_cli_judge_json_lines(tmp_path, capsys):
+    file = tmp_path / "challenges.txt"
+    file.write_text(f"{TWO}\n")
+    assert run_cli("iqtwist", "judge", str(file), f"{sys.executable} -c 'print(\"junk\")'", "--json") == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    verdict = json.loads(line)
+    assert verdict["puzzle"] == 1 and verdict["solved"] is False
+    assert verdict["error"].startswith("crash after 1 line(s)")
+    fields = "valid complete consistent canonical all_found solutions expected time_ms"
+    assert set(fields.split()) <= set(verdict)
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("a9A1\n", "line 1: placement 1 'a9A1': column '9' is not 1-8"),
+        (f"{BOOKLET_1}\ni3B0j3B0\n", "line 2: placement 2 j3B0: peg i3B0 is already at 3B"),
+        ("# nothing\n", "no challenge in the file"),
+    ],
+)
+def test_cli_judge_refuses_a_malformed_file(tmp_path, capsys, content, message):
+    file = tmp_path / "challenges.txt"
+    file.write_text(content)
+    assert run_cli("iqtwist", "judge", str(file), SOLVER) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_cli_judge_refuses_a_solver_that_cannot_start(tmp_path, capsys):
+    file = tmp_path / "challenges.txt"
+    file.write_text(f"{BOOKLET_1}\n")
+    assert run_cli("iqtwist", "judge", str(file), "/nonexistent/solver") == 2
+    assert "solver cannot start" in capsys.readouterr().err
+    assert run_cli("iqtwist", "judge", str(file), SOLVER, "--time-ms", "0") == 2
+    assert "--time-ms must be positive" in capsys.readouterr().err
+
+
+def test_cli_generate_and_check(capsys):
+    assert run_cli("iqtwist", "generate", "--level", "expert", "--count", "2", "--seed", "1") == 0
+    generated = capsys.readouterr().out.split()
+    assert len(generated) == 2
+    for challenge in generated:
+        assert run_cli("iqtwist", "check", challenge) == 0
+        assert capsys.readouterr().out == "valid, not solved; 1 solution(s)\n"
+    assert run_cli("iqtwist", "check", "a7A7b6A5i6B0") == 1
+    reason = "placement 2 b6A5: its filled loop at 6B would cover the peg i6B0"
+    assert capsys.readouterr().out == f"not valid: {reason}\n"
+    assert run_cli("iqtwist", "check", BOOKLET_1_SOLUTION + BOOKLET_1[4:]) == 0
+    assert capsys.readouterr().out == f"solved: {BOOKLET_1_SOLUTION}\n"
+    assert run_cli("iqtwist", "check", "c1A3d2A6e2C3f3C4g4A7h6D0i6B0j2B0j1C0k3C0l4B0l5C0", "--viable") == 0
+    assert capsys.readouterr().out.splitlines()[1].split()[:3] == ["a6A0", "a6A2", "a6A4"]
