@@ -176,3 +176,9 @@ def test_soft_timeouts_forgive_two_overruns_and_forfeit_the_third():
     assert (result.winner, result.reason) == ("orange", "timeout")
     assert "overran its time 3 times" in result.detail
     assert [t.actor for t in result.turn_log if t.actor != "growth"] == ["blue", "orange", "orange", "blue", "blue"]
+
+
+def test_a_game_without_a_winner_is_a_draw_at_the_turn_limit():
+    result, _ = _hostile_game(hostile("normal"), hostile("normal"), first_turn_ms=3000, turn_ms=1000, max_turns=9)
+    assert (result.winner, result.reason, result.turns) == ("draw", "max-turns", 9)
+    assert [t.actor for t in result.turn_log] == ["blue", "orange", "growth", "orange", "blue", "growth"] + ["blue", "orange", "growth"]

@@ -31,13 +31,13 @@ def _play_both(choices, max_turns=200):
             return
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(st.data())
 def test_random_games_agree(data):
     _play_both(data)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.lists(st.integers(0, N_TILES - 1), min_size=0, max_size=60))
 def test_crowded_boards_agree(tiles):
     """Concentrated play (few tiles, many raises) makes chain eruptions and mixed overflows."""
