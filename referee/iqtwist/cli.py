@@ -1,15 +1,19 @@
-"""`referee iqtwist ...`: judge a solver, generate challenges, check a placement string."""
+"""`referee iqtwist ...`: judge a solver, generate challenges, check or show a placement string,
+time the search."""
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
 
 from referee.errors import InputFormatError
+from referee.iqtwist import bench
 from referee.iqtwist.generate import LEVELS, generate
 from referee.iqtwist.judge import Verdict, judge
+from referee.iqtwist.picture import svg_picture, text_picture
 from referee.iqtwist.rules import (
     is_solved,
     parse_state,
@@ -42,6 +46,22 @@ def register(subparsers) -> None:
     check_cmd.add_argument("placements", metavar="PLACEMENTS", help="a placement string, e.g. a7A7b6A7i6B0")
     check_cmd.add_argument("--viable", action="store_true", help="also list the viable placements")
     check_cmd.set_defaults(run=run_check)
+
+    show_cmd = commands.add_parser("show", help="draw a placement string: in the terminal, or as an SVG image")
+    show_cmd.add_argument("placements", metavar="PLACEMENT", help="a placement string, e.g. a7A7b6A7i6B0")
+    show_cmd.add_argument("--svg", metavar="FILE", help="also write the picture to FILE as SVG")
+    show_cmd.add_argument("--no-color", action="store_true", help="plain letters, no ANSI colours")
+    show_cmd.set_defaults(run=run_show)
+
+    bench_cmd = commands.add_parser("bench", help="time the search: challenges solved to the end, the empty board")
+    bench_cmd.add_argument(
+        "file",
+        metavar="FILE",
+        nargs="?",
+        default=bench.RECORDED_CHALLENGES,
+        help="challenges, one a line, or rows of challenges.tsv (default: the 108 recorded challenges)",
+    )
+    bench_cmd.set_defaults(run=run_bench)
 
 
 def read_challenges(path: str) -> list[str]:
@@ -140,3 +160,36 @@ def run_check(args: argparse.Namespace) -> int:
     if args.viable:
         print(" ".join(sorted(viable_placements(state))) or "no viable placement")
     return 0
+
+
+def _wants_colour(no_color: bool) -> bool:
+    """Colour only on a terminal, unless --no-color or the NO_COLOR convention says otherwise."""
+    return not no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+
+
+def run_show(args: argparse.Namespace) -> int:
+    try:
+        state = parse_state(args.placements)
+    except InputFormatError as exc:
+        print(f"iqtwist show: {exc}", file=sys.stderr)
+        return 2
+    print(text_picture(state, coloured=_wants_colour(args.no_color)))
+    if args.svg:
+        try:
+            with open(args.svg, "w", encoding="utf-8") as handle:
+                handle.write(svg_picture(state))
+        except OSError as exc:
+            print(f"iqtwist show: cannot write {args.svg}: {exc.strerror}", file=sys.stderr)
+            return 2
+        print(f"wrote {args.svg}")
+    return 0
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    try:
+        lines, all_good = bench.run(args.file)
+    except InputFormatError as exc:
+        print(f"iqtwist bench: {exc}", file=sys.stderr)
+        return 2
+    print("\n".join(lines))
+    return 0 if all_good else 1
