@@ -1,0 +1,203 @@
+"""Where games run: in this process, in a pool of processes (every core by default), or on Ray.
+
+Workers play batches of jobs and send back one plain record (a dict) per game; only the main process
+writes to the store, as each batch comes back. A bounded number of batches is in flight, so a
+sequential test can stop early without a backlog of games nobody needs.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from itertools import islice
+from multiprocessing import get_context
+from statistics import fmean
+
+from referee.process import BotError
+from referee.volcanoes.match import Result, Settings, play_game
+
+from .players import Player, open_seat
+from .schedule import Job
+
+FORFEITS = ("timeout", "invalid", "crash", "start", "error")  # reasons that are a bot's fault
+
+
+def play_job(job: Job, players: dict[str, Player], settings: Settings) -> dict:
+    """Play one game and describe it as a record for the store."""
+    started = time.perf_counter()
+    seats = []
+    try:
+        for colour, label, seed in (("blue", job.blue, job.blue_seed), ("orange", job.orange, job.orange_seed)):
+            try:
+                seats.append(open_seat(players[label], seed))
+            except BotError as exc:
+                other = "orange" if colour == "blue" else "blue"
+                result = Result(job.seed, other, exc.reason, f"{colour} {exc}", 0, [], [])
+                break
+        else:
+            result = play_game(seats[0], seats[1], job.seed, settings)
+    finally:
+        for seat in seats:
+            seat.close()
+    return _record(job, players, result, time.perf_counter() - started)
+
+
+def _record(job: Job, players: dict[str, Player], result: Result, seconds: float) -> dict:
+    record = {
+        "a": job.a, "b": job.b, "pair": job.pair, "swap": job.swap,
+        "blue": job.blue, "orange": job.orange,
+        "blue_version": players[job.blue].version, "orange_version": players[job.orange].version,
+        "seed": job.seed, "blue_seed": job.blue_seed, "orange_seed": job.orange_seed,
+        "winner": result.winner, "reason": result.reason, "detail": result.detail, "turns": result.turns,
+        "moves": " ".join(result.moves), "seconds": round(seconds, 3),
+        "worker": f"{socket.gethostname()}:{os.getpid()}",
+    }
+    for colour in ("blue", "orange"):
+        times = [t.time_ms for t in result.turn_log if t.actor == colour and t.time_ms is not None]
+        record[f"{colour}_ms_mean"] = round(fmean(times), 3) if times else None
+        record[f"{colour}_ms_max"] = max(times) if times else None
+        loser = result.winner != colour and result.winner != "draw"
+        record[f"{colour}_error"] = result.reason if loser and result.reason in FORFEITS else None
+    return record
+
+
+def play_batch(jobs: list[Job], players: dict[str, Player], settings: Settings) -> list[dict]:
+    return [play_job(job, players, settings) for job in jobs]
+
+
+# ---------------------------------------------------------------- backends
+
+
+class SerialExecutor:
+    """Plays in the calling process (one worker: simplest to debug, no start-up cost)."""
+
+    def submit(self, fn, *args) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller through the future
+            future.set_exception(exc)
+        return future
+
+    def cancel(self, future: Future) -> bool:
+        return future.cancel()
+
+    def shutdown(self) -> None:
+        pass
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+
+
+class PoolExecutor:
+    """A pool of worker processes on this machine (spawned: no threads of ours are forked)."""
+
+    def __init__(self, workers: int):
+        self._pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_ignore_sigint)
+
+    def submit(self, fn, *args) -> Future:
+        return self._pool.submit(fn, *args)
+
+    def cancel(self, future: Future) -> bool:
+        return future.cancel()
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class RayExecutor:
+    """Batches as Ray tasks: a local Ray instance, or a cluster at `address`. The project's packages
+    travel with the tasks, so cluster nodes need only Python, numpy and numba."""
+
+    def __init__(self, address: str | None, workers: int | None):
+        try:
+            import ray
+        except ImportError as exc:
+            raise RuntimeError("the ray backend needs Ray: pip install 'caldera[ray]'") from exc
+        import arena
+        import bots
+        import referee
+
+        self._ray = ray
+        self._started = not ray.is_initialized()
+        if self._started:
+            modules = [os.path.dirname(m.__file__) for m in (arena, bots, referee)]
+            options = {"address": address} if address else {"num_cpus": workers}
+            ray.init(runtime_env={"py_modules": modules}, log_to_driver=False,
+                     include_dashboard=False, **options)
+        self._remote = ray.remote(num_cpus=1)(play_batch)
+        self._refs: dict[Future, object] = {}
+
+    def submit(self, fn, *args) -> Future:
+        ref = self._remote.remote(*args)
+        future = ref.future()
+        self._refs[future] = ref
+        return future
+
+    def cancel(self, future: Future) -> bool:
+        ref = self._refs.pop(future, None)
+        if ref is not None:
+            self._ray.cancel(ref, force=True)
+        return True
+
+    def shutdown(self) -> None:
+        if self._started:
+            self._ray.shutdown()
+
+
+def make_executor(backend: str, workers: int, ray_address: str | None = None):
+    if backend == "ray":
+        return RayExecutor(ray_address, workers)
+    if backend != "pool":
+        raise ValueError(f"unknown backend {backend!r}")
+    return SerialExecutor() if workers == 1 else PoolExecutor(workers)
+
+
+def run_jobs(
+    jobs: Iterable[Job],
+    players: dict[str, Player],
+    settings: Settings,
+    executor,
+    *,
+    on_record: Callable[[dict], None],
+    should_stop: Callable[[], bool] = lambda: False,
+    games_per_task: int = 1,
+    tasks_in_flight: int = 4,
+) -> bool:
+    """Play `jobs`, handing each game's record to `on_record` as its batch returns.
+
+    Stops submitting when `should_stop()` turns true; batches already running still finish and are
+    recorded, so no played game is lost. Returns True if it stopped early."""
+    jobs = iter(jobs)
+    pending: set[Future] = set()
+    stopped = should_stop()
+
+    def refill() -> None:
+        while not stopped and len(pending) < tasks_in_flight:
+            batch = list(islice(jobs, games_per_task))
+            if not batch:
+                return
+            pending.add(executor.submit(play_batch, batch, players, settings))
+
+    try:
+        refill()
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                pending.discard(future)
+                for record in future.result():
+                    on_record(record)
+            if not stopped and should_stop():
+                stopped = True
+                for future in list(pending):
+                    if executor.cancel(future):
+                        pending.discard(future)
+            refill()
+    finally:
+        for future in pending:
+            executor.cancel(future)
+    return stopped
