@@ -6,6 +6,7 @@ sequential test can stop early without a backlog of games nobody needs.
 """
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import socket
@@ -110,8 +111,9 @@ class PoolExecutor:
 
 
 class RayExecutor:
-    """Batches as Ray tasks: a local Ray instance, or a cluster at `address`. The project's packages
-    travel with the tasks, so cluster nodes need only Python, numpy and numba."""
+    """Batches as Ray tasks: a local Ray instance, or a cluster at `address`. On a cluster the
+    project's packages travel with the tasks (nodes need only Python, numpy, numba and Ray); a local
+    instance imports them from here, where numba's cache is warm."""
 
     def __init__(self, address: str | None, workers: int | None):
         try:
@@ -125,10 +127,14 @@ class RayExecutor:
         self._ray = ray
         self._started = not ray.is_initialized()
         if self._started:
-            modules = [os.path.dirname(m.__file__) for m in (arena, bots, referee)]
-            options = {"address": address} if address else {"num_cpus": workers}
-            ray.init(runtime_env={"py_modules": modules}, log_to_driver=False,
-                     include_dashboard=False, **options)
+            if address:
+                modules = [os.path.dirname(m.__file__) for m in (arena, bots, referee)]
+                options = {"address": address, "runtime_env": {"py_modules": modules}}
+            else:
+                root = os.path.dirname(os.path.dirname(arena.__file__))
+                path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
+                options = {"num_cpus": workers, "runtime_env": {"env_vars": {"PYTHONPATH": path}}}
+            ray.init(log_to_driver=False, include_dashboard=False, logging_level=logging.WARNING, **options)
         self._remote = ray.remote(num_cpus=1)(play_batch)
         self._refs: dict[Future, object] = {}
 

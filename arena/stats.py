@@ -12,7 +12,9 @@ hypotheses' Elo differences,
 
     LLR = N * (s1 - s0) * (2 m - s0 - s1) / (2 v)
 
-and the test stops when LLR leaves [log(beta / (1 - alpha)), log((1 - beta) / alpha)].
+and the test stops when LLR leaves [log(beta / (1 - alpha)), log((1 - beta) / alpha)], but not before
+MIN_PAIRS pairs: the approximation needs a variance estimated from more than a handful of pairs (after
+one pair won twice the estimated variance is nearly 0 and the LLR is in the tens).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
 PENTANOMIAL_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)  # the points of a pair, index = points * 2
 REGULARIZE = 1e-3  # an empty pentanomial class counts this much (Fishtest's regularization)
+MIN_PAIRS = 10
 
 
 def expected_score(elo: float) -> float:
@@ -115,6 +118,8 @@ class SprtState:
     @property
     def verdict(self) -> str | None:
         """"H0", "H1", or None while the test goes on."""
+        if self.pairs < MIN_PAIRS:
+            return None
         if self.llr >= self.upper:
             return "H1"
         if self.llr <= self.lower:
