@@ -26,7 +26,7 @@ import tarfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from referee.process import BotExited, BotError, BotProcess
+from referee.process import BotError, BotExited, BotProcess, BotStartError
 
 # Bots of this project, name -> "module:Class". Each takes `seed=None`.
 REGISTRY: dict[str, str] = {
@@ -224,11 +224,13 @@ def bot_class(target: str):
 def open_seat(player: Player, seed: int):
     """A referee seat for one game (close it after the game)."""
     if player.kind == "bot":
-        cls = bot_class(player.target)
-        bot = cls(seed=seed)
-        if player.target not in _warmed:  # compile or load the kernels before any timed turn
-            bot.warm_up()
-            _warmed.add(player.target)
+        try:
+            bot = bot_class(player.target)(seed=seed)
+            if player.target not in _warmed:  # compile or load the kernels before any timed turn
+                bot.warm_up()
+                _warmed.add(player.target)
+        except Exception as exc:
+            raise BotStartError(f"{player.label} could not start: {type(exc).__name__}: {exc}") from exc
         return GuardedSeat(bot)
     return BotProcess(player.target, cwd=player.cwd)
 
