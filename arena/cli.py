@@ -82,7 +82,8 @@ def _run_options(p: argparse.ArgumentParser) -> None:
                         f"{RUNS_DIR}/), with its stored players, seeds and settings")
     p.add_argument("--seed", type=int, help="run seed; every game's seed derives from it (default: random)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                   help="games at once (default: every core; 1 plays in this process)")
+                   help="games at once on this machine (default: every core; 1 plays in this "
+                        "process); on a Ray cluster, every CPU of the cluster")
     p.add_argument("--games-per-worker", type=int, default=1, metavar="N",
                    help="games a worker plays per task (larger cuts overhead on a cluster; default 1)")
     p.add_argument("--backend", choices=("pool", "ray"), default="pool",
@@ -172,13 +173,25 @@ def _create(args, command, make_pairings, sprt) -> Store:
     }
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     path = Path(args.db) if args.db else RUNS_DIR / f"{command}-{stamp}.sqlite"
-    return Store.create(path, config, players)
+    store = Store.create(path, config, players)
+    store.lock()
+    return store
 
 
 def _resume(args, command: str) -> Store:
     path = Path(args.db) if args.db else _newest_run(command)
     store = Store.open(path)
-    config = store.config
+    try:
+        store.lock()
+        _check_resumable(args, command, store)
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+def _check_resumable(args, command: str, store: Store) -> None:
+    path, config = store.path, store.config
     if config["command"] != command:
         raise StoreError(f"{path} holds a {config['command']}, not a {command}")
     if args.seed is not None and args.seed != config["seed"]:
@@ -189,16 +202,15 @@ def _resume(args, command: str) -> Store:
         or any(text not in (p.label, p.spec, f"{p.label}={p.spec}") for text, p in zip(args.players, stored))
     ):
         raise StoreError(f"{path} is a run of {' '.join(config['players'])}, not of {' '.join(args.players)}")
+    for player in stored:
+        why = changed_since(player)
+        if why:
+            raise StoreError(f"cannot resume {path}: player {player.label} {why}; start a new run")
     if args.pairs is not None and args.pairs != config["pairs"]:  # play on to a new number of pairs
         if args.pairs < 1:
             raise ValueError("the number of pairs must be at least 1")
         config["pairs"] = args.pairs
         store.put("config", config)
-    for player in stored:
-        why = changed_since(player)
-        if why:
-            raise StoreError(f"cannot resume {path}: player {player.label} {why}; start a new run")
-    return store
 
 
 def _newest_run(command: str) -> Path:
@@ -238,7 +250,7 @@ def _continue(args, store: Store) -> int:
     executor = make_executor(args.backend, max(args.workers, 1), args.ray_address)
     try:
         run_jobs(todo, players, settings, executor, on_record=on_record, should_stop=live.finished,
-                 games_per_task=max(args.games_per_worker, 1), tasks_in_flight=2 * max(args.workers, 1))
+                 games_per_task=max(args.games_per_worker, 1), tasks_in_flight=2 * executor.slots)
     except KeyboardInterrupt:
         bar.close()
         print(f"\ninterrupted; {len(store.done_keys())} games are stored. Continue with:\n"

@@ -144,8 +144,10 @@ def players_table(games: list[dict], labels: list[str], order: list[str]) -> str
         worst = max((t[1] for t in line.times), default=math.nan)
         score = f"{100 * line.score:.1f}%" if line.games else "-"
         rows.append([label, line.games, f"{line.wins}-{line.draws}-{line.losses}", score,
-                     *(line.errors[k] for k in ERROR_KINDS), f"{mean:.1f}", f"{worst:.1f}"])
-    header = ["player", "games", "W-D-L", "score", "timeouts", "invalid", "crashes", "ms/turn", "max ms"]
+                     *(line.errors[k] for k in ERROR_KINDS), f"{mean:.1f}", f"{worst:.1f}",
+                     " ".join(sorted(v for v in line.versions if v)) or "-"])
+    header = ["player", "games", "W-D-L", "score", "timeouts", "invalid", "crashes", "ms/turn", "max ms",
+              "version"]
     return table(rows, header)
 
 

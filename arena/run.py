@@ -75,6 +75,8 @@ def play_batch(jobs: list[Job], players: dict[str, Player], settings: Settings) 
 class SerialExecutor:
     """Plays in the calling process (one worker: simplest to debug, no start-up cost)."""
 
+    slots = 1
+
     def submit(self, fn, *args) -> Future:
         future: Future = Future()
         try:
@@ -98,6 +100,7 @@ class PoolExecutor:
     """A pool of worker processes on this machine (spawned: no threads of ours are forked)."""
 
     def __init__(self, workers: int):
+        self.slots = workers
         self._pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_ignore_sigint)
 
     def submit(self, fn, *args) -> Future:
@@ -135,6 +138,7 @@ class RayExecutor:
                 path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
                 options = {"num_cpus": workers, "runtime_env": {"env_vars": {"PYTHONPATH": path}}}
             ray.init(log_to_driver=False, include_dashboard=False, logging_level=logging.WARNING, **options)
+        self.slots = max(int(ray.cluster_resources().get("CPU", 1)), 1)  # a cluster's, not ours
         self._remote = ray.remote(num_cpus=1)(play_batch)
         self._refs: dict[Future, object] = {}
 

@@ -7,7 +7,9 @@ resumed from whatever games are there.
 """
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
@@ -50,6 +52,7 @@ class StoreError(RuntimeError):
 class Store:
     def __init__(self, path: str | Path):
         self.path = Path(path)
+        self._lock_fd: int | None = None
         self.db = sqlite3.connect(self.path, isolation_level=None)  # transactions are explicit
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -83,6 +86,17 @@ class Store:
         if store.get("config") is None:
             raise StoreError(f"{path} is not an arena database (it has no run configuration)")
         return store
+
+    def lock(self) -> None:
+        """Claim the run for this process, so that two processes never play it at once. The lock is
+        an flock on the file (independent of SQLite's own locks); it goes when the process does."""
+        fd = os.open(self.path, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise StoreError(f"another arena process is playing {self.path}") from None
+        self._lock_fd = fd
 
     def transaction(self):
         return _Transaction(self.db)
@@ -126,6 +140,9 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
 
 class _Transaction:

@@ -52,6 +52,11 @@ def test_store_round_trip_and_guards(tmp_path):
     with pytest.raises(StoreError, match="exists"):
         Store.create(tmp_path / "run.sqlite", config, players)
     store = Store.open(tmp_path / "run.sqlite")
+    store.lock()
+    other = Store.open(tmp_path / "run.sqlite")
+    with pytest.raises(StoreError, match="another arena process"):  # one process plays a run at a time
+        other.lock()
+    other.close()
     assert store.config == config
     assert store.players() == players
     assert store.done_keys() == {("random", "boss", 0, 0), ("random", "boss", 0, 1)}
