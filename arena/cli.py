@@ -9,11 +9,13 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+from tqdm import tqdm
+
 from referee.volcanoes.match import Settings
 
 from . import players as players_mod
 from .players import PlayerError, changed_since, resolve_all
-from .report import PairCounter, SprtCourse, text_report
+from .report import PairCounter, SprtCourse, points, text_report
 from .run import make_executor, run_jobs
 from .schedule import gauntlet, jobs, round_robin
 from .stats import Z95, pentanomial_estimate
@@ -235,8 +237,6 @@ def _continue(args, store: Store) -> int:
         print(text_report(config, list(players), store.games()))
         return 0
 
-    from tqdm import tqdm
-
     bar = tqdm(total=total, initial=len(done), unit="game", disable=args.quiet, dynamic_ncols=True,
                file=sys.stderr)
     bar.set_postfix_str(live.describe(), refresh=False)
@@ -285,8 +285,7 @@ class _Live:
         self.pairs.add(game)
         if self.sprt:
             self.sprt.add(game)
-        winner = game["winner"]
-        self.wdl[0 if winner != "draw" and game[winner] == self.first else 1 if winner == "draw" else 2] += 1
+        self.wdl[{1.0: 0, 0.5: 1, 0.0: 2}[points(game, self.first)]] += 1
 
     def finished(self) -> bool:
         return bool(self.sprt and self.sprt.decided)

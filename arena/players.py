@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from referee.process import BotError, BotExited, BotProcess, BotStartError
@@ -54,13 +54,6 @@ class Player:
     target: str  # "module:Class" for a bot, else the command line
     version: str
     cwd: str | None = None  # where a command runs (a pinned tree)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "Player":
-        return cls(**data)
 
 
 def default_tournament() -> list[str]:

@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from .ratings import openskill_ratings
-from .stats import Estimate, SprtState, pentanomial_estimate, sprt_state
+from .stats import SprtState, pentanomial_estimate, sprt_state
 
 ERROR_KINDS = ("timeout", "invalid", "crash")  # a bot that cannot start counts as a crash
 
@@ -82,10 +82,6 @@ def pentanomial(games: list[dict], a: str, b: str) -> list[int]:
     return counter.counts
 
 
-def pairing_estimate(games: list[dict], a: str, b: str) -> Estimate:
-    return pentanomial_estimate(pentanomial(games, a, b))
-
-
 class SprtCourse:
     """The SPRT of the pairing (a, b) as the run saw it: pairs counted in the order they completed;
     `decided` is the state when a bound was first crossed (None until then)."""
@@ -118,13 +114,6 @@ def fmt_elo(value: float) -> str:
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
     return f"{round(value):+d}"
-
-
-def fmt_estimate(est: Estimate) -> str:
-    if est.n == 0:
-        return "no complete pair yet"
-    low, high = est.elo_interval
-    return f"score {100 * est.score:.1f}%  Elo {fmt_elo(est.elo)} [{fmt_elo(low)}, {fmt_elo(high)}]"
 
 
 def table(rows: list[list[str]], header: list[str]) -> str:
@@ -169,9 +158,14 @@ def cross_table(games: list[dict], order: list[str]) -> str:
         cells = []
         for them in order:
             scores = got.get((me, them))
-            cells.append("" if me == them else f"{100 * sum(scores) / len(scores):.0f}% /{len(scores)}" if scores else "-")
+            if me == them:
+                cells.append("")
+            elif scores:
+                cells.append(f"{100 * sum(scores) / len(scores):.0f}% /{len(scores)}")
+            else:
+                cells.append("-")
         rows.append([me, *cells])
-    return table(rows, ["score of row vs column", *order])
+    return table(rows, ["score of row vs column (/games)", *order])
 
 
 def pairings_table(games: list[dict], pairings: list[tuple[str, str]]) -> str:
@@ -210,8 +204,7 @@ def sprt_lines(games: list[dict], config: dict) -> str:
 def text_report(config: dict, labels: list[str], games: list[dict]) -> str:
     pairings = [tuple(p) for p in config["pairings"]]
     ratings, order = ratings_table(games, labels)
-    played = sum(1 for _ in games)
-    parts = [f"{config['command']}: {played} games, seed {config['seed']}"]
+    parts = [f"{config['command']}: {len(games)} games, seed {config['seed']}"]
     if config["command"] == "sprt":
         parts += ["", sprt_lines(games, config)]
     parts += ["", "Pairings (Elo of the first against the second, from seat-swapped pairs):",
