@@ -6,7 +6,7 @@ import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from .ratings import openskill_ratings
+from .ratings import bradley_terry, openskill_ratings
 from .stats import SprtState, pentanomial_estimate, sprt_state
 
 ERROR_KINDS = ("timeout", "invalid", "crash")  # a bot that cannot start counts as a crash
@@ -141,10 +141,16 @@ def players_table(games: list[dict], labels: list[str], order: list[str]) -> str
 
 
 def ratings_table(games: list[dict], labels: list[str]) -> tuple[str, list[str]]:
+    """OpenSkill and Bradley-Terry ratings side by side, best first by OpenSkill; and that order."""
     ratings = openskill_ratings(games, labels)
-    rows = [[i + 1, r.label, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"[{r.interval[0]:.2f}, {r.interval[1]:.2f}]"]
-            for i, r in enumerate(ratings)]
-    return table(rows, ["#", "player", "mu", "sigma", "95% interval"]), [r.label for r in ratings]
+    elo = bradley_terry(games, labels)
+    rows = []
+    for i, r in enumerate(ratings):
+        e = elo[r.label]
+        rows.append([i + 1, r.label, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"[{r.interval[0]:.2f}, {r.interval[1]:.2f}]",
+                     fmt_elo(e.elo), f"{e.stderr:.0f}", f"[{fmt_elo(e.interval[0])}, {fmt_elo(e.interval[1])}]"])
+    header = ["#", "player", "mu", "sigma", "95% interval", "Elo", "+-se", "95% interval"]
+    return table(rows, header), [r.label for r in ratings]
 
 
 def cross_table(games: list[dict], order: list[str]) -> str:
@@ -210,6 +216,6 @@ def text_report(config: dict, labels: list[str], games: list[dict]) -> str:
     parts += ["", "Pairings (Elo of the first against the second, from seat-swapped pairs):",
               pairings_table(games, pairings)]
     if config["command"] == "tournament":
-        parts += ["", "Ratings (OpenSkill, Plackett-Luce):", ratings, "", "Cross-table:", cross_table(games, order)]
+        parts += ["", "Ratings (OpenSkill Plackett-Luce mu and sigma; Elo from a Bradley-Terry fit, mean 0):", ratings, "", "Cross-table:", cross_table(games, order)]
     parts += ["", "Players (errors score as losses, as on CodinGame):", players_table(games, labels, order)]
     return "\n".join(parts)
