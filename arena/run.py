@@ -10,6 +10,7 @@ import logging
 import os
 import signal
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -34,6 +35,7 @@ def play_job(job: Job, players: dict[str, Player], settings: Settings) -> dict:
         for colour, label, seed in (("blue", job.blue, job.blue_seed), ("orange", job.orange, job.orange_seed)):
             try:
                 seats.append(open_seat(players[label], seed))
+                _open_seats.add(seats[-1])
             except BotError as exc:
                 other = "orange" if colour == "blue" else "blue"
                 result = Result(job.seed, other, exc.reason, f"{colour} {exc}", 0, [], [])
@@ -43,6 +45,7 @@ def play_job(job: Job, players: dict[str, Player], settings: Settings) -> dict:
     finally:
         for seat in seats:
             seat.close()
+            _open_seats.discard(seat)
     return _record(job, players, result, time.perf_counter() - started)
 
 
@@ -92,8 +95,25 @@ class SerialExecutor:
         pass
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+_open_seats: set = set()  # this worker's seats in play, closed if the worker must quit mid-game
+
+
+def _start_worker(parent: int) -> None:
+    """Ctrl-C is the main process's to handle; and a worker outlives no main process, even one killed
+    with SIGKILL (which no cleanup code sees): it closes its seats and exits when orphaned."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        for seat in list(_open_seats):
+            try:
+                seat.close()
+            except Exception:  # noqa: BLE001 - exiting anyway
+                pass
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="watch-parent").start()
 
 
 class PoolExecutor:
@@ -101,7 +121,8 @@ class PoolExecutor:
 
     def __init__(self, workers: int):
         self.slots = workers
-        self._pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_ignore_sigint)
+        self._pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_start_worker,
+                                         initargs=(os.getpid(),))
 
     def submit(self, fn, *args) -> Future:
         return self._pool.submit(fn, *args)

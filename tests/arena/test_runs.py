@@ -1,5 +1,5 @@
 """Whole runs through the `arena` command: matches, reports rebuilt from the database, errors counted
-apart, resuming after SIGKILL, the process pool, and SPRTs on real games.
+apart, resuming after SIGKILL on a process pool, and SPRTs on real games.
 
 The fast bots (random, boss) are seeded and deterministic, so two runs with the same run seed play
 the very same games; the turn limit is raised so a busy machine cannot turn a slow turn into a
@@ -73,42 +73,68 @@ def test_errors_are_counted_apart(tmp_path, capsys):
 
 
 def test_sigkill_then_resume_plays_the_same_games(tmp_path):
-    args = ["match", "random", "boss", "--pairs", "25", "--seed", "5", "--workers", "1", *CALM]
-    assert main([*args, "--db", str(tmp_path / "whole.sqlite")]) == 0
+    """The main process of a run on two workers is killed with SIGKILL once both workers have played:
+    the workers quit, and the resumed run holds the same games as one run in a single process."""
+    args = ["match", "random", "boss", "--pairs", "25", "--seed", "5", *CALM]
+    assert main([*args, "--workers", "1", "--db", str(tmp_path / "whole.sqlite")]) == 0
 
     killed = tmp_path / "killed.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "arena.cli", *args, "--db", str(killed)], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    command = [sys.executable, "-m", "arena.cli", *args, "--workers", "2", "--games-per-worker", "2"]
+    proc = subprocess.Popen([*command, "--db", str(killed)], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers = []
     try:
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and _stored(killed) < 12:
+        while time.monotonic() < deadline and (_stored(killed) < 12 or len(_workers(killed)) < 2):
             time.sleep(0.02)
+        workers = _children(proc.pid)
     finally:
-        os.killpg(proc.pid, signal.SIGKILL)
+        proc.kill()
         proc.wait()
-    stored = _stored(killed)
-    assert 12 <= stored < 50, "the run was not killed part-way"
+    assert 12 <= _stored(killed) < 50, "the run was not killed part-way"
+    assert len(_workers(killed)) == 2 and str(proc.pid) not in " ".join(_workers(killed))
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in workers):
+        time.sleep(0.1)
+    orphans = [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+    for pid in orphans:
+        os.kill(pid, signal.SIGKILL)
+    assert workers and not orphans, "workers outlived their main process"
+
     assert main(["match", "--resume", "--db", str(killed), "--workers", "1", "--quiet"]) == 0
     assert games_of(killed) == games_of(tmp_path / "whole.sqlite")
 
 
+def _children(pid):
+    """The processes whose parent is `pid` (from /proc: field 4 of /proc/PID/stat is the parent)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
 def _stored(path):
+    return len(_query(path, "SELECT id FROM games"))
+
+
+def _workers(path):
+    return {row[0] for row in _query(path, "SELECT DISTINCT worker FROM games")}
+
+
+def _query(path, sql):
+    """Rows of a run's database while another process writes it (none before its schema exists)."""
     if not path.exists():
-        return 0
+        return []
     try:
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-            return db.execute("SELECT count(*) FROM games").fetchone()[0]
-    except sqlite3.OperationalError:  # the schema is not there yet
-        return 0
-
-
-def test_a_process_pool_plays_the_same_games(tmp_path):
-    args = ["match", "random", "boss", "--pairs", "4", "--seed", "9", *CALM]
-    assert main([*args, "--workers", "1", "--db", str(tmp_path / "one.sqlite")]) == 0
-    assert main([*args, "--workers", "2", "--games-per-worker", "3", "--db", str(tmp_path / "two.sqlite")]) == 0
-    assert games_of(tmp_path / "one.sqlite") == games_of(tmp_path / "two.sqlite")
-    workers = {g["worker"] for g in Store.open(tmp_path / "two.sqlite").games()}
-    assert len(workers) == 2 and str(os.getpid()) not in " ".join(workers)
+            return db.execute(sql).fetchall()
+    except sqlite3.OperationalError:
+        return []
 
 
 def test_sprt_accepts_h1_against_a_much_weaker_bot(tmp_path, capsys):
