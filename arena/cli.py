@@ -250,7 +250,7 @@ def _continue(args, store: Store) -> int:
     executor = make_executor(args.backend, max(args.workers, 1), args.ray_address)
     try:
         run_jobs(todo, players, settings, executor, on_record=on_record, should_stop=live.finished,
-                 games_per_task=max(args.games_per_worker, 1), tasks_in_flight=2 * executor.slots)
+                 games_per_task=max(args.games_per_worker, 1), tasks_in_flight=executor.tasks_in_flight)
     except KeyboardInterrupt:
         bar.close()
         print(f"\ninterrupted; {len(store.done_keys())} games are stored. Continue with:\n"

@@ -78,7 +78,7 @@ def play_batch(jobs: list[Job], players: dict[str, Player], settings: Settings) 
 class SerialExecutor:
     """Plays in the calling process (one worker: simplest to debug, no start-up cost)."""
 
-    slots = 1
+    tasks_in_flight = 1  # a task submitted is a task played: store each before playing the next
 
     def submit(self, fn, *args) -> Future:
         future: Future = Future()
@@ -120,7 +120,7 @@ class PoolExecutor:
     """A pool of worker processes on this machine (spawned: no threads of ours are forked)."""
 
     def __init__(self, workers: int):
-        self.slots = workers
+        self.tasks_in_flight = 2 * workers  # one running and one waiting per worker
         self._pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_start_worker,
                                          initargs=(os.getpid(),))
 
@@ -159,7 +159,7 @@ class RayExecutor:
                 path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
                 options = {"num_cpus": workers, "runtime_env": {"env_vars": {"PYTHONPATH": path}}}
             ray.init(log_to_driver=False, include_dashboard=False, logging_level=logging.WARNING, **options)
-        self.slots = max(int(ray.cluster_resources().get("CPU", 1)), 1)  # a cluster's, not ours
+        self.tasks_in_flight = 2 * max(int(ray.cluster_resources().get("CPU", 1)), 1)  # the cluster's CPUs
         self._remote = ray.remote(num_cpus=1)(play_batch)
         self._refs: dict[Future, object] = {}
 
