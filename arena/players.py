@@ -1,0 +1,252 @@
+"""Players: a name, a pinned version or a command line -> something that takes a seat in a game.
+
+A player spec is what the user writes, optionally labelled as `LABEL=SPEC`:
+- a registered bot (`greedy`): runs in-process, the fastest way to play;
+- a registered bot at a git revision (`greedy@HEAD~3`, `greedy@v1.2`): the project's tree at that
+  commit is extracted once into a cache and the bot runs from it as a process;
+- a file (`old/my_bot.py`, `./a.out`): copied into the cache when the run starts, so edits to the file
+  during or after the run do not change what plays; a `.py` file runs with this Python;
+- any other command line (`"java -jar bot.jar"`): run through the referee as a process.
+
+Every player has a version recorded with each game: the hash of the registered bot's module, the
+commit of a pin, or the hash of a file's content.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import io
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tarfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.process import BotError, BotExited, BotProcess, BotStartError
+
+# Bots of this project, name -> "module:Class". Each takes `seed=None`.
+REGISTRY: dict[str, str] = {
+    "random": "bots.volcanoes.random:RandomBot",
+    "boss": "bots.volcanoes.boss:BossBot",
+    "greedy": "bots.volcanoes.greedy:GreedyBot",
+}
+# The default tournament: the baselines and the first registered of the engines, strongest first.
+BASELINES = ("random", "boss", "greedy")
+ENGINES = ("mcts", "alphabeta", "uct")
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+_LABEL = re.compile(r"^([A-Za-z0-9_.+-]+)=(.+)$")
+
+
+class PlayerError(ValueError):
+    """A player spec that cannot be resolved; the message says why."""
+
+
+@dataclass(frozen=True)
+class Player:
+    label: str  # unique in a run, used in tables
+    spec: str  # what the user wrote (without the label)
+    kind: str  # "bot" (in-process); "git", "file" or "command" (a process)
+    target: str  # "module:Class" for a bot, else the command line
+    version: str
+    cwd: str | None = None  # where a command runs (a pinned tree)
+
+
+def default_tournament() -> list[str]:
+    engine = next((name for name in ENGINES if name in REGISTRY), None)
+    return list(BASELINES) + ([engine] if engine else [])
+
+
+def resolve(text: str, cache: Path | None = None) -> Player:
+    """A player from its spec; raises PlayerError with a message a user can act on."""
+    cache = cache or cache_dir()
+    match = _LABEL.match(text)
+    label, spec = (match.group(1), match.group(2)) if match else (None, text)
+    if spec in REGISTRY:
+        return Player(label or spec, spec, "bot", REGISTRY[spec], _module_version(REGISTRY[spec]))
+    if "@" in spec and spec.split("@", 1)[0] in REGISTRY and " " not in spec:
+        return _git_pin(label, spec, cache)
+    path = Path(spec)
+    if " " not in spec and path.is_file():
+        return _file_pin(label, path, cache)
+    args = shlex.split(spec)
+    if args and (shutil.which(args[0]) or Path(args[0]).is_file()):
+        return Player(label or _command_label(args), spec, "command", spec, _command_version(args))
+    names = ", ".join(REGISTRY)
+    raise PlayerError(
+        f"unknown player {text!r}: not a registered bot ({names}), NAME@REVISION, a file or a command"
+    )
+
+
+def resolve_all(texts: list[str], cache: Path | None = None) -> list[Player]:
+    players = [resolve(text, cache) for text in texts]
+    labels = [p.label for p in players]
+    duplicates = sorted({label for label in labels if labels.count(label) > 1})
+    if duplicates:
+        raise PlayerError(
+            f"two players are called {duplicates[0]!r}: name them apart with LABEL=SPEC (e.g. new={duplicates[0]})"
+        )
+    return players
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "caldera" / "pins"
+
+
+def _hash_bytes(*chunks: bytes) -> str:
+    digest = hashlib.sha256()
+    for chunk in chunks:
+        digest.update(chunk)
+    return digest.hexdigest()[:12]
+
+
+def _module_file(target: str) -> Path:
+    module = target.split(":")[0]
+    return PROJECT_ROOT / Path(*module.split(".")).with_suffix(".py")
+
+
+def _module_version(target: str) -> str:
+    path = _module_file(target)
+    return _hash_bytes(path.read_bytes()) if path.is_file() else "unknown"
+
+
+def _command_label(args: list[str]) -> str:
+    files = [a for a in args if Path(a).is_file()]
+    return Path(files[-1] if files else args[0]).stem or args[0]
+
+
+def _command_version(args: list[str]) -> str:
+    """The command line and the content of every file it names (an executable found on PATH too)."""
+    chunks = [shlex.join(args).encode()]
+    for i, arg in enumerate(args):
+        path = Path(arg)
+        if i == 0 and not path.is_file() and shutil.which(arg):
+            path = Path(shutil.which(arg))
+        if path.is_file():
+            chunks.append(path.read_bytes())
+    return _hash_bytes(*chunks)
+
+
+def _git(*args: str) -> bytes:
+    try:
+        done = subprocess.run(["git", "-C", str(PROJECT_ROOT), *args], capture_output=True, check=True)
+    except FileNotFoundError as exc:
+        raise PlayerError("pinning a git revision needs git on PATH") from exc
+    except subprocess.CalledProcessError as exc:
+        raise PlayerError(f"git {' '.join(args)}: {exc.stderr.decode(errors='replace').strip()}") from exc
+    return done.stdout
+
+
+def _git_pin(label: str | None, spec: str, cache: Path) -> Player:
+    name, revision = spec.split("@", 1)
+    commit = _git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}").decode().strip()
+    tree = cache / f"git-{commit}"
+    if not tree.is_dir():
+        _extract(commit, tree)
+    module = REGISTRY[name].split(":")[0]
+    if not (tree / Path(*module.split(".")).with_suffix(".py")).is_file():
+        raise PlayerError(f"{name} does not exist at {revision} ({commit[:12]})")
+    command = shlex.join([sys.executable, "-m", module])
+    return Player(label or spec, spec, "git", command, commit[:12], str(tree))
+
+
+def _extract(commit: str, tree: Path) -> None:
+    """The project's tree at `commit`, and a warm numba cache so the first turn is not a compile."""
+    archive = _git("archive", "--format=tar", commit)
+    partial = tree.with_name(tree.name + f".part{os.getpid()}")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(partial, filter="data")
+    warm = "import bots.volcanoes.base as b, referee.volcanoes.rules as r; r.warm_up()"
+    for target in REGISTRY.values():
+        module, cls = target.split(":")
+        if (partial / Path(*module.split(".")).with_suffix(".py")).is_file():
+            warm += f"\ntry:\n    from {module} import {cls}; {cls}().warm_up()\nexcept Exception:\n    pass"
+    subprocess.run([sys.executable, "-c", warm], cwd=partial, capture_output=True)
+    try:
+        partial.rename(tree)
+    except OSError:  # another run extracted it meanwhile
+        shutil.rmtree(partial, ignore_errors=True)
+
+
+def _file_pin(label: str | None, path: Path, cache: Path) -> Player:
+    content = path.read_bytes()
+    version = _hash_bytes(content)
+    copy = cache / f"file-{version}" / path.name
+    if not copy.is_file():
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, copy)
+    args = [sys.executable, str(copy)] if path.suffix == ".py" else [str(copy)]
+    return Player(label or path.stem, str(path), "file", shlex.join(args), version)
+
+
+def changed_since(player: Player) -> str | None:
+    """Why `player` would not play as it did when its run began (None if it would)."""
+    if player.kind == "bot":
+        now = _module_version(player.target)
+        return None if now == player.version else f"its module changed (version {player.version}, now {now})"
+    if player.kind == "git":
+        return None if Path(player.cwd).is_dir() else f"its pinned tree {player.cwd} is gone"
+    args = shlex.split(player.target)
+    if player.kind == "file":
+        copy = Path(args[-1])
+        if not copy.is_file():
+            return f"its pinned copy {copy} is gone"
+        now = _hash_bytes(copy.read_bytes())
+    else:
+        now = _command_version(args)
+    return None if now == player.version else f"its program changed (version {player.version}, now {now})"
+
+
+# ---------------------------------------------------------------- seats, inside a worker
+
+_warmed: set[str] = set()
+
+
+def bot_class(target: str):
+    module, cls = target.split(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def open_seat(player: Player, seed: int):
+    """A referee seat for one game (close it after the game)."""
+    if player.kind == "bot":
+        try:
+            bot = bot_class(player.target)(seed=seed)
+            if player.target not in _warmed:  # compile or load the kernels before any timed turn
+                bot.warm_up()
+                _warmed.add(player.target)
+        except Exception as exc:
+            raise BotStartError(f"{player.label} could not start: {type(exc).__name__}: {exc}") from exc
+        return GuardedSeat(bot)
+    return BotProcess(player.target, cwd=player.cwd)
+
+
+class GuardedSeat:
+    """An in-process bot as a seat; an exception raised by the bot is a crash, as it would be in a
+    process, instead of ending the whole run."""
+
+    def __init__(self, bot):
+        from bots.volcanoes.base import InProcessSeat
+
+        self._seat = InProcessSeat(bot)
+
+    def ask(self, lines: list[str], timeout: float) -> tuple[str, float]:
+        try:
+            return self._seat.ask(lines, timeout)
+        except BotError:
+            raise
+        except Exception as exc:
+            raise BotExited(f"raised {type(exc).__name__}: {exc}") from exc
+
+    def take_stderr(self) -> str:
+        return self._seat.take_stderr()
+
+    def close(self) -> None:
+        self._seat.close()

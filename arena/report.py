@@ -1,0 +1,221 @@
+"""Text reports, computed from a run's games alone: per-player results with errors counted apart,
+ratings with intervals, the cross-table, each pairing's Elo difference, and the SPRT's course."""
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from .ratings import bradley_terry, openskill_ratings
+from .stats import SprtState, pentanomial_estimate, sprt_state
+
+ERROR_KINDS = ("timeout", "invalid", "crash")  # a bot that cannot start counts as a crash
+
+
+def points(game: dict, label: str) -> float:
+    """What `label` scored in `game`: 1, 0.5 or 0."""
+    if game["winner"] == "draw":
+        return 0.5
+    return 1.0 if game[game["winner"]] == label else 0.0
+
+
+@dataclass
+class PlayerLine:
+    label: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    errors: Counter = field(default_factory=Counter)
+    times: list = field(default_factory=list)  # (mean, max) per game, in ms
+    versions: set = field(default_factory=set)
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else math.nan
+
+
+def player_lines(games: list[dict], labels: list[str]) -> dict[str, PlayerLine]:
+    lines = {label: PlayerLine(label) for label in labels}
+    for game in games:
+        for colour in ("blue", "orange"):
+            line = lines[game[colour]]
+            line.games += 1
+            line.versions.add(game[f"{colour}_version"])
+            p = points(game, game[colour])
+            line.wins += p == 1.0
+            line.draws += p == 0.5
+            line.losses += p == 0.0
+            error = game[f"{colour}_error"]
+            if error:
+                line.errors["crash" if error not in ERROR_KINDS else error] += 1
+            if game[f"{colour}_ms_mean"] is not None:
+                line.times.append((game[f"{colour}_ms_mean"], game[f"{colour}_ms_max"]))
+    return lines
+
+
+class PairCounter:
+    """The pentanomial of the pairing (a, b), kept up to date game by game: pairs by a's points in
+    the pair (0, 1/2, .., 2 -> index 0..4). A pair with one game played so far does not count."""
+
+    def __init__(self, a: str, b: str):
+        self.a, self.b = a, b
+        self.counts = [0] * 5
+        self._half: dict[int, float] = {}
+
+    def add(self, game: dict) -> bool:
+        """Count `game` if it belongs to the pairing; True when it completed a pair."""
+        if game["a"] != self.a or game["b"] != self.b:
+            return False
+        k, got = game["pair"], points(game, self.a)
+        if k not in self._half:
+            self._half[k] = got
+            return False
+        self.counts[round(2 * (self._half.pop(k) + got))] += 1
+        return True
+
+
+def pentanomial(games: list[dict], a: str, b: str) -> list[int]:
+    counter = PairCounter(a, b)
+    for game in games:
+        counter.add(game)
+    return counter.counts
+
+
+class SprtCourse:
+    """The SPRT of the pairing (a, b) as the run saw it: pairs counted in the order they completed;
+    `decided` is the state when a bound was first crossed (None until then)."""
+
+    def __init__(self, a: str, b: str, elo0: float, elo1: float, alpha: float, beta: float):
+        self.pairs = PairCounter(a, b)
+        self.params = elo0, elo1, alpha, beta
+        self.state = sprt_state(self.pairs.counts, *self.params)
+        self.decided: SprtState | None = None
+
+    def add(self, game: dict) -> None:
+        if self.pairs.add(game):
+            self.state = sprt_state(self.pairs.counts, *self.params)
+            if self.decided is None and self.state.verdict:
+                self.decided = self.state
+
+
+def sprt_course(games: list[dict], config: dict) -> SprtCourse:
+    (a, b), sprt = config["pairings"][0], config["sprt"]
+    course = SprtCourse(a, b, sprt["elo0"], sprt["elo1"], sprt["alpha"], sprt["beta"])
+    for game in games:
+        course.add(game)
+    return course
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def fmt_elo(value: float) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{round(value):+d}"
+
+
+def table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(r, widths)))
+             for r in [header, *rows]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def players_table(games: list[dict], labels: list[str], order: list[str]) -> str:
+    lines = player_lines(games, labels)
+    rows = []
+    for label in order:
+        line = lines[label]
+        mean = sum(t[0] for t in line.times) / len(line.times) if line.times else math.nan
+        worst = max((t[1] for t in line.times), default=math.nan)
+        score = f"{100 * line.score:.1f}%" if line.games else "-"
+        rows.append([label, line.games, f"{line.wins}-{line.draws}-{line.losses}", score,
+                     *(line.errors[k] for k in ERROR_KINDS), f"{mean:.1f}", f"{worst:.1f}",
+                     " ".join(sorted(v for v in line.versions if v)) or "-"])
+    header = ["player", "games", "W-D-L", "score", "timeouts", "invalid", "crashes", "ms/turn", "max ms",
+              "version"]
+    return table(rows, header)
+
+
+def ratings_table(games: list[dict], labels: list[str]) -> tuple[str, list[str]]:
+    """OpenSkill and Bradley-Terry ratings side by side, best first by OpenSkill; and that order."""
+    ratings = openskill_ratings(games, labels)
+    elo = bradley_terry(games, labels)
+    rows = []
+    for i, r in enumerate(ratings):
+        e = elo[r.label]
+        rows.append([i + 1, r.label, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"[{r.interval[0]:.2f}, {r.interval[1]:.2f}]",
+                     fmt_elo(e.elo), f"{e.stderr:.0f}", f"[{fmt_elo(e.interval[0])}, {fmt_elo(e.interval[1])}]"])
+    header = ["#", "player", "mu", "sigma", "95% interval", "Elo", "+-se", "95% interval"]
+    return table(rows, header), [r.label for r in ratings]
+
+
+def cross_table(games: list[dict], order: list[str]) -> str:
+    """Row player's score against the column player, over all their games."""
+    got: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for game in games:
+        for me, them in ((game["blue"], game["orange"]), (game["orange"], game["blue"])):
+            got[me, them].append(points(game, me))
+    rows = []
+    for me in order:
+        cells = []
+        for them in order:
+            scores = got.get((me, them))
+            if me == them:
+                cells.append("")
+            elif scores:
+                cells.append(f"{100 * sum(scores) / len(scores):.0f}% /{len(scores)}")
+            else:
+                cells.append("-")
+        rows.append([me, *cells])
+    return table(rows, ["score of row vs column (/games)", *order])
+
+
+def pairings_table(games: list[dict], pairings: list[tuple[str, str]]) -> str:
+    rows = []
+    for a, b in pairings:
+        counts = pentanomial(games, a, b)
+        est = pentanomial_estimate(counts)
+        got = Counter(points(g, a) for g in games if g["a"] == a and g["b"] == b)
+        wins, draws, losses = got[1.0], got[0.5], got[0.0]
+        if est.n:
+            low, high = est.elo_interval
+            elo, interval = fmt_elo(est.elo), f"[{fmt_elo(low)}, {fmt_elo(high)}]"
+        else:
+            elo, interval = "-", "-"
+        rows.append([f"{a} vs {b}", f"{wins}-{draws}-{losses}", est.n,
+                     " ".join(map(str, counts)), elo, interval])
+    return table(rows, ["pairing", "W-D-L", "pairs", "pentanomial 0..2", "Elo", "95% interval"])
+
+
+def sprt_lines(games: list[dict], config: dict) -> str:
+    (a, b), sprt = config["pairings"][0], config["sprt"]
+    course = sprt_course(games, config)
+    current, verdict = course.state, course.decided
+    head = (f"SPRT {a} vs {b}: H0 Elo {sprt['elo0']:g}, H1 Elo {sprt['elo1']:g}, "
+            f"alpha {sprt['alpha']:g}, beta {sprt['beta']:g}")
+    state = f"LLR {current.llr:.3f} in [{current.lower:.3f}, {current.upper:.3f}] after {current.pairs} pairs"
+    if verdict:
+        end = f"accepted {verdict.verdict} after {verdict.pairs} pairs (LLR {verdict.llr:.3f})"
+    elif current.pairs >= config["pairs"]:
+        end = f"no decision within {config['pairs']} pairs"
+    else:
+        end = "not decided yet"
+    return "\n".join([head, state, end])
+
+
+def text_report(config: dict, labels: list[str], games: list[dict]) -> str:
+    pairings = [tuple(p) for p in config["pairings"]]
+    ratings, order = ratings_table(games, labels)
+    parts = [f"{config['command']}: {len(games)} games, seed {config['seed']}"]
+    if config["command"] == "sprt":
+        parts += ["", sprt_lines(games, config)]
+    parts += ["", "Pairings (Elo of the first against the second, from seat-swapped pairs):",
+              pairings_table(games, pairings)]
+    if config["command"] == "tournament":
+        parts += ["", "Ratings (OpenSkill Plackett-Luce mu and sigma; Elo from a Bradley-Terry fit, mean 0):", ratings, "", "Cross-table:", cross_table(games, order)]
+    parts += ["", "Players (errors score as losses, as on CodinGame):", players_table(games, labels, order)]
+    return "\n".join(parts)

@@ -1,0 +1,139 @@
+"""Match statistics: scores, Elo differences with 95% intervals, and the pentanomial SPRT.
+
+Games are played in seat-swapped pairs (one seed, each player once on each side), so the unit of
+observation is a pair: 0, 1/2, 1, 3/2 or 2 points. Counting pairs by those five results (the
+pentanomial) removes the seat and seed luck shared by the two games of a pair from the variance, as
+chess engine testing frameworks do. Volcanoes draws are rare, so nothing here needs draws.
+
+The SPRT is the generalized SPRT with the normal approximation of its log-likelihood ratio (Fishtest's
+LLR_alt2; M. Van den Bergh, "A GSPRT approximation"): with pair scores x on the per-game scale
+[0, 1], sample mean m and sample variance v over N pairs, and s0, s1 the expected scores of the two
+hypotheses' Elo differences,
+
+    LLR = N * (s1 - s0) * (2 m - s0 - s1) / (2 v)
+
+and the test stops when LLR leaves [log(beta / (1 - alpha)), log((1 - beta) / alpha)], but not before
+MIN_PAIRS pairs: the approximation needs a variance estimated from more than a handful of pairs (after
+one pair won twice the estimated variance is nearly 0 and the LLR is in the tens).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
+PENTANOMIAL_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)  # the points of a pair, index = points * 2
+REGULARIZE = 1e-3  # an empty pentanomial class counts this much (Fishtest's regularization)
+MIN_PAIRS = 10
+
+
+def expected_score(elo: float) -> float:
+    """The logistic expected score of an Elo difference."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def elo_from_score(score: float) -> float:
+    """The Elo difference whose expected score is `score` (infinite at 0 and 1)."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A score (per game, 0..1) with its standard error, and the Elo difference it implies."""
+
+    score: float
+    stderr: float
+    n: int  # observations (games or pairs) behind it
+
+    @property
+    def score_interval(self) -> tuple[float, float]:
+        return max(self.score - Z95 * self.stderr, 0.0), min(self.score + Z95 * self.stderr, 1.0)
+
+    @property
+    def elo(self) -> float:
+        return elo_from_score(self.score)
+
+    @property
+    def elo_interval(self) -> tuple[float, float]:
+        low, high = self.score_interval
+        return elo_from_score(low), elo_from_score(high)
+
+
+def _mean_var(values_probs: list[tuple[float, float]]) -> tuple[float, float]:
+    mean = sum(v * p for v, p in values_probs)
+    var = sum(p * (v - mean) ** 2 for v, p in values_probs)
+    return mean, var
+
+
+def trinomial_estimate(wins: int, draws: int, losses: int) -> Estimate:
+    """Score and standard error from independent games (no pairing)."""
+    n = wins + draws + losses
+    if n == 0:
+        return Estimate(0.5, math.inf, 0)
+    mean, var = _mean_var([(1.0, wins / n), (0.5, draws / n), (0.0, losses / n)])
+    return Estimate(mean, math.sqrt(var / n), n)
+
+
+def pentanomial_estimate(counts: list[int] | tuple[int, ...]) -> Estimate:
+    """Score and standard error from seat-swapped pairs; counts[i] = pairs that scored i/2 points."""
+    _check_counts(counts)
+    n = sum(counts)
+    if n == 0:
+        return Estimate(0.5, math.inf, 0)
+    mean, var = _mean_var([(i / 4.0, c / n) for i, c in enumerate(counts)])
+    return Estimate(mean, math.sqrt(var / n), n)
+
+
+def pentanomial_llr(counts: list[int] | tuple[int, ...], elo0: float, elo1: float) -> float:
+    """The GSPRT log-likelihood ratio of H1 (Elo difference elo1) against H0 (elo0), normal
+    approximation, from pentanomial pair counts (empty classes regularized as Fishtest does)."""
+    _check_counts(counts)
+    if sum(counts) == 0:
+        return 0.0
+    regular = [c if c > 0 else REGULARIZE for c in counts]
+    n = sum(regular)
+    mean, var = _mean_var([(i / 4.0, c / n) for i, c in enumerate(regular)])
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """(lower, upper): accept H0 at or below lower, H1 at or above upper."""
+    if not (0.0 < alpha < 1.0 and 0.0 < beta < 1.0):
+        raise ValueError("alpha and beta must lie strictly between 0 and 1")
+    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
+
+
+@dataclass(frozen=True)
+class SprtState:
+    llr: float
+    lower: float
+    upper: float
+    pairs: int
+
+    @property
+    def verdict(self) -> str | None:
+        """"H0", "H1", or None while the test goes on."""
+        if self.pairs < MIN_PAIRS:
+            return None
+        if self.llr >= self.upper:
+            return "H1"
+        if self.llr <= self.lower:
+            return "H0"
+        return None
+
+
+def sprt_state(counts, elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05) -> SprtState:
+    if not elo1 > elo0:
+        raise ValueError(f"elo1 ({elo1}) must be greater than elo0 ({elo0})")
+    lower, upper = sprt_bounds(alpha, beta)
+    return SprtState(pentanomial_llr(counts, elo0, elo1), lower, upper, sum(counts))
+
+
+def _check_counts(counts) -> None:
+    if len(counts) != 5 or any(c < 0 for c in counts):
+        raise ValueError(f"a pentanomial is five non-negative counts, not {list(counts)}")

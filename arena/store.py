@@ -1,0 +1,157 @@
+"""SQLite: the record of one run. Everything else (ratings, tables, SPRT state) is derived from it.
+
+One file is one run: its configuration (players, pairings, seed, settings, what kind of run), its
+players with their versions, and one row per game, each written in its own transaction when the game
+ends. SQLite's journal keeps the file whole if the process is killed at any moment, so a run can be
+resumed from whatever games are there.
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .players import Player
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS run (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS players (
+    label TEXT PRIMARY KEY, spec TEXT NOT NULL, kind TEXT NOT NULL, target TEXT NOT NULL,
+    version TEXT NOT NULL, cwd TEXT
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    a TEXT NOT NULL, b TEXT NOT NULL, pair INTEGER NOT NULL, swap INTEGER NOT NULL,
+    blue TEXT NOT NULL, orange TEXT NOT NULL, blue_version TEXT, orange_version TEXT,
+    seed INTEGER NOT NULL, blue_seed INTEGER, orange_seed INTEGER,
+    winner TEXT NOT NULL, reason TEXT NOT NULL, detail TEXT, turns INTEGER,
+    blue_ms_mean REAL, blue_ms_max REAL, orange_ms_mean REAL, orange_ms_max REAL,
+    blue_error TEXT, orange_error TEXT,
+    moves TEXT, seconds REAL, worker TEXT, finished_at TEXT NOT NULL,
+    UNIQUE (a, b, pair, swap)
+);
+"""
+
+GAME_COLUMNS = (
+    "a", "b", "pair", "swap", "blue", "orange", "blue_version", "orange_version",
+    "seed", "blue_seed", "orange_seed", "winner", "reason", "detail", "turns",
+    "blue_ms_mean", "blue_ms_max", "orange_ms_mean", "orange_ms_max", "blue_error", "orange_error",
+    "moves", "seconds", "worker",
+)
+
+
+class StoreError(RuntimeError):
+    pass
+
+
+class Store:
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self._lock_fd: int | None = None
+        self.db = sqlite3.connect(self.path, isolation_level=None)  # transactions are explicit
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
+        self.db.executescript(_SCHEMA)
+
+    @classmethod
+    def create(cls, path: str | Path, config: dict, players: list[Player]) -> "Store":
+        path = Path(path)
+        if path.exists():
+            raise StoreError(f"{path} exists: resume it with --resume, or choose another --db")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        store = cls(path)
+        with store.transaction():
+            store._put("schema", SCHEMA_VERSION)
+            store._put("config", config)
+            store._put("created", datetime.now(timezone.utc).isoformat(timespec="seconds"))
+            for p in players:
+                store.db.execute(
+                    "INSERT INTO players (label, spec, kind, target, version, cwd) VALUES (?, ?, ?, ?, ?, ?)",
+                    (p.label, p.spec, p.kind, p.target, p.version, p.cwd),
+                )
+        return store
+
+    @classmethod
+    def open(cls, path: str | Path) -> "Store":
+        path = Path(path)
+        if not path.is_file():
+            raise StoreError(f"no such database: {path}")
+        store = cls(path)
+        if store.get("config") is None:
+            raise StoreError(f"{path} is not an arena database (it has no run configuration)")
+        return store
+
+    def lock(self) -> None:
+        """Claim the run for this process, so that two processes never play it at once. The lock is
+        an flock on the file (independent of SQLite's own locks); it goes when the process does."""
+        fd = os.open(self.path, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise StoreError(f"another arena process is playing {self.path}") from None
+        self._lock_fd = fd
+
+    def transaction(self):
+        return _Transaction(self.db)
+
+    def _put(self, key: str, value) -> None:
+        self.db.execute("INSERT OR REPLACE INTO run (key, value) VALUES (?, ?)", (key, json.dumps(value)))
+
+    def put(self, key: str, value) -> None:
+        with self.transaction():
+            self._put(key, value)
+
+    def get(self, key: str, default=None):
+        row = self.db.execute("SELECT value FROM run WHERE key = ?", (key,)).fetchone()
+        return json.loads(row["value"]) if row else default
+
+    @property
+    def config(self) -> dict:
+        return self.get("config")
+
+    def players(self) -> list[Player]:
+        rows = self.db.execute("SELECT label, spec, kind, target, version, cwd FROM players ORDER BY rowid")
+        return [Player(**dict(row)) for row in rows]
+
+    def add_game(self, record: dict) -> None:
+        """One game, in its own transaction."""
+        values = [record.get(c) for c in GAME_COLUMNS]
+        finished = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+        placeholders = ", ".join("?" * (len(GAME_COLUMNS) + 1))
+        with self.transaction():
+            self.db.execute(
+                f"INSERT INTO games ({', '.join(GAME_COLUMNS)}, finished_at) VALUES ({placeholders})",
+                (*values, finished),
+            )
+
+    def games(self) -> list[dict]:
+        """Every game, in the order they ended."""
+        return [dict(row) for row in self.db.execute("SELECT * FROM games ORDER BY id")]
+
+    def done_keys(self) -> set[tuple[str, str, int, int]]:
+        return {tuple(row) for row in self.db.execute("SELECT a, b, pair, swap FROM games")}
+
+    def close(self) -> None:
+        self.db.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, value, traceback):
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        return False

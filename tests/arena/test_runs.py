@@ -1,0 +1,160 @@
+"""Whole runs through the `arena` command: matches, reports rebuilt from the database, errors counted
+apart, resuming after SIGKILL on a process pool, and SPRTs on real games.
+
+The fast bots (random, boss) are seeded and deterministic, so two runs with the same run seed play
+the very same games; the turn limit is raised so a busy machine cannot turn a slow turn into a
+timeout and make two such runs differ."""
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+from arena.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = Path(__file__).parent / "scripts" / "misbehave.py"
+CALM = ["--turn-ms", "1000", "--quiet"]
+
+
+def games_of(path):
+    """Each game's identity and outcome, comparable across runs."""
+    store = Store.open(path)
+    try:
+        return sorted((g["a"], g["b"], g["pair"], g["swap"], g["blue"], g["seed"], g["blue_seed"],
+                       g["orange_seed"], g["winner"], g["moves"]) for g in store.games())
+    finally:
+        store.close()
+
+
+def test_match_then_report_from_the_database_alone(tmp_path, capsys):
+    db = tmp_path / "m.sqlite"
+    assert main(["match", "random", "boss", "--pairs", "3", "--seed", "11", "--workers", "1", "--db", str(db), *CALM]) == 0
+    printed = capsys.readouterr().out
+    assert "random vs boss" in printed and "timeouts" in printed
+    games = Store.open(db).games()
+    assert len(games) == 6
+    g = games[0]
+    assert g["moves"].split()[2] == "GROW" and g["turns"] >= 1 and g["blue_ms_mean"] > 0
+    assert g["blue_version"] and g["finished_at"]
+    assert main(["report", str(db)]) == 0
+    assert capsys.readouterr().out == printed
+    # Resuming asks for more pairs: the first three stay as they were and are not played again.
+    before = games_of(db)
+    assert main(["match", "--resume", "--db", str(db), "--pairs", "4", "--workers", "1", "--quiet"]) == 0
+    after = games_of(db)
+    assert len(after) == 8 and set(before) < set(after) and {g[2] for g in after} == {0, 1, 2, 3}
+    assert main(["match", "random", "greedy", "--resume", "--db", str(db), "--quiet"]) == 2  # not this run
+    assert "not of random greedy" in capsys.readouterr().err
+
+
+def test_errors_are_counted_apart(tmp_path, capsys):
+    db = tmp_path / "e.sqlite"
+    players = [f"{mode}={sys.executable} {SCRIPT} {mode}" for mode in ("crash", "invalid", "slow")]
+    assert main(["tournament", *players, "random", "--gauntlet", "random", "--pairs", "1",
+                 "--workers", "1", "--seed", "3", "--db", str(db), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    games = Store.open(db).games()
+    assert len(games) == 6
+    errors = {(g["blue"] if g["blue_error"] else g["orange"], g["blue_error"] or g["orange_error"]) for g in games}
+    assert errors == {("crash", "crash"), ("invalid", "invalid"), ("slow", "timeout")}
+    assert all(g[g["winner"]] == "random" for g in games)
+    line = {row.split()[0]: row.split() for row in out.splitlines() if row.split()}
+    # player games W-D-L score timeouts invalid crashes ...
+    assert line["crash"][4:7] == ["0", "0", "2"]
+    assert line["invalid"][4:7] == ["0", "2", "0"]
+    assert line["slow"][4:7] == ["2", "0", "0"]
+    assert line["random"][4:7] == ["0", "0", "0"]
+
+
+def test_sigkill_then_resume_plays_the_same_games(tmp_path):
+    """The main process of a run on two workers is killed with SIGKILL once both workers have played:
+    the workers quit, and the resumed run holds the same games as one run in a single process."""
+    args = ["match", "random", "boss", "--pairs", "25", "--seed", "5", *CALM]
+    assert main([*args, "--workers", "1", "--db", str(tmp_path / "whole.sqlite")]) == 0
+
+    killed = tmp_path / "killed.sqlite"
+    command = [sys.executable, "-m", "arena.cli", *args, "--workers", "2", "--games-per-worker", "2"]
+    proc = subprocess.Popen([*command, "--db", str(killed)], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (_stored(killed) < 12 or len(_workers(killed)) < 2):
+            time.sleep(0.02)
+        workers = _children(proc.pid)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert 12 <= _stored(killed) < 50, "the run was not killed part-way"
+    assert len(_workers(killed)) == 2 and str(proc.pid) not in " ".join(_workers(killed))
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in workers):
+        time.sleep(0.1)
+    orphans = [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+    for pid in orphans:
+        os.kill(pid, signal.SIGKILL)
+    assert workers and not orphans, "workers outlived their main process"
+
+    assert main(["match", "--resume", "--db", str(killed), "--workers", "1", "--quiet"]) == 0
+    assert games_of(killed) == games_of(tmp_path / "whole.sqlite")
+
+
+def _children(pid):
+    """The processes whose parent is `pid` (from /proc: field 4 of /proc/PID/stat is the parent)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _stored(path):
+    return len(_query(path, "SELECT id FROM games"))
+
+
+def _workers(path):
+    return {row[0] for row in _query(path, "SELECT DISTINCT worker FROM games")}
+
+
+def _query(path, sql):
+    """Rows of a run's database while another process writes it (none before its schema exists)."""
+    if not path.exists():
+        return []
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            return db.execute(sql).fetchall()
+    except sqlite3.OperationalError:
+        return []
+
+
+def test_sprt_accepts_h1_against_a_much_weaker_bot(tmp_path, capsys):
+    db = tmp_path / "h1.sqlite"
+    assert main(["sprt", "greedy", "random", "--elo0", "0", "--elo1", "100", "--seed", "1",
+                 "--workers", "1", "--db", str(db), *CALM]) == 0
+    out = capsys.readouterr().out
+    assert "accepted H1" in out
+    assert len(Store.open(db).games()) < 100  # it stopped early
+    assert main(["report", str(db)]) == 0
+    assert "accepted H1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_sprt_never_accepts_h1_between_copies_of_a_bot(tmp_path, capsys, seed):
+    """With the default hypotheses (0 and 10 Elo) two copies of a bot run to the game limit or
+    accept H0. The first pairs decide nothing, even a first pair won twice (an LLR in the tens)."""
+    db = tmp_path / "h0.sqlite"
+    assert main(["sprt", "random", "copy=random", "--max-pairs", "30", "--seed", str(seed),
+                 "--workers", "1", "--db", str(db), *CALM]) == 0
+    out = capsys.readouterr().out
+    assert "accepted H1" not in out
+    assert "accepted H0" in out or "no decision within 30 pairs" in out

@@ -1,0 +1,69 @@
+"""Schedules and seeds; the store's record and its guards."""
+import sqlite3
+
+import pytest
+
+from arena.players import resolve_all
+from arena.schedule import derive_seed, gauntlet, jobs, round_robin
+from arena.store import Store, StoreError
+
+
+def test_pairings():
+    assert round_robin(["a", "b", "c"]) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert gauntlet("b", ["a", "b", "c"]) == [("b", "a"), ("b", "c")]
+
+
+def test_each_pair_is_one_seed_played_with_seats_swapped():
+    games = list(jobs([("a", "b"), ("a", "c")], run_seed=7, pairs=range(3)))
+    assert len(games) == 3 * 2 * 2
+    assert len({g.key for g in games}) == len(games)
+    for first, second in zip(games[::2], games[1::2]):
+        assert (first.a, first.b, first.pair) == (second.a, second.b, second.pair)
+        assert (first.blue, first.orange) == (second.orange, second.blue)
+        assert first.seed == second.seed
+        assert first.blue_seed == second.orange_seed  # each bot keeps its own seed in the pair
+    assert len({g.seed for g in games}) == 3  # pair k has one referee seed across pairings
+    assert [g.key for g in games[:4]] == [("a", "b", 0, 0), ("a", "b", 0, 1), ("a", "c", 0, 0), ("a", "c", 0, 1)]
+
+
+def test_seeds_depend_only_on_the_run_seed_and_the_place():
+    again = list(jobs([("a", "b")], 7, range(5)))
+    assert again == list(jobs([("a", "b")], 7, range(5)))
+    assert again[4:] == list(jobs([("a", "b")], 7, range(2, 5)))  # a resumed run plays the same games
+    assert again != list(jobs([("a", "b")], 8, range(5)))
+    assert 0 <= derive_seed(7, "game", 0) < 2**31
+
+
+def _record(pair, swap, winner="blue"):
+    return {"a": "random", "b": "boss", "pair": pair, "swap": swap, "blue": "random", "orange": "boss",
+            "seed": 1, "winner": winner, "reason": "connection", "turns": 30, "moves": "N01 GROW"}
+
+
+def test_store_round_trip_and_guards(tmp_path):
+    players = resolve_all(["random", "boss"])
+    config = {"command": "match", "pairings": [["random", "boss"]], "pairs": 2, "seed": 1}
+    store = Store.create(tmp_path / "run.sqlite", config, players)
+    store.add_game(_record(0, 0))
+    store.add_game(_record(0, 1, "orange"))
+    with pytest.raises(sqlite3.IntegrityError):  # a game is never stored twice
+        store.add_game(_record(0, 1))
+    store.close()
+
+    with pytest.raises(StoreError, match="exists"):
+        Store.create(tmp_path / "run.sqlite", config, players)
+    store = Store.open(tmp_path / "run.sqlite")
+    store.lock()
+    other = Store.open(tmp_path / "run.sqlite")
+    with pytest.raises(StoreError, match="another arena process"):  # one process plays a run at a time
+        other.lock()
+    other.close()
+    assert store.config == config
+    assert store.players() == players
+    assert store.done_keys() == {("random", "boss", 0, 0), ("random", "boss", 0, 1)}
+    assert [g["winner"] for g in store.games()] == ["blue", "orange"]
+    store.close()
+    with pytest.raises(StoreError, match="no such database"):
+        Store.open(tmp_path / "missing.sqlite")
+    sqlite3.connect(tmp_path / "other.sqlite").close()
+    with pytest.raises(StoreError, match="not an arena database"):
+        Store.open(tmp_path / "other.sqlite")
