@@ -13,6 +13,7 @@ from tqdm import tqdm
 
 from referee.volcanoes.match import Settings
 
+from . import bench
 from . import players as players_mod
 from .players import PlayerError, changed_since, resolve_all
 from .report import PairCounter, SprtCourse, points, text_report
@@ -73,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bots", help="the registered bots")
     p.set_defaults(run=cmd_bots)
+
+    bench.register(sub)
     return parser
 
 

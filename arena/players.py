@@ -26,14 +26,11 @@ import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from bots.volcanoes.registry import BOTS
 from referee.process import BotError, BotExited, BotProcess, BotStartError
 
-# Bots of this project, name -> "module:Class". Each takes `seed=None`.
-REGISTRY: dict[str, str] = {
-    "random": "bots.volcanoes.random:RandomBot",
-    "boss": "bots.volcanoes.boss:BossBot",
-    "greedy": "bots.volcanoes.greedy:GreedyBot",
-}
+# Bots of this project (bots/volcanoes/registry.py), name -> "module:Class". Each takes `seed=None`.
+REGISTRY: dict[str, str] = {name: f"{module}:{cls}" for name, (module, cls) in BOTS.items()}
 # The default tournament: the baselines and the first registered of the engines, strongest first.
 BASELINES = ("random", "boss", "greedy")
 ENGINES = ("mcts", "alphabeta", "uct")
