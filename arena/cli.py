@@ -70,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", help="rebuild a run's report from its database alone")
     p.add_argument("db", metavar="DB")
+    p.add_argument("-o", "--output", metavar="HTML",
+                   help="also write the report as a page, with each game's replay page beside it")
     p.set_defaults(run=cmd_report)
 
     p = sub.add_parser("bots", help="the registered bots")
@@ -138,9 +140,15 @@ def cmd_sprt(args) -> int:
 def cmd_report(args) -> int:
     store = Store.open(args.db)
     try:
-        print(text_report(store.config, [p.label for p in store.players()], store.games()))
+        config, labels, games = store.config, [p.label for p in store.players()], store.games()
     finally:
         store.close()
+    print(text_report(config, labels, games))
+    if args.output:
+        from . import report_html
+
+        folder = report_html.write(config, labels, games, Path(args.output))
+        print(f"\nwrote {args.output} (replays in {folder})")
     return 0
 
 

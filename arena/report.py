@@ -91,10 +91,12 @@ class SprtCourse:
         self.params = elo0, elo1, alpha, beta
         self.state = sprt_state(self.pairs.counts, *self.params)
         self.decided: SprtState | None = None
+        self.history: list[SprtState] = []  # the state after each completed pair
 
     def add(self, game: dict) -> None:
         if self.pairs.add(game):
             self.state = sprt_state(self.pairs.counts, *self.params)
+            self.history.append(self.state)
             if self.decided is None and self.state.verdict:
                 self.decided = self.state
 
@@ -125,6 +127,11 @@ def table(rows: list[list[str]], header: list[str]) -> str:
 
 
 def players_table(games: list[dict], labels: list[str], order: list[str]) -> str:
+    return table(*players_rows(games, labels, order))
+
+
+def players_rows(games: list[dict], labels: list[str], order: list[str]) -> tuple[list[list], list[str]]:
+    """Each player's results, errors apart, and time per turn: (rows, header)."""
     lines = player_lines(games, labels)
     rows = []
     for label in order:
@@ -137,11 +144,17 @@ def players_table(games: list[dict], labels: list[str], order: list[str]) -> str
                      " ".join(sorted(v for v in line.versions if v)) or "-"])
     header = ["player", "games", "W-D-L", "score", "timeouts", "invalid", "crashes", "ms/turn", "max ms",
               "version"]
-    return table(rows, header)
+    return rows, header
 
 
 def ratings_table(games: list[dict], labels: list[str]) -> tuple[str, list[str]]:
     """OpenSkill and Bradley-Terry ratings side by side, best first by OpenSkill; and that order."""
+    rows, header, order = ratings_rows(games, labels)
+    return table(rows, header), order
+
+
+def ratings_rows(games: list[dict], labels: list[str]) -> tuple[list[list], list[str], list[str]]:
+    """The ratings table's (rows, header), and the players best first."""
     ratings = openskill_ratings(games, labels)
     elo = bradley_terry(games, labels)
     rows = []
@@ -150,11 +163,15 @@ def ratings_table(games: list[dict], labels: list[str]) -> tuple[str, list[str]]
         rows.append([i + 1, r.label, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"[{r.interval[0]:.2f}, {r.interval[1]:.2f}]",
                      fmt_elo(e.elo), f"{e.stderr:.0f}", f"[{fmt_elo(e.interval[0])}, {fmt_elo(e.interval[1])}]"])
     header = ["#", "player", "mu", "sigma", "95% interval", "Elo", "+-se", "95% interval"]
-    return table(rows, header), [r.label for r in ratings]
+    return rows, header, [r.label for r in ratings]
 
 
 def cross_table(games: list[dict], order: list[str]) -> str:
     """Row player's score against the column player, over all their games."""
+    return table(*cross_rows(games, order))
+
+
+def cross_rows(games: list[dict], order: list[str]) -> tuple[list[list], list[str]]:
     got: dict[tuple[str, str], list[float]] = defaultdict(list)
     for game in games:
         for me, them in ((game["blue"], game["orange"]), (game["orange"], game["blue"])):
@@ -171,10 +188,14 @@ def cross_table(games: list[dict], order: list[str]) -> str:
             else:
                 cells.append("-")
         rows.append([me, *cells])
-    return table(rows, ["score of row vs column (/games)", *order])
+    return rows, ["score of row vs column (/games)", *order]
 
 
 def pairings_table(games: list[dict], pairings: list[tuple[str, str]]) -> str:
+    return table(*pairings_rows(games, pairings))
+
+
+def pairings_rows(games: list[dict], pairings: list[tuple[str, str]]) -> tuple[list[list], list[str]]:
     rows = []
     for a, b in pairings:
         counts = pentanomial(games, a, b)
@@ -188,7 +209,7 @@ def pairings_table(games: list[dict], pairings: list[tuple[str, str]]) -> str:
             elo, interval = "-", "-"
         rows.append([f"{a} vs {b}", f"{wins}-{draws}-{losses}", est.n,
                      " ".join(map(str, counts)), elo, interval])
-    return table(rows, ["pairing", "W-D-L", "pairs", "pentanomial 0..2", "Elo", "95% interval"])
+    return rows, ["pairing", "W-D-L", "pairs", "pentanomial 0..2", "Elo", "95% interval"]
 
 
 def sprt_lines(games: list[dict], config: dict) -> str:

@@ -1,0 +1,141 @@
+"""`arena report DB -o report.html`: the run as a page. The tables are the text report's own rows;
+a rating-progress chart, the SPRT's course when there is one, and every game linked to its replay.
+
+The page is one file that needs no network; each game's replay page is written beside it, in a folder
+named after it (`report.html` -> `report_games/`), rebuilt from the moves kept in the database.
+"""
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from referee.volcanoes.replay import replay_from_moves
+from referee.volcanoes.view import render as render_replay
+
+from .ratings import openskill_ratings
+from .report import cross_rows, pairings_rows, players_rows, ratings_rows, sprt_course, sprt_lines
+
+COLOURS = ["#5aa9ff", "#ff9d3b", "#7bd389", "#e06c9f", "#c9b458", "#9d8df1", "#4fd1c5", "#f56565"]
+
+
+def _table(table_id: str, rows: list[list], header: list[str]) -> str:
+    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
+    return f'<table id="{table_id}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def rating_progress(games: list[dict], labels: list[str], points: int = 40) -> list[tuple[int, dict[str, float]]]:
+    """OpenSkill's mu of every player after 1/points, 2/points, ... of the games."""
+    if not games:
+        return []
+    marks = sorted({max(1, round(len(games) * k / points)) for k in range(1, points + 1)})
+    return [(n, {r.label: r.mu for r in openskill_ratings(games[:n], labels)}) for n in marks]
+
+
+def _line_chart(series: dict[str, list[tuple[float, float]]], guides: dict[str, float], title: str,
+                chart_id: str) -> str:
+    """A plain SVG line chart: one polyline per series, dashed horizontal guides."""
+    width, height, pad, legend = 720, 240, 40, 110
+    xs = [x for line in series.values() for x, _ in line] or [0, 1]
+    ys = [y for line in series.values() for _, y in line] + list(guides.values()) or [0, 1]
+    x0, x1 = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
+    y0, y1 = min(ys), max(ys) if max(ys) > min(ys) else min(ys) + 1
+
+    def at(x, y):
+        return (pad + (x - x0) / (x1 - x0) * (width - 2 * pad - legend),
+                height - pad - (y - y0) / (y1 - y0) * (height - 2 * pad))
+
+    parts = [f'<svg id="{chart_id}" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+             'xmlns="http://www.w3.org/2000/svg">',
+             f'<text x="{pad}" y="16" class="chart-title">{html.escape(title)}</text>',
+             f'<text x="{pad - 4}" y="{height - pad}" class="axis" text-anchor="end">{y0:.1f}</text>',
+             f'<text x="{pad - 4}" y="{pad}" class="axis" text-anchor="end">{y1:.1f}</text>',
+             f'<text x="{width - pad - legend}" y="{height - pad + 16}" class="axis" text-anchor="end">{x1:g}</text>']
+    for name, y in guides.items():
+        (ax, ay), (bx, _) = at(x0, y), at(x1, y)
+        parts.append(f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{ay:.1f}" class="guide"/>'
+                     f'<text x="{bx:.1f}" y="{ay - 3:.1f}" class="axis" text-anchor="end">{html.escape(name)}</text>')
+    for i, (name, line) in enumerate(series.items()):
+        colour = COLOURS[i % len(COLOURS)]
+        points = " ".join(f"{px:.1f},{py:.1f}" for px, py in (at(x, y) for x, y in line))
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2" '
+                     f'data-series="{html.escape(name)}"/>')
+        parts.append(f'<text x="{width - legend}" y="{pad + 14 * i}" fill="{colour}" class="axis">'
+                     f'{html.escape(name)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _games_table(games: list[dict], folder: str) -> str:
+    header = ["#", "blue", "orange", "seed", "winner", "reason", "turns", "replay"]
+    body = []
+    for g in games:
+        winner = g[g["winner"]] if g["winner"] in ("blue", "orange") else "draw"
+        cells = [g["id"], g["blue"], g["orange"], g["seed"], winner, g["reason"], g["turns"]]
+        row = "".join(f"<td>{html.escape(str(c))}</td>" for c in cells)
+        link = f'<a href="{folder}/game-{g["id"]}.html">view</a>' if g.get("moves") else ""
+        body.append(f"<tr>{row}<td>{link}</td></tr>")
+    head = "".join(f"<th>{h}</th>" for h in header)
+    return f'<table id="games"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+
+
+def render(config: dict, labels: list[str], games: list[dict], folder: str) -> str:
+    """The report page; game links point into `folder` (relative to the page)."""
+    rows, header, order = ratings_rows(games, labels)
+    sections = [f"<h1>{html.escape(config['command'])}: {len(games)} games, seed {config['seed']}</h1>"]
+    if config["command"] == "sprt":
+        course = sprt_course(games, config)
+        llr = [(state.pairs, state.llr) for state in course.history]
+        sections += ["<h2>SPRT</h2>", f'<pre id="sprt">{html.escape(sprt_lines(games, config))}</pre>',
+                     _line_chart({"LLR": llr}, {"H1": course.state.upper, "H0": course.state.lower},
+                                 "log-likelihood ratio by pairs", "sprt-chart")]
+    sections += ["<h2>Pairings</h2>", "<p>Elo of the first against the second, from seat-swapped pairs.</p>",
+                 _table("pairings", *pairings_rows(games, [tuple(p) for p in config["pairings"]]))]
+    if config["command"] == "tournament":
+        progress = rating_progress(games, labels)
+        series = {label: [(n, mus[label]) for n, mus in progress] for label in order}
+        sections += ["<h2>Ratings</h2>",
+                     "<p>OpenSkill Plackett-Luce mu and sigma; Elo from a Bradley-Terry fit, mean 0.</p>",
+                     _table("ratings", rows, header),
+                     _line_chart(series, {}, "OpenSkill mu by games played", "rating-chart"),
+                     "<h2>Cross-table</h2>", _table("cross", *cross_rows(games, order))]
+    sections += ["<h2>Players</h2>", "<p>Errors score as losses, as on CodinGame.</p>",
+                 _table("players", *players_rows(games, labels, order)),
+                 "<h2>Games</h2>", _games_table(games, folder)]
+    return _PAGE.replace("__TITLE__", html.escape(f"arena {config['command']}")).replace("__BODY__", "\n".join(sections))
+
+
+def write(config: dict, labels: list[str], games: list[dict], out: Path) -> Path:
+    """Write the page and one replay page per game; returns the folder of replays."""
+    folder = out.with_name(out.stem + "_games")
+    folder.mkdir(parents=True, exist_ok=True)
+    for g in games:
+        if g.get("moves"):
+            replay = replay_from_moves(
+                g["moves"].split(), seed=g["seed"], players={"blue": g["blue"], "orange": g["orange"]},
+                winner=g["winner"], reason=g["reason"], detail=g["detail"], turns=g["turns"])
+            (folder / f"game-{g['id']}.html").write_text(render_replay(replay))
+    out.write_text(render(config, labels, games, folder.name))
+    return folder
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>__TITLE__</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 20px; background: #1b1e24; color: #e8e8e8; }
+h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 24px; }
+table { border-collapse: collapse; font-size: 13px; }
+th, td { padding: 3px 10px; border-bottom: 1px solid #3a3f4a; text-align: right; white-space: nowrap; }
+th:first-child, td:first-child { text-align: left; }
+th { color: #aab; font-weight: 600; }
+a { color: #7fbcff; }
+svg { background: #262a33; border-radius: 6px; margin-top: 8px; }
+.chart-title, .axis { fill: #cfd3dc; font-size: 11px; }
+.guide { stroke: #888; stroke-dasharray: 4 3; }
+pre { background: #262a33; padding: 8px; }
+</style></head>
+<body>
+__BODY__
+</body></html>
+"""

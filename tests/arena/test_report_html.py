@@ -1,0 +1,87 @@
+"""`arena report DB -o report.html`: the page of a 4-bot tournament shows what the text report says."""
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory):
+    """A small 4-bot tournament, its text report and its page."""
+    folder = tmp_path_factory.mktemp("report")
+    db, page = folder / "t.sqlite", folder / "report.html"
+    subprocess.run([sys.executable, "-m", "arena.cli", "tournament", "random", "boss", "greedy", "twin=random",
+                    "--pairs", "2", "--seed", "5", "--db", str(db), "--quiet", "--workers", "2"],
+                   check=True, capture_output=True, timeout=600)
+    out = subprocess.run([sys.executable, "-m", "arena.cli", "report", str(db), "-o", str(page)],
+                         check=True, capture_output=True, text=True, timeout=300)
+    return out.stdout, page
+
+
+def _text_table(report: str, heading: str) -> list[list[str]]:
+    """The body rows of the text table under `heading`, cells split on runs of 2+ spaces."""
+    lines = report.split(heading, 1)[1].splitlines()[1:]
+    rows = []
+    for line in lines[2:]:  # header and rule
+        if not line.strip():
+            break
+        rows.append(re.split(r"\s{2,}", line.strip()))
+    return rows
+
+
+@pytest.fixture(scope="module")
+def browser():
+    webdriver = pytest.importorskip("selenium.webdriver")
+    if not (CHROMIUM and CHROMEDRIVER):
+        pytest.skip("needs Debian's chromium and chromium-driver (.ci/run installs them)")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--no-first-run"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    yield driver
+    driver.quit()
+
+
+def _page_table(browser, table_id):
+    return browser.execute_script(
+        f"return Array.from(document.querySelectorAll('#{table_id} tbody tr'))"
+        ".map(tr => Array.from(tr.cells).map(td => td.textContent))")
+
+
+def test_report_page_matches_the_text_report(tournament, browser):
+    from selenium.webdriver.common.by import By
+
+    text, page = tournament
+    browser.get(page.as_uri())
+    ratings = _page_table(browser, "ratings")
+    assert ratings == _text_table(text, "Ratings (")
+    players = _page_table(browser, "players")
+    assert players == _text_table(text, "Players (")
+    assert len(players) == 4 and {row[0] for row in players} == {"random", "boss", "greedy", "twin"}
+    # The cross-table's empty diagonal vanishes when the text is split; compare the filled cells.
+    cross = [[cell for cell in row if cell] for row in _page_table(browser, "cross")]
+    assert cross == _text_table(text, "Cross-table:")
+    assert browser.find_elements(By.CSS_SELECTOR, "#rating-chart polyline")  # the progress chart
+
+    games = _page_table(browser, "games")
+    assert len(games) == 4 * 3 // 2 * 2 * 2  # 6 pairings, 2 pairs each, 2 games a pair
+    browser.find_element(By.CSS_SELECTOR, "#games a").click()
+    counter = browser.find_element(By.ID, "counter").text
+    assert counter == f"turn 0 / {games[0][6]}"
+
+
+def test_page_and_replays_need_no_network(tournament):
+    _, page = tournament
+    text = page.read_text()
+    assert "https://" not in text and "<script src" not in text and "<link" not in text
+    replays = list(page.with_name("report_games").glob("game-*.html"))
+    assert len(replays) == 24
