@@ -1,0 +1,232 @@
+"""Shortest solutions: breadth-first search over compact integer states, compiled with numba.
+
+A state is one int64: tile t's orientation in bits 2t..2t+1 (18 bits), then boat i's edge (0-23) in
+the 5 bits from 18 + 5i, boats in the board's colour order. Tile types never change, so they are a
+search parameter (`n_tiles`: bit t set when tile t is an N tile), not part of the state.
+
+Every move can be undone (three more turns of the same tile), so the reachable states are at most a
+few hundred thousand (506,880 for the largest official objective): plain breadth-first search
+finds a shortest solution, and proves there is none by exhausting them, in milliseconds.
+`reference_solution` is the same search written over `rules.Board`, the oracle in tests.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+from numba import njit
+
+from referee.vikings import rules
+
+BOAT_SHIFT = 18
+BOAT_BITS = 5
+_EMPTY = np.int64(-1)
+
+
+def _tables():
+    """CLOSED_EDGES[type, orientation, tile]: the edges (24-bit mask) a tile of that type and
+    orientation closes (type 0 = N, 1 = O); TILE_EDGE_MASK[tile]: its four edges; NEXT_EDGE[tile, edge]:
+    where a boat on `edge` goes when `tile` turns (itself if not on the tile)."""
+    closed = np.zeros((2, 4, 9), np.int64)
+    for kind, name in enumerate(rules.TILE_TYPES):
+        for orientation in range(4):
+            shut = set(range(4)) - rules.open_sides(name, orientation)
+            for tile, edges in enumerate(rules.TILE_EDGES):
+                closed[kind, orientation, tile] = sum(1 << edges[side] for side in shut)
+    tile_edge_mask = np.array([sum(1 << e for e in edges) for edges in rules.TILE_EDGES], np.int64)
+    next_edge = np.tile(np.arange(24, dtype=np.int64), (9, 1))
+    for tile, edges in enumerate(rules.TILE_EDGES):
+        for side in range(4):
+            next_edge[tile, edges[side]] = edges[(side + 1) % 4]
+    return closed, tile_edge_mask, next_edge
+
+
+CLOSED_EDGES, TILE_EDGE_MASK, NEXT_EDGE = _tables()
+EDGE_TILE_MASK = np.array([sum(1 << t for t, _ in rules.EDGE_TILES[e]) for e in range(24)], np.int64)
+
+
+def closed_table(n_tiles: int) -> np.ndarray:
+    """closed[4 * tile + orientation]: the edges that tile closes, for this board's tile types."""
+    return np.array([CLOSED_EDGES[0 if (n_tiles >> t) & 1 else 1, o, t] for t in range(9) for o in range(4)],
+                    np.int64)
+
+
+# --- encoding ------------------------------------------------------------------------------------
+
+def encode(board: rules.Board) -> tuple[int, int, int]:
+    """(state, n_tiles, n_boats) for a board."""
+    state = 0
+    for tile, orientation in enumerate(board.orientations):
+        state |= orientation << (2 * tile)
+    for i, (_, edge) in enumerate(board.boats):
+        state |= edge << (BOAT_SHIFT + BOAT_BITS * i)
+    n_tiles = sum(1 << t for t, kind in enumerate(board.types) if kind == "N")
+    return state, n_tiles, len(board.boats)
+
+
+def decode(state: int, like: rules.Board) -> rules.Board:
+    """The board of `state`, with the tile types and boat colours of `like`."""
+    orientations = tuple((state >> (2 * t)) & 3 for t in range(9))
+    boats = tuple((colour, (state >> (BOAT_SHIFT + BOAT_BITS * i)) & 31) for i, (colour, _) in enumerate(like.boats))
+    return rules.Board(like.types, orientations, boats)
+
+
+def goal_mask_and_key(objective: rules.Objective) -> tuple[int, int]:
+    """A state meets the objective when `state & mask == key`."""
+    slot = {colour: i for i, (colour, _) in enumerate(objective.board.boats)}
+    mask = key = 0
+    for colour, edge in objective.targets:
+        shift = BOAT_SHIFT + BOAT_BITS * slot[colour]
+        mask |= 31 << shift
+        key |= edge << shift
+    return mask, key
+
+
+# --- the compiled search -------------------------------------------------------------------------
+
+@njit(cache=True)
+def _children(state, n_boats, closed, tile_edge_mask, edge_tile_mask, next_edge, children, tiles):
+    """Write the states one move from `state` into `children` (the tiles turned into `tiles`);
+    return how many. A tile turns when it carries a boat and no neighbour closes one of its edges."""
+    shut = 0
+    for tile in range(9):
+        shut |= closed[4 * tile + ((state >> (2 * tile)) & 3)]
+    carrying = 0
+    for i in range(n_boats):
+        carrying |= edge_tile_mask[(state >> (BOAT_SHIFT + BOAT_BITS * i)) & 31]
+    count = 0
+    for tile in range(9):
+        own = closed[4 * tile + ((state >> (2 * tile)) & 3)]
+        if not (carrying >> tile) & 1 or shut & ~own & tile_edge_mask[tile]:
+            continue
+        shift = 2 * tile
+        child = (state & ~(3 << shift)) | ((((state >> shift) & 3) + 1) & 3) << shift
+        for i in range(n_boats):
+            shift = BOAT_SHIFT + BOAT_BITS * i
+            edge = (state >> shift) & 31
+            child = (child & ~(31 << shift)) | (next_edge[tile, edge] << shift)
+        children[count] = child
+        tiles[count] = tile
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _slot(table, state):
+    """The slot of `state` in an open-addressing table (its own, or the empty one to put it in)."""
+    mask = table.size - 1
+    h = (np.uint64(state) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)
+    i = np.int64(h) & mask
+    while table[i] != state and table[i] != -1:
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True)
+def _grow(array, size):
+    bigger = np.empty(size, array.dtype)
+    bigger[: array.size] = array
+    return bigger
+
+
+@njit(cache=True)
+def _bfs(start, n_boats, goal_mask, goal_key, stop_at_goal, closed, tile_edge_mask, edge_tile_mask, next_edge):
+    """Breadth-first search from `start`.
+
+    Returns (states, parents, moves, depths, count, goal): the first `count` entries are the
+    reachable states in order of discovery, each with its parent's index, the tile turned to reach
+    it and its depth; `goal` is the index of the first state meeting the goal, or -1. With
+    `stop_at_goal` the search ends there; otherwise it visits every reachable state.
+    """
+    capacity = 1 << 12
+    states = np.empty(capacity, np.int64)
+    parents = np.empty(capacity, np.int32)
+    moves = np.empty(capacity, np.int8)
+    depths = np.empty(capacity, np.int16)
+    table = np.full(4 * capacity, -1, np.int64)
+    states[0], parents[0], moves[0], depths[0] = start, -1, -1, 0
+    table[_slot(table, start)] = start
+    count = 1
+    goal = 0 if (start & goal_mask) == goal_key else -1
+    if goal == 0 and stop_at_goal:
+        return states, parents, moves, depths, count, goal
+    children = np.empty(9, np.int64)
+    tiles = np.empty(9, np.int8)
+    head = 0
+    while head < count:
+        n_children = _children(states[head], n_boats, closed, tile_edge_mask, edge_tile_mask, next_edge,
+                               children, tiles)
+        for c in range(n_children):
+            child = children[c]
+            i = _slot(table, child)
+            if table[i] == child:
+                continue
+            table[i] = child
+            if count == states.size:
+                size = 2 * states.size
+                states, parents = _grow(states, size), _grow(parents, size)
+                moves, depths = _grow(moves, size), _grow(depths, size)
+                table = np.full(4 * size, -1, np.int64)
+                for j in range(count):
+                    table[_slot(table, states[j])] = states[j]
+                table[_slot(table, child)] = child
+            states[count], parents[count], moves[count] = child, head, tiles[c]
+            depths[count] = depths[head] + 1
+            if goal < 0 and (child & goal_mask) == goal_key:
+                goal = count
+                if stop_at_goal:
+                    return states, parents, moves, depths, count + 1, goal
+            count += 1
+        head += 1
+    return states, parents, moves, depths, count, goal
+
+
+# --- the public search ---------------------------------------------------------------------------
+
+def _search(board: rules.Board, goal_mask: int, goal_key: int, stop_at_goal: bool):
+    state, n_tiles, n_boats = encode(board)
+    return _bfs(state, n_boats, goal_mask, goal_key, stop_at_goal,
+                closed_table(n_tiles), TILE_EDGE_MASK, EDGE_TILE_MASK, NEXT_EDGE)
+
+
+def shortest_solution(objective: rules.Objective) -> str | None:
+    """A shortest solution as tile digits ('' when already met), or None when there is none."""
+    mask, key = goal_mask_and_key(objective)
+    _, parents, moves, _, _, goal = _search(objective.board, mask, key, True)
+    if goal < 0:
+        return None
+    path = []
+    while parents[goal] >= 0:
+        path.append(str(moves[goal]))
+        goal = parents[goal]
+    return "".join(reversed(path))
+
+
+def reachable(board: rules.Board) -> tuple[np.ndarray, np.ndarray]:
+    """Every state reachable from `board` and its distance (fewest moves), in order of distance."""
+    states, _, _, depths, count, _ = _search(board, 0, 1, False)
+    return states[:count], depths[:count]
+
+
+def reference_solution(objective: rules.Objective) -> str | None:
+    """The same breadth-first search over `rules.Board`, in plain Python: slow, the oracle in tests."""
+    start = objective.board
+    if rules.is_solved(start, objective.targets):
+        return ""
+    came_from = {start: None}
+    queue = deque([start])
+    while queue:
+        board = queue.popleft()
+        for tile in rules.rotatable_tiles(board):
+            child = rules.rotate(board, tile)
+            if child in came_from:
+                continue
+            came_from[child] = (board, tile)
+            if rules.is_solved(child, objective.targets):
+                path = []
+                while came_from[child] is not None:
+                    child, turned = came_from[child]
+                    path.append(str(turned))
+                return "".join(reversed(path))
+            queue.append(child)
+    return None
