@@ -12,7 +12,7 @@ import pytest
 
 from referee.vikings import rules
 from referee.vikings.search import shortest_solution
-from vikings_data import objectives, vector_sections
+from vikings_helpers import objectives, vector_sections
 
 OBJECTIVES = objectives()
 SECTIONS = vector_sections()

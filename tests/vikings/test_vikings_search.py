@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from referee.vikings import rules, search
 from referee.vikings.generate import random_board
-from vikings_data import objectives
+from vikings_helpers import objectives
 
 OBJECTIVES = objectives()
 

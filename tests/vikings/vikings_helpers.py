@@ -1,8 +1,12 @@
-"""The course's recorded data (tests/data/vikings/): the 60 objectives and the unit-test vectors."""
+"""Shared by the Vikings tests: the course's recorded data (tests/data/vikings/: the 60 objectives
+and the unit-test vectors), and running `referee vikings ...` in-process."""
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass
 from pathlib import Path
+
+from referee.vikings import cli
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "vikings"
 
@@ -47,3 +51,11 @@ def vector_sections() -> dict[str, list[list[str]]]:
         else:
             current.append([field.strip() for field in line.split("|")])
     return sections
+
+
+def run_cli(*argv: str) -> int:
+    """`referee vikings ...` with only this game registered; its exit status."""
+    parser = argparse.ArgumentParser(prog="referee")
+    cli.register(parser.add_subparsers(dest="game", required=True))
+    args = parser.parse_args(list(argv))
+    return args.run(args)
