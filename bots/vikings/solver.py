@@ -2,15 +2,19 @@
 
 Reads objectives from stdin, `BOARD TARGET` a line, and answers each in turn with one line: a
 shortest solution as tile digits (one a quarter-turn), or NONE when the objective cannot be met.
-An objective that is malformed or invalid gets NONE and a message on stderr.
+An objective that is malformed or invalid gets NONE and a message on stderr. `--times` also
+writes each objective's solve time on stderr, then the total, median and maximum.
 """
 from __future__ import annotations
 
+import argparse
+import statistics
 import sys
+import time
 
 from referee.errors import InputFormatError
 from referee.vikings.rules import parse_objective
-from referee.vikings.search import shortest_solution
+from referee.vikings.search import shortest_solution, warm_up
 
 
 def answer(line: str) -> str:
@@ -23,11 +27,28 @@ def answer(line: str) -> str:
     return "NONE" if solution is None else solution
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bots.vikings.solver",
+                                     description="Print a shortest solution of each objective read from stdin.")
+    parser.add_argument("--times", action="store_true", help="solve times on stderr")
+    args = parser.parse_args(argv)
+    warm_up()
+    times = []
     for line in sys.stdin:
-        if line.strip():
-            sys.stdout.write(answer(line.strip()) + "\n")
-            sys.stdout.flush()
+        line = line.strip()
+        if not line:
+            continue
+        start = time.perf_counter()
+        solution = answer(line)
+        times.append(1000 * (time.perf_counter() - start))
+        sys.stdout.write(solution + "\n")
+        sys.stdout.flush()
+        if args.times:
+            found = "NONE" if solution == "NONE" else f"{len(solution)} moves"
+            print(f"{times[-1]:.1f} ms  {found}  {line}", file=sys.stderr)
+    if args.times and times:
+        print(f"{len(times)} objectives: total {sum(times) / 1000:.2f} s, median {statistics.median(times):.1f} ms,"
+              f" max {max(times):.1f} ms", file=sys.stderr)
     return 0
 
 

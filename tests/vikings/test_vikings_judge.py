@@ -10,7 +10,7 @@ import referee.cli
 from referee.vikings import rules
 from referee.vikings.judge import check_answer
 from referee.vikings.search import shortest_solution
-from vikings_helpers import objectives, run_cli
+from vikings_helpers import DATA, objectives, run_cli
 
 SOLVER = f"{sys.executable} -m bots.vikings.solver"
 FIRST = "N0O1N1N0O0O1N0N3N1Rt Rv"  # official objective 0, solved by 8547776
@@ -45,14 +45,13 @@ def test_answers_are_replayed_move_by_move(line, answer, solved, length, error):
     assert check_answer(objective, answer, shortest_solution(objective)) == (solved, length, error)
 
 
-def test_the_judge_accepts_the_solver_on_all_60_official_objectives(tmp_path, capsys):
+def test_the_judge_accepts_the_solver_on_all_60_official_objectives(capsys):
     official = objectives()
-    path = tmp_path / "official.txt"
-    path.write_text("# the course's 60 objectives\n" + "\n".join(o.line for o in official) + "\n")
-    assert run_cli("vikings", "judge", str(path), SOLVER, "--json") == 0
+    assert run_cli("vikings", "judge", str(DATA / "objectives.txt"), SOLVER, "--json") == 0
     verdicts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [v["puzzle"] for v in verdicts] == list(range(1, 61))
     for verdict, recorded in zip(verdicts, official):
+        assert verdict["objective"] == recorded.line
         assert verdict["solved"] and verdict["optimal"] and verdict["error"] is None
         assert verdict["length"] == verdict["optimum"] == recorded.min_moves
 
