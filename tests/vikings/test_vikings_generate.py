@@ -8,7 +8,6 @@ import pytest
 from referee.vikings import rules
 from referee.vikings.generate import generate, random_board, targets_at_distance
 from referee.vikings.search import shortest_solution
-from vikings_helpers import run_cli
 
 
 @pytest.mark.parametrize("moves, boats, seed", [(1, 1, 0), (8, 1, 1), (15, 2, 2), (25, 3, 3), (35, 4, 4)])
@@ -27,7 +26,7 @@ def test_every_target_of_a_board_at_a_distance_has_that_optimum():
         assert len(shortest_solution(rules.Objective(board, targets))) == 6
 
 
-def test_the_command_prints_distinct_objectives_and_repeats_with_a_seed(capsys):
+def test_the_command_prints_distinct_objectives_and_repeats_with_a_seed(run_cli, capsys):
     assert run_cli("vikings", "generate", "--moves", "10", "--boats", "2", "--count", "3", "--seed", "5") == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(set(lines)) == 3
@@ -37,7 +36,7 @@ def test_the_command_prints_distinct_objectives_and_repeats_with_a_seed(capsys):
     assert capsys.readouterr().out.splitlines() == lines
 
 
-def test_an_optimum_out_of_reach_is_reported(capsys):
+def test_an_optimum_out_of_reach_is_reported(run_cli, capsys):
     assert run_cli("vikings", "generate", "--moves", "200", "--boats", "1", "--seed", "1") == 1
     assert "found 0 of 1 objectives with optimum 200 and 1 boat(s)" in capsys.readouterr().err
     assert run_cli("vikings", "generate", "--moves", "0") == 2

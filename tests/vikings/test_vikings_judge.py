@@ -10,7 +10,6 @@ import referee.cli
 from referee.vikings import rules
 from referee.vikings.judge import check_answer
 from referee.vikings.search import shortest_solution
-from vikings_helpers import DATA, objectives, run_cli
 
 SOLVER = f"{sys.executable} -m bots.vikings.solver"
 FIRST = "N0O1N1N0O0O1N0N3N1Rt Rv"  # official objective 0, solved by 8547776
@@ -45,9 +44,8 @@ def test_answers_are_replayed_move_by_move(line, answer, solved, length, error):
     assert check_answer(objective, answer, shortest_solution(objective)) == (solved, length, error)
 
 
-def test_the_judge_accepts_the_solver_on_all_60_official_objectives(capsys):
-    official = objectives()
-    assert run_cli("vikings", "judge", str(DATA / "objectives.txt"), SOLVER, "--json") == 0
+def test_the_judge_accepts_the_solver_on_all_60_official_objectives(run_cli, official, data_dir, capsys):
+    assert run_cli("vikings", "judge", str(data_dir / "objectives.txt"), SOLVER, "--json") == 0
     verdicts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [v["puzzle"] for v in verdicts] == list(range(1, 61))
     for verdict, recorded in zip(verdicts, official):
@@ -56,7 +54,7 @@ def test_the_judge_accepts_the_solver_on_all_60_official_objectives(capsys):
         assert verdict["length"] == verdict["optimum"] == recorded.min_moves
 
 
-def test_readable_report_and_a_wrong_none(tmp_path, capsys):
+def test_readable_report_and_a_wrong_none(run_cli, tmp_path, capsys):
     path = tmp_path / "two.txt"
     path.write_text(f"{FIRST}\n\n{STUCK}\n")
     bot = python_bot(tmp_path, "for line in sys.stdin:\n    print('NONE', flush=True)\n")
@@ -68,7 +66,7 @@ def test_readable_report_and_a_wrong_none(tmp_path, capsys):
     assert out[2].startswith("solved 1 of 2, 1 optimal; time per objective: median ")
 
 
-def test_a_crash_and_a_timeout_are_reported_and_the_next_objective_gets_a_fresh_solver(tmp_path, capsys):
+def test_a_crash_and_a_timeout_are_reported_and_the_next_objective_gets_a_fresh_solver(run_cli, tmp_path, capsys):
     path = tmp_path / "three.txt"
     path.write_text(f"{FIRST}\n{FIRST}\n{FIRST}\n")
     # Each process answers its first objective according to a counter file: crash, hang, answer.
@@ -91,7 +89,7 @@ print('8547776', flush=True)
     assert third["solved"] and third["optimal"]
 
 
-def test_malformed_file_and_unstartable_solver_exit_2(tmp_path, capsys):
+def test_malformed_file_and_unstartable_solver_exit_2(run_cli, tmp_path, capsys):
     path = tmp_path / "bad.txt"
     path.write_text(f"{FIRST}\nO1O1N1N0N0O1N0N3N1Rt Rv\n")
     assert run_cli("vikings", "judge", str(path), SOLVER) == 2

@@ -4,7 +4,6 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from referee.vikings import rules, view
-from vikings_helpers import run_cli
 
 SEED = "O1O0O1N1N2N2N3N3N3BuGcRjYk"
 
@@ -33,7 +32,7 @@ def test_svg_is_one_image_with_nine_tiles_and_the_boats():
     assert [p.count(" 0 0 0 ") for p in paths] == [2] * 9
 
 
-def test_show_command(tmp_path, capsys):
+def test_show_command(run_cli, tmp_path, capsys):
     image = tmp_path / "board.svg"
     assert run_cli("vikings", "show", "N0O1N1N0O0O1N0N3N1Rt", "Rv", "--moves", "8547776", "--svg", str(image),
                    "--no-color") == 0

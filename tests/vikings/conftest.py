@@ -1,10 +1,12 @@
-"""Shared by the Vikings tests: the course's recorded data (tests/data/vikings/: the 60 objectives
+"""Fixtures for the Vikings tests: the course's recorded data (tests/data/vikings/: the 60 objectives
 and the unit-test vectors), and running `referee vikings ...` in-process."""
 from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from referee.vikings import cli
 
@@ -27,7 +29,7 @@ class OfficialObjective:
         return f"{self.board} {self.target}"
 
 
-def objectives() -> list[OfficialObjective]:
+def _read_objectives() -> list[OfficialObjective]:
     rows = []
     for line in (DATA / "objectives.tsv").read_text().splitlines():
         if line.startswith("#") or not line.strip():
@@ -38,7 +40,7 @@ def objectives() -> list[OfficialObjective]:
     return rows
 
 
-def vector_sections() -> dict[str, list[list[str]]]:
+def _read_vectors() -> dict[str, list[list[str]]]:
     """test-vectors.txt as {section: rows}, each row its `|`-separated fields, comments removed."""
     sections: dict[str, list[list[str]]] = {}
     current = None
@@ -53,9 +55,30 @@ def vector_sections() -> dict[str, list[list[str]]]:
     return sections
 
 
-def run_cli(*argv: str) -> int:
+def _run_cli(*argv: str) -> int:
     """`referee vikings ...` with only this game registered; its exit status."""
     parser = argparse.ArgumentParser(prog="referee")
     cli.register(parser.add_subparsers(dest="game", required=True))
     args = parser.parse_args(list(argv))
     return args.run(args)
+
+
+@pytest.fixture(scope="session")
+def official() -> list[OfficialObjective]:
+    """The 60 official objectives, in order."""
+    return _read_objectives()
+
+
+@pytest.fixture(scope="session")
+def vectors() -> dict[str, list[list[str]]]:
+    return _read_vectors()
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    return DATA
+
+
+@pytest.fixture
+def run_cli():
+    return _run_cli
