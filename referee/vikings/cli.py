@@ -31,6 +31,8 @@ def register(subparsers) -> None:
                               help="boats per objective, 1-4 (default: random)")
     generate_cmd.add_argument("--count", type=int, default=1, help="how many objectives (default 1)")
     generate_cmd.add_argument("--seed", type=int, help="random seed, for the same objectives again")
+    generate_cmd.add_argument("--boards", type=int, default=MAX_BOARDS,
+                              help=f"random boards to try per objective before giving up (default {MAX_BOARDS})")
     generate_cmd.set_defaults(run=run_generate)
 
     show_cmd = commands.add_parser("show", help="draw a board (and its targets) in the terminal or as SVG")
@@ -113,15 +115,15 @@ def run_judge(args: argparse.Namespace) -> int:
 
 
 def run_generate(args: argparse.Namespace) -> int:
-    if args.moves < 1 or args.count < 1:
-        print("vikings generate: --moves and --count must be at least 1", file=sys.stderr)
+    if min(args.moves, args.count, args.boards) < 1:
+        print("vikings generate: --moves, --count and --boards must be at least 1", file=sys.stderr)
         return 2
     rng = random.Random(args.seed)
     printed: set[str] = set()
     tries = 0
     while len(printed) < args.count and tries < 3 * args.count:
         tries += 1
-        objective = generate(args.moves, rng, args.boats)
+        objective = generate(args.moves, rng, args.boats, args.boards)
         if objective is None:
             break
         if str(objective) not in printed:
@@ -130,7 +132,7 @@ def run_generate(args: argparse.Namespace) -> int:
     if len(printed) < args.count:
         boats = f"{args.boats} boat(s)" if args.boats else "1-4 boats"
         print(f"vikings generate: found {len(printed)} of {args.count} objectives with optimum {args.moves} "
-              f"and {boats} ({MAX_BOARDS} random boards each); try fewer moves", file=sys.stderr)
+              f"and {boats} ({args.boards} random boards each); try fewer moves or more --boards", file=sys.stderr)
         return 1
     return 0
 

@@ -1,9 +1,10 @@
 """New objectives whose optimum is exactly N moves.
 
 Deal a random valid board (tiles shuffled, orientations drawn until no two tiles overlap, boats on
-distinct edges), search every state reachable from it, and keep the boat placements with all boats on
-the boundary: the first time breadth-first search meets a placement is its fewest moves. Any
-placement first met at depth N is a target with optimum N.
+distinct edges) and search every state reachable from it. Pick a target among the boat placements
+met there with all boats on boundary edges, and search backwards from the states that meet it: each
+state reached is a start whose optimum is its distance. Any start at distance N makes an objective.
+(Most dealt boards barely move, their boats' tiles being blocked; they are dealt again.)
 """
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import numpy as np
 from referee.vikings import rules, search
 
 BOUNDARY_MASK = sum(1 << e for e in rules.BOUNDARY_EDGES)
-MAX_BOARDS = 300  # boards dealt per objective asked for, before giving up
-SWEEPS = 4  # searches from ever farther states of one board
+MAX_BOARDS = 3000  # boards dealt per objective asked for, before giving up (a few seconds)
+TARGETS_PER_BOARD = 3  # targets tried on one board
 
 
 def random_board(rng: random.Random, n_boats: int) -> rules.Board:
@@ -32,40 +33,36 @@ def random_board(rng: random.Random, n_boats: int) -> rules.Board:
             return board
 
 
-def targets_at_distance(board: rules.Board, moves: int,
-                        reached: tuple[np.ndarray, np.ndarray] | None = None) -> list[tuple[tuple[str, int], ...]]:
-    """Every target (all the board's boats on boundary edges) whose fewest moves is `moves`;
-    `reached` is `search.reachable(board)` when already known."""
-    states, depths = reached if reached is not None else search.reachable(board)
+def boundary_placements(states: np.ndarray, n_boats: int) -> np.ndarray:
+    """The distinct boat placements (a state's boat bits) among `states` with every boat on a
+    boundary edge: the possible targets."""
     boats = states >> search.BOAT_SHIFT
     on_boundary = np.ones(states.size, np.bool_)
-    for i in range(len(board.boats)):
+    for i in range(n_boats):
         edge = (boats >> (search.BOAT_BITS * i)) & 31
         on_boundary &= ((BOUNDARY_MASK >> edge) & 1).astype(np.bool_)
-    # States come in order of depth, so a placement's first index holds its fewest moves.
-    placements, first = np.unique(boats[on_boundary], return_index=True)
-    chosen = placements[depths[on_boundary][first] == moves]
-    return [tuple((colour, int(p >> (search.BOAT_BITS * i)) & 31) for i, (colour, _) in enumerate(board.boats))
-            for p in chosen]
+    return np.unique(boats[on_boundary])
+
+
+def targets_of(placement: int, board: rules.Board) -> tuple[tuple[str, int], ...]:
+    return tuple((colour, (placement >> (search.BOAT_BITS * i)) & 31) for i, (colour, _) in enumerate(board.boats))
 
 
 def generate(moves: int, rng: random.Random, n_boats: int | None = None,
              max_boards: int = MAX_BOARDS) -> rules.Objective | None:
     """A random valid objective whose optimum is exactly `moves`, with `n_boats` boats (1-4, random
-    when None); None when `max_boards` boards dealt had none.
-
-    Most dealt boards barely move (their boats' tiles are blocked); a board that moves far is kept,
-    and the search restarts from one of the states farthest from it (which are farther still from
-    others), up to SWEEPS times, to reach long optima.
-    """
+    when None); None when `max_boards` boards dealt had none."""
     for _ in range(max_boards):
         board = random_board(rng, n_boats or rng.randint(1, rules.MAX_BOATS))
-        for _ in range(SWEEPS):
-            states, depths = reached = search.reachable(board)
-            targets = targets_at_distance(board, moves, reached)
-            if targets:
-                return rules.Objective(board, rng.choice(targets))
-            if 2 * int(depths[-1]) < moves:  # no two states of this component are `moves` apart
-                break
-            board = search.decode(int(rng.choice(states[depths == depths[-1]])), board)
+        states, _ = search.reachable(board)
+        if states.size <= moves:  # too few states for a shortest path of `moves` moves
+            continue
+        placements = boundary_placements(states, len(board.boats)).tolist()
+        for placement in rng.sample(placements, min(TARGETS_PER_BOARD, len(placements))):
+            goals = states[(states >> search.BOAT_SHIFT) == placement]
+            before, distance = search.distances_to(goals, board)
+            starts = before[distance == moves]
+            if starts.size:
+                start = search.decode(int(starts[rng.randrange(starts.size)]), board)
+                return rules.Objective(start, targets_of(placement, board))
     return None

@@ -44,6 +44,10 @@ def _tables():
 
 
 CLOSED_EDGES, TILE_EDGE_MASK, NEXT_EDGE = _tables()
+# Where a boat comes from when a tile turns: for searching backwards (a turn is allowed in the state
+# before it exactly when it is allowed in the state after, as the neighbours and the boats on the
+# tile are the same, so the predecessors of a state are its anticlockwise turns).
+PREV_EDGE = np.argsort(NEXT_EDGE, axis=1).astype(np.int64)
 UNREACHABLE = 99
 
 
@@ -108,9 +112,10 @@ def goal_mask_and_key(objective: rules.Objective) -> tuple[int, int]:
 # --- the compiled search -------------------------------------------------------------------------
 
 @njit(cache=True)
-def _children(state, n_boats, closed, tile_edge_mask, edge_tile_mask, next_edge, children, tiles):
+def _children(state, n_boats, turn, closed, tile_edge_mask, edge_tile_mask, next_edge, children, tiles):
     """Write the states one move from `state` into `children` (the tiles turned into `tiles`);
-    return how many. A tile turns when it carries a boat and no neighbour closes one of its edges."""
+    return how many. A tile turns when it carries a boat and no neighbour closes one of its edges.
+    `turn` 1 with NEXT_EDGE is the clockwise move; 3 with PREV_EDGE undoes it."""
     shut = 0
     for tile in range(9):
         shut |= closed[4 * tile + ((state >> (2 * tile)) & 3)]
@@ -123,7 +128,7 @@ def _children(state, n_boats, closed, tile_edge_mask, edge_tile_mask, next_edge,
         if not (carrying >> tile) & 1 or shut & ~own & tile_edge_mask[tile]:
             continue
         shift = 2 * tile
-        child = (state & ~(3 << shift)) | ((((state >> shift) & 3) + 1) & 3) << shift
+        child = (state & ~(3 << shift)) | ((((state >> shift) & 3) + turn) & 3) << shift
         for i in range(n_boats):
             shift = BOAT_SHIFT + BOAT_BITS * i
             edge = (state >> shift) & 31
@@ -153,8 +158,9 @@ def _grow(array, size):
 
 
 @njit(cache=True)
-def _bfs(start, n_boats, goal_mask, goal_key, stop_at_goal, closed, tile_edge_mask, edge_tile_mask, next_edge):
-    """Breadth-first search from `start`.
+def _bfs(starts, n_boats, goal_mask, goal_key, stop_at_goal, turn, closed, tile_edge_mask, edge_tile_mask,
+         next_edge):
+    """Breadth-first search from the distinct states `starts` (moves as in `_children`).
 
     Returns (states, parents, moves, depths, count, goal): the first `count` entries are the
     reachable states in order of discovery, each with its parent's index, the tile turned to reach
@@ -162,22 +168,27 @@ def _bfs(start, n_boats, goal_mask, goal_key, stop_at_goal, closed, tile_edge_ma
     `stop_at_goal` the search ends there; otherwise it visits every reachable state.
     """
     capacity = 1 << 12
+    while capacity < 2 * starts.size:
+        capacity *= 2
     states = np.empty(capacity, np.int64)
     parents = np.empty(capacity, np.int32)
     moves = np.empty(capacity, np.int8)
     depths = np.empty(capacity, np.int16)
     table = np.full(4 * capacity, -1, np.int64)
-    states[0], parents[0], moves[0], depths[0] = start, -1, -1, 0
-    table[_slot(table, start)] = start
-    count = 1
-    goal = 0 if (start & goal_mask) == goal_key else -1
-    if goal == 0 and stop_at_goal:
+    goal = -1
+    for count in range(starts.size):
+        states[count], parents[count], moves[count], depths[count] = starts[count], -1, -1, 0
+        table[_slot(table, starts[count])] = starts[count]
+        if goal < 0 and (starts[count] & goal_mask) == goal_key:
+            goal = count
+    count = starts.size
+    if goal >= 0 and stop_at_goal:
         return states, parents, moves, depths, count, goal
     children = np.empty(9, np.int64)
     tiles = np.empty(9, np.int8)
     head = 0
     while head < count:
-        n_children = _children(states[head], n_boats, closed, tile_edge_mask, edge_tile_mask, next_edge,
+        n_children = _children(states[head], n_boats, turn, closed, tile_edge_mask, edge_tile_mask, next_edge,
                                children, tiles)
         for c in range(n_children):
             child = children[c]
@@ -260,7 +271,7 @@ def _astar(start, n_boats, goal_mask, goal_key, heuristic, closed, tile_edge_mas
             return states, parents, moves, node
         expanded[node] = True
         cost = costs[node] + 1
-        n_children = _children(state, n_boats, closed, tile_edge_mask, edge_tile_mask, next_edge, children, tiles)
+        n_children = _children(state, n_boats, 1, closed, tile_edge_mask, edge_tile_mask, next_edge, children, tiles)
         for c in range(n_children):
             child = children[c]
             left = _estimate(child, n_boats, heuristic)
@@ -328,7 +339,7 @@ def shortest_solution(objective: rules.Objective) -> str | None:
 
 def _breadth_first(board: rules.Board, goal_mask: int, goal_key: int, stop_at_goal: bool):
     state, n_tiles, n_boats = encode(board)
-    return _bfs(state, n_boats, goal_mask, goal_key, stop_at_goal,
+    return _bfs(np.array([state], np.int64), n_boats, goal_mask, goal_key, stop_at_goal, 1,
                 closed_table(n_tiles), TILE_EDGE_MASK, EDGE_TILE_MASK, NEXT_EDGE)
 
 
@@ -342,6 +353,15 @@ def breadth_first_solution(objective: rules.Objective) -> str | None:
 def reachable(board: rules.Board) -> tuple[np.ndarray, np.ndarray]:
     """Every state reachable from `board` and its distance (fewest moves), in order of distance."""
     states, _, _, depths, count, _ = _breadth_first(board, 0, 1, False)
+    return states[:count], depths[:count]
+
+
+def distances_to(goals: np.ndarray, like: rules.Board) -> tuple[np.ndarray, np.ndarray]:
+    """Every state from which one of the states `goals` (distinct, with the tiles and boats of
+    `like`) can be reached, and its fewest moves to one, in order of distance."""
+    _, n_tiles, n_boats = encode(like)
+    states, _, _, depths, count, _ = _bfs(goals.astype(np.int64), n_boats, 0, 1, False, 3, closed_table(n_tiles),
+                                          TILE_EDGE_MASK, EDGE_TILE_MASK, PREV_EDGE)
     return states[:count], depths[:count]
 
 

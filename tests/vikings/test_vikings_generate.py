@@ -6,11 +6,12 @@ import random
 import pytest
 
 from referee.vikings import rules
-from referee.vikings.generate import generate, random_board, targets_at_distance
+from referee.vikings import search
+from referee.vikings.generate import boundary_placements, generate, random_board, targets_of
 from referee.vikings.search import shortest_solution
 
 
-@pytest.mark.parametrize("moves, boats, seed", [(1, 1, 0), (8, 1, 1), (15, 2, 2), (25, 3, 3), (35, 4, 4)])
+@pytest.mark.parametrize("moves, boats, seed", [(1, 1, 0), (12, 1, 1), (20, 2, 2), (40, 3, 3), (50, 4, 4)])
 def test_generated_objectives_have_the_requested_optimum(moves, boats, seed):
     objective = generate(moves, random.Random(seed), boats)
     assert objective is not None
@@ -19,11 +20,18 @@ def test_generated_objectives_have_the_requested_optimum(moves, boats, seed):
     assert len(shortest_solution(again)) == moves
 
 
-def test_every_target_of_a_board_at_a_distance_has_that_optimum():
+def test_distances_backwards_are_the_optima_forwards():
     rng = random.Random(7)
-    board = next(b for b in (random_board(rng, 2) for _ in range(500)) if targets_at_distance(b, 6))
-    for targets in targets_at_distance(board, 6)[:20]:
-        assert len(shortest_solution(rules.Objective(board, targets))) == 6
+    board = next(b for b in (random_board(rng, 2) for _ in range(1000)) if search.reachable(b)[0].size > 500)
+    states, _ = search.reachable(board)
+    placement = boundary_placements(states, 2)[0]
+    goals = states[(states >> search.BOAT_SHIFT) == placement]
+    before, distance = search.distances_to(goals, board)
+    assert set(before.tolist()) == set(states.tolist())  # every move can be undone: one component
+    targets = targets_of(int(placement), board)
+    for i in rng.sample(range(before.size), 30):
+        start = search.decode(int(before[i]), board)
+        assert len(shortest_solution(rules.Objective(start, targets))) == distance[i]
 
 
 def test_the_command_prints_distinct_objectives_and_repeats_with_a_seed(run_cli, capsys):
@@ -37,6 +45,6 @@ def test_the_command_prints_distinct_objectives_and_repeats_with_a_seed(run_cli,
 
 
 def test_an_optimum_out_of_reach_is_reported(run_cli, capsys):
-    assert run_cli("vikings", "generate", "--moves", "200", "--boats", "1", "--seed", "1") == 1
-    assert "found 0 of 1 objectives with optimum 200 and 1 boat(s)" in capsys.readouterr().err
+    assert run_cli("vikings", "generate", "--moves", "200", "--boats", "1", "--seed", "1", "--boards", "200") == 1
+    assert "found 0 of 1 objectives with optimum 200 and 1 boat(s) (200 random boards each)" in capsys.readouterr().err
     assert run_cli("vikings", "generate", "--moves", "0") == 2

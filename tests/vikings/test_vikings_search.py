@@ -31,11 +31,16 @@ def test_compiled_moves_match_the_rules(seed):
     assert search.decode(state, board) == board
     children = np.empty(9, np.int64)
     tiles = np.empty(9, np.int8)
-    count = search._children(state, n_boats, search.closed_table(n_tiles), search.TILE_EDGE_MASK,
-                             search.EDGE_TILE_MASK, search.NEXT_EDGE, children, tiles)
+    tables = search.closed_table(n_tiles), search.TILE_EDGE_MASK, search.EDGE_TILE_MASK
+    count = search._children(state, n_boats, 1, *tables, search.NEXT_EDGE, children, tiles)
     assert list(tiles[:count]) == rules.rotatable_tiles(board)
     for child, tile in zip(children[:count], tiles[:count]):
         assert search.decode(int(child), board) == rules.rotate(board, int(tile))
+    # Backwards: the anticlockwise turns, each undone by one clockwise turn.
+    count = search._children(state, n_boats, 3, *tables, search.PREV_EDGE, children, tiles)
+    assert list(tiles[:count]) == rules.rotatable_tiles(board)
+    for child, tile in zip(children[:count], tiles[:count]):
+        assert rules.rotate(search.decode(int(child), board), int(tile)) == board
 
 
 @given(objectives_on_random_boards())
