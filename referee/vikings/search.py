@@ -1,5 +1,5 @@
 """Shortest solutions over compact integer states, compiled with numba: A* for one objective,
-breadth-first search for every state reachable from a board (the generator's search).
+breadth-first search for every state reachable from a board, forwards or backwards (the generator's).
 
 A state is one int64: tile t's orientation in bits 2t..2t+1 (18 bits), then boat i's edge (0-23) in
 the 5 bits from 18 + 5i, boats in the board's colour order. Tile types never change, so they are a
@@ -7,13 +7,15 @@ search parameter (`n_tiles`: bit t set when tile t is an N tile), not part of th
 
 Every move can be undone (three more turns of the same tile), so the reachable states are at most a
 few hundred thousand (506,880 for the largest official objective), and a search that exhausts them
-proves there is no solution. A* bounds the moves left by the farthest any listed boat is from its
-target (a turn moves a boat one edge at most), which halves the total time on the 60 official
-objectives against breadth-first search; `reference_solution` is plain breadth-first search over
-`rules.Board`, the oracle in tests.
+proves there is no solution. A*'s bound is the fewest moves carrying the listed boats to their
+targets if every tile could always turn (a move turns one tile, carrying only the boats on it),
+found by a small breadth-first search over boat placements alone. On the 60 official objectives it
+takes about a third of breadth-first search's time. `reference_solution` is plain breadth-first
+search over `rules.Board`, the oracle in tests.
 """
 from __future__ import annotations
 
+import functools
 from collections import deque
 
 import numpy as np
@@ -23,6 +25,8 @@ from referee.vikings import rules
 
 BOAT_SHIFT = 18
 BOAT_BITS = 5
+INDEX_SHIFT = 38  # A*'s hash table keeps a state (38 bits) and its index in one int64
+STATE_MASK = (1 << INDEX_SHIFT) - 1
 
 
 def _tables():
@@ -48,28 +52,8 @@ CLOSED_EDGES, TILE_EDGE_MASK, NEXT_EDGE = _tables()
 # before it exactly when it is allowed in the state after, as the neighbours and the boats on the
 # tile are the same, so the predecessors of a state are its anticlockwise turns).
 PREV_EDGE = np.argsort(NEXT_EDGE, axis=1).astype(np.int64)
-UNREACHABLE = 99
-
-
-def _boat_distances() -> np.ndarray:
-    """BOAT_DISTANCE[a, b]: the fewest turns carrying a boat from edge a to edge b, as if every tile
-    could always turn (UNREACHABLE when none do): each turn moves a boat one edge at most."""
-    distance = np.full((32, 32), UNREACHABLE, np.int64)
-    for source in range(24):
-        distance[source, source] = 0
-        frontier = [source]
-        while frontier:
-            edge = frontier.pop(0)
-            for tile, _ in rules.EDGE_TILES[edge]:
-                step = NEXT_EDGE[tile, edge]
-                if distance[source, step] == UNREACHABLE:
-                    distance[source, step] = distance[source, edge] + 1
-                    frontier.append(step)
-    return distance
-
-
-BOAT_DISTANCE = _boat_distances()
 EDGE_TILE_MASK = np.array([sum(1 << t for t, _ in rules.EDGE_TILES[e]) for e in range(24)], np.int64)
+UNREACHABLE = 99  # a distance no placement has
 
 
 def closed_table(n_tiles: int) -> np.ndarray:
@@ -125,6 +109,7 @@ def _children(state, n_boats, turn, closed, tile_edge_mask, edge_tile_mask, next
     count = 0
     for tile in range(9):
         own = closed[4 * tile + ((state >> (2 * tile)) & 3)]
+        # On a valid board no edge is closed twice, so `shut & ~own` is what the neighbours close.
         if not (carrying >> tile) & 1 or shut & ~own & tile_edge_mask[tile]:
             continue
         shift = 2 * tile
@@ -216,42 +201,79 @@ def _bfs(starts, n_boats, goal_mask, goal_key, stop_at_goal, turn, closed, tile_
 
 
 @njit(cache=True)
-def _estimate(state, n_boats, heuristic):
-    """A lower bound on the moves left: the farthest any listed boat is from its target."""
-    bound = 0
-    for i in range(n_boats):
-        bound = max(bound, heuristic[i, (state >> (BOAT_SHIFT + BOAT_BITS * i)) & 31])
-    return bound
+def _relaxed_distances(targets, prev_edge):
+    """The fewest turns carrying boats from each placement to `targets` (their edges) when every
+    tile may always turn: a lower bound on the real moves, as each move turns one tile and carries
+    only the boats on it. Indexed by the placement's edges, 5 bits a boat; UNREACHABLE elsewhere."""
+    n = targets.size
+    distance = np.full(1 << (BOAT_BITS * n), UNREACHABLE, np.int8)
+    queue = np.empty(24 ** n, np.int64)
+    goal = 0
+    for j in range(n):
+        goal |= targets[j] << (BOAT_BITS * j)
+    distance[goal] = 0
+    queue[0] = goal
+    head, tail = 0, 1
+    while head < tail:
+        placement = queue[head]
+        head += 1
+        for tile in range(9):
+            before = 0
+            for j in range(n):
+                before |= prev_edge[tile, (placement >> (BOAT_BITS * j)) & 31] << (BOAT_BITS * j)
+            if distance[before] == UNREACHABLE:
+                distance[before] = distance[placement] + 1
+                queue[tail] = before
+                tail += 1
+    return distance
 
 
 @njit(cache=True)
-def _astar(start, n_boats, goal_mask, goal_key, heuristic, closed, tile_edge_mask, edge_tile_mask, next_edge):
+def _estimate(state, slots, distance):
+    """A lower bound on the moves left: the relaxed distance of the listed boats (in `slots`)."""
+    placement = 0
+    for j in range(slots.size):
+        placement |= ((state >> (BOAT_SHIFT + BOAT_BITS * slots[j])) & 31) << (BOAT_BITS * j)
+    return distance[placement]
+
+
+@njit(cache=True)
+def _packed_slot(table, state):
+    """Like `_slot`, for a table of `state | index << INDEX_SHIFT` entries."""
+    mask = table.size - 1
+    h = (np.uint64(state) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)
+    i = np.int64(h) & mask
+    while table[i] != -1 and (table[i] & STATE_MASK) != state:
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True)
+def _astar(start, n_boats, goal_mask, goal_key, slots, distance, closed, tile_edge_mask, edge_tile_mask, next_edge):
     """A* from `start` with the consistent bound `_estimate`, states kept in buckets by f = g + h
     (last in, first out within a bucket, so ties go deep first).
 
     Returns (states, parents, moves, goal) like `_bfs`; goal is -1 when the goal cannot be reached
-    (every state from which it might be was expanded).
+    (every state from which it might be was expanded). The hash table holds each state with its
+    index, and an expanded state's cost is stored negated, so that a lookup touches little memory.
     """
     capacity = 1 << 12
     states = np.empty(capacity, np.int64)
     parents = np.empty(capacity, np.int32)
     moves = np.empty(capacity, np.int8)
-    costs = np.empty(capacity, np.int32)
-    expanded = np.zeros(capacity, np.bool_)
-    keys = np.full(4 * capacity, -1, np.int64)
-    nodes = np.empty(4 * capacity, np.int32)
+    costs = np.empty(capacity, np.int32)  # g, or -1 - g once expanded
+    table = np.full(4 * capacity, -1, np.int64)
     entry_node = np.empty(capacity, np.int32)
     entry_cost = np.empty(capacity, np.int32)
     entry_next = np.empty(capacity, np.int32)
-    heads = np.full(1 << 12, -1, np.int32)
+    heads = np.full(1 << 8, -1, np.int32)  # bucket f: a stack of entries, linked by entry_next
     children = np.empty(9, np.int64)
     tiles = np.empty(9, np.int8)
-    bound = _estimate(start, n_boats, heuristic)
+    bound = _estimate(start, slots, distance)
     if bound >= UNREACHABLE:
         return states, parents, moves, -1
     states[0], parents[0], moves[0], costs[0] = start, -1, -1, 0
-    i = _slot(keys, start)
-    keys[i], nodes[i] = start, 0
+    table[_packed_slot(table, start)] = start
     count = 1
     entry_node[0], entry_cost[0], entry_next[0] = 0, 0, -1
     heads[bound] = 0
@@ -264,43 +286,45 @@ def _astar(start, n_boats, goal_mask, goal_key, heuristic, closed, tile_edge_mas
             continue
         heads[f] = entry_next[entry]
         node = entry_node[entry]
-        if expanded[node] or entry_cost[entry] != costs[node]:
-            continue  # a stale entry: the state was reached more cheaply since
+        if entry_cost[entry] != costs[node]:
+            continue  # expanded already, or reached more cheaply since this entry
         state = states[node]
         if (state & goal_mask) == goal_key:
             return states, parents, moves, node
-        expanded[node] = True
         cost = costs[node] + 1
+        costs[node] = -cost
         n_children = _children(state, n_boats, 1, closed, tile_edge_mask, edge_tile_mask, next_edge, children, tiles)
         for c in range(n_children):
             child = children[c]
-            left = _estimate(child, n_boats, heuristic)
-            if left >= UNREACHABLE or cost + left >= heads.size:
+            left = _estimate(child, slots, distance)
+            if left >= UNREACHABLE:
                 continue
-            i = _slot(keys, child)
-            if keys[i] == child:
-                index = nodes[i]
-                if expanded[index] or costs[index] <= cost:
+            i = _packed_slot(table, child)
+            if table[i] != -1:
+                index = table[i] >> INDEX_SHIFT
+                if costs[index] < 0 or costs[index] <= cost:
                     continue
             else:
                 if count == states.size:
                     size = 2 * states.size
                     states, parents, moves = _grow(states, size), _grow(parents, size), _grow(moves, size)
-                    costs, expanded = _grow(costs, size), _grow(expanded, size)
-                    expanded[count:] = False
-                    keys = np.full(4 * size, -1, np.int64)
-                    nodes = np.empty(4 * size, np.int32)
+                    costs = _grow(costs, size)
+                    table = np.full(4 * size, -1, np.int64)
                     for j in range(count):
-                        k = _slot(keys, states[j])
-                        keys[k], nodes[k] = states[j], j
-                    i = _slot(keys, child)
+                        table[_packed_slot(table, states[j])] = states[j] | (np.int64(j) << INDEX_SHIFT)
+                    i = _packed_slot(table, child)
                 index = count
                 count += 1
-                keys[i], nodes[i], states[index] = child, index, child
+                table[i] = child | (np.int64(index) << INDEX_SHIFT)
+                states[index] = child
             parents[index], moves[index], costs[index] = node, tiles[c], cost
             if entries == entry_node.size:
                 size = 2 * entry_node.size
                 entry_node, entry_cost, entry_next = _grow(entry_node, size), _grow(entry_cost, size), _grow(entry_next, size)
+            if cost + left >= heads.size:
+                more = np.full(2 * (cost + left), -1, np.int32)
+                more[: heads.size] = heads
+                heads = more
             entry_node[entries], entry_cost[entries] = index, cost
             entry_next[entries] = heads[cost + left]
             heads[cost + left] = entries
@@ -310,14 +334,18 @@ def _astar(start, n_boats, goal_mask, goal_key, heuristic, closed, tile_edge_mas
 
 # --- the public search ---------------------------------------------------------------------------
 
-def heuristic_table(objective: rules.Objective) -> np.ndarray:
-    """heuristic[slot, edge]: turns still needed by the boat in that slot when on that edge (0 for a
-    boat without target)."""
+@functools.lru_cache(maxsize=32)
+def _relaxed_table(targets: tuple[int, ...]) -> np.ndarray:
+    return _relaxed_distances(np.array(targets, np.int64), PREV_EDGE)
+
+
+def heuristic(objective: rules.Objective) -> tuple[np.ndarray, np.ndarray]:
+    """(slots, distance) for `_estimate`: the listed boats' slots in the state, and the relaxed
+    distances to their targets (which depend on the targets only, so they are cached)."""
     slot = {colour: i for i, (colour, _) in enumerate(objective.board.boats)}
-    table = np.zeros((len(slot), 32), np.int64)
-    for colour, edge in objective.targets:
-        table[slot[colour]] = BOAT_DISTANCE[:, edge]
-    return table
+    listed = sorted((slot[colour], edge) for colour, edge in objective.targets)
+    slots = np.array([s for s, _ in listed], np.int64)
+    return slots, _relaxed_table(tuple(edge for _, edge in listed))
 
 
 def _path(parents: np.ndarray, moves: np.ndarray, node: int) -> str:
@@ -332,7 +360,7 @@ def shortest_solution(objective: rules.Objective) -> str | None:
     """A shortest solution as tile digits ('' when already met), or None when there is none (A*)."""
     mask, key = goal_mask_and_key(objective)
     state, n_tiles, n_boats = encode(objective.board)
-    _, parents, moves, goal = _astar(state, n_boats, mask, key, heuristic_table(objective),
+    _, parents, moves, goal = _astar(state, n_boats, mask, key, *heuristic(objective),
                                      closed_table(n_tiles), TILE_EDGE_MASK, EDGE_TILE_MASK, NEXT_EDGE)
     return None if goal < 0 else _path(parents, moves, goal)
 

@@ -87,3 +87,17 @@ def test_reachable_states_come_in_order_of_distance(official):
     states, depths = search.reachable(rules.parse_board(official[5].board))
     assert states.size == 3072 and len(set(states.tolist())) == 3072  # counted by the plain BFS too
     assert depths[0] == 0 and np.all(np.diff(depths) >= 0)
+
+
+def test_the_a_star_bound_never_overestimates():
+    """Against true distances (a backward search from a target's states) on a board with many."""
+    rng = random.Random(3)
+    board = next(b for b in (random_board(rng, 3) for _ in range(2000)) if search.reachable(b)[0].size > 20_000)
+    states, _ = search.reachable(board)
+    placement = int(rng.choice(sorted(set((states >> search.BOAT_SHIFT).tolist()))))
+    targets = tuple((colour, (placement >> (search.BOAT_BITS * i)) & 31) for i, (colour, _) in enumerate(board.boats))
+    before, distance = search.distances_to(states[(states >> search.BOAT_SHIFT) == placement], board)
+    for listed in (targets, targets[1:]):  # all boats, and some of them
+        slots, table = search.heuristic(rules.Objective(board, listed))
+        bound = np.array([search._estimate(int(s), slots, table) for s in before])
+        assert np.all(bound <= distance) and bound.max() > 0
