@@ -28,7 +28,7 @@ class Verdict:
     optimal: bool  # solved, and no longer than the optimum
     error: str | None  # the first thing wrong: the move and why, a wrong NONE, a timeout...
     answer: str | None  # what the solver printed (None when it failed to answer)
-    length: int | None  # moves in the answer (None for NONE or no answer)
+    length: int | None  # moves in the answer (None for NONE, no answer or not a move string)
     optimum: int | None  # the fewest moves (None when the objective cannot be met)
     time_ms: float | None
 

@@ -65,7 +65,7 @@ def edge_location(edge: str) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Board:
-    """Tile types and orientations in positions 0-8, and the boats as {colour: edge index}."""
+    """Tile types and orientations in positions 0-8, and the boats as (colour, edge index) pairs."""
 
     types: tuple[str, ...]
     orientations: tuple[int, ...]
