@@ -393,12 +393,6 @@ def distances_to(goals: np.ndarray, like: rules.Board) -> tuple[np.ndarray, np.n
     return states[:count], depths[:count]
 
 
-def warm_up() -> None:
-    """Compile `shortest_solution`'s kernels (or load them from numba's cache) before anything is
-    timed."""
-    shortest_solution(rules.parse_objective("N0O1N1N0O0O1N0N3N1Rt Rv"))
-
-
 def reference_solution(objective: rules.Objective) -> str | None:
     """Breadth-first search over `rules.Board`, in plain Python: slow, the oracle in tests."""
     start = objective.board
