@@ -153,6 +153,10 @@ def run_show(args: argparse.Namespace) -> int:
     if error:
         print(f"stopped at {error}")
     if args.svg:
-        with open(args.svg, "w", encoding="utf-8") as handle:
-            handle.write(view.svg(board, targets))
+        try:
+            with open(args.svg, "w", encoding="utf-8") as handle:
+                handle.write(view.svg(board, targets))
+        except OSError as exc:
+            print(f"vikings show: cannot write {args.svg}: {exc.strerror}", file=sys.stderr)
+            return 2
     return 1 if error else 0
