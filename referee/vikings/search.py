@@ -320,7 +320,8 @@ def _astar(start, n_boats, goal_mask, goal_key, slots, distance, closed, tile_ed
             parents[index], moves[index], costs[index] = node, tiles[c], cost
             if entries == entry_node.size:
                 size = 2 * entry_node.size
-                entry_node, entry_cost, entry_next = _grow(entry_node, size), _grow(entry_cost, size), _grow(entry_next, size)
+                entry_node, entry_cost = _grow(entry_node, size), _grow(entry_cost, size)
+                entry_next = _grow(entry_next, size)
             if cost + left >= heads.size:
                 more = np.full(2 * (cost + left), -1, np.int32)
                 more[: heads.size] = heads

@@ -39,8 +39,8 @@ def text(board: rules.Board, targets=(), *, color: bool = False) -> str:
         x0, y0 = _LEFT + (tile % 3) * _TILE_DX, _TOP + (tile // 3) * _TILE_DY
         shut = [not board.is_open(tile, side) for side in range(4)]
         put(y0, x0, "+" + ("-----" if shut[rules.TOP] else "     ") + "+")
-        put(y0 + 1, x0, ("|" if shut[rules.LEFT] else " ") + f"{tile} {board.types[tile]}{board.orientations[tile]}".center(5)
-            + ("|" if shut[rules.RIGHT] else " "))
+        label = f"{tile} {board.types[tile]}{board.orientations[tile]}".center(5)
+        put(y0 + 1, x0, ("|" if shut[rules.LEFT] else " ") + label + ("|" if shut[rules.RIGHT] else " "))
         put(y0 + 2, x0, "+" + ("-----" if shut[rules.BOTTOM] else "     ") + "+")
     target_of = dict(targets)
     for edge in range(len(rules.EDGES)):
@@ -123,7 +123,8 @@ def svg(board: rules.Board, targets=()) -> str:
         x, y = _edge_point(edge)
         boat = board.boat_at(edge)
         if boat:
-            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="12" fill="{_FILL[boat]}" stroke="#222" stroke-width="2"/>')
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="12" fill="{_FILL[boat]}" stroke="#222" '
+                       'stroke-width="2"/>')
             out.append(f'<text x="{x:.1f}" y="{y + 5:.1f}" text-anchor="middle" font-size="14" '
                        f'font-weight="bold" fill="#fff">{boat}</text>')
         else:
