@@ -1,0 +1,27 @@
+"""The solver bot as a process: one answer line per objective line, and its timing report."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+OBJECTIVES = "N0O1N1N0O0O1N0N3N1Rt Rv\n\nN0O1N1N0O0O1N0N3N1Bd Ba\nnot an objective\nO0O0N2O1N2N2N3N2N2GdRe GcRb\n"
+
+
+def run_solver(*options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bots.vikings.solver", *options], input=OBJECTIVES,
+                          capture_output=True, text=True, timeout=120, check=True)
+
+
+def test_answers_and_times():
+    done = run_solver("--times")
+    answers = done.stdout.splitlines()
+    assert answers[:3] == ["8547776", "NONE", "NONE"]
+    assert len(answers[3]) == 13  # official objective 5
+    err = done.stderr.splitlines()
+    assert "objective 'not an objective': an objective is `BOARD TARGET`, got 3 words" in err
+    assert err[-1].startswith("4 objectives: total ") and "(CPU: total " in err[-1]
+
+
+def test_breadth_first_search_gives_answers_as_short():
+    fast, slow = run_solver().stdout.splitlines(), run_solver("--search", "bfs").stdout.splitlines()
+    assert [len(a) for a in fast] == [len(a) for a in slow]
