@@ -33,6 +33,7 @@ from referee.stormyseas.rules import (
     is_won,
     legal_moves,
     slides_from_moves,
+    try_move,
 )
 
 METRICS = ("units", "slides")
@@ -105,10 +106,10 @@ def _reference_successors(card: Card, state: State, metric: str, rotation: bool)
         if metric == "slides" and move.action in STEPS:
             distance = 1
             while not is_won(card, after):
-                nxt = dict(legal_moves(card, after, rotation=rotation)).get(move)
-                if nxt is None:
+                after, _ = try_move(card, after, move, rotation=rotation)
+                if after is None:
                     break
-                after, distance = nxt, distance + 1
+                distance += 1
                 yield after, Slide(move.piece, move.action, distance)
 
 
