@@ -162,122 +162,74 @@ def kernel_successors(card: Card, state: State, *, rotation: bool = False) -> li
 
 
 # ---------------------------------------------------------------------------------------------
-# The numba kernel: decode, one unit move, encode, breadth-first search
+# The numba kernel. A decoded state is one int64 array `s`: the wave offsets, each wave's block
+# mask and each row's boat mask (bit c: column c; rows 8-9 are the port), then 4 numbers a boat:
+# its anchor row and column and its step (drow, dcol).
+
+_OFF, _BLK, _OCC, _BOATS = 0, 8, 16, 26
 
 
 @njit(cache=True)
-def _decode(key, drs, dcs, offs, rows, cols, hdr, hdc):
+def _new_state(nb):
+    return np.zeros(_BOATS + 4 * nb, np.int64)
+
+
+@njit(cache=True)
+def _decode(key, patterns, lengths, drs, dcs, s):
     for w in range(8):
-        offs[w] = key >> (2 * w) & 3
+        s[_OFF + w] = key >> (2 * w) & 3
+        s[_BLK + w] = patterns[w] << s[_OFF + w]
+    for r in range(10):
+        s[_OCC + r] = 0
     heading = key >> 16 & 3
-    for j in range(len(rows)):
+    for j in range(len(lengths)):
+        b = _BOATS + 4 * j
         cell = key >> (18 + 7 * j) & 127
-        rows[j] = cell // 9
-        cols[j] = cell % 9
-        hdr[j] = drs[j]
-        hdc[j] = dcs[j]
-    # the red boat's heading: 0 up, 1 right, 2 down, 3 left
-    hdr[0] = -1 if heading == 0 else (1 if heading == 2 else 0)
-    hdc[0] = 1 if heading == 1 else (-1 if heading == 3 else 0)
+        s[b] = cell // 9
+        s[b + 1] = cell % 9
+        s[b + 2] = drs[j]
+        s[b + 3] = dcs[j]
+        if j == 0:  # the red boat's heading: 0 up, 1 right, 2 down, 3 left
+            s[b + 2] = -1 if heading == 0 else (1 if heading == 2 else 0)
+            s[b + 3] = 1 if heading == 1 else (-1 if heading == 3 else 0)
+        _mark(s, lengths[j], j, 1)
 
 
 @njit(cache=True)
-def _encode(offs, rows, cols, hdr, hdc):
+def _encode(s, nb):
     key = 0
     for w in range(8):
-        key |= offs[w] << (2 * w)
-    if hdr[0] == -1:
-        heading = 0
-    elif hdc[0] == 1:
-        heading = 1
-    elif hdr[0] == 1:
-        heading = 2
-    else:
-        heading = 3
+        key |= s[_OFF + w] << (2 * w)
+    drow, dcol = s[_BOATS + 2], s[_BOATS + 3]
+    heading = 0 if drow == -1 else (1 if dcol == 1 else (2 if drow == 1 else 3))
     key |= heading << 16
-    for j in range(len(rows)):
-        key |= (rows[j] * 9 + cols[j]) << (18 + 7 * j)
+    for j in range(nb):
+        b = _BOATS + 4 * j
+        key |= (s[b] * 9 + s[b + 1]) << (18 + 7 * j)
     return key
 
 
 @njit(cache=True)
-def _other_boat_at(lengths, rows, cols, hdr, hdc, skip, r, c):
-    for j in range(len(rows)):
-        if j == skip:
-            continue
-        for k in range(lengths[j]):
-            if rows[j] + k * hdr[j] == r and cols[j] + k * hdc[j] == c:
-                return True
-    return False
-
-
-@njit(cache=True)
-def _open(patterns, lengths, offs, rows, cols, hdr, hdc, j, r, c, port):
-    """Boat j may enter cell (r, c): water (or the port) free of other boats."""
-    if port and (r == 8 or r == 9) and c == 5:
-        pass
-    elif r < 0 or r >= 8 or c < 0 or c >= 9:
-        return False
-    elif (patterns[r] << offs[r]) >> c & 1:
-        return False
-    return not _other_boat_at(lengths, rows, cols, hdr, hdc, j, r, c)
-
-
-@njit(cache=True)
-def _push(patterns, lengths, offs, rows, cols, hdr, hdc, dc, first):
-    """A sideways unit move of piece `first` (wave w < 8, boat 8 + j) and all it pushes."""
-    nb = len(rows)
-    moving_waves = 0  # bit masks: the closure so far ...
-    moving_boats = 0
-    todo_waves = 1 << first if first < 8 else 0  # ... and what it has not yet looked at
-    todo_boats = 1 << (first - 8) if first >= 8 else 0
-    while todo_waves or todo_boats:
-        if todo_waves:
-            w = _lowest_bit(todo_waves)
-            todo_waves &= ~(1 << w)
-            offset = offs[w] + dc
-            if offset < 0 or offset > 2:
-                return False
-            moving_waves |= 1 << w
-            covered = patterns[w] << offset
-            for j in range(nb):
-                if (moving_boats | todo_boats) >> j & 1:
-                    continue
-                for k in range(lengths[j]):
-                    if rows[j] + k * hdr[j] == w and covered >> (cols[j] + k * hdc[j]) & 1:
-                        todo_boats |= 1 << j
-                        break
+def _mark(s, length, j, on):
+    """Set (on=1) or clear (on=0) boat j's cells in the row masks."""
+    b = _BOATS + 4 * j
+    for k in range(length):
+        r = s[b] + k * s[b + 2]
+        bit = 1 << (s[b + 1] + k * s[b + 3])
+        if on:
+            s[_OCC + r] |= bit
         else:
-            j = _lowest_bit(todo_boats)
-            todo_boats &= ~(1 << j)
-            moving_boats |= 1 << j
-            for k in range(lengths[j]):
-                r = rows[j] + k * hdr[j]
-                c = cols[j] + k * hdc[j] + dc
-                if r >= 8 or c < 0 or c >= 9:  # in the port, or off the board
-                    return False
-                if not ((moving_waves | todo_waves) >> r & 1) and (patterns[r] << offs[r]) >> c & 1:
-                    todo_waves |= 1 << r
-    # boats do not push boats: a moving boat may not enter a standing boat's cell
-    for j in range(nb):
-        if not (moving_boats >> j & 1):
-            continue
-        for k in range(lengths[j]):
-            r = rows[j] + k * hdr[j]
-            c = cols[j] + k * hdc[j] + dc
-            for i in range(nb):
-                if moving_boats >> i & 1:
-                    continue
-                for m in range(lengths[i]):
-                    if rows[i] + m * hdr[i] == r and cols[i] + m * hdc[i] == c:
-                        return False
-    for w in range(8):
-        if moving_waves >> w & 1:
-            offs[w] += dc
-    for j in range(nb):
-        if moving_boats >> j & 1:
-            cols[j] += dc
-    return True
+            s[_OCC + r] &= ~bit
+
+
+@njit(cache=True)
+def _holds(s, length, j, r, c):
+    """Boat j has a cell at (r, c)."""
+    b = _BOATS + 4 * j
+    for k in range(length):
+        if s[b] + k * s[b + 2] == r and s[b + 1] + k * s[b + 3] == c:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -289,27 +241,105 @@ def _lowest_bit(mask):
 
 
 @njit(cache=True)
-def _sail(patterns, lengths, offs, rows, cols, hdr, hdc, j, dr):
-    """An up/down unit move of boat j alone; the red boat enters the port bow first."""
-    port = j == 0 and cols[0] == 5 and hdr[0] == 1 and hdc[0] == 0
-    for k in range(lengths[j]):
-        r = rows[j] + k * hdr[j] + dr
-        c = cols[j] + k * hdc[j]
-        inside = False  # a cell the boat already holds
-        for m in range(lengths[j]):
-            if rows[j] + m * hdr[j] == r and cols[j] + m * hdc[j] == c:
-                inside = True
-        if not inside and not _open(patterns, lengths, offs, rows, cols, hdr, hdc, j, r, c, port):
-            return False
-    rows[j] += dr
+def _push(patterns, lengths, s, dc, first):
+    """A sideways unit move of piece `first` (wave w < 8, boat 8 + j) and all it pushes."""
+    nb = len(lengths)
+    moving_waves = 0  # bit masks: the closure so far ...
+    moving_boats = 0
+    todo_waves = 1 << first if first < 8 else 0  # ... and what it has not looked at yet
+    todo_boats = 1 << (first - 8) if first >= 8 else 0
+    while todo_waves or todo_boats:
+        if todo_waves:
+            w = _lowest_bit(todo_waves)
+            todo_waves &= ~(1 << w)
+            offset = s[_OFF + w] + dc
+            if offset < 0 or offset > 2:
+                return False
+            moving_waves |= 1 << w
+            hits = (patterns[w] << offset) & s[_OCC + w]  # boats the blocks would cover
+            if hits:
+                for j in range(nb):
+                    if (moving_boats | todo_boats) >> j & 1:
+                        continue
+                    b = _BOATS + 4 * j
+                    for k in range(lengths[j]):
+                        if s[b] + k * s[b + 2] == w and hits >> (s[b + 1] + k * s[b + 3]) & 1:
+                            todo_boats |= 1 << j
+                            break
+        else:
+            j = _lowest_bit(todo_boats)
+            todo_boats &= ~(1 << j)
+            moving_boats |= 1 << j
+            b = _BOATS + 4 * j
+            for k in range(lengths[j]):
+                r = s[b] + k * s[b + 2]
+                c = s[b + 1] + k * s[b + 3] + dc
+                if r >= 8 or c < 0 or c >= 9:  # in the port, or off the board
+                    return False
+                if not ((moving_waves | todo_waves) >> r & 1) and s[_BLK + r] >> c & 1:
+                    todo_waves |= 1 << r
+    # Boats do not push boats: a moving boat may enter only cells that moving boats leave.
+    for j in range(nb):
+        if not (moving_boats >> j & 1):
+            continue
+        b = _BOATS + 4 * j
+        for k in range(lengths[j]):
+            r = s[b] + k * s[b + 2]
+            c = s[b + 1] + k * s[b + 3] + dc
+            if s[_OCC + r] >> c & 1:
+                vacated = False
+                for i in range(nb):
+                    if moving_boats >> i & 1 and _holds(s, lengths[i], i, r, c):
+                        vacated = True
+                if not vacated:
+                    return False
+    for w in range(8):
+        if moving_waves >> w & 1:
+            s[_OFF + w] += dc
+            s[_BLK + w] = patterns[w] << s[_OFF + w]
+    for j in range(nb):
+        if moving_boats >> j & 1:
+            _mark(s, lengths[j], j, 0)
+    for j in range(nb):
+        if moving_boats >> j & 1:
+            s[_BOATS + 4 * j + 1] += dc
+            _mark(s, lengths[j], j, 1)
     return True
 
 
 @njit(cache=True)
-def _turn(patterns, lengths, offs, rows, cols, hdr, hdc, clockwise, about_bow):
+def _open(s, r, c, port):
+    """(r, c) is water (or, with `port`, the port) free of boats."""
+    if port and (r == 8 or r == 9) and c == 5:
+        pass
+    elif r < 0 or r >= 8 or c < 0 or c >= 9:
+        return False
+    elif s[_BLK + r] >> c & 1:
+        return False
+    return not (s[_OCC + r] >> c & 1)
+
+
+@njit(cache=True)
+def _sail(lengths, s, j, dr):
+    """An up/down unit move of boat j alone; the red boat enters the port bow first."""
+    b = _BOATS + 4 * j
+    port = j == 0 and s[b + 1] == 5 and s[b + 2] == 1 and s[b + 3] == 0
+    for k in range(lengths[j]):
+        r = s[b] + k * s[b + 2] + dr
+        c = s[b + 1] + k * s[b + 3]
+        if not _holds(s, lengths[j], j, r, c) and not _open(s, r, c, port):
+            return False
+    _mark(s, lengths[j], j, 0)
+    s[b] += dr
+    _mark(s, lengths[j], j, 1)
+    return True
+
+
+@njit(cache=True)
+def _turn(s, clockwise, about_bow):
     """The red boat's quarter turn; the 2x2 square it sweeps must be open water."""
-    sr, sc = rows[0], cols[0]
-    br, bc = sr + hdr[0], sc + hdc[0]
+    sr, sc = s[_BOATS], s[_BOATS + 1]
+    br, bc = sr + s[_BOATS + 2], sc + s[_BOATS + 3]
     if sr >= 8 or br >= 8:
         return False
     pr, pc, orow, ocol = (br, bc, sr, sc) if about_bow else (sr, sc, br, bc)
@@ -320,62 +350,57 @@ def _turn(patterns, lengths, offs, rows, cols, hdr, hdc, clockwise, about_bow):
         dr, dc = -dc, dr
     tr, tc = pr + dr, pc + dc
     kr, kc = tr + orow - pr, tc + ocol - pc
-    if not _open(patterns, lengths, offs, rows, cols, hdr, hdc, 0, tr, tc, False):
+    if not (_open(s, tr, tc, False) and _open(s, kr, kc, False)):
         return False
-    if not _open(patterns, lengths, offs, rows, cols, hdr, hdc, 0, kr, kc, False):
-        return False
+    _mark(s, 2, 0, 0)
     if about_bow:
-        rows[0], cols[0] = tr, tc
-        hdr[0], hdc[0] = br - tr, bc - tc
+        s[_BOATS], s[_BOATS + 1] = tr, tc
+        s[_BOATS + 2], s[_BOATS + 3] = br - tr, bc - tc
     else:
-        hdr[0], hdc[0] = dr, dc
+        s[_BOATS + 2], s[_BOATS + 3] = dr, dc
+    _mark(s, 2, 0, 1)
     return True
 
 
 @njit(cache=True)
-def _won(rows, cols, hdr):
-    return rows[0] == 8 and cols[0] == 5 and hdr[0] == 1
+def _won(s):
+    return s[_BOATS] == 8
 
 
 @njit(cache=True)
-def _step(patterns, lengths, offs, rows, cols, hdr, hdc, piece, action):
-    """Apply one unit move in place when legal; return whether it was. Pieces: waves 0-7, boat j at
-    8 + j; actions: 0 up, 1 down, 2 left, 3 right, 4-7 the turns CS CB AS AB."""
+def _step(patterns, lengths, s, piece, action):
+    """Apply one unit move to `s` in place when it is legal (else leave `s` as it was); return
+    whether it was. Pieces: waves 0-7, boat j at 8 + j; actions: 0 up, 1 down, 2 left, 3 right,
+    4-7 the turns CS CB AS AB."""
     if piece < 8:
-        if action == 2:
-            return _push(patterns, lengths, offs, rows, cols, hdr, hdc, -1, piece)
-        if action == 3:
-            return _push(patterns, lengths, offs, rows, cols, hdr, hdc, 1, piece)
+        if action == 2 or action == 3:
+            return _push(patterns, lengths, s, 2 * action - 5, piece)
         return False
     j = piece - 8
-    if j == 0 and _won(rows, cols, hdr):
+    if j == 0 and _won(s):
         return False
-    if action == 0:
-        return _sail(patterns, lengths, offs, rows, cols, hdr, hdc, j, -1)
-    if action == 1:
-        return _sail(patterns, lengths, offs, rows, cols, hdr, hdc, j, 1)
-    if action == 2:
-        return _push(patterns, lengths, offs, rows, cols, hdr, hdc, -1, piece)
-    if action == 3:
-        return _push(patterns, lengths, offs, rows, cols, hdr, hdc, 1, piece)
+    if action < 2:
+        return _sail(lengths, s, j, 2 * action - 1)
+    if action < 4:
+        return _push(patterns, lengths, s, 2 * action - 5, piece)
     if j != 0:
         return False
-    return _turn(patterns, lengths, offs, rows, cols, hdr, hdc, action < 6, action == 5 or action == 7)
+    return _turn(s, action < 6, action == 5 or action == 7)
 
 
 @njit(cache=True)
 def _successor_keys(patterns, lengths, drs, dcs, key, rotation):
     nb = len(lengths)
-    offs = np.empty(8, np.int64)
-    rows, cols, hdr, hdc = np.empty(nb, np.int64), np.empty(nb, np.int64), np.empty(nb, np.int64), np.empty(nb, np.int64)
+    base, s = _new_state(nb), _new_state(nb)
+    _decode(key, patterns, lengths, drs, dcs, base)
     keys = np.empty(8 * (8 + nb), np.int64)
     codes = np.empty(8 * (8 + nb), np.int64)
     n = 0
     for piece in range(8 + nb):
         for action in range(8 if rotation else 4):
-            _decode(key, drs, dcs, offs, rows, cols, hdr, hdc)
-            if _step(patterns, lengths, offs, rows, cols, hdr, hdc, piece, action):
-                keys[n] = _encode(offs, rows, cols, hdr, hdc)
+            s[:] = base
+            if _step(patterns, lengths, s, piece, action):
+                keys[n] = _encode(s, nb)
                 codes[n] = piece | action << 5
                 n += 1
     return keys[:n], codes[:n]
@@ -405,23 +430,20 @@ def _bfs(patterns, lengths, drs, dcs, start, slides, rotation, max_states):
     via[0] = 0
     table[_slot(table, start)] = start
     n = 1
-    offs0 = np.empty(8, np.int64)
-    rows0, cols0, hdr0, hdc0 = np.empty(nb, np.int64), np.empty(nb, np.int64), np.empty(nb, np.int64), np.empty(nb, np.int64)
-    offs = np.empty(8, np.int64)
-    rows, cols, hdr, hdc = np.empty(nb, np.int64), np.empty(nb, np.int64), np.empty(nb, np.int64), np.empty(nb, np.int64)
+    base, s = _new_state(nb), _new_state(nb)
     head = 0
     while head < n:
-        _decode(queue[head], drs, dcs, offs0, rows0, cols0, hdr0, hdc0)
-        _decode(queue[head], drs, dcs, offs, rows, cols, hdr, hdc)
+        _decode(queue[head], patterns, lengths, drs, dcs, base)
+        s[:] = base
         for piece in range(8 + nb):
             for action in range(8 if rotation else 4):
                 if (piece < 8 and action != 2 and action != 3) or (action >= 4 and piece != 8):
                     continue
-                # _step changes the arrays only when the move is legal: restore them only then
+                # _step changes `s` only when the move is legal: restore it only then
                 distance = 0
-                while _step(patterns, lengths, offs, rows, cols, hdr, hdc, piece, action):
+                while _step(patterns, lengths, s, piece, action):
                     distance += 1
-                    key = _encode(offs, rows, cols, hdr, hdc)
+                    key = _encode(s, nb)
                     i = _slot(table, key)
                     if table[i] != key:
                         if n == max_states:
@@ -438,16 +460,12 @@ def _bfs(patterns, lengths, drs, dcs, start, slides, rotation, max_states):
                         parent[n] = head
                         via[n] = piece | action << 5 | distance << 8
                         n += 1
-                        if _won(rows, cols, hdr):
+                        if _won(s):
                             return _path(parent, via, n - 1), n
                     if not slides or action >= 4:
                         break
                 if distance:
-                    offs[:] = offs0
-                    rows[:] = rows0
-                    cols[:] = cols0
-                    hdr[:] = hdr0
-                    hdc[:] = hdc0
+                    s[:] = base
         head += 1
     return np.empty(0, np.int64), n
 
