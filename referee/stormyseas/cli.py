@@ -19,7 +19,9 @@ def register(subparsers) -> None:
     p = commands.add_parser("judge", help="run a solver on every card of a file and check its answers")
     p.add_argument("file", help="cards: 8 lines of 9 characters each, separated by blank lines")
     p.add_argument("solver", help="the solver's command line, e.g. 'python -m bots.stormyseas.solver'")
-    p.add_argument("--time-ms", type=int, default=30_000, help="time for one answer (default 30000)")
+    p.add_argument(
+        "--time-ms", type=int, default=60_000, help="time for one answer, start-up included (default 60000)"
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per card per line")
     p.add_argument("--rotation", action="store_true", help="allow the red boat's quarter turns (tell the solver too)")
     p.add_argument("--no-optima", action="store_true", help="do not search for the optima")

@@ -1,7 +1,8 @@
 """Judge a Stormy Seas solver: give it a card, read one solution line, replay it slide by slide.
 
-The optima come from the exact search in search.py (so any card can be judged, not only the known
-ones); `optima=False` skips them.
+The optima come from the exact search in search.py, so any card can be judged, not only the known
+ones (`with_optima=False` skips them). The time limit includes the solver's start-up: a numba solver
+compiles its kernel on its very first run.
 """
 from __future__ import annotations
 
@@ -90,7 +91,7 @@ def judge_card(
     command: str,
     *,
     puzzle: int = 1,
-    time_ms: int = 30_000,
+    time_ms: int = 60_000,
     rotation: bool = False,
     with_optima: bool = True,
 ) -> Verdict:

@@ -1,4 +1,8 @@
-"""Optimal Stormy Seas solutions by breadth-first search, in unit moves or in slides.
+"""Optimal Stormy Seas solutions, in unit moves or in slides, ties broken by the other measure.
+
+The cost of a solution is the pair (unit moves, slides), compared first by the chosen metric: the
+search finds the fewest unit moves and, among those solutions, the fewest slides (or the other way
+round). Its edges are whole slides (every piece, way and distance), so both counts are exact.
 
 A state packs into one int64: bits 0-15 the 8 wave offsets (2 bits each), bits 16-17 the red boat's
 heading, then 7 bits a boat for its anchor cell (row * 9 + column, rows 8-9 being the port): 18 + 7
@@ -7,11 +11,12 @@ boats is searched with the plain-Python rules instead: exact, only slower.
 
 The move graph is directed (a push is not undone by the opposite push), so the search keeps a parent
 link for every state and rebuilds the path from them. The numba move generator `_step` is checked
-against the plain-Python rules in rules.py by the tests.
+against the plain-Python rules in rules.py by the tests, and the numba search against the plain one.
 """
 from __future__ import annotations
 
-from collections import deque
+import heapq
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,8 +24,6 @@ from numba import njit
 
 from referee.stormyseas.rules import (
     COLS,
-    MAX_OFFSET,
-    PORT_COL,
     RED,
     ROWS,
     STEPS,
@@ -41,7 +44,6 @@ MAX_KERNEL_BOATS = 6
 ACTIONS = tuple(STEPS) + TURNS  # action codes 0-7: U D L R, then the four turns
 HEADINGS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # the red boat's stern-to-bow step: codes 0-3
 _BOAT_SHIFT = 18
-_EMPTY = -1
 
 
 @dataclass(frozen=True)
@@ -56,13 +58,15 @@ class Solution:
 
 
 def solve(card: Card, metric: str = "units", *, rotation: bool = False, max_states: int = 200_000_000) -> Solution | None:
-    """An optimal solution in `metric` ("units" or "slides"), or None when the card has none."""
+    """An optimal solution in `metric` ("units" or "slides"), the fewest of the other measure among
+    those; None when the card has no solution."""
     if metric not in METRICS:
         raise ValueError(f"metric is one of {METRICS}, not {metric!r}")
     if len(card.letters) > MAX_KERNEL_BOATS:
         return solve_reference(card, metric, rotation=rotation, max_states=max_states)
     patterns, lengths, drs, dcs = _arrays(card)
-    codes, explored = _bfs(patterns, lengths, drs, dcs, encode(card, card.start), metric == "slides", rotation, max_states)
+    start = encode(card, card.start)
+    codes, explored = _search(patterns, lengths, drs, dcs, start, metric == "slides", rotation, max_states)
     if explored < 0:
         raise RuntimeError(f"search stopped after {max_states:,} states")
     if len(codes) == 0:
@@ -70,47 +74,51 @@ def solve(card: Card, metric: str = "units", *, rotation: bool = False, max_stat
     moves = []
     for code in codes:
         piece, action, distance = code & 31, code >> 5 & 7, code >> 8
-        moves += [_move_name(card, piece, action)] * (distance if metric == "slides" else 1)
-    slides = slides_from_moves(moves)
-    return Solution(slides, len(moves), int(explored))
+        moves += [_move_name(card, piece, action)] * distance
+    return Solution(slides_from_moves(moves), len(moves), int(explored))
 
 
 def solve_reference(card: Card, metric: str = "units", *, rotation: bool = False, max_states: int = 10_000_000) -> Solution | None:
-    """The same search over the plain-Python rules (slow; the oracle for the kernel, and the path for
-    cards with more boats than a state key holds)."""
+    """The same optimum by Dijkstra's algorithm over the plain-Python rules (slow; the oracle for the
+    kernel, and the search for cards with more boats than a state key holds)."""
+    slides_first = metric == "slides"
+    best: dict[State, tuple[int, int]] = {card.start: (0, 0)}
     parents: dict[State, tuple[State, Slide] | None] = {card.start: None}
-    queue = deque([card.start])
-    while queue:
-        state = queue.popleft()
-        for after, slide in _reference_successors(card, state, metric, rotation):
-            if after in parents:
+    tie = itertools.count()  # states themselves are not compared
+    heap = [(0, 0, next(tie), card.start)]
+    while heap:
+        first, second, _, state = heapq.heappop(heap)
+        if (first, second) != best[state]:
+            continue  # reached more cheaply since
+        if is_won(card, state):
+            path = []
+            while parents[state] is not None:
+                state, slide = parents[state]
+                path.append(slide)
+            moves = [Move(slide.piece, slide.action) for slide in reversed(path) for _ in range(slide.distance)]
+            return Solution(slides_from_moves(moves), len(moves), len(best))
+        for after, slide in _reference_slides(card, state, rotation):
+            cost = (first + 1, second + slide.distance) if slides_first else (first + slide.distance, second + 1)
+            if after in best and best[after] <= cost:
                 continue
+            best[after] = cost
             parents[after] = (state, slide)
-            if len(parents) > max_states:
+            if len(best) > max_states:
                 raise RuntimeError(f"search stopped after {max_states:,} states")
-            if is_won(card, after):
-                path = []
-                while parents[after] is not None:
-                    after, slide = parents[after]
-                    path.append(slide)
-                path.reverse()
-                moves = [Move(s.piece, s.action) for s in path for _ in range(s.distance)]
-                return Solution(slides_from_moves(moves), len(moves), len(parents))
-            queue.append(after)
+            heapq.heappush(heap, (*cost, next(tie), after))
     return None
 
 
-def _reference_successors(card: Card, state: State, metric: str, rotation: bool):
+def _reference_slides(card: Card, state: State, rotation: bool):
+    """Every slide from `state` (each piece, way and distance) with the state it leads to."""
     for move, after in legal_moves(card, state, rotation=rotation):
-        yield after, Slide(move.piece, move.action, 1)
-        if metric == "slides" and move.action in STEPS:
-            distance = 1
-            while not is_won(card, after):
-                after, _ = try_move(card, after, move, rotation=rotation)
-                if after is None:
-                    break
-                distance += 1
-                yield after, Slide(move.piece, move.action, distance)
+        distance = 1
+        while after is not None:
+            yield after, Slide(move.piece, move.action, distance)
+            if move.action not in STEPS or is_won(card, after):
+                break
+            after, _ = try_move(card, after, move, rotation=rotation)
+            distance += 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -407,70 +415,6 @@ def _successor_keys(patterns, lengths, drs, dcs, key, rotation):
 
 
 @njit(cache=True)
-def _slot(table, key):
-    mask = len(table) - 1
-    i = (key * -7046029254386353131) >> 29 & mask  # Fibonacci hashing
-    while table[i] != -1 and table[i] != key:
-        i = (i + 1) & mask
-    return i
-
-
-@njit(cache=True)
-def _bfs(patterns, lengths, drs, dcs, start, slides, rotation, max_states):
-    """Breadth-first search from `start` to the red boat in the port. Edges are unit moves, or with
-    `slides` whole slides (every distance). Returns the path's move codes (piece | action << 5 |
-    distance << 8) and the number of states stored (-1: stopped at max_states)."""
-    nb = len(lengths)
-    table = np.full(1 << 16, -1, np.int64)
-    queue = np.empty(1 << 15, np.int64)
-    parent = np.empty(1 << 15, np.int32)
-    via = np.empty(1 << 15, np.int32)
-    queue[0] = start
-    parent[0] = -1
-    via[0] = 0
-    table[_slot(table, start)] = start
-    n = 1
-    base, s = _new_state(nb), _new_state(nb)
-    head = 0
-    while head < n:
-        _decode(queue[head], patterns, lengths, drs, dcs, base)
-        s[:] = base
-        for piece in range(8 + nb):
-            for action in range(8 if rotation else 4):
-                if (piece < 8 and action != 2 and action != 3) or (action >= 4 and piece != 8):
-                    continue
-                # _step changes `s` only when the move is legal: restore it only then
-                distance = 0
-                while _step(patterns, lengths, s, piece, action):
-                    distance += 1
-                    key = _encode(s, nb)
-                    i = _slot(table, key)
-                    if table[i] != key:
-                        if n == max_states:
-                            return np.empty(0, np.int64), -1
-                        if 2 * (n + 1) > len(table):
-                            table = _grown(table)
-                            i = _slot(table, key)
-                        table[i] = key
-                        if n == len(queue):
-                            queue = _grow64(queue)
-                            parent = _grow32(parent)
-                            via = _grow32(via)
-                        queue[n] = key
-                        parent[n] = head
-                        via[n] = piece | action << 5 | distance << 8
-                        n += 1
-                        if _won(s):
-                            return _path(parent, via, n - 1), n
-                    if not slides or action >= 4:
-                        break
-                if distance:
-                    s[:] = base
-        head += 1
-    return np.empty(0, np.int64), n
-
-
-@njit(cache=True)
 def _path(parent, via, last):
     length = 0
     i = last
@@ -486,15 +430,6 @@ def _path(parent, via, last):
 
 
 @njit(cache=True)
-def _grown(table):
-    bigger = np.full(2 * len(table), -1, np.int64)
-    for key in table:
-        if key != -1:
-            bigger[_slot(bigger, key)] = key
-    return bigger
-
-
-@njit(cache=True)
 def _grow64(a):
     b = np.empty(2 * len(a), a.dtype)
     b[: len(a)] = a
@@ -506,3 +441,146 @@ def _grow32(a):
     b = np.empty(2 * len(a), a.dtype)
     b[: len(a)] = a
     return b
+
+
+@njit(cache=True)
+def _find(pairs, key):
+    """The slot of `key` in an open-addressing table of (key, value) pairs, or of the empty slot
+    where it would go."""
+    mask = len(pairs) // 2 - 1
+    i = (key * -7046029254386353131) >> 29 & mask  # Fibonacci hashing
+    while pairs[2 * i] != -1 and pairs[2 * i] != key:
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True)
+def _grown_pairs(pairs):
+    bigger = np.full(2 * len(pairs), -1, np.int64)
+    for i in range(len(pairs) // 2):
+        if pairs[2 * i] != -1:
+            k = _find(bigger, pairs[2 * i])
+            bigger[2 * k] = pairs[2 * i]
+            bigger[2 * k + 1] = pairs[2 * i + 1]
+    return bigger
+
+
+@njit(cache=True)
+def _estimate(key, slides_first, rotation):
+    """A lower bound on the first cost from a state to the port, changing by at most a slide's own
+    cost along any slide (so A* may settle states in order): the red boat's stern must reach row 9,
+    column 6 (index 8, 5). In unit moves a unit move shifts the stern one cell (a turn: one cell
+    each way, hence the larger of the two distances with rotation); in slides, a slide changes the
+    stern's column or takes it into the port, not both."""
+    cell = key >> 18 & 127
+    rows, cols = 8 - cell // 9, abs(cell % 9 - 5)
+    if slides_first:
+        return (cols != 0) + (rows != 0 or cols != 0)
+    if rotation:
+        return max(rows, cols)
+    return rows + cols
+
+
+@njit(cache=True)
+def _search(patterns, lengths, drs, dcs, start, slides_first, rotation, max_states):
+    """Cheapest path over slide edges (every piece, way and distance) for the lexicographic cost
+    (unit moves, slides), or (slides, unit moves) with `slides_first`.
+
+    A* with buckets (Dial's algorithm): states wait in buckets by first cost so far + estimate
+    (a ring of 32: a slide costs at most 9 and changes the estimate by at most as much), and within
+    a bucket by estimate, largest first. Every way into a state comes from an earlier bucket or from
+    a larger estimate in the same bucket, so a state's second cost is final when its turn comes.
+    Returns the path's move codes and the number of states stored (-1: stopped at max_states)."""
+    nb = len(lengths)
+    ring, most = 32, 17  # estimates are 0..16
+    port_cell = 8 * 9 + 5  # the red boat's stern cell when it is in the port
+    pairs = np.full(1 << 17, -1, np.int64)  # hash table: key, state index
+    keys = np.empty(1 << 15, np.int64)
+    first = np.empty(1 << 15, np.int32)  # per state: the costs so far, the parent, the move
+    second = np.empty(1 << 15, np.int32)
+    parent = np.empty(1 << 15, np.int32)
+    via = np.empty(1 << 15, np.int32)
+    entry_state = np.empty(1 << 15, np.int32)  # bucket entries, linked per bucket
+    entry_next = np.empty(1 << 15, np.int32)
+    head = np.full((ring, most), -1, np.int32)
+    keys[0], first[0], second[0], parent[0], via[0] = start, 0, 0, -1, 0
+    i = _find(pairs, start)
+    pairs[2 * i], pairs[2 * i + 1] = start, 0
+    n = 1
+    h = _estimate(start, slides_first, rotation)
+    entry_state[0], entry_next[0], head[h % ring, h] = 0, -1, 0
+    entries = 1
+    waiting = 1  # entries in the ring
+    won = -1  # the best state found with the red boat in the port
+    base, s = _new_state(nb), _new_state(nb)
+    total = h  # the bucket's first cost + estimate
+    while waiting:
+        for h in range(most - 1, -1, -1):
+            if h == 0 and won != -1 and first[won] == total:
+                return _path(parent, via, won), n
+            e = head[total % ring, h]
+            head[total % ring, h] = -1
+            while e != -1:
+                waiting -= 1
+                index = entry_state[e]
+                e = entry_next[e]
+                cost = first[index]
+                if cost != total - h:
+                    continue  # a stale entry: the state moved to an earlier bucket
+                _decode(keys[index], patterns, lengths, drs, dcs, base)
+                s[:] = base
+                for piece in range(8 + nb):
+                    for action in range(8 if rotation else 4):
+                        if (piece < 8 and action != 2 and action != 3) or (action >= 4 and piece != 8):
+                            continue
+                        distance = 0
+                        while _step(patterns, lengths, s, piece, action):
+                            distance += 1
+                            there = cost + (1 if slides_first else distance)
+                            there2 = second[index] + (distance if slides_first else 1)
+                            key = _encode(s, nb)
+                            i = _find(pairs, key)
+                            if pairs[2 * i] == key:
+                                j = pairs[2 * i + 1]
+                                if there > first[j] or (there == first[j] and there2 >= second[j]):
+                                    if action >= 4:
+                                        break
+                                    continue
+                                moved = there < first[j]
+                            else:
+                                if n == max_states:
+                                    return np.empty(0, np.int64), -1
+                                if 4 * (n + 1) > len(pairs):
+                                    pairs = _grown_pairs(pairs)
+                                    i = _find(pairs, key)
+                                if n == len(keys):
+                                    keys = _grow64(keys)
+                                    first, second = _grow32(first), _grow32(second)
+                                    parent, via = _grow32(parent), _grow32(via)
+                                j = n
+                                n += 1
+                                pairs[2 * i], pairs[2 * i + 1], keys[j] = key, j, key
+                                moved = True
+                            first[j], second[j] = there, there2
+                            parent[j], via[j] = index, piece | action << 5 | distance << 8
+                            if key >> 18 & 127 == port_cell:
+                                if won == -1 or there < first[won] or (there == first[won] and there2 < second[won]):
+                                    won = j
+                            elif moved:  # into the bucket of its new first cost
+                                if entries == len(entry_state):
+                                    entry_state, entry_next = _grow32(entry_state), _grow32(entry_next)
+                                hj = _estimate(key, slides_first, rotation)
+                                slot = (there + hj) % ring
+                                entry_state[entries] = j
+                                entry_next[entries] = head[slot, hj]
+                                head[slot, hj] = entries
+                                entries += 1
+                                waiting += 1
+                            if action >= 4:
+                                break
+                        if distance:
+                            s[:] = base
+        total += 1
+    if won != -1:
+        return _path(parent, via, won), n
+    return np.empty(0, np.int64), n

@@ -21,6 +21,12 @@ from referee.stormyseas.rules import (
 )
 
 OPTIMA = {"card_3": (19, 8), "card_10": (29, 14), "card_26": (35, 23), "card_31": (52, 30)}
+# With ties broken by the other measure: (unit moves, slides) for each metric. Card 26 has a
+# solution optimal in both; cards 10 and 31 have none. The plain-Python search agrees on 3, 10, 31.
+TIED = {
+    "units": {"card_3": (19, 8), "card_10": (29, 15), "card_26": (35, 23), "card_31": (52, 31)},
+    "slides": {"card_3": (19, 8), "card_10": (30, 14), "card_26": (35, 23), "card_31": (53, 30)},
+}
 
 
 def replay(card, slides, rotation=False):
@@ -70,17 +76,18 @@ def test_known_cards_are_solved_optimally(cards, name, metric):
     assert is_won(card, replay(card, solution.slides))
     assert solution.units == unit_count(solution.slides)
     best_units, best_slides = OPTIMA[name]
-    if metric == "units":
-        assert solution.units == best_units
-    else:
-        assert solution.slide_count == best_slides
+    assert (solution.units if metric == "units" else solution.slide_count) == (
+        best_units if metric == "units" else best_slides
+    )
+    assert (solution.units, solution.slide_count) == TIED[metric][name]
 
 
 @pytest.mark.parametrize("metric", search.METRICS)
 def test_kernel_and_plain_search_agree(cards, metric):
     card = cards["card_10"]
     fast, plain = search.solve(card, metric), search.solve_reference(card, metric)
-    assert (fast.units, fast.slide_count, fast.explored) == (plain.units, plain.slide_count, plain.explored)
+    assert (fast.units, fast.slide_count) == (plain.units, plain.slide_count) == TIED[metric]["card_10"]
+    assert is_won(card, replay(card, plain.slides))
 
 
 @pytest.mark.parametrize("metric", search.METRICS)
@@ -92,7 +99,7 @@ def test_kernel_and_plain_search_agree_with_rotation(cards, recorded, metric, cu
     card = parse_card("\n".join(render(cards[name], replay(cards[name], slides[:cut]))))
     fast = search.solve(card, metric, rotation=True)
     plain = search.solve_reference(card, metric, rotation=True)
-    assert (fast.units, fast.slide_count, fast.explored) == (plain.units, plain.slide_count, plain.explored)
+    assert (fast.units, fast.slide_count) == (plain.units, plain.slide_count)
     assert is_won(card, replay(card, fast.slides, rotation=True))
 
 
