@@ -66,7 +66,12 @@ def run_judge(args: argparse.Namespace) -> int:
     for i, card in enumerate(cards, 1):
         try:
             verdict = judge.judge_card(
-                card, args.solver, puzzle=i, time_ms=args.time_ms, rotation=args.rotation, with_optima=not args.no_optima
+                card,
+                args.solver,
+                puzzle=i,
+                time_ms=args.time_ms,
+                rotation=args.rotation,
+                with_optima=not args.no_optima,
             )
         except BotStartError as exc:
             return _fail(str(exc))
@@ -97,7 +102,8 @@ def run_show(args: argparse.Namespace) -> int:
         units += slide.distance
         frames.append((after, f"slide {i}/{len(slides)} {slide} ({units} units)"))
     if slides and error is None:
-        frames[-1] = (frames[-1][0], frames[-1][1] + (" solved" if rules.is_won(card, frames[-1][0]) else " not solved"))
+        last, caption = frames[-1]
+        frames[-1] = (last, caption + (" solved" if rules.is_won(card, last) else " not solved"))
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     for k, (state, caption) in enumerate(frames):
         if args.delay and k:

@@ -111,7 +111,9 @@ def judge_card(
     if answer is None:
         return Verdict(puzzle, False, error, None, None, best_units, best_slides, time_taken, None)
     result = replay(card, answer, rotation=rotation)
-    return Verdict(puzzle, result.solved, result.error, result.units, result.slides, best_units, best_slides, time_taken, answer)
+    return Verdict(
+        puzzle, result.solved, result.error, result.units, result.slides, best_units, best_slides, time_taken, answer
+    )
 
 
 def summary(verdicts: list[Verdict]) -> str:

@@ -57,7 +57,9 @@ class Solution:
         return len(self.slides)
 
 
-def solve(card: Card, metric: str = "units", *, rotation: bool = False, max_states: int = 200_000_000) -> Solution | None:
+def solve(
+    card: Card, metric: str = "units", *, rotation: bool = False, max_states: int = 200_000_000
+) -> Solution | None:
     """An optimal solution in `metric` ("units" or "slides"), the fewest of the other measure among
     those; None when the card has no solution."""
     if metric not in METRICS:
@@ -78,7 +80,9 @@ def solve(card: Card, metric: str = "units", *, rotation: bool = False, max_stat
     return Solution(slides_from_moves(moves), len(moves), int(explored))
 
 
-def solve_reference(card: Card, metric: str = "units", *, rotation: bool = False, max_states: int = 10_000_000) -> Solution | None:
+def solve_reference(
+    card: Card, metric: str = "units", *, rotation: bool = False, max_states: int = 10_000_000
+) -> Solution | None:
     """The same optimum by Dijkstra's algorithm over the plain-Python rules (slow; the oracle for the
     kernel, and the search for cards with more boats than a state key holds)."""
     slides_first = metric == "slides"

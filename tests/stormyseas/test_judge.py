@@ -45,7 +45,10 @@ def card_files(tmp_path, recorded):
     "answer, error",
     [
         ("XU7", "slide 1 'XU7': cell 7 of 7: boat X would leave the board"),
-        ("4L2, 5L2, XU3, 4R2, 6L2, 7L1, 8R2, XD3", "(it is at the port mouth: the 2 moves down into the port are missing)"),
+        (
+            "4L2, 5L2, XU3, 4R2, 6L2, 7L1, 8R2, XD3",
+            "(it is at the port mouth: the 2 moves down into the port are missing)",
+        ),
         (OPTIMAL_3 + ", 1L1", "slide 9 '1L1': the red boat is already in the port"),
         ("4L2, hello", "slide 2 'hello': the piece is a wave 1-8 or a boat letter A-Z"),
         ("", "empty solution"),

@@ -227,7 +227,9 @@ def test_malformed_cards_say_what_and_where():
     assert bad(CARD_3.replace("###x###--", "###x###-A")) == "boat A: 1 cells; a boat has 2 or 3"
     # an L-shaped boat, and a boat with a gap
     l_shaped = "\n".join(["AA#-#-###", "A-#-###-#"] + lines[2:])
-    assert bad(l_shaped) == "boat A: not straight: its cells (line 1 cell 1, line 1 cell 2, line 2 cell 1) are not one unbroken line"
+    assert bad(l_shaped) == (
+        "boat A: not straight: its cells (line 1 cell 1, line 1 cell 2, line 2 cell 1) are not one unbroken line"
+    )
     gap = "\n".join(["A-#-#-###", "--#-###-#", "A-#-##-##"] + lines[3:])
     assert "boat A: not straight" in bad(gap)
     # a boat letter standing where a wave's end block should be
