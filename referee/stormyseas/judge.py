@@ -1,8 +1,9 @@
 """Judge a Stormy Seas solver: give it a card, read one solution line, replay it slide by slide.
 
 The optima come from the exact search in search.py, so any card can be judged, not only the known
-ones (`with_optima=False` skips them). The time limit includes the solver's start-up: a numba solver
-compiles its kernel on its very first run.
+ones (`with_optima=False` skips them). The card goes to the solver as 8 lines and its stdin stays
+open, as on CodinGame: a solver reads 8 lines, not to the end of its input. The time limit includes
+the solver's start-up (a numba solver compiles its kernel on its very first run).
 """
 from __future__ import annotations
 
