@@ -1,0 +1,134 @@
+"""Judge a Stormy Seas solver: give it a card, read one solution line, replay it slide by slide.
+
+The optima come from the exact search in search.py, so any card can be judged, not only the known
+ones (`with_optima=False` skips them). The card goes to the solver as 8 lines and its stdin stays
+open, as on CodinGame: a solver reads 8 lines, not to the end of its input. The time limit includes
+the solver's start-up (a numba solver compiles its kernel on its very first run).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from referee.errors import InputFormatError
+from referee.process import BotError, BotProcess
+from referee.stormyseas import rules, search
+from referee.stormyseas.rules import Card
+
+
+@dataclass
+class Replay:
+    solved: bool
+    error: str | None  # the first illegal slide and why, or why the answer does not solve the card
+    units: int | None  # as written in the answer (None when it cannot be read)
+    slides: int | None
+    states: list[rules.State]  # the start, then the state after each legal slide
+
+
+@dataclass
+class Verdict:
+    puzzle: int
+    solved: bool
+    error: str | None
+    units: int | None
+    slides: int | None
+    optimum_units: int | None
+    optimum_slides: int | None
+    time_ms: int | None
+    answer: str | None
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    def line(self) -> str:
+        head = f"card {self.puzzle}: "
+        if self.solved:
+            units = _versus(self.units, self.optimum_units)
+            slides = _versus(self.slides, self.optimum_slides)
+            text = head + f"solved in {units} unit moves, {slides} slides"
+        else:
+            text = head + f"not solved: {self.error}"
+        return text + (f" ({self.time_ms} ms)" if self.time_ms is not None else "")
+
+
+def _versus(value: int, optimum: int | None) -> str:
+    if optimum is None:
+        return str(value)
+    return f"{value} (optimal)" if value == optimum else f"{value} (optimum {optimum})"
+
+
+def replay(card: Card, line: str, *, rotation: bool = False) -> Replay:
+    """Replay a solution line on a card, slide by slide."""
+    try:
+        slides = rules.parse_solution(line, rotation=rotation)
+    except InputFormatError as exc:
+        return Replay(False, str(exc), None, None, [card.start])
+    units, count = rules.unit_count(slides), len(slides)
+    states = [card.start]
+    for i, slide in enumerate(slides, 1):
+        if rules.is_won(card, states[-1]):
+            return Replay(False, f"slide {i} '{slide}': the red boat is already in the port", units, count, states)
+        after, why = rules.apply_slide(card, states[-1], slide, rotation=rotation)
+        if after is None:
+            return Replay(False, f"slide {i} '{slide}': {why}", units, count, states)
+        states.append(after)
+    if rules.is_won(card, states[-1]):
+        return Replay(True, None, units, count, states)
+    why = "the red boat is not in the port after the last slide"
+    if rules.at_port_mouth(card, states[-1]):
+        why += " (it is at the port mouth: the 2 moves down into the port are missing)"
+    return Replay(False, why, units, count, states)
+
+
+def optima(card: Card, *, rotation: bool = False) -> tuple[int | None, int | None]:
+    """The fewest unit moves and the fewest slides (None, None when the card has no solution)."""
+    by_units = search.solve(card, "units", rotation=rotation)
+    if by_units is None:
+        return None, None
+    return by_units.units, search.solve(card, "slides", rotation=rotation).slide_count
+
+
+def judge_card(
+    card: Card,
+    command: str,
+    *,
+    puzzle: int = 1,
+    time_ms: int = 60_000,
+    rotation: bool = False,
+    with_optima: bool = True,
+) -> Verdict:
+    """Run the solver on one card (a fresh process), replay its answer. BotStartError propagates."""
+    answer = None
+    seconds = None
+    with BotProcess(command) as bot:
+        try:
+            answer, seconds = bot.ask(rules.render(card, card.start), time_ms / 1000)
+        except BotError as exc:
+            error = f"solver {exc.reason}: {exc}"
+            stderr = bot.take_stderr().strip()
+            if stderr:
+                error += f" (stderr: {stderr.splitlines()[-1][:200]})"
+    best_units, best_slides = optima(card, rotation=rotation) if with_optima else (None, None)
+    time_taken = None if seconds is None else round(seconds * 1000)
+    if answer is None:
+        return Verdict(puzzle, False, error, None, None, best_units, best_slides, time_taken, None)
+    result = replay(card, answer, rotation=rotation)
+    return Verdict(
+        puzzle, result.solved, result.error, result.units, result.slides, best_units, best_slides, time_taken, answer
+    )
+
+
+def summary(verdicts: list[Verdict]) -> str:
+    solved = [v for v in verdicts if v.solved]
+    text = f"solved {len(solved)}/{len(verdicts)}"
+    if solved:
+        units = sum(v.units for v in solved)
+        slides = sum(v.slides for v in solved)
+        text += f"; on those: {units} unit moves, {slides} slides"
+        if all(v.optimum_units is not None for v in solved):
+            optimal = sum(v.units == v.optimum_units for v in solved)
+            optimal_slides = sum(v.slides == v.optimum_slides for v in solved)
+            text += f"; optimal in unit moves {optimal}/{len(solved)}, in slides {optimal_slides}/{len(solved)}"
+    times = [v.time_ms for v in verdicts if v.time_ms is not None]
+    if times:
+        text += f"; solver time {sum(times)} ms in total, {max(times)} ms at most"
+    return text

@@ -1,0 +1,165 @@
+"""The judge (replaying answers, real solver processes) and the `referee stormyseas` subcommands."""
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from referee.stormyseas import cli, judge
+from referee.stormyseas.rules import parse_card
+
+CARDS_FILE = Path(__file__).resolve().parents[1] / "data" / "stormyseas" / "cards.txt"
+SOLVER = shlex.join([sys.executable, "-m", "bots.stormyseas.solver"])
+OPTIMAL_3 = "4L2, 5L2, XU3, 4R2, 6L2, 7L1, 8R2, XD5"
+
+
+def referee(*argv: str) -> int:
+    """`referee stormyseas ...` (only this game's group, so the test needs no other game)."""
+    parser = argparse.ArgumentParser(prog="referee")
+    cli.register(parser.add_subparsers(dest="game", required=True))
+    args = parser.parse_args(["stormyseas", *argv])
+    return args.run(args)
+
+
+def python_bot(code: str) -> str:
+    return shlex.join([sys.executable, "-c", code])
+
+
+@pytest.fixture
+def card_files(tmp_path, recorded):
+    """Card 3 alone, and cards 3 and 31 together."""
+    rows = {name: "\n".join(entry["rows"]) for name, entry in recorded["cards"].items()}
+    one = tmp_path / "card3.txt"
+    one.write_text(rows["card_3"] + "\n")
+    two = tmp_path / "two.txt"
+    two.write_text(rows["card_3"] + "\n\n" + rows["card_31"] + "\n")
+    return one, two
+
+
+@pytest.mark.parametrize(
+    "answer, error",
+    [
+        ("XU7", "slide 1 'XU7': cell 7 of 7: boat X would leave the board"),
+        (
+            "4L2, 5L2, XU3, 4R2, 6L2, 7L1, 8R2, XD3",
+            "(it is at the port mouth: the 2 moves down into the port are missing)",
+        ),
+        (OPTIMAL_3 + ", 1L1", "slide 9 '1L1': the red boat is already in the port"),
+        ("4L2, hello", "slide 2 'hello': the piece is a wave 1-8 or a boat letter A-Z"),
+        ("", "empty solution"),
+    ],
+)
+def test_replay_names_the_first_bad_slide(cards, answer, error):
+    result = judge.replay(cards["card_3"], answer)
+    assert not result.solved
+    assert result.error.endswith(error)
+
+
+def test_replay_counts_units_and_slides(cards):
+    result = judge.replay(cards["card_3"], OPTIMAL_3)
+    assert (result.solved, result.error, result.units, result.slides) == (True, None, 19, 8)
+    assert len(result.states) == 9
+
+
+def test_judge_with_the_solver(cards):
+    verdict = judge.judge_card(cards["card_3"], SOLVER + " --metric slides")
+    assert verdict.solved and verdict.error is None
+    assert (verdict.units, verdict.slides, verdict.optimum_units, verdict.optimum_slides) == (19, 8, 19, 8)
+    assert verdict.line().startswith("card 1: solved in 19 (optimal) unit moves, 8 (optimal) slides (")
+
+
+@pytest.mark.parametrize(
+    "code, error",
+    [
+        ("print('hello')", "slide 1 'hello': the piece is a wave 1-8 or a boat letter A-Z"),
+        ("import sys; sys.exit(3)", "solver crash: exited with code 3"),
+        ("import time; time.sleep(30)", "solver timeout: no answer in time"),
+        ("import sys; sys.stderr.write('lost at sea\\n'); sys.exit(1)", "(stderr: lost at sea)"),
+    ],
+)
+def test_judge_states_why_a_solver_failed(cards, code, error):
+    verdict = judge.judge_card(cards["card_3"], python_bot(code), time_ms=1500, with_optima=False)
+    assert not verdict.solved
+    assert verdict.error.endswith(error)
+
+
+def test_judge_command_json(card_files, capsys):
+    _, two = card_files
+    assert referee("judge", str(two), SOLVER, "--json") == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["puzzle"] for line in lines] == [1, 2]
+    for line, (units, slides) in zip(lines, [(19, 8), (52, 30)]):
+        assert line["solved"] and line["error"] is None
+        assert (line["units"], line["optimum_units"], line["optimum_slides"]) == (units, units, slides)
+        assert line["time_ms"] >= 0
+
+
+def test_judge_command_text_and_summary(card_files, capsys):
+    one, _ = card_files
+    assert referee("judge", str(one), python_bot(f"print({OPTIMAL_3!r})"), "--no-optima") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("card 1: solved in 19 unit moves, 8 slides (")
+    assert out[1].startswith("solved 1/1; on those: 19 unit moves, 8 slides; solver time")
+
+
+def test_judge_command_bad_input(card_files, tmp_path, capsys):
+    one, _ = card_files
+    assert referee("judge", str(one), "/no/such/solver") == 2
+    assert "cannot start" in capsys.readouterr().err
+    bad = tmp_path / "bad.txt"
+    bad.write_text("--#-#-###\n")
+    assert referee("judge", str(bad), SOLVER) == 2
+    assert capsys.readouterr().err.strip() == f"referee stormyseas: {bad}: card 1: a card has 8 lines, this one has 1"
+    assert referee("judge", str(tmp_path / "missing.txt"), SOLVER) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_show_steps_through_a_solution_and_writes_svg(card_files, tmp_path, capsys):
+    one, _ = card_files
+    svg = tmp_path / "frames.svg"
+    assert referee("show", str(one), "--solution", OPTIMAL_3, "--svg", str(svg), "--color", "never") == 0
+    out = capsys.readouterr().out
+    assert out.count("    1 2 3 4 5 6 7 8 9") == 9
+    assert "slide 8/8 XD5 (19 units) solved" in out
+    assert "\x1b[" not in out
+    root = ET.parse(svg).getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert len(root.findall("{http://www.w3.org/2000/svg}g")) == 9
+
+
+def test_show_stops_at_an_illegal_slide(card_files, capsys):
+    one, _ = card_files
+    assert referee("show", str(one), "--solution", "4L2, XD1") == 1
+    captured = capsys.readouterr()
+    assert captured.out.count("    1 2 3 4 5 6 7 8 9") == 2
+    assert captured.err.strip() == "slide 2 'XD1' is illegal: boat X would leave the board"
+    assert referee("show", str(one), "--card", "2") == 2
+    assert "the file has 1 card(s)" in capsys.readouterr().err
+    assert referee("show", str(one), "--solution", "XZ") == 2
+
+
+def test_show_colours_on_request(card_files, capsys):
+    one, _ = card_files
+    assert referee("show", str(one), "--color", "always") == 0
+    assert "\x1b[41;97;1mX" in capsys.readouterr().out
+
+
+def test_bench_prints_the_figures(card_files, capsys):
+    one, _ = card_files
+    assert referee("bench", str(one), "--metric", "both") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("units  card 1: 19 units, ")
+    assert out[1].startswith("units  all 1 cards: ")
+    assert out[2].startswith("slides card 1: 19 units, 8 slides, ")
+
+
+def test_the_cards_file_holds_the_known_cards(recorded):
+    text = CARDS_FILE.read_text().strip().split("\n\n")
+    assert [parse_card(block) for block in text] == [
+        parse_card("\n".join(entry["rows"])) for entry in recorded["cards"].values()
+    ]
