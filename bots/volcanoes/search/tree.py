@@ -1,0 +1,288 @@
+"""A UCT search tree in preallocated arrays, searched by jitted batches of iterations.
+
+Nodes are rows of `nodes` (int32 columns below) and `reward` (float32); a node's children are a
+contiguous block, allocated when the node is selected a second time and tried one per iteration
+in a shuffled order (one new node per iteration). An edge is one move plus the growth turn that
+follows it, so a player who moves twice in a row across a growth turn simply has two edges in a
+row: each node records its `MOVER`, and a node's statistics are from its mover's point of view.
+
+Options: the exploration constant `c`; `solver` (MCTS-Solver: proven wins, losses and draws are
+backed up, proven losses are never selected); `empty_bias` for the playouts (see
+`playout.playout`); `equator_first` (children on an empty equator tile are tried first: every
+winning chain crosses one of the ten edges between N22..N40 and S22..S40).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from referee.volcanoes.board import EQUATOR_EDGES, N_TILES
+from referee.volcanoes.rules import BLUE, BLUE_WINS, CYCLE, DRAW, GROWTH, ONGOING, ORANGE_WINS
+
+from . import playout
+
+MAX_TURNS = 200
+# Columns of `nodes`.
+PARENT, FIRST, N_CHILDREN, N_TRIED, MOVE, MOVER, VISITS, PROOF = range(8)
+N_COLUMNS = 8
+# PROOF holds a proven outcome (BLUE_WINS, ORANGE_WINS, DRAW) or ONGOING (unknown).
+# Entries of `meta`.
+N_NODES = 0
+N_META = 2
+
+_EQUATOR = np.zeros(N_TILES, dtype=np.bool_)
+for _a, _b in EQUATOR_EDGES:
+    _EQUATOR[_a] = _EQUATOR[_b] = True
+
+
+def new_tree(capacity: int):
+    """(nodes, reward, meta): an empty tree (call `reset` before searching)."""
+    nodes = np.zeros((capacity, N_COLUMNS), dtype=np.int32)
+    reward = np.zeros(capacity, dtype=np.float32)
+    meta = np.zeros(N_META, dtype=np.int64)
+    return nodes, reward, meta
+
+
+@njit(cache=True)
+def reset(nodes, reward, meta, mover):
+    """Make the tree a lone root; `mover` is the player who made the root's last move."""
+    nodes[0, PARENT] = -1
+    nodes[0, FIRST] = -1
+    nodes[0, N_CHILDREN] = 0
+    nodes[0, N_TRIED] = 0
+    nodes[0, MOVE] = -1
+    nodes[0, MOVER] = mover
+    nodes[0, VISITS] = 0
+    nodes[0, PROOF] = ONGOING
+    reward[0] = 0.0
+    meta[N_NODES] = 1
+
+
+@njit(cache=True)
+def _score(outcome, player):
+    """The player's score for a finished game: 1 a win, 0 a loss, 0.5 a draw."""
+    if outcome == DRAW:
+        return 0.5
+    if (outcome == BLUE_WINS) == (player == BLUE):
+        return 1.0
+    return 0.0
+
+
+@njit(cache=True)
+def _win_for(player):
+    return BLUE_WINS if player == BLUE else ORANGE_WINS
+
+
+@njit(cache=True)
+def edge(levels, dormant, turn, player, tile, scratch):
+    """Play `tile` on turn `turn` + 1 and the growth after it if there is one; returns
+    (outcome, turns played after the edge). Past MAX_TURNS the game is a draw."""
+    turn += 1
+    result = playout.play(levels, dormant, player, tile, scratch)
+    if result == ONGOING and turn < MAX_TURNS and CYCLE[turn % 6] == GROWTH:
+        turn += 1
+        result = playout.grow(levels, dormant, scratch)
+    if result == ONGOING and turn >= MAX_TURNS:
+        result = DRAW
+    return result, turn
+
+
+@njit(cache=True)
+def _expand(nodes, reward, meta, node, levels, player, equator_first, scratch):
+    """Give `node` a block of children, one per legal move of `player`, in a shuffled order
+    (empty equator tiles first if asked). Returns False when the tree is full."""
+    moves = scratch[playout._MOVES]
+    n = playout.legal_moves(levels, player, moves)
+    first = meta[N_NODES]
+    if first + n > nodes.shape[0]:
+        return False
+    for i in range(n - 1, 0, -1):
+        j = np.random.randint(i + 1)
+        moves[i], moves[j] = moves[j], moves[i]
+    if equator_first:
+        front = 0
+        for i in range(n):
+            if _EQUATOR[moves[i]] and levels[moves[i]] == 0:
+                moves[i], moves[front] = moves[front], moves[i]
+                front += 1
+    for i in range(n):
+        child = first + i
+        nodes[child, PARENT] = node
+        nodes[child, FIRST] = -1
+        nodes[child, N_CHILDREN] = 0
+        nodes[child, N_TRIED] = 0
+        nodes[child, MOVE] = moves[i]
+        nodes[child, MOVER] = player
+        nodes[child, VISITS] = 0
+        nodes[child, PROOF] = ONGOING
+        reward[child] = 0.0
+    nodes[node, FIRST] = first
+    nodes[node, N_CHILDREN] = n
+    meta[N_NODES] = first + n
+    if n == 0:  # a player without a legal move loses
+        nodes[node, PROOF] = _win_for(-player)
+    return True
+
+
+@njit(cache=True)
+def _select(nodes, reward, node, c, solver):
+    """The child of a fully tried node with the best UCB1 value (proven losses skipped)."""
+    first = nodes[node, FIRST]
+    n = nodes[node, N_CHILDREN]
+    player = nodes[first, MOVER]
+    loss = _win_for(-player)
+    log_visits = math.log(nodes[node, VISITS])
+    best = -1
+    best_value = -1.0
+    for child in range(first, first + n):
+        if solver and nodes[child, PROOF] == loss:
+            continue
+        visits = nodes[child, VISITS]
+        value = reward[child] / visits + c * math.sqrt(log_visits / visits)
+        if value > best_value:
+            best_value = value
+            best = child
+    return best
+
+
+@njit(cache=True)
+def _prove(nodes, node):
+    """After a child of `node` was proven: prove `node` too if the player to move there has a
+    proven win, or once every child is proven (the best of them). Returns whether it did."""
+    first = nodes[node, FIRST]
+    n = nodes[node, N_CHILDREN]
+    player = nodes[first, MOVER]
+    win = _win_for(player)
+    best = _win_for(-player)
+    all_proven = nodes[node, N_TRIED] == n
+    for child in range(first, first + n):
+        proof = nodes[child, PROOF]
+        if proof == win:
+            nodes[node, PROOF] = win
+            return True
+        if proof == ONGOING:
+            all_proven = False
+        elif proof == DRAW:
+            best = DRAW
+    if all_proven:
+        nodes[node, PROOF] = best
+    return all_proven
+
+
+@njit(cache=True)
+def search(nodes, reward, meta, root_levels, root_dormant, root_turns, iterations, c, solver,
+           empty_bias, equator_first, levels, dormant, scratch):
+    """Run up to `iterations` iterations from the root position; returns how many ran (fewer
+    when the root is proven or the tree is full)."""
+    for done in range(iterations):
+        if nodes[0, PROOF] != ONGOING:
+            return done
+        levels[:] = root_levels
+        dormant[:] = root_dormant
+        node = 0
+        turn = root_turns
+        while True:
+            outcome = nodes[node, PROOF]
+            if outcome != ONGOING:
+                break
+            player = CYCLE[turn % 6]
+            if nodes[node, FIRST] < 0:
+                if not _expand(nodes, reward, meta, node, levels, player, equator_first, scratch):
+                    return done
+                continue
+            tried = nodes[node, N_TRIED]
+            if tried < nodes[node, N_CHILDREN]:
+                node = nodes[node, FIRST] + tried
+                nodes[nodes[node, PARENT], N_TRIED] = tried + 1
+                outcome, turn = edge(levels, dormant, turn, player, nodes[node, MOVE], scratch)
+                if outcome != ONGOING:
+                    nodes[node, PROOF] = outcome
+                else:
+                    outcome, _ = playout.playout(levels, dormant, turn, MAX_TURNS, empty_bias, scratch)
+                break
+            node = _select(nodes, reward, node, c, solver)
+            _, turn = edge(levels, dormant, turn, player, nodes[node, MOVE], scratch)
+        # Back up the outcome; with the solver, proofs climb while they can.
+        proving = solver and nodes[node, PROOF] != ONGOING
+        while node >= 0:
+            nodes[node, VISITS] += 1
+            reward[node] += _score(outcome, nodes[node, MOVER])
+            parent = nodes[node, PARENT]
+            if proving and parent >= 0:
+                proving = _prove(nodes, parent)
+            node = parent
+    return iterations
+
+
+@njit(cache=True)
+def best_child(nodes, reward, solver):
+    """The root's move: a proven win if the solver found one, else the most visited child
+    (avoiding proven losses when there is another choice). -1 if the root has no children."""
+    first = nodes[0, FIRST]
+    n = nodes[0, N_CHILDREN]
+    if first < 0 or n == 0:
+        return -1
+    player = nodes[first, MOVER]
+    win = _win_for(player)
+    loss = _win_for(-player)
+    best = -1
+    best_key = -1.0
+    for child in range(first, first + n):
+        proof = nodes[child, PROOF]
+        if solver and proof == win:
+            return child
+        key = float(nodes[child, VISITS])
+        if solver and proof == loss:
+            key = -2.0 + key / 1e9  # only if every child is a proven loss
+        if key > best_key:
+            best_key = key
+            best = child
+    return best
+
+
+@njit(cache=True)
+def find_child(nodes, node, tile):
+    """The tried child of `node` reached by `tile`, or -1."""
+    first = nodes[node, FIRST]
+    if first < 0:
+        return -1
+    for child in range(first, first + nodes[node, N_TRIED]):
+        if nodes[child, MOVE] == tile:
+            return child
+    return -1
+
+
+@njit(cache=True)
+def copy_subtree(nodes, reward, root, out_nodes, out_reward, out_meta):
+    """Copy the subtree under `root` into the empty tree `out_*`, `root` becoming its root."""
+    capacity = out_nodes.shape[0]
+    queue_old = np.empty(capacity, dtype=np.int64)
+    queue_new = np.empty(capacity, dtype=np.int64)
+    out_nodes[0, :] = nodes[root, :]
+    out_nodes[0, PARENT] = -1
+    out_reward[0] = reward[root]
+    size = 1
+    head, tail = 0, 1
+    queue_old[0] = root
+    queue_new[0] = 0
+    while head < tail:
+        old = queue_old[head]
+        new = queue_new[head]
+        head += 1
+        first = nodes[old, FIRST]
+        if first < 0:
+            continue
+        n = nodes[old, N_CHILDREN]
+        out_nodes[new, FIRST] = size
+        for i in range(n):
+            out_nodes[size + i, :] = nodes[first + i, :]
+            out_nodes[size + i, PARENT] = new
+            out_reward[size + i] = reward[first + i]
+            if nodes[first + i, FIRST] >= 0:
+                queue_old[tail] = first + i
+                queue_new[tail] = size + i
+                tail += 1
+        size += n
+    out_meta[N_NODES] = size
