@@ -27,7 +27,7 @@ class UctBot(Bot):
 
     def __init__(self, seed: int | None = None, c: float = math.sqrt(2), solver: bool = False,
                  reuse: bool = False, empty_bias: float = 0.0, equator_first: bool = False,
-                 capacity: int = 1 << 20, time_fraction: float = 0.9):
+                 capacity: int = 1 << 20, time_fraction: float = 0.75):
         self.seed = np.random.SeedSequence(seed).generate_state(1)[0]
         self.c = c
         self.solver = solver

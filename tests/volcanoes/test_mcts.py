@@ -1,0 +1,183 @@
+"""The tree-search bots: legal moves, immediate wins, the solver's proofs, tree reuse, and whole
+games as processes through the referee."""
+import sys
+from collections import deque
+
+import numpy as np
+import pytest
+
+from bots.volcanoes.mcts import MctsBot
+from bots.volcanoes.random import RandomBot
+from bots.volcanoes.search import playout, tree
+from bots.volcanoes.state import GameState
+from bots.volcanoes.uct import UctBot
+from referee.process import BotProcess
+from referee.volcanoes import rules
+from referee.volcanoes.board import NEIGHBOUR_ARRAY
+from referee.volcanoes.match import Settings, play_game
+
+BOTS = [UctBot, MctsBot]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled():
+    """Compile (or load) every kernel once, and fill numba's cache for the process tests."""
+    for bot_class in BOTS:
+        bot_class().warm_up()
+
+
+def shortest_path(source, target, avoid=()):
+    """Tiles of a shortest path on the board from `source` to `target` not using `avoid`."""
+    previous = {source: None}
+    queue = deque([source])
+    while queue:
+        tile = queue.popleft()
+        for n in NEIGHBOUR_ARRAY[tile]:
+            n = int(n)
+            if n not in previous and n not in avoid:
+                previous[n] = tile
+                queue.append(n)
+    path = [target]
+    while previous[path[-1]] is not None:
+        path.append(previous[path[-1]])
+    return path[::-1]
+
+
+def chain_with_gaps():
+    """Blue level-1 volcanoes joining N01 to S01 but for one tile `gap`, plus a detour around
+    `gap` missing one other tile `detour_gap`: two ways to finish the chain."""
+    path = shortest_path(0, 40)
+    gap = path[len(path) // 2]
+    before, after = path[len(path) // 2 - 1], path[len(path) // 2 + 1]
+    detour = shortest_path(before, after, avoid=set(path) - {before, after})
+    detour_gap = detour[len(detour) // 2]
+    levels, dormant = rules.new_state()
+    for tile in path + detour:
+        levels[tile] = 1
+    levels[gap] = levels[detour_gap] = 0
+    assert not rules.connects(levels, rules.BLUE)
+    return levels, dormant, gap, detour_gap
+
+
+def random_position(seed, turns):
+    levels, dormant = rules.new_state()
+    rng = np.random.default_rng(seed)
+    moves = np.empty(80, dtype=np.int64)
+    played = 0
+    for turn in range(1, turns + 1):
+        who = rules.actor(turn)
+        n = rules.legal_moves(levels, dormant, who, moves) if who else 1
+        check_levels, check_dormant = levels.copy(), dormant.copy()
+        if rules.take_turn(check_levels, check_dormant, turn, moves[rng.integers(n)] if who else 0):
+            break
+        levels, dormant, played = check_levels, check_dormant, turn
+    while rules.actor(played + 1) == rules.GROWTH:  # stop where a player moves
+        played -= 1 if played else -1
+    return GameState(levels, dormant, played)
+
+
+@pytest.mark.parametrize("bot_class", BOTS)
+def test_moves_are_legal(bot_class):
+    bot = bot_class(seed=3)
+    for seed in range(8):
+        state = random_position(seed, turns=int(np.random.default_rng(seed).integers(0, 60)))
+        bot.start(state.player)
+        tile = bot.choose(state, 0.01)
+        assert tile in state.legal_moves()
+        assert bot.stats["iterations"] > 0
+
+
+def orange_chain_with_gap(levels):
+    """Orange level-1 volcanoes joining some tile to its antipode but for one tile, avoiding
+    blue's volcanoes and blue's gaps; returns orange's gap."""
+    taken = set(np.flatnonzero(levels).tolist())
+    paths = []
+    for k in range(40):
+        if k not in taken and k + 40 not in taken:
+            paths.append(shortest_path(k, k + 40, avoid=taken))
+    path = min(paths, key=len)
+    for tile in path:
+        levels[tile] = -1
+    gap = path[len(path) // 2]
+    levels[gap] = 0
+    return gap
+
+
+@pytest.mark.parametrize("bot_class", BOTS)
+def test_takes_an_immediate_win(bot_class):
+    """A race: blue wins now by filling the detour's gap, or orange fills its own gap next turn."""
+    levels, dormant, gap, detour_gap = chain_with_gaps()
+    levels[gap] = -1  # blocked: the detour is the only way now
+    blue_gaps = levels.copy()
+    blue_gaps[detour_gap] = 2  # keep orange's chain off blue's gap
+    orange_gap = orange_chain_with_gap(blue_gaps)
+    levels[blue_gaps < 0] = -1
+    assert not rules.connects(levels, rules.ORANGE)
+    state = GameState(levels, dormant, 6)  # blue moves on turn 7, orange on turn 8
+    bot = bot_class(seed=1)
+    bot.start(rules.BLUE)
+    assert bot.choose(state, 0.05) == detour_gap
+    check = levels.copy()
+    assert rules.play(check, dormant.copy(), rules.ORANGE, orange_gap) == rules.ORANGE_WINS
+
+
+def test_solver_proves_a_win_against_any_reply():
+    """Orange to move cannot stop both ways of finishing blue's chain: proven, and blue plays it."""
+    levels, dormant, gap, detour_gap = chain_with_gaps()
+    bot = MctsBot(seed=2)
+    bot.start(rules.ORANGE)
+    bot.choose(GameState(levels.copy(), dormant.copy(), 3), 2.0)  # orange moves on turn 4
+    assert bot.nodes[0, tree.PROOF] == rules.BLUE_WINS
+
+
+def test_solver_proves_a_double_move_win():
+    """Blue moves on turns 5 and 7 (a growth between): two gaps to fill is a forced win."""
+    levels, dormant, gap, _ = chain_with_gaps()
+    levels[shortest_path(0, 40)[2]] = 0  # a second gap on the main path
+    levels[[5, 50]] = -1
+    bot = MctsBot(seed=4)
+    bot.start(rules.BLUE)
+    tile = bot.choose(GameState(levels, dormant, 4), 2.0)
+    assert bot.nodes[0, tree.PROOF] == rules.BLUE_WINS
+    after = levels.copy()
+    rules.play(after, dormant.copy(), rules.BLUE, tile)
+    assert rules.connects(after, rules.BLUE) or tile in (gap, shortest_path(0, 40)[2])
+
+
+def most_visited_child(nodes, node):
+    first = nodes[node, tree.FIRST]
+    assert first >= 0, "node not expanded"
+    return first + int(np.argmax(nodes[first : first + nodes[node, tree.N_CHILDREN], tree.VISITS]))
+
+
+def test_tree_is_reused_across_turns():
+    """Blue plays turn 1; orange's turns 2 and 4 (a growth between) lead to a node of blue's tree,
+    which becomes the root of the next search with its visits."""
+    bot = MctsBot(seed=5)
+    bot.start(rules.BLUE)
+    state = GameState(*rules.new_state(), 0)
+    first = bot.choose(state, 0.2)
+    reply = most_visited_child(bot.nodes, tree.find_child(bot.nodes, 0, first))
+    second_reply = most_visited_child(bot.nodes, reply)
+    replies = int(bot.nodes[reply, tree.MOVE]), int(bot.nodes[second_reply, tree.MOVE])
+    visits = int(bot.nodes[second_reply, tree.VISITS])
+    levels, dormant = state.levels.copy(), state.dormant.copy()
+    for turn, tile in enumerate((first, replies[0], 0, replies[1]), 1):
+        rules.take_turn(levels, dormant, turn, tile)
+    state = GameState(levels, dormant, 4, last_moves=(replies[0], -1, replies[1]))
+    assert bot.choose(state, 0.02) in state.legal_moves()
+    assert bot.stats["reused"] == visits > 0
+    assert bot.nodes[0, tree.VISITS] >= visits + bot.stats["iterations"]
+
+
+@pytest.mark.parametrize("module", ["uct", "mcts"])
+def test_plays_as_a_process_through_the_referee(module):
+    """A short game against random at 100 ms a turn: no timeout, nothing on stderr."""
+    command = [sys.executable, "-m", f"bots.volcanoes.{module}"]
+    random_command = [sys.executable, "-m", "bots.volcanoes.random"]
+    settings = Settings(first_turn_ms=10_000, max_turns=40)  # first turn: a loaded CI machine
+    with BotProcess(command) as bot, BotProcess(random_command) as other:
+        result = play_game(bot, other, seed=7, settings=settings)
+    assert result.reason in ("connection", "max-turns")
+    assert all(not turn.stderr for turn in result.turn_log), [t.stderr for t in result.turn_log]
+    assert max(t.time_ms for t in result.turn_log[2:] if t.actor == "blue") < 100
