@@ -34,7 +34,10 @@ def main(argv=None) -> None:
     playout.seed(1)
 
     def search_loop(count):
-        return playout.playouts_from(levels, dormant, 0, count, 0.0, scratch)
+        return playout.playouts_from(levels, dormant, 0, count, 0.0, False, scratch)
+
+    def decisive_loop(count):
+        return playout.playouts_from(levels, dormant, 0, count, 0.0, True, scratch)
 
     def rules_loop(count):
         total = 0
@@ -46,6 +49,8 @@ def main(argv=None) -> None:
     rules_loop(1)
     best = max(_rate(search_loop, args.playouts) for _ in range(args.repeats))
     print(f"search.playout (jitted loop): {best[0]:,.0f} playouts/s, {best[1]:.1f} turns each")
+    heavy = max(_rate(decisive_loop, args.playouts // 4) for _ in range(args.repeats))
+    print(f"search.playout with decisive moves: {heavy[0]:,.0f} playouts/s, {heavy[1]:.1f} turns each")
     slow = max(_rate(rules_loop, args.playouts // 4) for _ in range(args.repeats))
     print(f"rules.random_playout (Python loop): {slow[0]:,.0f} playouts/s, {slow[1]:.1f} turns each")
 

@@ -26,14 +26,17 @@ class UctBot(Bot):
     name = "uct"
 
     def __init__(self, seed: int | None = None, c: float = math.sqrt(2), solver: bool = False,
-                 reuse: bool = False, empty_bias: float = 0.0, equator_first: bool = False,
-                 capacity: int = 1 << 20, time_fraction: float = 0.75):
+                 reuse: bool = False, empty_bias: float = 0.0, decisive: bool = False,
+                 equator_first: bool = False,
+                 rave_k: float = 0.0, capacity: int = 1 << 19, time_fraction: float = 0.75):
         self.seed = np.random.SeedSequence(seed).generate_state(1)[0]
         self.c = c
         self.solver = solver
         self.reuse = reuse
         self.empty_bias = empty_bias
+        self.decisive = decisive
         self.equator_first = equator_first
+        self.rave_k = rave_k
         self.time_fraction = time_fraction
         self.nodes, self.reward, self.meta = tree.new_tree(capacity)
         self.spare = None  # the second tree that re-rooting copies into
@@ -64,7 +67,7 @@ class UctBot(Bot):
         if meta[tree.N_NODES] == 0:
             tree.reset(nodes, reward, meta, rules.actor(turns) if turns else rules.ORANGE)
         return tree.search(nodes, reward, meta, levels, dormant, turns, iterations, self.c,
-                           self.solver, self.empty_bias, self.equator_first, self.levels,
+                           self.solver, self.empty_bias, self.decisive, self.equator_first, self.rave_k, self.levels,
                            self.dormant, self.scratch)
 
     def _reroot(self, state: GameState) -> bool:

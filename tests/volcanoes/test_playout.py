@@ -58,8 +58,8 @@ def test_crowded_boards_agree(tiles):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(0, 2**31 - 1), st.floats(0.0, 1.0))
-def test_playouts_end_like_the_rules(seed, empty_bias):
+@given(st.integers(0, 2**31 - 1), st.floats(0.0, 1.0), st.booleans())
+def test_playouts_end_like_the_rules(seed, empty_bias, decisive):
     """A playout's moves are legal and its reported outcome is the rules' outcome."""
     levels, dormant = rules.new_state()
     scratch = playout.new_scratch()
@@ -83,7 +83,25 @@ def test_playouts_end_like_the_rules(seed, empty_bias):
         assert np.array_equal(levels, check_levels) and np.array_equal(dormant, check_dormant)
     levels, dormant = rules.new_state()
     playout.seed(seed)
-    outcome, turns = playout.playout(levels, dormant, 0, 200, empty_bias, scratch)
+    outcome, turns = playout.playout(levels, dormant, 0, 200, empty_bias, decisive, scratch)
     assert outcome in (rules.BLUE_WINS, rules.ORANGE_WINS, rules.DRAW)
     assert rules.outcome(levels, 0) == outcome or outcome == rules.DRAW
     assert 0 < turns <= 200
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-1, 1), min_size=N_TILES, max_size=N_TILES), st.sampled_from([1, -1]))
+def test_winning_tile_is_the_lowest_connecting_placement(signs, player):
+    """On a random board (not connected for `player`), the lowest empty tile whose placement
+    connects the player, or -1."""
+    levels = np.array(signs, dtype=np.int8)
+    if rules.connects(levels, player):
+        return
+    expected = -1
+    for tile in np.flatnonzero(levels == 0):
+        after = levels.copy()
+        after[tile] = player
+        if rules.connects(after, player):
+            expected = tile
+            break
+    assert playout.winning_tile(levels, player, playout.new_scratch()) == expected

@@ -33,7 +33,10 @@ _NB = NEIGHBOUR_ARRAY
 
 # Rows of the scratch array.
 _DELTA, _TOUCHED, _TOUCHED_LIST, _ERUPTING, _CHANGED, _CHANGED_LIST, _MARK, _STACK, _MOVES, _COUNTERS = range(10)
-N_ROWS = 10
+PLAYED = 10  # the tiles each colour played in playouts: bit 1 blue, bit 2 orange (callers clear it)
+_LABEL, _NORTH, _SOUTH = 11, 12, 13
+MIN_CHAIN = 12  # the fewest tiles joining a tile to its antipode
+N_ROWS = 14
 _STAMP = 0  # _COUNTERS row: the last DFS stamp used
 
 
@@ -250,11 +253,68 @@ def random_empty_move(levels, player, scratch):
 
 
 @njit(cache=True)
-def playout(levels, dormant, turns_played, max_turns, empty_bias, scratch):
+def winning_tile(levels, player, scratch):
+    """An empty tile that would join a tile to its antipode for `player` if played (the lowest),
+    or -1. Only placements count, not eruptions: a playout policy, not a rule."""
+    label = scratch[_LABEL]  # a tile's component, or -1
+    north = scratch[_NORTH]  # a component's tiles k < 40, as bit k
+    south = scratch[_SOUTH]  # a component's tiles k + 40, as bit k
+    stack = scratch[_STACK]
+    count = 0
+    for t in range(N_TILES):
+        if levels[t] * player > 0:
+            count += 1
+    if count < MIN_CHAIN - 1:
+        return -1
+    label[:] = -1
+    n_components = 0
+    for root in range(N_TILES):
+        if label[root] >= 0 or levels[root] * player <= 0:
+            continue
+        north_bits = 0
+        south_bits = 0
+        label[root] = n_components
+        stack[0] = root
+        size = 1
+        while size > 0:
+            size -= 1
+            t = stack[size]
+            if t < HALF:
+                north_bits |= 1 << t
+            else:
+                south_bits |= 1 << (t - HALF)
+            for j in range(3):
+                n = _NB[t, j]
+                if label[n] < 0 and levels[n] * player > 0:
+                    label[n] = n_components
+                    stack[size] = n
+                    size += 1
+        north[n_components] = north_bits
+        south[n_components] = south_bits
+        n_components += 1
+    for t in range(N_TILES):
+        if levels[t] != 0:
+            continue
+        north_bits = (1 << t) if t < HALF else 0
+        south_bits = (1 << (t - HALF)) if t >= HALF else 0
+        for j in range(3):
+            c = label[_NB[t, j]]
+            if c >= 0:
+                north_bits |= north[c]
+                south_bits |= south[c]
+        if north_bits & south_bits:
+            return t
+    return -1
+
+
+@njit(cache=True)
+def playout(levels, dormant, turns_played, max_turns, empty_bias, decisive, scratch):
     """Play random moves to the end from an ongoing position; return (outcome, turns played).
     With probability `empty_bias` a move goes to an empty tile, else to any legal tile (0 is
-    uniform over all legal moves). A game reaching `max_turns` is a draw; a player without a
-    legal move loses."""
+    uniform over all legal moves). With `decisive`, a player who can connect by a placement does,
+    else one who can stop the opponent's next-move placement does. A game reaching `max_turns`
+    is a draw; a player without a legal move loses. Moves are recorded in the PLAYED row."""
+    played = scratch[PLAYED]
     turn = turns_played
     while turn < max_turns:
         turn += 1
@@ -262,12 +322,20 @@ def playout(levels, dormant, turns_played, max_turns, empty_bias, scratch):
         if who == GROWTH:
             result = grow(levels, dormant, scratch)
         else:
-            if empty_bias > 0.0 and np.random.random() < empty_bias:
+            tile = -1
+            if decisive:
+                tile = winning_tile(levels, who, scratch)
+                if tile < 0 and CYCLE[turn % 6] == -who:
+                    tile = winning_tile(levels, -who, scratch)
+            if tile >= 0:
+                pass
+            elif empty_bias > 0.0 and np.random.random() < empty_bias:
                 tile = random_empty_move(levels, who, scratch)
             else:
                 tile = random_move(levels, who, scratch)
             if tile < 0:
                 return (ORANGE_WINS if who == BLUE else BLUE_WINS), turn
+            played[tile] |= 1 if who == BLUE else 2
             result = play(levels, dormant, who, tile, scratch)
         if result != ONGOING:
             return result, turn
@@ -281,7 +349,7 @@ def seed(value):
 
 
 @njit(cache=True)
-def playouts_from(levels, dormant, turns_played, count, empty_bias, scratch):
+def playouts_from(levels, dormant, turns_played, count, empty_bias, decisive, scratch):
     """Run `count` playouts from a position (a benchmark loop); returns the total turns played."""
     work_levels = levels.copy()
     work_dormant = dormant.copy()
@@ -289,7 +357,7 @@ def playouts_from(levels, dormant, turns_played, count, empty_bias, scratch):
     for _ in range(count):
         work_levels[:] = levels
         work_dormant[:] = dormant
-        _, turn = playout(work_levels, work_dormant, turns_played, 200, empty_bias, scratch)
+        _, turn = playout(work_levels, work_dormant, turns_played, 200, empty_bias, decisive, scratch)
         total += turn - turns_played
     return total
 
@@ -299,5 +367,5 @@ def warm_up() -> None:
     dormant = np.zeros(N_TILES, dtype=np.bool_)
     scratch = new_scratch()
     seed(0)
-    playouts_from(levels, dormant, 0, 1, 0.0, scratch)
+    playouts_from(levels, dormant, 0, 1, 0.0, False, scratch)
     step(levels, dormant, 1, 0, scratch)

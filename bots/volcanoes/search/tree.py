@@ -25,8 +25,10 @@ from . import playout
 
 MAX_TURNS = 200
 # Columns of `nodes`.
-PARENT, FIRST, N_CHILDREN, N_TRIED, MOVE, MOVER, VISITS, PROOF = range(8)
-N_COLUMNS = 8
+PARENT, FIRST, N_CHILDREN, N_TRIED, MOVE, MOVER, VISITS, PROOF, AMAF_VISITS = range(9)
+N_COLUMNS = 9
+# Columns of `reward`: the mover's total score, and its total over AMAF updates (RAVE).
+SCORE, AMAF_SCORE = 0, 1
 # PROOF holds a proven outcome (BLUE_WINS, ORANGE_WINS, DRAW) or ONGOING (unknown).
 # Entries of `meta`.
 N_NODES = 0
@@ -40,7 +42,7 @@ for _a, _b in EQUATOR_EDGES:
 def new_tree(capacity: int):
     """(nodes, reward, meta): an empty tree (call `reset` before searching)."""
     nodes = np.zeros((capacity, N_COLUMNS), dtype=np.int32)
-    reward = np.zeros(capacity, dtype=np.float32)
+    reward = np.zeros((capacity, 2), dtype=np.float32)
     meta = np.zeros(N_META, dtype=np.int64)
     return nodes, reward, meta
 
@@ -56,7 +58,8 @@ def reset(nodes, reward, meta, mover):
     nodes[0, MOVER] = mover
     nodes[0, VISITS] = 0
     nodes[0, PROOF] = ONGOING
-    reward[0] = 0.0
+    nodes[0, AMAF_VISITS] = 0
+    reward[0, :] = 0.0
     meta[N_NODES] = 1
 
 
@@ -90,9 +93,11 @@ def edge(levels, dormant, turn, player, tile, scratch):
 
 
 @njit(cache=True)
-def _expand(nodes, reward, meta, node, levels, player, equator_first, scratch):
+def _expand(nodes, reward, meta, node, levels, player, equator_first, solver, scratch):
     """Give `node` a block of children, one per legal move of `player`, in a shuffled order
-    (empty equator tiles first if asked). Returns False when the tree is full."""
+    (empty equator tiles first if asked). With the solver, a placement that connects is found
+    at once: it comes first, and it and `node` are proven. Returns False when the tree is full."""
+    winning = playout.winning_tile(levels, player, scratch) if solver else -1
     moves = scratch[playout._MOVES]
     n = playout.legal_moves(levels, player, moves)
     first = meta[N_NODES]
@@ -107,6 +112,10 @@ def _expand(nodes, reward, meta, node, levels, player, equator_first, scratch):
             if _EQUATOR[moves[i]] and levels[moves[i]] == 0:
                 moves[i], moves[front] = moves[front], moves[i]
                 front += 1
+    if winning >= 0:
+        for i in range(n):
+            if moves[i] == winning:
+                moves[i], moves[0] = moves[0], moves[i]
     for i in range(n):
         child = first + i
         nodes[child, PARENT] = node
@@ -117,12 +126,15 @@ def _expand(nodes, reward, meta, node, levels, player, equator_first, scratch):
         nodes[child, MOVER] = player
         nodes[child, VISITS] = 0
         nodes[child, PROOF] = ONGOING
-        reward[child] = 0.0
+        nodes[child, AMAF_VISITS] = 0
+        reward[child, :] = 0.0
     nodes[node, FIRST] = first
     nodes[node, N_CHILDREN] = n
     meta[N_NODES] = first + n
     if n == 0:  # a player without a legal move loses
         nodes[node, PROOF] = _win_for(-player)
+    if winning >= 0:
+        nodes[first, PROOF] = nodes[node, PROOF] = _win_for(player)
     return True
 
 
@@ -140,7 +152,39 @@ def _select(nodes, reward, node, c, solver):
         if solver and nodes[child, PROOF] == loss:
             continue
         visits = nodes[child, VISITS]
-        value = reward[child] / visits + c * math.sqrt(log_visits / visits)
+        value = reward[child, SCORE] / visits + c * math.sqrt(log_visits / visits)
+        if value > best_value:
+            best_value = value
+            best = child
+    return best
+
+
+@njit(cache=True)
+def _select_rave(nodes, reward, node, c, solver, rave_k):
+    """The child with the best RAVE value: the mean score blended with the AMAF mean, weight
+    beta = sqrt(k / (3 n + k)) on AMAF, plus UCB exploration. A child never played in any
+    simulation through `node` comes first; an unvisited child is judged on AMAF alone."""
+    first = nodes[node, FIRST]
+    n = nodes[node, N_CHILDREN]
+    player = nodes[first, MOVER]
+    loss = _win_for(-player)
+    log_visits = math.log(nodes[node, VISITS] + 1)
+    best = -1
+    best_value = -1.0
+    for child in range(first, first + n):
+        if solver and nodes[child, PROOF] == loss:
+            continue
+        visits = nodes[child, VISITS]
+        amaf_visits = nodes[child, AMAF_VISITS]
+        if amaf_visits == 0 and visits == 0:
+            return child
+        amaf = reward[child, AMAF_SCORE] / amaf_visits if amaf_visits > 0 else 0.5
+        if visits == 0:
+            value = amaf + c * math.sqrt(log_visits)
+        else:
+            beta = math.sqrt(rave_k / (3.0 * visits + rave_k))
+            mean = reward[child, SCORE] / visits
+            value = (1.0 - beta) * mean + beta * amaf + c * math.sqrt(log_visits / visits)
         if value > best_value:
             best_value = value
             best = child
@@ -156,7 +200,7 @@ def _prove(nodes, node):
     player = nodes[first, MOVER]
     win = _win_for(player)
     best = _win_for(-player)
-    all_proven = nodes[node, N_TRIED] == n
+    all_proven = True
     for child in range(first, first + n):
         proof = nodes[child, PROOF]
         if proof == win:
@@ -173,14 +217,16 @@ def _prove(nodes, node):
 
 @njit(cache=True)
 def search(nodes, reward, meta, root_levels, root_dormant, root_turns, iterations, c, solver,
-           empty_bias, equator_first, levels, dormant, scratch):
+           empty_bias, decisive, equator_first, rave_k, levels, dormant, scratch):
     """Run up to `iterations` iterations from the root position; returns how many ran (fewer
-    when the root is proven or the tree is full)."""
+    when the root is proven or the tree is full). `rave_k` > 0 selects with RAVE."""
+    played = scratch[playout.PLAYED]
     for done in range(iterations):
         if nodes[0, PROOF] != ONGOING:
             return done
         levels[:] = root_levels
         dormant[:] = root_dormant
+        played[:] = 0
         node = 0
         turn = root_turns
         while True:
@@ -189,29 +235,48 @@ def search(nodes, reward, meta, root_levels, root_dormant, root_turns, iteration
                 break
             player = CYCLE[turn % 6]
             if nodes[node, FIRST] < 0:
-                if not _expand(nodes, reward, meta, node, levels, player, equator_first, scratch):
+                if not _expand(nodes, reward, meta, node, levels, player, equator_first, solver,
+                               scratch):
                     return done
                 continue
-            tried = nodes[node, N_TRIED]
-            if tried < nodes[node, N_CHILDREN]:
-                node = nodes[node, FIRST] + tried
-                nodes[nodes[node, PARENT], N_TRIED] = tried + 1
-                outcome, turn = edge(levels, dormant, turn, player, nodes[node, MOVE], scratch)
+            if rave_k > 0.0:
+                child = _select_rave(nodes, reward, node, c, solver, rave_k)
+            else:
+                tried = nodes[node, N_TRIED]
+                if tried < nodes[node, N_CHILDREN]:
+                    child = nodes[node, FIRST] + tried
+                    nodes[node, N_TRIED] = tried + 1
+                else:
+                    child = _select(nodes, reward, node, c, solver)
+            node = child
+            outcome, turn = edge(levels, dormant, turn, player, nodes[node, MOVE], scratch)
+            if nodes[node, VISITS] == 0:  # a new node: its outcome, or a playout
                 if outcome != ONGOING:
                     nodes[node, PROOF] = outcome
                 else:
-                    outcome, _ = playout.playout(levels, dormant, turn, MAX_TURNS, empty_bias, scratch)
+                    outcome, _ = playout.playout(levels, dormant, turn, MAX_TURNS, empty_bias, decisive,
+                                                  scratch)
                 break
-            node = _select(nodes, reward, node, c, solver)
-            _, turn = edge(levels, dormant, turn, player, nodes[node, MOVE], scratch)
-        # Back up the outcome; with the solver, proofs climb while they can.
+        # Back up the outcome; with the solver, proofs climb while they can; with RAVE, each
+        # child of a node on the path whose move its mover played later on gets an AMAF update.
         proving = solver and nodes[node, PROOF] != ONGOING
         while node >= 0:
             nodes[node, VISITS] += 1
-            reward[node] += _score(outcome, nodes[node, MOVER])
+            reward[node, SCORE] += _score(outcome, nodes[node, MOVER])
             parent = nodes[node, PARENT]
-            if proving and parent >= 0:
-                proving = _prove(nodes, parent)
+            if parent >= 0:
+                if proving:
+                    proving = _prove(nodes, parent)
+                if rave_k > 0.0:
+                    mover = nodes[node, MOVER]
+                    bit = 1 if mover == BLUE else 2
+                    played[nodes[node, MOVE]] |= bit
+                    score = _score(outcome, mover)
+                    first = nodes[parent, FIRST]
+                    for sibling in range(first, first + nodes[parent, N_CHILDREN]):
+                        if played[nodes[sibling, MOVE]] & bit:
+                            nodes[sibling, AMAF_VISITS] += 1
+                            reward[sibling, AMAF_SCORE] += score
             node = parent
     return iterations
 
@@ -244,11 +309,11 @@ def best_child(nodes, reward, solver):
 
 @njit(cache=True)
 def find_child(nodes, node, tile):
-    """The tried child of `node` reached by `tile`, or -1."""
+    """The child of `node` reached by `tile`, or -1."""
     first = nodes[node, FIRST]
     if first < 0:
         return -1
-    for child in range(first, first + nodes[node, N_TRIED]):
+    for child in range(first, first + nodes[node, N_CHILDREN]):
         if nodes[child, MOVE] == tile:
             return child
     return -1
@@ -262,7 +327,7 @@ def copy_subtree(nodes, reward, root, out_nodes, out_reward, out_meta):
     queue_new = np.empty(capacity, dtype=np.int64)
     out_nodes[0, :] = nodes[root, :]
     out_nodes[0, PARENT] = -1
-    out_reward[0] = reward[root]
+    out_reward[0, :] = reward[root, :]
     size = 1
     head, tail = 0, 1
     queue_old[0] = root
@@ -279,7 +344,7 @@ def copy_subtree(nodes, reward, root, out_nodes, out_reward, out_meta):
         for i in range(n):
             out_nodes[size + i, :] = nodes[first + i, :]
             out_nodes[size + i, PARENT] = new
-            out_reward[size + i] = reward[first + i]
+            out_reward[size + i, :] = reward[first + i, :]
             if nodes[first + i, FIRST] >= 0:
                 queue_old[tail] = first + i
                 queue_new[tail] = size + i
