@@ -18,4 +18,4 @@ class MctsBot(UctBot):
 
 
 if __name__ == "__main__":
-    main(MctsBot())
+    main(MctsBot(cold_start=True))

@@ -8,6 +8,7 @@ most visited move, a new tree every turn. The tree, playouts and backups run in 
 from __future__ import annotations
 
 import math
+import os
 import time
 
 import numpy as np
@@ -19,7 +20,20 @@ from .base import Bot, GameState, main
 from .search import playout, tree
 
 BATCH = 64  # iterations per jitted call; the clock is read between calls
-FIRST_TURN_SEARCH = 0.30  # seconds: a cold start also spends its first turn importing and loading
+FIRST_TURN_SEARCH = 0.30  # seconds of search on a game's first turn
+# A new process also spends its first turn starting, importing and loading kernels: its first
+# answer comes at most this long after the process started.
+COLD_START_ANSWER = 0.75
+
+
+def _process_age() -> float:
+    """Seconds since this process started (Linux); 0 where that cannot be read."""
+    try:
+        with open("/proc/self/stat") as stat, open("/proc/uptime") as uptime:
+            started_ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
+            return float(uptime.read().split()[0]) - started_ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 class UctBot(Bot):
@@ -28,7 +42,8 @@ class UctBot(Bot):
     def __init__(self, seed: int | None = None, c: float = math.sqrt(2), solver: bool = False,
                  reuse: bool = False, empty_bias: float = 0.0, decisive: bool = False,
                  equator_first: bool = False,
-                 rave_k: float = 0.0, capacity: int = 1 << 19, time_fraction: float = 0.75):
+                 rave_k: float = 0.0, capacity: int = 1 << 19, time_fraction: float = 0.75,
+                 cold_start: bool = False):
         self.seed = np.random.SeedSequence(seed).generate_state(1)[0]
         self.c = c
         self.solver = solver
@@ -38,6 +53,7 @@ class UctBot(Bot):
         self.equator_first = equator_first
         self.rave_k = rave_k
         self.time_fraction = time_fraction
+        self.cold_start = cold_start  # a new process: mind its start-up on the first turn
         self.nodes, self.reward, self.meta = tree.new_tree(capacity)
         self.spare = None  # the second tree that re-rooting copies into
         self.scratch = playout.new_scratch()
@@ -97,6 +113,9 @@ class UctBot(Bot):
         started = time.perf_counter()
         if self.root is None:
             budget = min(budget, FIRST_TURN_SEARCH)
+            if self.cold_start:
+                budget = min(budget, COLD_START_ANSWER - _process_age())
+                self.cold_start = False
         deadline = started + budget * self.time_fraction
         reused = self.reuse and self._reroot(state)
         if not reused:
@@ -118,4 +137,4 @@ class UctBot(Bot):
 
 
 if __name__ == "__main__":
-    main(UctBot())
+    main(UctBot(cold_start=True))

@@ -38,13 +38,13 @@ def _play_both(pick, max_turns=200):
             return
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_random_games_agree(data):
     _play_both(lambda legal: legal[data.draw(st.integers(0, len(legal) - 1))])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(0, N_TILES - 1), min_size=1, max_size=60))
 def test_crowded_boards_agree(tiles):
     """Concentrated play (few tiles, many raises) makes chain eruptions and mixed overflows."""
@@ -57,7 +57,7 @@ def test_crowded_boards_agree(tiles):
     _play_both(nearest_to_wish)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.floats(0.0, 1.0), st.booleans())
 def test_playouts_end_like_the_rules(seed, empty_bias, decisive):
     """A playout's moves are legal and its reported outcome is the rules' outcome."""
@@ -89,7 +89,7 @@ def test_playouts_end_like_the_rules(seed, empty_bias, decisive):
     assert 0 < turns <= 200
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(-1, 1), min_size=N_TILES, max_size=N_TILES), st.sampled_from([1, -1]))
 def test_winning_tile_is_the_lowest_connecting_placement(signs, player):
     """On a random board (not connected for `player`), the lowest empty tile whose placement
