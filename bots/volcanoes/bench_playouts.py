@@ -34,10 +34,10 @@ def main(argv=None) -> None:
     playout.seed(1)
 
     def search_loop(count):
-        return playout.playouts_from(levels, dormant, 0, count, 0.0, False, scratch)
+        return playout.playouts_from(levels, dormant, 0, count, False, scratch)
 
     def decisive_loop(count):
-        return playout.playouts_from(levels, dormant, 0, count, 0.0, True, scratch)
+        return playout.playouts_from(levels, dormant, 0, count, True, scratch)
 
     def rules_loop(count):
         total = 0

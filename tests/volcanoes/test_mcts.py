@@ -1,5 +1,5 @@
-"""The tree-search bots: legal moves, immediate wins, the solver's proofs, tree reuse, and whole
-games as processes through the referee."""
+"""The tree-search bots: legal moves, immediate wins, the solver's proofs, and whole games as
+processes through the referee."""
 import sys
 from collections import deque
 
@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from bots.volcanoes.mcts import MctsBot
-from bots.volcanoes.random import RandomBot
-from bots.volcanoes.search import playout, tree
+from bots.volcanoes.search import tree
 from bots.volcanoes.state import GameState
 from bots.volcanoes.uct import UctBot
 from referee.process import BotProcess
@@ -142,32 +141,6 @@ def test_solver_proves_a_double_move_win():
     after = levels.copy()
     rules.play(after, dormant.copy(), rules.BLUE, tile)
     assert rules.connects(after, rules.BLUE) or tile in (gap, shortest_path(0, 40)[2])
-
-
-def most_visited_child(nodes, node):
-    first = nodes[node, tree.FIRST]
-    assert first >= 0, "node not expanded"
-    return first + int(np.argmax(nodes[first : first + nodes[node, tree.N_CHILDREN], tree.VISITS]))
-
-
-def test_tree_is_reused_across_turns():
-    """Blue plays turn 1; orange's turns 2 and 4 (a growth between) lead to a node of blue's tree,
-    which becomes the root of the next search with its visits."""
-    bot = MctsBot(seed=5)
-    bot.start(rules.BLUE)
-    state = GameState(*rules.new_state(), 0)
-    first = bot.choose(state, 0.2)
-    reply = most_visited_child(bot.nodes, tree.find_child(bot.nodes, 0, first))
-    second_reply = most_visited_child(bot.nodes, reply)
-    replies = int(bot.nodes[reply, tree.MOVE]), int(bot.nodes[second_reply, tree.MOVE])
-    visits = int(bot.nodes[second_reply, tree.VISITS])
-    levels, dormant = state.levels.copy(), state.dormant.copy()
-    for turn, tile in enumerate((first, replies[0], 0, replies[1]), 1):
-        rules.take_turn(levels, dormant, turn, tile)
-    state = GameState(levels, dormant, 4, last_moves=(replies[0], -1, replies[1]))
-    assert bot.choose(state, 0.02) in state.legal_moves()
-    assert bot.stats["reused"] == visits > 0
-    assert bot.nodes[0, tree.VISITS] >= visits + bot.stats["iterations"]
 
 
 @pytest.mark.parametrize("module", ["uct", "mcts"])

@@ -235,24 +235,6 @@ def random_move(levels, player, scratch):
 
 
 @njit(cache=True)
-def random_empty_move(levels, player, scratch):
-    """A uniformly random empty tile, else a uniformly random legal tile (-1 if none)."""
-    for _ in range(8):
-        t = np.random.randint(N_TILES)
-        if levels[t] == 0:
-            return t
-    moves = scratch[_MOVES]
-    n = 0
-    for t in range(N_TILES):
-        if levels[t] == 0:
-            moves[n] = t
-            n += 1
-    if n == 0:
-        return random_move(levels, player, scratch)
-    return moves[np.random.randint(n)]
-
-
-@njit(cache=True)
 def winning_tile(levels, player, scratch):
     """An empty tile that would join a tile to its antipode for `player` if played (the lowest),
     or -1. Only placements count, not eruptions: a playout policy, not a rule."""
@@ -308,12 +290,12 @@ def winning_tile(levels, player, scratch):
 
 
 @njit(cache=True)
-def playout(levels, dormant, turns_played, max_turns, empty_bias, decisive, scratch):
-    """Play random moves to the end from an ongoing position; return (outcome, turns played).
-    With probability `empty_bias` a move goes to an empty tile, else to any legal tile (0 is
-    uniform over all legal moves). With `decisive`, a player who can connect by a placement does,
-    else one who can stop the opponent's next-move placement does. A game reaching `max_turns`
-    is a draw; a player without a legal move loses. Moves are recorded in the PLAYED row."""
+def playout(levels, dormant, turns_played, max_turns, decisive, scratch):
+    """Play uniformly random legal moves to the end from an ongoing position; return (outcome,
+    turns played). With `decisive`, a player who can connect by a placement does, else one who
+    can stop the opponent's connecting placement on the next move does. A game reaching
+    `max_turns` is a draw; a player without a legal move loses. Moves are recorded in the
+    PLAYED row."""
     played = scratch[PLAYED]
     turn = turns_played
     while turn < max_turns:
@@ -327,11 +309,7 @@ def playout(levels, dormant, turns_played, max_turns, empty_bias, decisive, scra
                 tile = winning_tile(levels, who, scratch)
                 if tile < 0 and CYCLE[turn % 6] == -who:
                     tile = winning_tile(levels, -who, scratch)
-            if tile >= 0:
-                pass
-            elif empty_bias > 0.0 and np.random.random() < empty_bias:
-                tile = random_empty_move(levels, who, scratch)
-            else:
+            if tile < 0:
                 tile = random_move(levels, who, scratch)
             if tile < 0:
                 return (ORANGE_WINS if who == BLUE else BLUE_WINS), turn
@@ -349,7 +327,7 @@ def seed(value):
 
 
 @njit(cache=True)
-def playouts_from(levels, dormant, turns_played, count, empty_bias, decisive, scratch):
+def playouts_from(levels, dormant, turns_played, count, decisive, scratch):
     """Run `count` playouts from a position (a benchmark loop); returns the total turns played."""
     work_levels = levels.copy()
     work_dormant = dormant.copy()
@@ -357,7 +335,7 @@ def playouts_from(levels, dormant, turns_played, count, empty_bias, decisive, sc
     for _ in range(count):
         work_levels[:] = levels
         work_dormant[:] = dormant
-        _, turn = playout(work_levels, work_dormant, turns_played, 200, empty_bias, decisive, scratch)
+        _, turn = playout(work_levels, work_dormant, turns_played, 200, decisive, scratch)
         total += turn - turns_played
     return total
 
@@ -367,5 +345,5 @@ def warm_up() -> None:
     dormant = np.zeros(N_TILES, dtype=np.bool_)
     scratch = new_scratch()
     seed(0)
-    playouts_from(levels, dormant, 0, 1, 0.0, False, scratch)
+    playouts_from(levels, dormant, 0, 1, False, scratch)
     step(levels, dormant, 1, 0, scratch)

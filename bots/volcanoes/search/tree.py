@@ -1,15 +1,15 @@
 """A UCT search tree in preallocated arrays, searched by jitted batches of iterations.
 
-Nodes are rows of `nodes` (int32 columns below) and `reward` (float32); a node's children are a
-contiguous block, allocated when the node is selected a second time and tried one per iteration
-in a shuffled order (one new node per iteration). An edge is one move plus the growth turn that
-follows it, so a player who moves twice in a row across a growth turn simply has two edges in a
-row: each node records its `MOVER`, and a node's statistics are from its mover's point of view.
+Nodes are rows of `nodes` (int32 columns below) and `reward` (float32 columns); a node's children
+are a contiguous block, allocated when the node is selected a second time. Each iteration adds
+one node. An edge is one move plus the growth turn that follows it, so a player who moves twice
+in a row across a growth turn simply has two edges in a row: each node records its `MOVER`, and
+a node's statistics are from its mover's point of view.
 
-Options: the exploration constant `c`; `solver` (MCTS-Solver: proven wins, losses and draws are
-backed up, proven losses are never selected); `empty_bias` for the playouts (see
-`playout.playout`); `equator_first` (children on an empty equator tile are tried first: every
-winning chain crosses one of the ten edges between N22..N40 and S22..S40).
+Options (plain UCT has them off): `c`, the exploration constant; `solver` (MCTS-Solver: proven
+wins, losses and draws are backed up and proven losses never selected; a node whose player can
+connect by a placement is proven at once); `rave_k` (RAVE: AMAF values blended into the
+selection, see `_select_rave`); `decisive` playouts (see `playout.playout`).
 """
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ import math
 import numpy as np
 from numba import njit
 
-from referee.volcanoes.board import EQUATOR_EDGES, N_TILES
 from referee.volcanoes.rules import BLUE, BLUE_WINS, CYCLE, DRAW, GROWTH, ONGOING, ORANGE_WINS
 
 from . import playout
@@ -32,11 +31,7 @@ SCORE, AMAF_SCORE = 0, 1
 # PROOF holds a proven outcome (BLUE_WINS, ORANGE_WINS, DRAW) or ONGOING (unknown).
 # Entries of `meta`.
 N_NODES = 0
-N_META = 2
-
-_EQUATOR = np.zeros(N_TILES, dtype=np.bool_)
-for _a, _b in EQUATOR_EDGES:
-    _EQUATOR[_a] = _EQUATOR[_b] = True
+N_META = 1
 
 
 def new_tree(capacity: int):
@@ -93,10 +88,10 @@ def edge(levels, dormant, turn, player, tile, scratch):
 
 
 @njit(cache=True)
-def _expand(nodes, reward, meta, node, levels, player, equator_first, solver, scratch):
+def _expand(nodes, reward, meta, node, levels, player, solver, scratch):
     """Give `node` a block of children, one per legal move of `player`, in a shuffled order
-    (empty equator tiles first if asked). With the solver, a placement that connects is found
-    at once: it comes first, and it and `node` are proven. Returns False when the tree is full."""
+    (plain UCT tries them in that order). With the solver, a placement that connects is found
+    at once, and it and `node` are proven. Returns False when the tree is full."""
     winning = playout.winning_tile(levels, player, scratch) if solver else -1
     moves = scratch[playout._MOVES]
     n = playout.legal_moves(levels, player, moves)
@@ -106,16 +101,6 @@ def _expand(nodes, reward, meta, node, levels, player, equator_first, solver, sc
     for i in range(n - 1, 0, -1):
         j = np.random.randint(i + 1)
         moves[i], moves[j] = moves[j], moves[i]
-    if equator_first:
-        front = 0
-        for i in range(n):
-            if _EQUATOR[moves[i]] and levels[moves[i]] == 0:
-                moves[i], moves[front] = moves[front], moves[i]
-                front += 1
-    if winning >= 0:
-        for i in range(n):
-            if moves[i] == winning:
-                moves[i], moves[0] = moves[0], moves[i]
     for i in range(n):
         child = first + i
         nodes[child, PARENT] = node
@@ -128,13 +113,16 @@ def _expand(nodes, reward, meta, node, levels, player, equator_first, solver, sc
         nodes[child, PROOF] = ONGOING
         nodes[child, AMAF_VISITS] = 0
         reward[child, :] = 0.0
+    if winning >= 0:
+        for i in range(n):
+            if nodes[first + i, MOVE] == winning:
+                nodes[first + i, PROOF] = _win_for(player)
+                nodes[node, PROOF] = _win_for(player)
     nodes[node, FIRST] = first
     nodes[node, N_CHILDREN] = n
     meta[N_NODES] = first + n
     if n == 0:  # a player without a legal move loses
         nodes[node, PROOF] = _win_for(-player)
-    if winning >= 0:
-        nodes[first, PROOF] = nodes[node, PROOF] = _win_for(player)
     return True
 
 
@@ -217,7 +205,7 @@ def _prove(nodes, node):
 
 @njit(cache=True)
 def search(nodes, reward, meta, root_levels, root_dormant, root_turns, iterations, c, solver,
-           empty_bias, decisive, equator_first, rave_k, levels, dormant, scratch):
+           decisive, rave_k, levels, dormant, scratch):
     """Run up to `iterations` iterations from the root position; returns how many ran (fewer
     when the root is proven or the tree is full). `rave_k` > 0 selects with RAVE."""
     played = scratch[playout.PLAYED]
@@ -235,8 +223,7 @@ def search(nodes, reward, meta, root_levels, root_dormant, root_turns, iteration
                 break
             player = CYCLE[turn % 6]
             if nodes[node, FIRST] < 0:
-                if not _expand(nodes, reward, meta, node, levels, player, equator_first, solver,
-                               scratch):
+                if not _expand(nodes, reward, meta, node, levels, player, solver, scratch):
                     return done
                 continue
             if rave_k > 0.0:
@@ -254,8 +241,7 @@ def search(nodes, reward, meta, root_levels, root_dormant, root_turns, iteration
                 if outcome != ONGOING:
                     nodes[node, PROOF] = outcome
                 else:
-                    outcome, _ = playout.playout(levels, dormant, turn, MAX_TURNS, empty_bias, decisive,
-                                                  scratch)
+                    outcome, _ = playout.playout(levels, dormant, turn, MAX_TURNS, decisive, scratch)
                 break
         # Back up the outcome; with the solver, proofs climb while they can; with RAVE, each
         # child of a node on the path whose move its mover played later on gets an AMAF update.
@@ -282,7 +268,7 @@ def search(nodes, reward, meta, root_levels, root_dormant, root_turns, iteration
 
 
 @njit(cache=True)
-def best_child(nodes, reward, solver):
+def best_child(nodes, solver):
     """The root's move: a proven win if the solver found one, else the most visited child
     (avoiding proven losses when there is another choice). -1 if the root has no children."""
     first = nodes[0, FIRST]
@@ -293,7 +279,7 @@ def best_child(nodes, reward, solver):
     win = _win_for(player)
     loss = _win_for(-player)
     best = -1
-    best_key = -1.0
+    best_key = -3.0
     for child in range(first, first + n):
         proof = nodes[child, PROOF]
         if solver and proof == win:
@@ -305,49 +291,3 @@ def best_child(nodes, reward, solver):
             best_key = key
             best = child
     return best
-
-
-@njit(cache=True)
-def find_child(nodes, node, tile):
-    """The child of `node` reached by `tile`, or -1."""
-    first = nodes[node, FIRST]
-    if first < 0:
-        return -1
-    for child in range(first, first + nodes[node, N_CHILDREN]):
-        if nodes[child, MOVE] == tile:
-            return child
-    return -1
-
-
-@njit(cache=True)
-def copy_subtree(nodes, reward, root, out_nodes, out_reward, out_meta):
-    """Copy the subtree under `root` into the empty tree `out_*`, `root` becoming its root."""
-    capacity = out_nodes.shape[0]
-    queue_old = np.empty(capacity, dtype=np.int64)
-    queue_new = np.empty(capacity, dtype=np.int64)
-    out_nodes[0, :] = nodes[root, :]
-    out_nodes[0, PARENT] = -1
-    out_reward[0, :] = reward[root, :]
-    size = 1
-    head, tail = 0, 1
-    queue_old[0] = root
-    queue_new[0] = 0
-    while head < tail:
-        old = queue_old[head]
-        new = queue_new[head]
-        head += 1
-        first = nodes[old, FIRST]
-        if first < 0:
-            continue
-        n = nodes[old, N_CHILDREN]
-        out_nodes[new, FIRST] = size
-        for i in range(n):
-            out_nodes[size + i, :] = nodes[first + i, :]
-            out_nodes[size + i, PARENT] = new
-            out_reward[size + i, :] = reward[first + i, :]
-            if nodes[first + i, FIRST] >= 0:
-                queue_old[tail] = first + i
-                queue_new[tail] = size + i
-                tail += 1
-        size += n
-    out_meta[N_NODES] = size
