@@ -103,3 +103,23 @@ def test_winning_tile_is_the_lowest_connecting_placement(signs, player):
             expected = tile
             break
     assert playout.winning_tile(levels, player, playout.new_scratch()) == expected
+
+
+def test_min_chain_is_the_shortest_way_round():
+    """`winning_tile` skips players with fewer than MIN_CHAIN - 1 volcanoes: no chain is shorter."""
+    from collections import deque
+
+    from referee.volcanoes.board import HALF, NEIGHBOURS
+
+    def tiles_on_shortest_path(source):
+        depth = {source: 1}
+        queue = deque([source])
+        while queue:
+            tile = queue.popleft()
+            for n in NEIGHBOURS[tile]:
+                if n not in depth:
+                    depth[n] = depth[tile] + 1
+                    queue.append(n)
+        return depth[source + HALF]
+
+    assert min(tiles_on_shortest_path(k) for k in range(HALF)) == playout.MIN_CHAIN
