@@ -59,20 +59,19 @@ def chain_with_gaps():
 
 
 def random_position(seed, turns):
+    """The last position with a player to move within `turns` random turns of an unfinished game."""
     levels, dormant = rules.new_state()
     rng = np.random.default_rng(seed)
     moves = np.empty(80, dtype=np.int64)
-    played = 0
+    snapshot = GameState(levels.copy(), dormant.copy(), 0)
     for turn in range(1, turns + 1):
         who = rules.actor(turn)
-        n = rules.legal_moves(levels, dormant, who, moves) if who else 1
-        check_levels, check_dormant = levels.copy(), dormant.copy()
-        if rules.take_turn(check_levels, check_dormant, turn, moves[rng.integers(n)] if who else 0):
+        tile = moves[rng.integers(rules.legal_moves(levels, dormant, who, moves))] if who else 0
+        if rules.take_turn(levels, dormant, turn, tile) != rules.ONGOING:
             break
-        levels, dormant, played = check_levels, check_dormant, turn
-    while rules.actor(played + 1) == rules.GROWTH:  # stop where a player moves
-        played -= 1 if played else -1
-    return GameState(levels, dormant, played)
+        if rules.actor(turn + 1) != rules.GROWTH:
+            snapshot = GameState(levels.copy(), dormant.copy(), turn)
+    return snapshot
 
 
 @pytest.mark.parametrize("bot_class", BOTS)
