@@ -68,7 +68,7 @@ class UctBot(Bot):
         tree.best_child(nodes, self.solver)
 
     def start(self, colour: int) -> None:
-        playout.seed(self.seed + colour)
+        playout.seed((self.seed + colour) % 2**32)
         self.first_turn = True
 
     def _search(self, nodes, reward, meta, levels, dormant, turns, iterations):
