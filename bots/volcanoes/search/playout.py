@@ -201,12 +201,6 @@ def step(levels, dormant, turn, tile, scratch):
 
 
 @njit(cache=True)
-def is_legal(levels, player, tile):
-    level = levels[tile] * player
-    return 0 <= level < MAX_LEVEL
-
-
-@njit(cache=True)
 def legal_moves(levels, player, out):
     """The player's legal tiles in tile order, as `rules.legal_moves` (at a turn boundary)."""
     n = 0
@@ -237,7 +231,8 @@ def random_move(levels, player, scratch):
 @njit(cache=True)
 def winning_tile(levels, player, scratch):
     """An empty tile that would join a tile to its antipode for `player` if played (the lowest),
-    or -1. Only placements count, not eruptions: a playout policy, not a rule."""
+    or -1. A placement never erupts, so a tile returned is a win; wins by raising a volcano to
+    an eruption are not looked for."""
     label = scratch[_LABEL]  # a tile's component, or -1
     north = scratch[_NORTH]  # a component's tiles k < 40, as bit k
     south = scratch[_SOUTH]  # a component's tiles k + 40, as bit k
