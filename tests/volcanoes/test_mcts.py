@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from bots.volcanoes.mcts import MctsBot
-from bots.volcanoes.search import tree
+from bots.volcanoes.search import playout, tree
 from bots.volcanoes.state import GameState
 from bots.volcanoes.uct import UctBot
 from referee.process import BotProcess
@@ -120,8 +120,8 @@ def test_takes_an_immediate_win(bot_class):
 
 
 def test_solver_proves_a_win_against_any_reply():
-    """Orange to move cannot stop both ways of finishing blue's chain: proven, and blue plays it."""
-    levels, dormant, gap, detour_gap = chain_with_gaps()
+    """Orange to move cannot stop both ways of finishing blue's chain: proven lost."""
+    levels, dormant, _, _ = chain_with_gaps()
     bot = MctsBot(seed=2)
     bot.start(rules.ORANGE)
     bot.choose(GameState(levels.copy(), dormant.copy(), 3), 2.0)  # orange moves on turn 4
@@ -130,16 +130,17 @@ def test_solver_proves_a_win_against_any_reply():
 
 def test_solver_proves_a_double_move_win():
     """Blue moves on turns 5 and 7 (a growth between): two gaps to fill is a forced win."""
-    levels, dormant, gap, _ = chain_with_gaps()
+    levels, dormant, _, _ = chain_with_gaps()
     levels[shortest_path(0, 40)[2]] = 0  # a second gap on the main path
     levels[[5, 50]] = -1
     bot = MctsBot(seed=4)
     bot.start(rules.BLUE)
     tile = bot.choose(GameState(levels, dormant, 4), 2.0)
     assert bot.nodes[0, tree.PROOF] == rules.BLUE_WINS
-    after = levels.copy()
-    rules.play(after, dormant.copy(), rules.BLUE, tile)
-    assert rules.connects(after, rules.BLUE) or tile in (gap, shortest_path(0, 40)[2])
+    after, after_dormant = levels.copy(), dormant.copy()
+    assert rules.take_turn(after, after_dormant, 5, tile) == rules.ONGOING
+    assert rules.take_turn(after, after_dormant, 6, 0) == rules.ONGOING
+    assert playout.winning_tile(after, rules.BLUE, playout.new_scratch()) >= 0  # on turn 7
 
 
 @pytest.mark.parametrize("module", ["uct", "mcts"])
