@@ -1,13 +1,13 @@
 """Random playouts per second from the opening, on one core: `python -m bots.volcanoes.bench_playouts`.
 
 Times the search's playout loop (`search.playout`, uniform random legal moves, the loop inside
-jitted code) and, for comparison, the rules engine's `random_playout` called from Python.
+jitted code), the same with `mcts`'s decisive moves, and for comparison the rules engine's
+`random_playout` called from Python. Figures depend on the machine's load: best of `--repeats`.
 """
 from __future__ import annotations
 
 import argparse
 import time
-
 
 from referee.volcanoes import rules
 
