@@ -1,0 +1,293 @@
+"""A UCT search tree in preallocated arrays, searched by jitted batches of iterations.
+
+Nodes are rows of `nodes` (int32 columns below) and `reward` (float32 columns); a node's children
+are a contiguous block, allocated when the node is selected a second time. Each iteration adds
+one node. An edge is one move plus the growth turn that follows it, so a player who moves twice
+in a row across a growth turn simply has two edges in a row: each node records its `MOVER`, and
+a node's statistics are from its mover's point of view.
+
+Options (plain UCT has them off): `c`, the exploration constant; `solver` (MCTS-Solver: proven
+wins, losses and draws are backed up and proven losses never selected; a node whose player can
+connect by a placement is proven at once); `rave_k` (RAVE: AMAF values blended into the
+selection, see `_select_rave`); `decisive` playouts (see `playout.playout`).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from referee.volcanoes.rules import BLUE, BLUE_WINS, CYCLE, DRAW, GROWTH, ONGOING, ORANGE_WINS
+
+from . import playout
+
+MAX_TURNS = 200
+# Columns of `nodes`.
+PARENT, FIRST, N_CHILDREN, N_TRIED, MOVE, MOVER, VISITS, PROOF, AMAF_VISITS = range(9)
+N_COLUMNS = 9
+# Columns of `reward`: the mover's total score, and its total over AMAF updates (RAVE).
+SCORE, AMAF_SCORE = 0, 1
+# PROOF holds a proven outcome (BLUE_WINS, ORANGE_WINS, DRAW) or ONGOING (unknown).
+# Entries of `meta`.
+N_NODES = 0
+N_META = 1
+
+
+def new_tree(capacity: int):
+    """(nodes, reward, meta): an empty tree (call `reset` before searching)."""
+    nodes = np.zeros((capacity, N_COLUMNS), dtype=np.int32)
+    reward = np.zeros((capacity, 2), dtype=np.float32)
+    meta = np.zeros(N_META, dtype=np.int64)
+    return nodes, reward, meta
+
+
+@njit(cache=True)
+def reset(nodes, reward, meta, mover):
+    """Make the tree a lone root; `mover` is the player who made the root's last move."""
+    nodes[0, PARENT] = -1
+    nodes[0, FIRST] = -1
+    nodes[0, N_CHILDREN] = 0
+    nodes[0, N_TRIED] = 0
+    nodes[0, MOVE] = -1
+    nodes[0, MOVER] = mover
+    nodes[0, VISITS] = 0
+    nodes[0, PROOF] = ONGOING
+    nodes[0, AMAF_VISITS] = 0
+    reward[0, :] = 0.0
+    meta[N_NODES] = 1
+
+
+@njit(cache=True)
+def _score(outcome, player):
+    """The player's score for a finished game: 1 a win, 0 a loss, 0.5 a draw."""
+    if outcome == DRAW:
+        return 0.5
+    if (outcome == BLUE_WINS) == (player == BLUE):
+        return 1.0
+    return 0.0
+
+
+@njit(cache=True)
+def _win_for(player):
+    return BLUE_WINS if player == BLUE else ORANGE_WINS
+
+
+@njit(cache=True)
+def edge(levels, dormant, turn, player, tile, scratch):
+    """Play `tile` on turn `turn` + 1 and the growth after it if there is one; returns
+    (outcome, turns played after the edge). Past MAX_TURNS the game is a draw."""
+    turn += 1
+    result = playout.play(levels, dormant, player, tile, scratch)
+    if result == ONGOING and turn < MAX_TURNS and CYCLE[turn % 6] == GROWTH:
+        turn += 1
+        result = playout.grow(levels, dormant, scratch)
+    if result == ONGOING and turn >= MAX_TURNS:
+        result = DRAW
+    return result, turn
+
+
+@njit(cache=True)
+def _expand(nodes, reward, meta, node, levels, player, solver, scratch):
+    """Give `node` a block of children, one per legal move of `player`, in a shuffled order
+    (plain UCT tries them in that order). With the solver, a placement that connects is found
+    at once, and it and `node` are proven. Returns False when the tree is full."""
+    winning = playout.winning_tile(levels, player, scratch) if solver else -1
+    moves = scratch[playout._MOVES]
+    n = playout.legal_moves(levels, player, moves)
+    first = meta[N_NODES]
+    if first + n > nodes.shape[0]:
+        return False
+    for i in range(n - 1, 0, -1):
+        j = np.random.randint(i + 1)
+        moves[i], moves[j] = moves[j], moves[i]
+    for i in range(n):
+        child = first + i
+        nodes[child, PARENT] = node
+        nodes[child, FIRST] = -1
+        nodes[child, N_CHILDREN] = 0
+        nodes[child, N_TRIED] = 0
+        nodes[child, MOVE] = moves[i]
+        nodes[child, MOVER] = player
+        nodes[child, VISITS] = 0
+        nodes[child, PROOF] = ONGOING
+        nodes[child, AMAF_VISITS] = 0
+        reward[child, :] = 0.0
+    if winning >= 0:
+        for i in range(n):
+            if nodes[first + i, MOVE] == winning:
+                nodes[first + i, PROOF] = _win_for(player)
+                nodes[node, PROOF] = _win_for(player)
+    nodes[node, FIRST] = first
+    nodes[node, N_CHILDREN] = n
+    meta[N_NODES] = first + n
+    if n == 0:  # a player without a legal move loses
+        nodes[node, PROOF] = _win_for(-player)
+    return True
+
+
+@njit(cache=True)
+def _select(nodes, reward, node, c, solver):
+    """The child of a fully tried node with the best UCB1 value (proven losses skipped)."""
+    first = nodes[node, FIRST]
+    n = nodes[node, N_CHILDREN]
+    player = nodes[first, MOVER]
+    loss = _win_for(-player)
+    log_visits = math.log(nodes[node, VISITS])
+    best = -1
+    best_value = -1.0
+    for child in range(first, first + n):
+        if solver and nodes[child, PROOF] == loss:
+            continue
+        visits = nodes[child, VISITS]
+        value = reward[child, SCORE] / visits + c * math.sqrt(log_visits / visits)
+        if value > best_value:
+            best_value = value
+            best = child
+    return best
+
+
+@njit(cache=True)
+def _select_rave(nodes, reward, node, c, solver, rave_k):
+    """The child with the best RAVE value: the mean score blended with the AMAF mean, weight
+    beta = sqrt(k / (3 n + k)) on AMAF, plus UCB exploration. A child never played in any
+    simulation through `node` comes first; an unvisited child is judged on AMAF alone."""
+    first = nodes[node, FIRST]
+    n = nodes[node, N_CHILDREN]
+    player = nodes[first, MOVER]
+    loss = _win_for(-player)
+    log_visits = math.log(nodes[node, VISITS] + 1)
+    best = -1
+    best_value = -1.0
+    for child in range(first, first + n):
+        if solver and nodes[child, PROOF] == loss:
+            continue
+        visits = nodes[child, VISITS]
+        amaf_visits = nodes[child, AMAF_VISITS]
+        if amaf_visits == 0 and visits == 0:
+            return child
+        amaf = reward[child, AMAF_SCORE] / amaf_visits if amaf_visits > 0 else 0.5
+        if visits == 0:
+            value = amaf + c * math.sqrt(log_visits)
+        else:
+            beta = math.sqrt(rave_k / (3.0 * visits + rave_k))
+            mean = reward[child, SCORE] / visits
+            value = (1.0 - beta) * mean + beta * amaf + c * math.sqrt(log_visits / visits)
+        if value > best_value:
+            best_value = value
+            best = child
+    return best
+
+
+@njit(cache=True)
+def _prove(nodes, node):
+    """After a child of `node` was proven: prove `node` too if the player to move there has a
+    proven win, or once every child is proven (the best of them). Returns whether it did."""
+    first = nodes[node, FIRST]
+    n = nodes[node, N_CHILDREN]
+    player = nodes[first, MOVER]
+    win = _win_for(player)
+    best = _win_for(-player)
+    all_proven = True
+    for child in range(first, first + n):
+        proof = nodes[child, PROOF]
+        if proof == win:
+            nodes[node, PROOF] = win
+            return True
+        if proof == ONGOING:
+            all_proven = False
+        elif proof == DRAW:
+            best = DRAW
+    if all_proven:
+        nodes[node, PROOF] = best
+    return all_proven
+
+
+@njit(cache=True)
+def search(nodes, reward, meta, root_levels, root_dormant, root_turns, iterations, c, solver,
+           decisive, rave_k, levels, dormant, scratch):
+    """Run up to `iterations` iterations from the root position; returns how many ran (fewer
+    when the root is proven or the tree is full). `rave_k` > 0 selects with RAVE."""
+    played = scratch[playout.PLAYED]
+    for done in range(iterations):
+        if nodes[0, PROOF] != ONGOING:
+            return done
+        levels[:] = root_levels
+        dormant[:] = root_dormant
+        played[:] = 0
+        node = 0
+        turn = root_turns
+        while True:
+            outcome = nodes[node, PROOF]
+            if outcome != ONGOING:
+                break
+            player = CYCLE[turn % 6]
+            if nodes[node, FIRST] < 0:
+                if not _expand(nodes, reward, meta, node, levels, player, solver, scratch):
+                    return done
+                continue
+            if rave_k > 0.0:
+                child = _select_rave(nodes, reward, node, c, solver, rave_k)
+            else:
+                tried = nodes[node, N_TRIED]
+                if tried < nodes[node, N_CHILDREN]:
+                    child = nodes[node, FIRST] + tried
+                    nodes[node, N_TRIED] = tried + 1
+                else:
+                    child = _select(nodes, reward, node, c, solver)
+            node = child
+            outcome, turn = edge(levels, dormant, turn, player, nodes[node, MOVE], scratch)
+            if nodes[node, VISITS] == 0:  # a new node: its outcome, or a playout
+                if outcome != ONGOING:
+                    nodes[node, PROOF] = outcome
+                else:
+                    outcome, _ = playout.playout(levels, dormant, turn, MAX_TURNS, decisive, scratch)
+                break
+        # Back up the outcome; with the solver, proofs climb while they can; with RAVE, each
+        # child of a node on the path whose move its mover played later on gets an AMAF update.
+        proving = solver and nodes[node, PROOF] != ONGOING
+        while node >= 0:
+            nodes[node, VISITS] += 1
+            reward[node, SCORE] += _score(outcome, nodes[node, MOVER])
+            parent = nodes[node, PARENT]
+            if parent >= 0:
+                if proving:
+                    proving = _prove(nodes, parent)
+                if rave_k > 0.0:
+                    mover = nodes[node, MOVER]
+                    bit = 1 if mover == BLUE else 2
+                    played[nodes[node, MOVE]] |= bit
+                    score = _score(outcome, mover)
+                    first = nodes[parent, FIRST]
+                    for sibling in range(first, first + nodes[parent, N_CHILDREN]):
+                        if played[nodes[sibling, MOVE]] & bit:
+                            nodes[sibling, AMAF_VISITS] += 1
+                            reward[sibling, AMAF_SCORE] += score
+            node = parent
+    return iterations
+
+
+@njit(cache=True)
+def best_child(nodes, solver):
+    """The root's move: a proven win if the solver found one, else the most visited child
+    (avoiding proven losses when there is another choice). -1 if the root has no children."""
+    first = nodes[0, FIRST]
+    n = nodes[0, N_CHILDREN]
+    if first < 0 or n == 0:
+        return -1
+    player = nodes[first, MOVER]
+    win = _win_for(player)
+    loss = _win_for(-player)
+    best = -1
+    best_key = -3.0
+    for child in range(first, first + n):
+        proof = nodes[child, PROOF]
+        if solver and proof == win:
+            return child
+        key = float(nodes[child, VISITS])
+        if solver and proof == loss:
+            key = -2.0 + key / 1e9  # only if every child is a proven loss
+        if key > best_key:
+            best_key = key
+            best = child
+    return best

@@ -1,0 +1,104 @@
+"""`uct`: plain UCT, the baseline for tree search. UCB1 with c = sqrt(2), one new node per
+iteration, uniform random playouts over all legal moves (growth of own volcanoes included), the
+most visited move, a new tree every turn. The tree, playouts and backups run in jitted batches
+(`search.tree`); Python only watches the clock between batches.
+
+`UctBot`'s options switch on what `mcts` adds (see `mcts.py`).
+"""
+from __future__ import annotations
+
+import math
+import os
+import time
+
+import numpy as np
+
+from referee.volcanoes import rules
+from referee.volcanoes.board import N_TILES
+
+from .base import Bot, GameState, main
+from .search import playout, tree
+
+BATCH = 64  # iterations per jitted call; the clock is read between calls
+FIRST_TURN_SEARCH = 0.30  # seconds of search on a game's first turn
+# A new process also spends its first turn starting, importing and loading kernels: its first
+# answer comes at most this long after the process started.
+COLD_START_ANSWER = 0.75
+
+
+def _process_age() -> float:
+    """Seconds since this process started (Linux); 0 where that cannot be read."""
+    try:
+        with open("/proc/self/stat") as stat, open("/proc/uptime") as uptime:
+            started_ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
+            return float(uptime.read().split()[0]) - started_ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+class UctBot(Bot):
+    name = "uct"
+
+    def __init__(self, seed: int | None = None, c: float = math.sqrt(2), solver: bool = False,
+                 rave_k: float = 0.0, decisive: bool = False, capacity: int = 1 << 19,
+                 time_fraction: float = 0.75, cold_start: bool = False):
+        """`time_fraction`: the share of the turn's budget searched (the rest absorbs a late
+        batch and a busy machine); `cold_start`: this process was just started to play (its
+        first answer must also cover start-up)."""
+        self.seed = int(np.random.SeedSequence(seed).generate_state(1)[0])
+        self.c = c
+        self.solver = solver
+        self.rave_k = rave_k
+        self.decisive = decisive
+        self.time_fraction = time_fraction
+        self.cold_start = cold_start
+        self.nodes, self.reward, self.meta = tree.new_tree(capacity)
+        self.scratch = playout.new_scratch()
+        self.levels = np.zeros(N_TILES, dtype=np.int8)  # the position during an iteration
+        self.dormant = np.zeros(N_TILES, dtype=np.bool_)
+        self.first_turn = True
+        self.stats = {"iterations": 0}  # of the last turn
+
+    def warm_up(self) -> None:
+        super().warm_up()
+        playout.warm_up()
+        nodes, reward, meta = tree.new_tree(256)
+        levels, dormant = rules.new_state()
+        self._search(nodes, reward, meta, levels, dormant, 0, 8)
+        tree.best_child(nodes, self.solver)
+
+    def start(self, colour: int) -> None:
+        playout.seed((self.seed + colour) % 2**32)
+        self.first_turn = True
+
+    def _search(self, nodes, reward, meta, levels, dormant, turns, iterations):
+        return tree.search(nodes, reward, meta, levels, dormant, turns, iterations, self.c,
+                           self.solver, self.decisive, self.rave_k, self.levels, self.dormant,
+                           self.scratch)
+
+    def choose(self, state: GameState, budget: float) -> int:
+        started = time.perf_counter()
+        if self.first_turn:
+            budget = min(budget, FIRST_TURN_SEARCH)
+            if self.cold_start:
+                budget = min(budget, COLD_START_ANSWER - _process_age())
+                self.cold_start = False
+            self.first_turn = False
+        deadline = started + budget * self.time_fraction
+        tree.reset(self.nodes, self.reward, self.meta, -state.player)
+        iterations = 0
+        while True:  # at least one batch, whatever the budget
+            ran = self._search(self.nodes, self.reward, self.meta, state.levels, state.dormant,
+                               state.turns_played, BATCH)
+            iterations += ran
+            now = time.perf_counter()
+            per_batch = (now - started) * BATCH / max(iterations, 1)
+            if ran < BATCH or now + per_batch > deadline:
+                break
+        self.stats = {"iterations": iterations}
+        child = tree.best_child(self.nodes, self.solver)
+        return int(self.nodes[child, tree.MOVE]) if child >= 0 else int(state.legal_moves()[0])
+
+
+if __name__ == "__main__":
+    main(UctBot(cold_start=True))

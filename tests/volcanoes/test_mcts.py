@@ -1,0 +1,156 @@
+"""The tree-search bots: legal moves, immediate wins, the solver's proofs, and whole games as
+processes through the referee."""
+import sys
+from collections import deque
+
+import numpy as np
+import pytest
+
+from bots.volcanoes.mcts import MctsBot
+from bots.volcanoes.search import playout, tree
+from bots.volcanoes.state import GameState
+from bots.volcanoes.uct import UctBot
+from referee.process import BotProcess
+from referee.volcanoes import rules
+from referee.volcanoes.board import NEIGHBOUR_ARRAY
+from referee.volcanoes.match import Settings, play_game
+
+BOTS = [UctBot, MctsBot]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled():
+    """Compile (or load) every kernel once, and fill numba's cache for the process tests."""
+    for bot_class in BOTS:
+        bot_class().warm_up()
+
+
+def shortest_path(source, target, avoid=()):
+    """Tiles of a shortest path on the board from `source` to `target` not using `avoid`."""
+    previous = {source: None}
+    queue = deque([source])
+    while queue:
+        tile = queue.popleft()
+        for n in NEIGHBOUR_ARRAY[tile]:
+            n = int(n)
+            if n not in previous and n not in avoid:
+                previous[n] = tile
+                queue.append(n)
+    path = [target]
+    while previous[path[-1]] is not None:
+        path.append(previous[path[-1]])
+    return path[::-1]
+
+
+def chain_with_gaps():
+    """Blue level-1 volcanoes joining N01 to S01 but for one tile `gap`, plus a detour around
+    `gap` missing one other tile `detour_gap`: two ways to finish the chain."""
+    path = shortest_path(0, 40)
+    gap = path[len(path) // 2]
+    before, after = path[len(path) // 2 - 1], path[len(path) // 2 + 1]
+    detour = shortest_path(before, after, avoid=set(path) - {before, after})
+    detour_gap = detour[len(detour) // 2]
+    levels, dormant = rules.new_state()
+    for tile in path + detour:
+        levels[tile] = 1
+    levels[gap] = levels[detour_gap] = 0
+    assert not rules.connects(levels, rules.BLUE)
+    return levels, dormant, gap, detour_gap
+
+
+def random_position(seed, turns):
+    """The last position with a player to move within `turns` random turns of an unfinished game."""
+    levels, dormant = rules.new_state()
+    rng = np.random.default_rng(seed)
+    moves = np.empty(80, dtype=np.int64)
+    snapshot = GameState(levels.copy(), dormant.copy(), 0)
+    for turn in range(1, turns + 1):
+        who = rules.actor(turn)
+        tile = moves[rng.integers(rules.legal_moves(levels, dormant, who, moves))] if who else 0
+        if rules.take_turn(levels, dormant, turn, tile) != rules.ONGOING:
+            break
+        if rules.actor(turn + 1) != rules.GROWTH:
+            snapshot = GameState(levels.copy(), dormant.copy(), turn)
+    return snapshot
+
+
+@pytest.mark.parametrize("bot_class", BOTS)
+def test_moves_are_legal(bot_class):
+    bot = bot_class(seed=3)
+    for seed in range(8):
+        state = random_position(seed, turns=int(np.random.default_rng(seed).integers(0, 60)))
+        bot.start(state.player)
+        tile = bot.choose(state, 0.01)
+        assert tile in state.legal_moves()
+        assert bot.stats["iterations"] > 0
+
+
+def orange_chain_with_gap(levels):
+    """Orange level-1 volcanoes joining some tile to its antipode but for one tile, avoiding
+    blue's volcanoes and blue's gaps; returns orange's gap."""
+    taken = set(np.flatnonzero(levels).tolist())
+    paths = []
+    for k in range(40):
+        if k not in taken and k + 40 not in taken:
+            paths.append(shortest_path(k, k + 40, avoid=taken))
+    path = min(paths, key=len)
+    for tile in path:
+        levels[tile] = -1
+    gap = path[len(path) // 2]
+    levels[gap] = 0
+    return gap
+
+
+@pytest.mark.parametrize("bot_class", BOTS)
+def test_takes_an_immediate_win(bot_class):
+    """A race: blue wins now by filling the detour's gap, or orange fills its own gap next turn."""
+    levels, dormant, gap, detour_gap = chain_with_gaps()
+    levels[gap] = -1  # blocked: the detour is the only way now
+    blue_gaps = levels.copy()
+    blue_gaps[detour_gap] = 2  # keep orange's chain off blue's gap
+    orange_gap = orange_chain_with_gap(blue_gaps)
+    levels[blue_gaps < 0] = -1
+    assert not rules.connects(levels, rules.ORANGE)
+    state = GameState(levels, dormant, 6)  # blue moves on turn 7, orange on turn 8
+    bot = bot_class(seed=1)
+    bot.start(rules.BLUE)
+    assert bot.choose(state, 0.05) == detour_gap
+    check = levels.copy()
+    assert rules.play(check, dormant.copy(), rules.ORANGE, orange_gap) == rules.ORANGE_WINS
+
+
+def test_solver_proves_a_win_against_any_reply():
+    """Orange to move cannot stop both ways of finishing blue's chain: proven lost."""
+    levels, dormant, _, _ = chain_with_gaps()
+    bot = MctsBot(seed=2)
+    bot.start(rules.ORANGE)
+    bot.choose(GameState(levels.copy(), dormant.copy(), 3), 2.0)  # orange moves on turn 4
+    assert bot.nodes[0, tree.PROOF] == rules.BLUE_WINS
+
+
+def test_solver_proves_a_double_move_win():
+    """Blue moves on turns 5 and 7 (a growth between): two gaps to fill is a forced win."""
+    levels, dormant, _, _ = chain_with_gaps()
+    levels[shortest_path(0, 40)[2]] = 0  # a second gap on the main path
+    levels[[5, 50]] = -1
+    bot = MctsBot(seed=4)
+    bot.start(rules.BLUE)
+    tile = bot.choose(GameState(levels, dormant, 4), 2.0)
+    assert bot.nodes[0, tree.PROOF] == rules.BLUE_WINS
+    after, after_dormant = levels.copy(), dormant.copy()
+    assert rules.take_turn(after, after_dormant, 5, tile) == rules.ONGOING
+    assert rules.take_turn(after, after_dormant, 6, 0) == rules.ONGOING
+    assert playout.winning_tile(after, rules.BLUE, playout.new_scratch()) >= 0  # on turn 7
+
+
+@pytest.mark.parametrize("module", ["uct", "mcts"])
+def test_plays_as_a_process_through_the_referee(module):
+    """A short game against random at 100 ms a turn: no timeout, nothing on stderr."""
+    command = [sys.executable, "-m", f"bots.volcanoes.{module}"]
+    random_command = [sys.executable, "-m", "bots.volcanoes.random"]
+    settings = Settings(first_turn_ms=10_000, max_turns=40)  # first turn: a loaded CI machine
+    with BotProcess(command) as bot, BotProcess(random_command) as other:
+        result = play_game(bot, other, seed=7, settings=settings)
+    assert result.reason in ("connection", "max-turns")
+    assert all(not turn.stderr for turn in result.turn_log), [t.stderr for t in result.turn_log]
+    assert max(t.time_ms for t in result.turn_log[2:] if t.actor == "blue") < 100
