@@ -17,4 +17,4 @@ class MctsBot(UctBot):
 
 
 if __name__ == "__main__":
-    main(MctsBot(cold_start=True))
+    main(MctsBot())

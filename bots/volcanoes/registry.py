@@ -8,6 +8,8 @@ BOTS = {
     "random": ("bots.volcanoes.random", "RandomBot"),
     "boss": ("bots.volcanoes.boss", "BossBot"),
     "greedy": ("bots.volcanoes.greedy", "GreedyBot"),
+    "uct": ("bots.volcanoes.uct", "UctBot"),
+    "mcts": ("bots.volcanoes.mcts", "MctsBot"),
 }
 
 

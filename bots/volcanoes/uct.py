@@ -8,7 +8,6 @@ most visited move, a new tree every turn. The tree, playouts and backups run in 
 from __future__ import annotations
 
 import math
-import os
 import time
 
 import numpy as np
@@ -21,19 +20,6 @@ from .search import playout, tree
 
 BATCH = 64  # iterations per jitted call; the clock is read between calls
 FIRST_TURN_SEARCH = 0.30  # seconds of search on a game's first turn
-# A new process also spends its first turn starting, importing and loading kernels: its first
-# answer comes at most this long after the process started.
-COLD_START_ANSWER = 0.75
-
-
-def _process_age() -> float:
-    """Seconds since this process started (Linux); 0 where that cannot be read."""
-    try:
-        with open("/proc/self/stat") as stat, open("/proc/uptime") as uptime:
-            started_ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
-            return float(uptime.read().split()[0]) - started_ticks / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return 0.0
 
 
 class UctBot(Bot):
@@ -41,17 +27,15 @@ class UctBot(Bot):
 
     def __init__(self, seed: int | None = None, c: float = math.sqrt(2), solver: bool = False,
                  rave_k: float = 0.0, decisive: bool = False, capacity: int = 1 << 19,
-                 time_fraction: float = 0.75, cold_start: bool = False):
+                 time_fraction: float = 0.75):
         """`time_fraction`: the share of the turn's budget searched (the rest absorbs a late
-        batch and a busy machine); `cold_start`: this process was just started to play (its
-        first answer must also cover start-up)."""
+        batch and a busy machine)."""
         self.seed = int(np.random.SeedSequence(seed).generate_state(1)[0])
         self.c = c
         self.solver = solver
         self.rave_k = rave_k
         self.decisive = decisive
         self.time_fraction = time_fraction
-        self.cold_start = cold_start
         self.nodes, self.reward, self.meta = tree.new_tree(capacity)
         self.scratch = playout.new_scratch()
         self.levels = np.zeros(N_TILES, dtype=np.int8)  # the position during an iteration
@@ -80,9 +64,6 @@ class UctBot(Bot):
         started = time.perf_counter()
         if self.first_turn:
             budget = min(budget, FIRST_TURN_SEARCH)
-            if self.cold_start:
-                budget = min(budget, COLD_START_ANSWER - _process_age())
-                self.cold_start = False
             self.first_turn = False
         deadline = started + budget * self.time_fraction
         tree.reset(self.nodes, self.reward, self.meta, -state.player)
@@ -101,4 +82,4 @@ class UctBot(Bot):
 
 
 if __name__ == "__main__":
-    main(UctBot(cold_start=True))
+    main(UctBot())
