@@ -52,17 +52,20 @@ def _playouts_per_second(playout, seconds: float) -> float:
     return done / (time.perf_counter() - start)
 
 
-def _numba_playouts(count: int, seed: int) -> int:
-    for i in range(count):
-        levels, dormant = rules.new_state()
-        rules.random_playout(levels, dormant, 0, 200, seed + i)
-    return count
-
-
 def engine_playouts(seconds: float) -> list[Figure]:
-    rules.warm_up()
-    rules.random_playout(*rules.new_state(), 0, 200, 0)  # compile outside the timing
-    return [Figure("playouts/s numba", _playouts_per_second(_numba_playouts, seconds), "1/s", True)]
+    """Random playouts per second from the opening: the search's jitted loop."""
+    from bots.volcanoes.search import playout
+
+    playout.warm_up()
+    playout.seed(1)
+    levels, dormant = rules.new_state()
+    scratch = playout.new_scratch()
+
+    def numba_batch(count, seed):
+        playout.playouts_from(levels, dormant, 0, count, False, scratch)
+        return count
+
+    return [Figure("playouts/s numba", _playouts_per_second(numba_batch, seconds), "1/s", True)]
 
 
 # ---------------------------------------------------------------- latency
@@ -78,7 +81,7 @@ def move_latency(name: str, positions, budget: float) -> list[Figure]:
     """Milliseconds a bot takes to choose a move at its normal budget, over the fixed positions."""
     bot = bot_class(name)(seed=1)
     bot.warm_up()
-    times = []
+    times, work = [], {}
     for levels, turns in positions:
         state = GameState(levels.copy(), np.abs(levels) == rules.MAX_LEVEL, turns)
         bot.start(state.player)
@@ -86,8 +89,11 @@ def move_latency(name: str, positions, budget: float) -> list[Figure]:
         tile = bot.choose(state, budget)
         times.append((time.perf_counter() - start) * 1000)
         assert tile in state.legal_moves(), f"{name} chose an illegal move"
+        for kind, count in getattr(bot, "stats", {}).items():  # a search's iterations or nodes
+            work[kind] = work.get(kind, 0) + count
     q = np.percentile(times, [50, 95, 99])
-    return [
+    speed = [Figure(f"{name} {kind}/s", count / (sum(times) / 1000), "1/s", True) for kind, count in work.items()]
+    return speed + [
         Figure(f"latency {name} median", float(q[0]), "ms", False),
         Figure(f"latency {name} p95", float(q[1]), "ms", False),
         Figure(f"latency {name} p99", float(q[2]), "ms", False),
