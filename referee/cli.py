@@ -6,7 +6,7 @@ import importlib
 import sys
 
 # Each module here has `register(subparsers)`, adding its game's group (`referee GAME ...`).
-GAMES = ("volcanoes",)
+GAMES = ("volcanoes", "coroutine")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,94 @@
+"""`referee coroutine ...`: judge a solver, generate puzzles, search for the hardest board."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from referee.coroutine.rules import format_answer, format_puzzle, parse_puzzles
+from referee.coroutine.search import solve
+from referee.errors import InputFormatError
+from referee.process import BotStartError
+
+
+def register(games) -> None:
+    parser = games.add_parser("coroutine", help="the Coroutine puzzle")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    judge = commands.add_parser("judge", help="run a solver on each puzzle of a file and check its answers")
+    judge.add_argument("puzzle_file", metavar="PUZZLE_FILE", help="puzzles of 3 lines, separated by blank lines")
+    judge.add_argument("solver", metavar="SOLVER_CMD", help="the solver's command line (one argument)")
+    judge.add_argument("--time-ms", type=float, default=1000, help="time for each answer (default 1000)")
+    judge.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    judge.set_defaults(run=run_judge)
+
+    generate = commands.add_parser("generate", help="random puzzles whose optimum is exactly N turns")
+    generate.add_argument("--turns", type=int, required=True, metavar="N")
+    generate.add_argument("--count", type=int, default=1, metavar="K")
+    generate.add_argument("--seed", type=int, default=None, metavar="S")
+    generate.add_argument("--effort", type=int, default=50_000_000, help="boards to evaluate at most (default 5e7)")
+    generate.set_defaults(run=run_generate)
+
+    hardest = commands.add_parser("hardest", help="search for the board with the longest optimal answer")
+    hardest.add_argument("--seconds", type=float, default=60, metavar="T", help="search time (default 60)")
+    hardest.add_argument("--seed", type=int, default=None, metavar="S")
+    hardest.set_defaults(run=run_hardest)
+
+
+def run_judge(args) -> int:
+    from referee.coroutine.judge import judge
+
+    try:
+        with open(args.puzzle_file, encoding="utf-8") as file:
+            puzzles = parse_puzzles(file.read())
+    except OSError as exc:
+        return _fail(f"cannot read {args.puzzle_file}: {exc.strerror}")
+    except InputFormatError as exc:
+        return _fail(f"{args.puzzle_file}: {exc}")
+    verdicts = []
+    for index, board in enumerate(puzzles, start=1):
+        try:
+            verdict = judge(board, args.solver, args.time_ms, index)
+        except BotStartError as exc:
+            return _fail(str(exc))
+        verdicts.append(verdict)
+        print(json.dumps(verdict.as_dict()) if args.json else verdict.describe(), flush=True)
+    if not args.json:
+        solved = sum(v.solved for v in verdicts)
+        optimal = sum(v.optimal for v in verdicts)
+        print(f"{len(verdicts)} puzzles: {solved} solved, {optimal} answered optimally")
+    return 0
+
+
+def run_generate(args) -> int:
+    from referee.coroutine.generate import generate
+
+    if args.turns < 1 or args.count < 1:
+        return _fail("--turns and --count must be at least 1")
+    boards = generate(args.turns, args.count, args.seed, args.effort)
+    print("\n\n".join(format_puzzle(board) for board in boards))
+    if len(boards) < args.count:
+        print(f"found {len(boards)} of {args.count} puzzles with an optimum of {args.turns} turns "
+              f"within {args.effort:,} boards", file=sys.stderr)  # fmt: skip
+        return 1
+    return 0
+
+
+def run_hardest(args) -> int:
+    from referee.coroutine.generate import hardest
+
+    def report(board, turns, elapsed):
+        print(f"{elapsed:7.1f} s: {turns} turns", file=sys.stderr, flush=True)
+
+    board, _ = hardest(args.seconds, args.seed, report)
+    line = solve(board)
+    steps = sum(turn.direction is not None for turn in line)
+    print(format_puzzle(board))
+    print(f"\noptimum: {len(line)} turns ({steps} steps, {len(line) - steps} forced passes)")
+    print(format_answer(line))
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"referee coroutine: {message}", file=sys.stderr)
+    return 2
