@@ -61,10 +61,12 @@ def run_judge(args) -> int:
 
 
 def run_generate(args) -> int:
-    from referee.coroutine.generate import generate
+    from referee.coroutine.generate import MOST_TURNS, generate
 
-    if args.turns < 1 or args.count < 1:
-        return _fail("--turns and --count must be at least 1")
+    if not 1 <= args.turns <= MOST_TURNS:
+        return _fail(f"--turns must be 1 to {MOST_TURNS}: an optimal line visits each of the {MOST_TURNS} states once")
+    if args.count < 1:
+        return _fail("--count must be at least 1")
     boards = generate(args.turns, args.count, args.seed, args.effort)
     print("\n\n".join(format_puzzle(board) for board in boards))
     if len(boards) < args.count:

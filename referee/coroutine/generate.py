@@ -17,13 +17,16 @@ from referee.coroutine.rules import Board
 DENSITY = 0.3  # a restart's board shows each arrow with this probability: sparse boards run long
 PATIENCE = 2000  # flips without getting closer before a restart
 BATCH = 200_000  # boards evaluated per kernel call (about 0.2-0.5 s)
-LONGEST = 1000  # a target above every possible optimum (at most 56): climb towards the longest
+# Tokens are interchangeable, so a state is (mover's square, other's square): 56 unsolved states, and
+# an optimal line never visits one twice.
+MOST_TURNS = 56
+LONGEST = MOST_TURNS + 1  # a target above every possible optimum: climb towards the longest
 
 
 def generate(turns: int, count: int = 1, seed: int | None = None, effort: int = 50_000_000) -> list[Board]:
     """Up to `count` distinct boards whose optimum is exactly `turns`, within `effort` evaluations."""
-    if turns < 1:
-        raise ValueError(f"an optimum is at least 1 turn, not {turns}")
+    if not 1 <= turns <= MOST_TURNS:
+        raise ValueError(f"an optimum is 1 to {MOST_TURNS} turns, not {turns}")
     seeds = random.Random(seed)
     found: list[Board] = []
     used = 0

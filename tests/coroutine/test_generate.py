@@ -26,7 +26,7 @@ def test_generate_command_prints_five_distinct_puzzles_of_20_turns():
 
 
 def test_generate_says_so_when_its_effort_runs_out():
-    run = referee("generate", "--turns", "55", "--effort", "1000")
+    run = referee("generate", "--turns", "56", "--effort", "1000")
     assert run.returncode == 1 and "found 0 of 1 puzzles" in run.stderr
 
 
@@ -45,3 +45,8 @@ def test_hardest_command_prints_the_board_its_optimum_and_an_answer():
     turns, steps = brute.optimum(board)
     assert lines[4] == f"optimum: {turns} turns ({steps} steps, {turns - steps} forced passes)"
     assert brute.replay(board, [(word[0], None if word[1] == "-" else int(word[1])) for word in lines[5].split()])
+
+
+def test_generate_rejects_an_impossible_length():
+    run = referee("generate", "--turns", "57")
+    assert run.returncode == 2 and "--turns must be 1 to 56" in run.stderr

@@ -69,7 +69,9 @@ def test_answers_in_digits_and_compass_names_agree():
     assert format_answer(parse_answer(PUBLISHED_ANSWER)) == PUBLISHED_ANSWER
 
 
-@pytest.mark.parametrize("text, where", [("A2 C3", "turn 2"), ("A8", "turn 1"), ("A2 B", "turn 2"), ("A2 BNN", "turn 2")])
+@pytest.mark.parametrize(
+    "text, where", [("A2 C3", "turn 2"), ("A8", "turn 1"), ("A2 B", "turn 2"), ("A2 BNN", "turn 2")]
+)
 def test_malformed_answers_name_the_turn(text, where):
     with pytest.raises(InputFormatError) as caught:
         parse_answer(text)
