@@ -34,6 +34,10 @@ def register(games) -> None:
     hardest.add_argument("--seed", type=int, default=None, metavar="S")
     hardest.set_defaults(run=run_hardest)
 
+    bound = commands.add_parser("bound", help="prove by exhaustive search whether any board needs N turns or more")
+    bound.add_argument("--turns", type=int, default=30, metavar="N", help="(default 30)")
+    bound.set_defaults(run=run_bound)
+
 
 def run_judge(args) -> int:
     from referee.coroutine.judge import judge
@@ -88,6 +92,23 @@ def run_hardest(args) -> int:
     print(format_puzzle(board))
     print(f"\noptimum: {len(line)} turns ({steps} steps, {len(line) - steps} forced passes)")
     print(format_answer(line))
+    return 0
+
+
+def run_bound(args) -> int:
+    from referee.coroutine.bound import bound
+    from referee.coroutine.generate import MOST_TURNS
+
+    if not 2 <= args.turns <= MOST_TURNS:
+        return _fail(f"--turns must be 2 to {MOST_TURNS}")
+    result = bound(args.turns)
+    searched = f"{result.lines:,} lines of {args.turns - 1} states survive the search"
+    if result.longest < args.turns:
+        print(f"no board needs {args.turns} turns or more: {searched}, and none of their completions needs "
+              f"more than {result.longest} turns")  # fmt: skip
+    else:
+        print(f"the longest optimum of any board is {result.longest} turns ({searched}):")
+        print(format_puzzle(result.board))
     return 0
 
 

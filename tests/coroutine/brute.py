@@ -5,6 +5,7 @@ found by relaxing until nothing changes (Bellman-Ford), not by a breadth-first s
 """
 from __future__ import annotations
 
+import random
 from functools import lru_cache
 
 COMPASS = {0: (-1, 0), 1: (-1, 1), 2: (0, 1), 3: (1, 1), 4: (1, 0), 5: (1, -1), 6: (0, -1), 7: (-1, -1)}
@@ -100,3 +101,11 @@ def count_lines(board, steps):
         return total
 
     return count(START, steps, 0)
+
+
+def random_boards(count, seed):
+    """Boards of mixed density: sparse ones run long or have no answer, dense ones end fast."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        density = rng.choice((0.1, 0.2, 0.3, 0.5, 0.8))
+        yield tuple(0 if s == 4 else sum(1 << d for d in range(8) if rng.random() < density) for s in range(9))

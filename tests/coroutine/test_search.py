@@ -1,5 +1,3 @@
-import random
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,14 +8,6 @@ from tests.coroutine import brute
 
 PUBLISHED = "045 1245 0145\n1457 - 136\n067 157 027"
 LONGEST_FOUND = "26 036 14\n- - 2\n014 05 47"  # 29 turns, found by `referee coroutine hardest`
-
-
-def random_boards(count, seed):
-    """Boards of mixed density: sparse ones run long or have no answer, dense ones end fast."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        density = rng.choice((0.1, 0.2, 0.3, 0.5, 0.8))
-        yield tuple(0 if s == 4 else sum(1 << d for d in range(8) if rng.random() < density) for s in range(9))
 
 
 def test_published_puzzle_optimum_is_15_turns_13_steps_a_on_the_centre():
@@ -43,7 +33,7 @@ def check_against_brute_force(board):
 
 
 def test_solver_is_optimal_on_thousands_of_random_boards():
-    outcomes = [check_against_brute_force(board) for board in random_boards(2000, seed=6)]
+    outcomes = [check_against_brute_force(board) for board in brute.random_boards(2000, seed=6)]
     unsolvable = outcomes.count(None)
     longest = max(best[0] for best in outcomes if best)
     assert 50 < unsolvable < 1950 and longest >= 8  # the sample reaches both kinds and long lines
