@@ -81,7 +81,7 @@ def run_generate(args) -> int:
 
 
 def run_hardest(args) -> int:
-    from referee.coroutine.generate import hardest
+    from referee.coroutine.generate import LONGEST_POSSIBLE, hardest
 
     def report(board, turns, elapsed):
         print(f"{elapsed:7.1f} s: {turns} turns", file=sys.stderr, flush=True)
@@ -89,8 +89,9 @@ def run_hardest(args) -> int:
     board, _ = hardest(args.seconds, args.seed, report)
     line = solve(board)
     steps = sum(turn.direction is not None for turn in line)
+    longest = " (the longest possible: see `referee coroutine bound`)" if len(line) == LONGEST_POSSIBLE else ""
     print(format_puzzle(board))
-    print(f"\noptimum: {len(line)} turns ({steps} steps, {len(line) - steps} forced passes)")
+    print(f"\noptimum: {len(line)} turns ({steps} steps, {len(line) - steps} forced passes){longest}")
     print(format_answer(line))
     return 0
 

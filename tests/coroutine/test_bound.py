@@ -5,7 +5,7 @@ import numpy as np
 
 from referee.coroutine.bound import bound, surviving_lines
 from referee.coroutine.fast import optimal_turns
-from referee.coroutine.generate import generate
+from referee.coroutine.generate import LONGEST_POSSIBLE, generate
 from tests.coroutine import brute
 
 
@@ -30,7 +30,7 @@ def test_every_generated_board_needing_26_turns_or_more_agrees_with_a_surviving_
 
 
 def test_no_board_needs_30_turns_and_one_needs_29():
-    assert bound(30).longest == 29
+    assert bound(30).longest == 29 == LONGEST_POSSIBLE  # `hardest` stops on reaching it
     found = bound(29)
     assert found.longest == 29 == brute.optimum(found.board)[0]
 
