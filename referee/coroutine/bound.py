@@ -19,12 +19,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from referee.coroutine.fast import NEIGHBOUR, _optimal_turns
-from referee.coroutine.rules import CENTRE, Board
+from referee.coroutine.fast import NEIGHBOUR, START_STATE, _optimal_turns
+from referee.coroutine.rules import CENTRE, Board, neighbour
 
 # The direction from each square to the centre: the arrow under the other token that wins.
-TO_CENTRE = np.array([3, 4, 5, 2, -1, 6, 1, 0, 7], np.int64)
-_START = 0 * 9 + 8
+TO_CENTRE = np.array([next((d for d in range(8) if neighbour(s, d) == CENTRE), -1) for s in range(9)], np.int64)
 _MAX_LINES = 1_000_000  # surviving lines kept; the search stops with an error beyond that
 
 
@@ -116,7 +115,7 @@ def _surviving_lines(target, neighbour, to_centre, out_shown, out_hidden):
     shown = np.zeros((last + 1, 9), np.int64)  # arrows decided at each depth
     hidden = np.zeros((last + 1, 9), np.int64)
     next_choice = np.zeros(last + 1, np.int64)  # 0..7: step in that direction, 8: pass
-    line[0] = _START
+    line[0] = START_STATE
     hidden[0, CENTRE] = 255
     if not _known_distances_ok(line, 0, shown[0], hidden[0], neighbour, to_centre, last):
         return 0

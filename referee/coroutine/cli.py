@@ -1,7 +1,6 @@
-"""`referee coroutine ...`: judge a solver, generate puzzles, search for the hardest board."""
+"""`referee coroutine ...`: judge a solver, generate puzzles, search for the hardest board, prove a bound."""
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
@@ -65,10 +64,11 @@ def run_judge(args) -> int:
 
 
 def run_generate(args) -> int:
-    from referee.coroutine.generate import MOST_TURNS, generate
+    from referee.coroutine.fast import MOST_TURNS
+    from referee.coroutine.generate import generate
 
     if not 1 <= args.turns <= MOST_TURNS:
-        return _fail(f"--turns must be 1 to {MOST_TURNS}: an optimal line visits each of the {MOST_TURNS} states once")
+        return _fail(f"--turns must be 1 to {MOST_TURNS}: an optimal line visits each of {MOST_TURNS} states at most once")
     if args.count < 1:
         return _fail("--count must be at least 1")
     boards = generate(args.turns, args.count, args.seed, args.effort)
@@ -98,7 +98,7 @@ def run_hardest(args) -> int:
 
 def run_bound(args) -> int:
     from referee.coroutine.bound import bound
-    from referee.coroutine.generate import MOST_TURNS
+    from referee.coroutine.fast import MOST_TURNS
 
     if not 2 <= args.turns <= MOST_TURNS:
         return _fail(f"--turns must be 2 to {MOST_TURNS}")

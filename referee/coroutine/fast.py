@@ -13,7 +13,8 @@ from numba import njit
 from referee.coroutine.rules import CENTRE, Board, neighbour
 
 NEIGHBOUR = np.array([[-1 if (to := neighbour(s, d)) is None else to for d in range(8)] for s in range(9)], np.int64)
-_START = 0 * 9 + 8  # A (top-left) to move, B bottom-right
+START_STATE = 0 * 9 + 8  # A (top-left) to move, B bottom-right
+MOST_TURNS = 56  # an optimal line never visits a state twice
 
 
 def optimal_turns(board: Board) -> int:
@@ -27,8 +28,8 @@ def optimal_turns(board: Board) -> int:
 def _optimal_turns(masks, neighbour):
     turns = np.full(81, -1, np.int64)
     queue = np.empty(81, np.int64)
-    turns[_START] = 0
-    queue[0] = _START
+    turns[START_STATE] = 0
+    queue[0] = START_STATE
     head, tail = 0, 1
     while head < tail:  # states leave the queue in order of turns, so the first win found is optimal
         state = queue[head]

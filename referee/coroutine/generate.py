@@ -11,15 +11,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from referee.coroutine.fast import NEIGHBOUR, _climb, optimal_turns
+from referee.coroutine.fast import MOST_TURNS, NEIGHBOUR, _climb, optimal_turns
 from referee.coroutine.rules import Board
 
 DENSITY = 0.3  # a restart's board shows each arrow with this probability: sparse boards run long
 PATIENCE = 2000  # flips without getting closer before a restart
 BATCH = 200_000  # boards evaluated per kernel call (about 0.2-0.5 s)
-# Tokens are interchangeable, so a state is (mover's square, other's square): 56 unsolved states, and
-# an optimal line never visits one twice.
-MOST_TURNS = 56
 LONGEST = MOST_TURNS + 1  # a target above every possible optimum: climb towards the longest
 LONGEST_POSSIBLE = 29  # proved by bound.py: no board needs 30 turns (`referee coroutine bound`, tested)
 
