@@ -43,7 +43,7 @@ def test_hardest_command_prints_the_board_its_optimum_and_an_answer():
     lines = run.stdout.splitlines()
     board = parse_puzzle("\n".join(lines[:3]))
     turns, steps = brute.optimum(board)
-    assert lines[4] == f"optimum: {turns} turns ({steps} steps, {turns - steps} forced passes)"
+    assert lines[4].startswith(f"optimum: {turns} turns ({steps} steps, {turns - steps} forced passes)")
     assert brute.replay(board, [(word[0], None if word[1] == "-" else int(word[1])) for word in lines[5].split()])
 
 
