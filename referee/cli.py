@@ -6,7 +6,7 @@ import importlib
 import sys
 
 # Each module here has `register(subparsers)`, adding its game's group (`referee GAME ...`).
-GAMES = ("volcanoes", "iqtwist", "vikings", "stormyseas")
+GAMES = ("volcanoes", "coroutine", "iqtwist", "vikings", "stormyseas")
 
 
 def build_parser() -> argparse.ArgumentParser:

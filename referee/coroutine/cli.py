@@ -1,0 +1,118 @@
+"""`referee coroutine ...`: judge a solver, generate puzzles, search for the hardest board, prove a bound."""
+from __future__ import annotations
+
+import json
+import sys
+
+from referee.coroutine.rules import format_answer, format_puzzle, parse_puzzles
+from referee.coroutine.search import solve
+from referee.errors import InputFormatError
+from referee.process import BotStartError
+
+
+def register(games) -> None:
+    parser = games.add_parser("coroutine", help="the Coroutine puzzle")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    judge = commands.add_parser("judge", help="run a solver on each puzzle of a file and check its answers")
+    judge.add_argument("puzzle_file", metavar="PUZZLE_FILE", help="puzzles of 3 lines, separated by blank lines")
+    judge.add_argument("solver", metavar="SOLVER_CMD", help="the solver's command line (one argument)")
+    judge.add_argument("--time-ms", type=float, default=1000, help="time for each answer (default 1000)")
+    judge.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    judge.set_defaults(run=run_judge)
+
+    generate = commands.add_parser("generate", help="random puzzles whose optimum is exactly N turns")
+    generate.add_argument("--turns", type=int, required=True, metavar="N")
+    generate.add_argument("--count", type=int, default=1, metavar="K")
+    generate.add_argument("--seed", type=int, default=None, metavar="S")
+    generate.add_argument("--effort", type=int, default=50_000_000, help="boards to evaluate at most (default 5e7)")
+    generate.set_defaults(run=run_generate)
+
+    hardest = commands.add_parser("hardest", help="search for the board with the longest optimal answer")
+    hardest.add_argument("--seconds", type=float, default=60, metavar="T", help="search time (default 60)")
+    hardest.add_argument("--seed", type=int, default=None, metavar="S")
+    hardest.set_defaults(run=run_hardest)
+
+    bound = commands.add_parser("bound", help="prove by exhaustive search whether any board needs N turns or more")
+    bound.add_argument("--turns", type=int, default=30, metavar="N", help="(default 30)")
+    bound.set_defaults(run=run_bound)
+
+
+def run_judge(args) -> int:
+    from referee.coroutine.judge import judge
+
+    try:
+        with open(args.puzzle_file, encoding="utf-8") as file:
+            puzzles = parse_puzzles(file.read())
+    except OSError as exc:
+        return _fail(f"cannot read {args.puzzle_file}: {exc.strerror}")
+    except InputFormatError as exc:
+        return _fail(f"{args.puzzle_file}: {exc}")
+    verdicts = []
+    for index, board in enumerate(puzzles, start=1):
+        try:
+            verdict = judge(board, args.solver, args.time_ms, index)
+        except BotStartError as exc:
+            return _fail(str(exc))
+        verdicts.append(verdict)
+        print(json.dumps(verdict.as_dict()) if args.json else verdict.describe(), flush=True)
+    if not args.json:
+        solved = sum(v.solved for v in verdicts)
+        optimal = sum(v.optimal for v in verdicts)
+        print(f"{len(verdicts)} puzzles: {solved} solved, {optimal} answered optimally")
+    return 0
+
+
+def run_generate(args) -> int:
+    from referee.coroutine.fast import MOST_TURNS
+    from referee.coroutine.generate import generate
+
+    if not 1 <= args.turns <= MOST_TURNS:
+        return _fail(f"--turns must be 1 to {MOST_TURNS}: an optimal line visits each of {MOST_TURNS} states at most once")
+    if args.count < 1:
+        return _fail("--count must be at least 1")
+    boards = generate(args.turns, args.count, args.seed, args.effort)
+    print("\n\n".join(format_puzzle(board) for board in boards))
+    if len(boards) < args.count:
+        print(f"found {len(boards)} of {args.count} puzzles with an optimum of {args.turns} turns "
+              f"within {args.effort:,} boards", file=sys.stderr)  # fmt: skip
+        return 1
+    return 0
+
+
+def run_hardest(args) -> int:
+    from referee.coroutine.generate import LONGEST_POSSIBLE, hardest
+
+    def report(board, turns, elapsed):
+        print(f"{elapsed:7.1f} s: {turns} turns", file=sys.stderr, flush=True)
+
+    board, _ = hardest(args.seconds, args.seed, report)
+    line = solve(board)
+    steps = sum(turn.direction is not None for turn in line)
+    longest = " (the longest possible: see `referee coroutine bound`)" if len(line) == LONGEST_POSSIBLE else ""
+    print(format_puzzle(board))
+    print(f"\noptimum: {len(line)} turns ({steps} steps, {len(line) - steps} forced passes){longest}")
+    print(format_answer(line))
+    return 0
+
+
+def run_bound(args) -> int:
+    from referee.coroutine.bound import bound
+    from referee.coroutine.fast import MOST_TURNS
+
+    if not 2 <= args.turns <= MOST_TURNS:
+        return _fail(f"--turns must be 2 to {MOST_TURNS}")
+    result = bound(args.turns)
+    searched = f"{result.lines:,} lines of {args.turns - 1} states survive the search"
+    if result.longest < args.turns:
+        print(f"no board needs {args.turns} turns or more: {searched}, and none of their completions needs "
+              f"more than {result.longest} turns")  # fmt: skip
+    else:
+        print(f"the longest optimum of any board is {result.longest} turns ({searched}):")
+        print(format_puzzle(result.board))
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"referee coroutine: {message}", file=sys.stderr)
+    return 2

@@ -1,0 +1,100 @@
+"""Judge a Coroutine solver: run it on a puzzle, replay its answer, compare with the optimum.
+
+Protocol: the solver gets the puzzle's 3 lines on stdin and prints one answer line (`A2 B- A2 ...`,
+or `NONE` when it finds no answer); stdin stays open, so a solver reads 3 lines, not to end of input.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+
+from referee.coroutine.rules import START, Board, IllegalTurn, format_puzzle, is_solved, parse_answer, play
+from referee.coroutine.search import optimum
+from referee.errors import InputFormatError
+from referee.process import BotError, BotProcess, BotTimeout
+
+
+@dataclass
+class Verdict:
+    puzzle: int  # 1-based index in the file
+    solved: bool  # the answer puts a token on the centre
+    optimal: bool  # solved in the optimal turns and steps, or NONE for a puzzle with no answer
+    error: str | None  # why the answer is wrong (naming the turn), or why the solver failed
+    turns: int | None  # the answer's figures, when it solves the puzzle
+    steps: int | None
+    passes: int | None
+    optimal_turns: int | None  # None: the puzzle has no answer
+    optimal_steps: int | None
+    time_ms: float | None
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    def describe(self) -> str:
+        best = (
+            f"optimum {self.optimal_turns} turns ({self.optimal_steps} steps)"
+            if self.optimal_turns is not None
+            else "no answer exists"
+        )
+        took = f"; {self.time_ms:.0f} ms" if self.time_ms is not None else ""
+        if self.solved:
+            verdict = "optimal" if self.optimal else "not optimal"
+            return (
+                f"puzzle {self.puzzle}: solved in {self.turns} turns ({self.steps} steps, {self.passes} passes); "
+                f"{best}: {verdict}{took}"
+            )
+        if self.optimal:
+            return f"puzzle {self.puzzle}: NONE, right: {best}{took}"
+        return f"puzzle {self.puzzle}: not solved: {self.error}; {best}{took}"
+
+
+def check_answer(board: Board, line: str) -> tuple[str | None, int, int]:
+    """Replay an answer line: (error or None, steps, passes). The error names the turn and says why."""
+    try:
+        turns = parse_answer(line)
+    except InputFormatError as exc:
+        return str(exc), 0, 0
+    state, steps, passes = START, 0, 0
+    for index, turn in enumerate(turns, start=1):
+        if is_solved(state):
+            return f"turn {index}: the puzzle was already solved at turn {index - 1}", steps, passes
+        try:
+            state = play(board, state, turn)
+        except IllegalTurn as exc:
+            return f"turn {index}: {exc}", steps, passes
+        steps += turn.direction is not None
+        passes += turn.direction is None
+    if not is_solved(state):
+        return f"after {len(turns)} turns no token stands on the centre", steps, passes
+    return None, steps, passes
+
+
+def verdict_for(board: Board, line: str, puzzle: int = 1, time_ms: float | None = None) -> Verdict:
+    """The verdict on an answer `line` for `board`."""
+    unsolved = _unsolved(board, puzzle, time_ms)
+    if line.strip() == "NONE":
+        if unsolved.optimal_turns is None:
+            return replace(unsolved, optimal=True)
+        return replace(unsolved, error=f"answered NONE, but the puzzle is solved in {unsolved.optimal_turns} turns")
+    error, steps, passes = check_answer(board, line)
+    if error:
+        return replace(unsolved, error=error)
+    turns = steps + passes
+    optimal = (turns, steps) == (unsolved.optimal_turns, unsolved.optimal_steps)
+    return replace(unsolved, solved=True, optimal=optimal, turns=turns, steps=steps, passes=passes)
+
+
+def _unsolved(board: Board, puzzle: int, time_ms: float | None) -> Verdict:
+    """A verdict with the puzzle's optimum and nothing solved yet."""
+    best_turns, best_steps = optimum(board) or (None, None)
+    return Verdict(puzzle, False, False, None, None, None, None, best_turns, best_steps, time_ms)
+
+
+def judge(board: Board, command: str, time_ms: float = 1000, puzzle: int = 1) -> Verdict:
+    """Run `command` on `board` and judge its answer. Raises BotStartError when it cannot start."""
+    with BotProcess(command) as bot:
+        try:
+            line, seconds = bot.ask(format_puzzle(board).splitlines(), time_ms / 1000)
+        except BotError as exc:
+            hint = " (the puzzle is 3 lines and stdin stays open)" if isinstance(exc, BotTimeout) else ""
+            return replace(_unsolved(board, puzzle, None), error=f"solver {exc.reason}: {exc}{hint}")
+    return verdict_for(board, line, puzzle, round(seconds * 1000, 1))

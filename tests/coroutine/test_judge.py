@@ -1,0 +1,119 @@
+import json
+import random
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.coroutine.judge import judge, verdict_for
+from referee.coroutine.rules import START, format_answer, is_solved, parse_puzzle, successors
+from referee.process import BotStartError
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "coroutine"
+PUBLISHED = parse_puzzle((DATA / "published.txt").read_text())
+ANSWER = "A2 B- A2 B0 A6 B5 A5 B1 A3 B7 A1 B6 A5 B- A0"
+STUCK = parse_puzzle("- - -\n- - -\n- - -")
+SOLVER = shlex.join([sys.executable, "-m", "bots.coroutine.solver"])
+
+
+def python(code):
+    return shlex.join([sys.executable, "-c", code])
+
+
+def test_the_published_answer_is_optimal():
+    verdict = verdict_for(PUBLISHED, ANSWER)
+    assert (verdict.solved, verdict.optimal, verdict.error) == (True, True, None)
+    assert (verdict.turns, verdict.steps, verdict.passes) == (15, 13, 2)
+    assert (verdict.optimal_turns, verdict.optimal_steps) == (15, 13)
+    assert verdict_for(PUBLISHED, ANSWER.replace("A2", "A:E").replace("B-", "B:-")).optimal
+
+
+@pytest.mark.parametrize(
+    "answer, error",
+    [
+        (ANSWER.replace("B0", "B3", 1), "turn 4: B cannot step SE from bottom-right: top-right (A's square) shows"),
+        (ANSWER.replace("B-", "B2", 1), "turn 2: B cannot step E"),
+        (ANSWER.replace("B-", "A2", 1), "turn 2: it is B's turn, not A's"),
+        (ANSWER.replace("B1 A3", "B- A3"), "turn 8: B may not pass"),
+        (ANSWER.rsplit(" ", 1)[0], "after 14 turns no token stands on the centre"),
+        (ANSWER + " B0", "turn 16: the puzzle was already solved at turn 15"),
+        (ANSWER.replace("A6", "A9"), "turn 5: 'A9' is not a turn"),
+        ("NONE", "answered NONE, but the puzzle is solved in 15 turns"),
+    ],
+)
+def test_a_wrong_answer_names_the_turn_and_why(answer, error):
+    verdict = verdict_for(PUBLISHED, answer)
+    assert not verdict.solved and not verdict.optimal
+    assert verdict.error.startswith(error)
+
+
+def test_a_longer_answer_solves_but_is_not_optimal():
+    rng = random.Random(3)
+    state, turns = START, []
+    while not is_solved(state):  # a random walk: this board lets every line reach the centre
+        turn, state = rng.choice(successors(PUBLISHED, state))
+        turns.append(turn)
+    verdict = verdict_for(PUBLISHED, format_answer(turns))
+    assert verdict.solved and verdict.turns == len(turns) > 15
+    assert not verdict.optimal
+
+
+def test_none_is_the_right_answer_when_no_answer_exists():
+    verdict = verdict_for(STUCK, "NONE")
+    assert verdict.optimal and verdict.error is None and verdict.optimal_turns is None
+
+
+def test_judging_the_solver_process():
+    verdict = judge(PUBLISHED, SOLVER, time_ms=5000)
+    assert verdict.optimal and verdict.time_ms > 0
+    assert judge(STUCK, SOLVER, time_ms=5000).optimal
+
+
+@pytest.mark.parametrize(
+    "code, error",
+    [
+        ("import sys; sys.stdin.read(); print('NONE')", "solver timeout: no answer in time (the puzzle is 3 lines"),
+        ("import sys; sys.exit(3)", "solver crash: exited with code 3"),
+        ("print('A2 B- A2 B3')", "turn 4: B cannot step SE"),
+    ],
+)
+def test_a_failing_solver_gets_a_stated_reason(code, error):
+    verdict = judge(PUBLISHED, python(code), time_ms=500)
+    assert not verdict.solved and verdict.error.startswith(error)
+
+
+def test_a_solver_that_cannot_start():
+    with pytest.raises(BotStartError):
+        judge(PUBLISHED, "/nonexistent/solver")
+
+
+def referee(*args):
+    return subprocess.run([sys.executable, "-m", "referee.cli", "coroutine", *args], capture_output=True, text=True)
+
+
+def test_judge_command_on_a_file_of_puzzles(tmp_path):
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text((DATA / "published.txt").read_text() + "\n- - -\n- - -\n- - -\n")
+    run = referee("judge", str(puzzles), SOLVER, "--time-ms", "5000", "--json")
+    assert run.returncode == 0, run.stderr
+    rows = [json.loads(line) for line in run.stdout.splitlines()]
+    verdicts = [(row["puzzle"], row["solved"], row["optimal"], row["error"]) for row in rows]
+    assert verdicts == [(1, True, True, None), (2, False, True, None)]
+    figures = ("turns", "steps", "passes", "optimal_turns", "optimal_steps")
+    assert [rows[0][key] for key in figures] == [15, 13, 2, 15, 13]
+    assert rows[0]["time_ms"] > 0 and rows[1]["optimal_turns"] is None
+    text = referee("judge", str(puzzles), SOLVER, "--time-ms", "5000")
+    assert text.stdout.splitlines()[-1] == "2 puzzles: 1 solved, 2 answered optimally"
+
+
+def test_judge_command_rejects_a_malformed_file_or_solver(tmp_path):
+    puzzles = tmp_path / "bad.txt"
+    puzzles.write_text("045 1245 0145\n1457 - 136\n067 157 028\n")
+    run = referee("judge", str(puzzles), SOLVER)
+    assert run.returncode == 2 and "line 3, cell 3" in run.stderr and "Traceback" not in run.stderr
+    run = referee("judge", str(DATA / "published.txt"), "/nonexistent/solver")
+    assert run.returncode == 2 and "cannot start" in run.stderr and "Traceback" not in run.stderr
+    run = referee("judge", str(tmp_path / "missing.txt"), SOLVER)
+    assert run.returncode == 2 and "cannot read" in run.stderr
