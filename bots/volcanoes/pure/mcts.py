@@ -1,9 +1,18 @@
-"""`mcts` in pure Python: UCT over the fast rules in `pure.rules`, random playouts, the tree kept
-from one turn to the next. This is the bot `arena bundle mcts` submits to CodinGame (no numba).
+"""`mcts` in pure Python: Monte Carlo tree search with RAVE over the fast rules in `pure.rules`,
+random playouts, the tree kept from one turn to the next. This is the bot `arena bundle mcts`
+submits to CodinGame (no numba).
+
+A turn allows a few hundred playouts against up to 80 legal moves, too few to try every move
+before trusting any; so each node also keeps all-moves-as-first (AMAF) statistics: how the mover
+fared in the simulations through the node in which it played a tile at any point later. A child's
+value blends its own mean with the AMAF mean of its tile, the AMAF share fading as the child's own
+visits grow (RAVE, Gelly & Silver 2007); an unvisited move is valued by AMAF alone, so the search
+tries the promising tiles first. Connection games suit AMAF: a tile that helps later mostly
+helps now.
 
 A node is a position where a player is to move (growth turns are folded into the move before
-them); its `wins` count for the player whose move led to it, so a parent picks the child best for
-its own mover even though the movers do not simply alternate (blue, orange, growth, orange, blue).
+them); `wins` count for the player whose move led to it, so a parent picks the child best for its
+own mover though the movers do not simply alternate (blue, orange, growth, orange, blue, growth).
 """
 from __future__ import annotations
 
@@ -15,7 +24,10 @@ from random import Random
 from . import rules
 from .player import main
 
-EXPLORATION = 0.8
+N_TILES = 80
+EXPLORATION = 0.05
+RAVE_BIAS = 0.02  # how quickly a child's own mean takes over from its AMAF mean
+FIRST_PLAY = 0.5  # the AMAF mean of a tile never played
 # The reward of an outcome for the player who made the move: BLUE_WINS, ORANGE_WINS, DRAW.
 _REWARD = {
     rules.BLUE: (0.0, 1.0, 0.0, 0.5),
@@ -27,7 +39,8 @@ _REUSE_DEPTH = 2
 
 
 class Node:
-    __slots__ = ("board", "turns", "by", "outcome", "untried", "children", "move", "visits", "wins")
+    __slots__ = ("board", "turns", "by", "outcome", "move", "moves", "children", "visits", "wins",
+                 "amaf_visits", "amaf_wins")
 
     def __init__(self, board, turns: int, by: int, outcome: int, move: int, rng: Random):
         self.board = board
@@ -35,38 +48,41 @@ class Node:
         self.by = by  # the player whose move led here
         self.outcome = outcome
         self.move = move
-        self.children: list[Node] = []
+        # The mover's legal moves (none once the game is over) and the children tried so far.
+        moves = rules.legal_moves(board, rules.ACTORS[turns]) if outcome == rules.ONGOING else []
+        cut = int(rng.random() * len(moves))  # ties in the selection go to the first: start anywhere
+        self.moves = moves[cut:] + moves[:cut]
+        self.children: dict[int, Node] = {}
         self.visits = 0
         self.wins = 0.0
-        if outcome == rules.ONGOING:
-            self.untried = rules.legal_moves(board, rules.ACTORS[turns])
-            rng.shuffle(self.untried)
-        else:
-            self.untried = []
+        self.amaf_visits = [0] * N_TILES
+        self.amaf_wins = [0.0] * N_TILES
 
-    def expand(self, rng: Random) -> Node:
-        """Play the next untried move (and a growth turn after it); the new child."""
-        move = self.untried.pop()
-        board = bytearray(self.board)
-        mover = rules.ACTORS[self.turns]
-        turns = self.turns + 1
-        outcome = rules.play(board, mover, move)
-        if outcome == rules.ONGOING and rules.ACTORS[turns] == rules.GROWTH:
-            outcome = rules.grow(board)
-            turns += 1
-        if outcome == rules.ONGOING and turns >= rules.MAX_TURNS:
-            outcome = rules.DRAW
-        child = Node(board, turns, mover, outcome, move, rng)
-        self.children.append(child)
-        return child
+    def child(self, move: int, rng: Random) -> Node:
+        """The child after `move` (and the growth turn after it, if one follows), made on demand."""
+        node = self.children.get(move)
+        if node is None:
+            board = bytearray(self.board)
+            mover = rules.ACTORS[self.turns]
+            turns = self.turns + 1
+            outcome = rules.play(board, mover, move)
+            if outcome == rules.ONGOING and rules.ACTORS[turns] == rules.GROWTH:
+                outcome = rules.grow(board)
+                turns += 1
+            if outcome == rules.ONGOING and turns >= rules.MAX_TURNS:
+                outcome = rules.DRAW
+            node = self.children[move] = Node(board, turns, mover, outcome, move, rng)
+        return node
 
 
 class MCTSBot:
     name = "mcts"
 
-    def __init__(self, seed: int | None = None, exploration: float = EXPLORATION):
+    def __init__(self, seed: int | None = None, exploration: float = EXPLORATION,
+                 rave_bias: float = RAVE_BIAS):
         self.rng = Random(seed)
         self.exploration = exploration
+        self.rave_bias = rave_bias
         self.root: Node | None = None
         self.iterations = 0  # of the last search
 
@@ -84,7 +100,7 @@ class MCTSBot:
         finally:
             if collecting:
                 gc.enable()
-        best = max(root.children, key=lambda c: (c.visits, c.wins))
+        best = max(root.children.values(), key=lambda c: (c.visits, c.wins))
         self.root = best
         return best.move
 
@@ -96,39 +112,78 @@ class MCTSBot:
             for node in level:
                 if node.turns == turns_played and node.board == board:
                     return node
-            level = [child for node in level for child in node.children]
+            level = [child for node in level for child in node.children.values()]
         return Node(bytearray(board), turns_played, -rules.ACTORS[turns_played], rules.ONGOING, -1,
                     self.rng)
 
+    def _select(self, node: Node) -> int:
+        """The move to follow from `node`: the best blend of own and AMAF means, plus a little
+        exploration; ties go to the first in `node.moves`, which starts at a random tile."""
+        children, amaf_visits, amaf_wins = node.children, node.amaf_visits, node.amaf_wins
+        scale = self.exploration * sqrt(log(node.visits + 1))
+        bias = self.rave_bias
+        best_move, best_value = -1, -1.0
+        for move in node.moves:
+            rn = amaf_visits[move]
+            rq = amaf_wins[move] / rn if rn else FIRST_PLAY
+            child = children.get(move)
+            if child is None:
+                value = rq + scale
+            else:
+                n = child.visits
+                q = child.wins / n
+                beta = rn / (rn + n + bias * rn * n)
+                value = q + beta * (rq - q) + scale / sqrt(n)
+            if value > best_value:
+                best_move, best_value = move, value
+        return best_move
+
     def _search(self, root: Node, deadline: float) -> None:
-        rng, clock = self.rng, time.perf_counter
+        rng = self.rng
         bits = rng.getrandbits
+        clock = time.perf_counter
         playout = rules.random_playout
-        c = self.exploration
+        actors = rules.ACTORS
         iterations = 0
-        while True:
-            if clock() >= deadline and (root.children or not root.untried):
-                break
+        while iterations == 0 or clock() < deadline:
             iterations += 1
             node = root
             path = [node]
-            while not node.untried and node.children:
-                scale = c * sqrt(log(node.visits))
-                best, best_value = None, -1.0
-                for child in node.children:
-                    n = child.visits
-                    value = child.wins / n + scale / sqrt(n)
-                    if value > best_value:
-                        best, best_value = child, value
-                node = best
+            # Down the tree to a new node (or the end of the game).
+            while node.outcome == rules.ONGOING and node.moves:
+                known = node.visits > 0
+                node = node.child(self._select(node), rng)
                 path.append(node)
-            if node.untried:
-                node = node.expand(rng)
-                path.append(node)
-            outcome = node.outcome or playout(node.board, node.turns, bits)
-            for visited in path:
+                if not known or node.visits == 0:
+                    break
+            played = ([], [])
+            if node.outcome != rules.ONGOING:
+                outcome = node.outcome
+            else:
+                outcome = playout(node.board, node.turns, bits, rules.MAX_TURNS, played)
+            # Back up: each node's own statistics, and AMAF for its mover's tiles played after it.
+            blue_later, orange_later = set(played[0]), set(played[1])
+            for i in range(len(path) - 1, -1, -1):
+                visited = path[i]
                 visited.visits += 1
                 visited.wins += _REWARD[visited.by][outcome]
+                if i + 1 < len(path):
+                    mover = actors[visited.turns]
+                    later = blue_later if mover == rules.BLUE else orange_later
+                    later.add(path[i + 1].move)
+                    reward = _REWARD[mover][outcome]
+                    amaf_visits, amaf_wins = visited.amaf_visits, visited.amaf_wins
+                    for tile in later:
+                        amaf_visits[tile] += 1
+                        amaf_wins[tile] += reward
+                elif visited.moves:  # the leaf: AMAF from the playout alone
+                    mover = actors[visited.turns]
+                    later = blue_later if mover == rules.BLUE else orange_later
+                    reward = _REWARD[mover][outcome]
+                    amaf_visits, amaf_wins = visited.amaf_visits, visited.amaf_wins
+                    for tile in later:
+                        amaf_visits[tile] += 1
+                        amaf_wins[tile] += reward
         self.iterations = iterations
 
 

@@ -20,7 +20,7 @@ from . import rules
 
 # Thinking time, counted from reading the turn's first line. CodinGame allows 100 ms a turn and
 # 1000 ms for the first (which also pays for the interpreter's start and the imports).
-TURN_SECONDS = 0.070
+TURN_SECONDS = 0.060
 FIRST_TURN_SECONDS = 0.400
 
 

@@ -336,16 +336,21 @@ def _after_eruption(board, fresh, node, par, cm):
     return ORANGE_WINS if orange else ONGOING
 
 
-def random_playout(board, turns_played: int, bits=_rng.getrandbits, max_turns: int = MAX_TURNS) -> int:
+def random_playout(board, turns_played: int, bits=_rng.getrandbits, max_turns: int = MAX_TURNS,
+                   played: tuple[list, list] | None = None) -> int:
     """Play uniformly random legal moves from an ongoing position to the end and return the outcome
     (`board` is left alone). A game reaching `max_turns` is a draw; a player left without a legal
-    move loses, as the referee forfeits it. `bits(7)` draws the candidate tiles.
+    move loses, as the referee forfeits it. `bits(7)` draws the candidate tiles; the tiles blue and
+    orange play are appended to `played[0]` and `played[1]` (for all-moves-as-first statistics).
 
     Wins are found through a union-find of each player's components that only ever merges: pieces
     destroyed by eruptions stay in it, so a component's mask may be too big, never too small. Only
     when that mask holds a tile and its antipode is the component flooded exactly (and relabelled).
     It starts with all of a player's tiles as one component."""
     board = bytearray(board[:N_TILES] + _PAD)
+    if played is None:
+        played = ([], [])
+    blue_played, orange_played = played[0].append, played[1].append
     nb, bit = _NB, _BIT
     node = list(board.translate(_START_NODE))
     par = [0, 1]
@@ -375,6 +380,7 @@ def random_playout(board, turns_played: int, bits=_rng.getrandbits, max_turns: i
                 tries += 1
                 if tries > 64 and not legal_moves(board, who):
                     return ORANGE_WINS
+            blue_played(t)
             if c == 4:
                 board[t] = 5
                 k = len(par)
@@ -404,6 +410,7 @@ def random_playout(board, turns_played: int, bits=_rng.getrandbits, max_turns: i
                 tries += 1
                 if tries > 64 and not legal_moves(board, who):
                     return BLUE_WINS
+            orange_played(t)
             if c == 4:
                 board[t] = 3
                 k = len(par)
