@@ -47,11 +47,6 @@ def _table(mapping):
 
 # A growth turn: levels 1..3 rise towards 4, -1..-3 towards -4.
 _GROWN = _table({5: 6, 6: 7, 7: 8, 3: 2, 2: 1, 1: 0})
-# Owned cells as the digits of a bit mask (see `_masks`).
-_BLUE_DIGIT = _table({c: ord("1") if EMPTY < c <= BLUE_TOP else ord("0") for c in range(256)})
-# The union-find node a playout starts each tile in: all blue tiles 0, all orange (and empty) 1.
-_START_NODE = _table({c: 0 if c > EMPTY else 1 for c in range(256)})
-_ORANGE_DIGIT = _table({c: ord("1") if c < EMPTY else ord("0") for c in range(256)})
 
 
 def actor(turn: int) -> int:
@@ -263,12 +258,6 @@ def take_turn(board, turns_played: int, tile: int) -> int:
 _rng = Random()
 
 
-def _masks(board):
-    """The bit masks of the blue and the orange tiles."""
-    real = bytes(board[:N_TILES])
-    return int(real.translate(_BLUE_DIGIT)[::-1], 2), int(real.translate(_ORANGE_DIGIT)[::-1], 2)
-
-
 def _relabel(board, player, tile, node, par, cm):
     """Flood `tile`'s component exactly, give it a new union-find node; its bit mask."""
     nb, bit = _NB, _BIT
@@ -313,7 +302,7 @@ def _after_eruption(board, fresh, node, par, cm):
     blue = orange = False
     for t in fresh:
         x = board[t] - EMPTY
-        if not x:
+        if not x or (blue if x > 0 else orange):  # empty again, or its player has already won
             continue
         k = _find(par, node[t])
         m = cm[k]
@@ -345,16 +334,20 @@ def random_playout(board, turns_played: int, bits=_rng.getrandbits, max_turns: i
 
     Wins are found through a union-find of each player's components that only ever merges: pieces
     destroyed by eruptions stay in it, so a component's mask may be too big, never too small. Only
-    when that mask holds a tile and its antipode is the component flooded exactly (and relabelled).
-    It starts with all of a player's tiles as one component."""
+    when that mask holds a tile and its antipode is the component flooded exactly (and relabelled)."""
     board = bytearray(board[:N_TILES] + _PAD)
     if played is None:
         played = ([], [])
     blue_played, orange_played = played[0].append, played[1].append
     nb, bit = _NB, _BIT
-    node = list(board.translate(_START_NODE))
-    par = [0, 1]
-    cm = list(_masks(board))
+    node = [0] * N_TILES
+    par = []
+    cm = []
+    labelled = 0
+    for t in TILES:
+        c = board[t]
+        if c != EMPTY and not labelled & bit[t]:
+            labelled |= _relabel(board, 1 if c > EMPTY else -1, t, node, par, cm)
     for who in ACTORS[turns_played:max_turns]:
         if who == 0:
             if 7 in board or 1 in board:
