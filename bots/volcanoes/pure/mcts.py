@@ -100,6 +100,8 @@ class MCTSBot:
         finally:
             if collecting:
                 gc.enable()
+        if not root.children:  # no legal move: the referee forfeits us whatever we answer
+            return 0
         best = max(root.children.values(), key=lambda c: (c.visits, c.wins))
         self.root = best
         return best.move
