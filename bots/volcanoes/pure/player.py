@@ -21,7 +21,7 @@ from . import rules
 # Thinking time, counted from reading the turn's first line. CodinGame allows 100 ms a turn and
 # 1000 ms for the first (which also pays for the interpreter's start and the imports).
 TURN_SECONDS = 0.060
-FIRST_TURN_SECONDS = 0.400
+FIRST_TURN_SECONDS = 0.300
 
 
 class PurePlayer:
