@@ -153,39 +153,33 @@ class MCTSBot:
             path = [node]
             # Down the tree to a new node (or the end of the game).
             while node.outcome == rules.ONGOING and node.moves:
-                known = node.visits > 0
                 node = node.child(self._select(node), rng)
                 path.append(node)
-                if not known or node.visits == 0:
+                if node.visits == 0:
                     break
             played = ([], [])
             if node.outcome != rules.ONGOING:
                 outcome = node.outcome
             else:
                 outcome = playout(node.board, node.turns, bits, rules.MAX_TURNS, played)
-            # Back up: each node's own statistics, and AMAF for its mover's tiles played after it.
+            # Back up: each node's own statistics, and AMAF for its mover's tiles played after it
+            # (in the tree below it, its own move included, and in the playout).
             blue_later, orange_later = set(played[0]), set(played[1])
             for i in range(len(path) - 1, -1, -1):
                 visited = path[i]
                 visited.visits += 1
                 visited.wins += _REWARD[visited.by][outcome]
+                if not visited.moves:  # the game is over here
+                    continue
+                mover = actors[visited.turns]
+                later = blue_later if mover == rules.BLUE else orange_later
                 if i + 1 < len(path):
-                    mover = actors[visited.turns]
-                    later = blue_later if mover == rules.BLUE else orange_later
                     later.add(path[i + 1].move)
-                    reward = _REWARD[mover][outcome]
-                    amaf_visits, amaf_wins = visited.amaf_visits, visited.amaf_wins
-                    for tile in later:
-                        amaf_visits[tile] += 1
-                        amaf_wins[tile] += reward
-                elif visited.moves:  # the leaf: AMAF from the playout alone
-                    mover = actors[visited.turns]
-                    later = blue_later if mover == rules.BLUE else orange_later
-                    reward = _REWARD[mover][outcome]
-                    amaf_visits, amaf_wins = visited.amaf_visits, visited.amaf_wins
-                    for tile in later:
-                        amaf_visits[tile] += 1
-                        amaf_wins[tile] += reward
+                reward = _REWARD[mover][outcome]
+                amaf_visits, amaf_wins = visited.amaf_visits, visited.amaf_wins
+                for tile in later:
+                    amaf_visits[tile] += 1
+                    amaf_wins[tile] += reward
         self.iterations = iterations
 
 
