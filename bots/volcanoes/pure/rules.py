@@ -7,7 +7,8 @@ shaped for speed rather than for reading the rules:
   boundary a volcano is dormant exactly when its level is 4 (it erupted and nothing lowered it since).
 - A win is only looked for where it can appear: a connection needs a tile that became owned this
   turn (pieces otherwise only leave the board), so only those tiles' components are searched, and a
-  component joins a tile to its antipode when its bit mask meets itself shifted by 40.
+  component joins a tile to its antipode when its bit mask meets itself shifted by 40. Playouts
+  first ask a union-find of component masks, and flood only when it allows a win.
 - `random_playout` plays on a padded copy (48 cells past the 80 real ones that no player may raise),
   so a 7-bit random number is a candidate tile without a range check: rejection sampling, uniform
   over the legal tiles, with no list of legal moves built.
