@@ -270,14 +270,14 @@ def _relabel(board, player, tile, node, par, cm):
     if player > 0:
         while stack:
             for n in nb[stack.pop()]:
-                if board[n] > EMPTY and not seen & bit[n]:
+                if board[n] > EMPTY and node[n] != k:
                     seen |= bit[n]
                     node[n] = k
                     stack.append(n)
     else:
         while stack:
             for n in nb[stack.pop()]:
-                if board[n] < EMPTY and not seen & bit[n]:
+                if board[n] < EMPTY and node[n] != k:
                     seen |= bit[n]
                     node[n] = k
                     stack.append(n)
