@@ -83,11 +83,12 @@ class MCTSBot:
         self.rng = Random(seed)
         self.exploration = exploration
         self.rave_bias = rave_bias
-        self.root: Node | None = None
+        self.root: Node | None = None  # the node of our last move, where the next search starts
+        self._searched: Node | None = None
         self.iterations = 0  # of the last search
 
     def start(self, colour: int) -> None:
-        self.root = None
+        self.root = self._searched = None
 
     def choose(self, board, turns_played: int, deadline: float) -> int:
         # No cyclic garbage collection mid-turn (the tree has no cycles): a pass over a big tree is
@@ -96,6 +97,8 @@ class MCTSBot:
         gc.disable()
         try:
             root = self._reuse(board, turns_played)
+            # Free the rest of the old tree now, within the budget, not after the deadline.
+            self.root = self._searched = None
             self._search(root, deadline)
         finally:
             if collecting:
@@ -104,6 +107,7 @@ class MCTSBot:
             return 0
         best = max(root.children.values(), key=lambda c: (c.visits, c.wins))
         self.root = best
+        self._searched = root  # (its other branches are freed at the start of the next turn)
         return best.move
 
     def _reuse(self, board, turns_played: int) -> Node:

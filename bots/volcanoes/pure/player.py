@@ -1,5 +1,6 @@
 """The CodinGame adapter for pure-Python bots: the same protocol as `bots/volcanoes/base.py`'s
-`Player`, without numpy or numba, so a bundled bot runs on the judge as it runs here.
+`Player`, without numba (whose kernels `Player` tracks positions with), so a bundled bot runs on
+the judge as it runs here.
 
 CodinGame's lines do not say whose seat it is, where in the blue-orange-growth cycle the game
 stands, nor which volcanoes are dormant; this adapter tracks the first two and reads the third off
