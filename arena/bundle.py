@@ -29,7 +29,7 @@ PROJECT_PACKAGES = ("referee", "bots", "arena")
 CODINGAME_LIMIT = 100_000
 COMPRESS_CHOICES = ("auto", "always", "never")
 
-NUMBA_STAND_IN = '''"""numba's decorators as no-ops: this bundle runs where numba is not installed."""
+NUMBA_STAND_IN = '''"""numba's decorators as no-ops (and prange as range): this bundle runs without numba."""
 
 
 def njit(*args, **kwargs):
@@ -39,6 +39,7 @@ def njit(*args, **kwargs):
 
 
 jit = njit
+prange = range
 '''
 
 _LOADER = '''
