@@ -72,7 +72,8 @@ def play(submission: Path, opponent: str, games: int, first_seed: int = 0) -> di
             figures["reasons"][key] = figures["reasons"].get(key, 0) + 1
             if result.winner != ours:
                 print(f"game {game} (seed {seed}, we are {ours}): {result.winner} by {result.reason}"
-                      f" ({result.detail})", file=sys.stderr, flush=True)
+                      f" ({result.detail}) on turn {result.turns}, our turn {len(times) + 1}",
+                      file=sys.stderr, flush=True)
     if turn_ms:
         figures["max_ms"] = max(turn_ms)
         figures["mean_ms"] = round(sum(turn_ms) / len(turn_ms), 2)
