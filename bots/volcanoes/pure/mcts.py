@@ -24,11 +24,10 @@ from random import Random
 from . import rules
 from .player import main
 
-N_TILES = 80
 EXPLORATION = 0.05
 RAVE_BIAS = 0.02  # how quickly a child's own mean takes over from its AMAF mean
 FIRST_PLAY = 0.5  # the AMAF mean of a tile never played
-# The reward of an outcome for the player who made the move: BLUE_WINS, ORANGE_WINS, DRAW.
+# The reward of an outcome for a player, indexed by outcome (ONGOING, BLUE_WINS, ORANGE_WINS, DRAW).
 _REWARD = {
     rules.BLUE: (0.0, 1.0, 0.0, 0.5),
     rules.ORANGE: (0.0, 0.0, 1.0, 0.5),
@@ -55,8 +54,8 @@ class Node:
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.wins = 0.0
-        self.amaf_visits = [0] * N_TILES
-        self.amaf_wins = [0.0] * N_TILES
+        self.amaf_visits = [0] * rules.N_TILES
+        self.amaf_wins = [0.0] * rules.N_TILES
 
     def child(self, move: int, rng: Random) -> Node:
         """The child after `move` (and the growth turn after it, if one follows), made on demand."""
