@@ -53,7 +53,8 @@ def _playouts_per_second(playout, seconds: float) -> float:
 
 
 def engine_playouts(seconds: float) -> list[Figure]:
-    """Random playouts per second from the opening: the search's jitted loop."""
+    """Random playouts per second from the opening: the search's jitted loop, and the pure-Python
+    engine that plays on CodinGame."""
     from bots.volcanoes.search import playout
 
     playout.warm_up()
@@ -65,7 +66,10 @@ def engine_playouts(seconds: float) -> list[Figure]:
         playout.playouts_from(levels, dormant, 0, count, False, scratch)
         return count
 
-    return [Figure("playouts/s numba", _playouts_per_second(numba_batch, seconds), "1/s", True)]
+    from bots.volcanoes.pure.bench import playouts_per_second
+
+    return [Figure("playouts/s numba", _playouts_per_second(numba_batch, seconds), "1/s", True),
+            Figure("playouts/s pure python", playouts_per_second(seconds), "1/s", True)]
 
 
 # ---------------------------------------------------------------- latency

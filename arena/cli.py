@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 from referee.volcanoes.match import Settings
 
-from . import bench
+from . import bench, bundle
 from . import players as players_mod
 from .players import PlayerError, changed_since, resolve_all
 from .report import PairCounter, SprtCourse, points, text_report
@@ -78,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_bots)
 
     bench.register(sub)
+    bundle.register(sub)
     return parser
 
 

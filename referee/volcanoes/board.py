@@ -5,8 +5,6 @@ tile k+40 are antipodes. Each tile has three neighbours, listed in the order the
 """
 from __future__ import annotations
 
-import numpy as np
-
 N_TILES = 80
 HALF = 40
 NAMES = tuple(f"N{i:02d}" for i in range(1, 41)) + tuple(f"S{i:02d}" for i in range(1, 41))
@@ -31,8 +29,6 @@ NEIGHBOURS = (
     (25, 76, 74), (77, 57, 75), (27, 78, 76), (77, 79, 59), (29, 60, 78),  # 75..79
 )
 
-NEIGHBOUR_ARRAY = np.array(NEIGHBOURS, dtype=np.int64)
-ANTIPODE = np.array([(k + HALF) % N_TILES for k in range(N_TILES)], dtype=np.int64)
 
 
 # Where each tile sits on CodinGame's flat map: the face of the icosahedron (1-20) and the part of

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .board import HALF, N_TILES, NEIGHBOUR_ARRAY
+from .board import HALF, N_TILES, NEIGHBOURS
 
 BLUE, ORANGE, GROWTH = 1, -1, 0
 MAX_LEVEL = 4
@@ -18,6 +18,8 @@ MAX_ERUPTION_PHASES = 100  # more phases in one turn and the game is a draw
 ONGOING, BLUE_WINS, ORANGE_WINS, DRAW = 0, 1, 2, 3
 CYCLE = np.array([BLUE, ORANGE, GROWTH, ORANGE, BLUE, GROWTH], dtype=np.int64)
 
+# The neighbours as an array for the kernels (board.py stays free of numpy, for the bundle).
+NEIGHBOUR_ARRAY = np.array(NEIGHBOURS, dtype=np.int64)
 _NB = NEIGHBOUR_ARRAY  # a global array: numba freezes it into the compiled code
 
 

@@ -12,7 +12,7 @@ from bots.volcanoes.state import GameState
 from bots.volcanoes.uct import UctBot
 from referee.process import BotProcess
 from referee.volcanoes import rules
-from referee.volcanoes.board import NEIGHBOUR_ARRAY
+from referee.volcanoes.board import NEIGHBOURS
 from referee.volcanoes.match import Settings, play_game
 
 BOTS = [UctBot, MctsBot]
@@ -31,7 +31,7 @@ def shortest_path(source, target, avoid=()):
     queue = deque([source])
     while queue:
         tile = queue.popleft()
-        for n in NEIGHBOUR_ARRAY[tile]:
+        for n in NEIGHBOURS[tile]:
             n = int(n)
             if n not in previous and n not in avoid:
                 previous[n] = tile

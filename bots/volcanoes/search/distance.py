@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from referee.volcanoes.board import HALF, N_TILES, NEIGHBOUR_ARRAY
+from referee.volcanoes.board import HALF, N_TILES
+from referee.volcanoes.rules import NEIGHBOUR_ARRAY
 
 BLOCKED = 1000
 _NB = NEIGHBOUR_ARRAY

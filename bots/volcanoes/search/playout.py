@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from referee.volcanoes.board import HALF, N_TILES, NEIGHBOUR_ARRAY
+from referee.volcanoes.board import HALF, N_TILES
+from referee.volcanoes.rules import NEIGHBOUR_ARRAY
 from referee.volcanoes.rules import (
     BLUE,
     BLUE_WINS,

@@ -1,0 +1,274 @@
+"""`arena bundle BOT -o submission.py`: one self-contained Python file for CodinGame's judge.
+
+The bundler follows the bot module's imports (read with `ast`, never executed) through the
+project's packages, puts each module's source in one file, and has that file install an import
+hook that serves those sources, then run the bot module as `__main__`. Python's import system thus
+orders the modules itself, relative imports work, and tracebacks name the original files.
+
+What is bundled for a bot NAME: `bots.volcanoes.pure.NAME` when that pure-Python version exists
+(CodinGame has no numba, and numpy-elementwise kernels are slow without it), else
+`bots.volcanoes.NAME`; a dotted module path is taken as it is. So `arena bundle mcts` submits the
+pure-Python MCTS. A bundled module that imports numba gets a stand-in whose decorators return the
+function unchanged, so the bundle never needs numba (nor uses it where it is installed).
+
+CodinGame counts a submission in UTF-16 code units and accepts at most 100,000; a bundle over the
+limit is compressed (zlib, then base85 in a string literal) and unpacks itself when run.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import base64
+import sys
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_PACKAGES = ("referee", "bots", "arena")
+CODINGAME_LIMIT = 100_000
+COMPRESS_CHOICES = ("auto", "always", "never")
+
+NUMBA_STAND_IN = '''"""numba's decorators as no-ops (and prange as range): this bundle runs without numba."""
+
+
+def njit(*args, **kwargs):
+    if len(args) == 1 and callable(args[0]) and not kwargs:
+        return args[0]
+    return lambda function: function
+
+
+jit = njit
+prange = range
+'''
+
+_LOADER = '''
+import importlib.abc
+import importlib.util
+import linecache
+import sys
+
+
+class _BundledModules(importlib.abc.MetaPathFinder, importlib.abc.InspectLoader):
+    """Serves the modules above from their sources, ahead of anything installed."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name in _MODULES:
+            return importlib.util.spec_from_loader(name, self, is_package=_MODULES[name][0])
+        return None
+
+    def is_package(self, name):
+        return _MODULES[name][0]
+
+    def get_source(self, name):
+        return _MODULES[name][1]
+
+    def get_code(self, name):
+        is_package, source = _MODULES[name]
+        filename = "bundle:" + name.replace(".", "/") + ("/__init__.py" if is_package else ".py")
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        return compile(source, filename, "exec", dont_inherit=True)
+
+
+sys.meta_path.insert(0, _BundledModules())
+'''
+
+
+class BundleError(ValueError):
+    """The bot cannot be bundled: unknown module, unreadable source, or too large."""
+
+
+@dataclass
+class Bundle:
+    entry: str  # the bot module run as __main__
+    modules: list[str]  # bundled modules, in the file's order (shims included)
+    external: list[str]  # top-level packages imported from outside the project
+    text: str  # the submission
+    compressed: bool
+
+    @property
+    def size(self) -> int:
+        return utf16_units(self.text)
+
+
+def utf16_units(text: str) -> int:
+    """The length of `text` as CodinGame counts it: UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def resolve_bot(bot: str, root: Path = PROJECT_ROOT) -> str:
+    """The module to bundle for a bot name (see the module docstring) or a dotted module path."""
+    if "." in bot:
+        candidates = [bot]
+    else:
+        candidates = [f"bots.volcanoes.pure.{bot}", f"bots.volcanoes.{bot}"]
+    for name in candidates:
+        if _module_file(name, root) is not None:
+            return name
+    raise BundleError(f"no bot module {' or '.join(candidates)} in {root}")
+
+
+def _module_file(name: str, root: Path) -> Path | None:
+    path = root.joinpath(*name.split("."))
+    if path.with_suffix(".py").is_file():
+        return path.with_suffix(".py")
+    if (path / "__init__.py").is_file():
+        return path / "__init__.py"
+    return None
+
+
+def _imported_names(tree: ast.AST, name: str, is_package: bool) -> set[str]:
+    """Every absolute module name an import statement in the tree may refer to (a `from X import Y`
+    gives X and X.Y, for Y may be a submodule)."""
+    package = name if is_package else name.rpartition(".")[0]
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                if node.level - 1 >= len(parts):
+                    raise BundleError(f"{name}: a relative import goes above the top package")
+                base = ".".join(parts[: len(parts) - (node.level - 1)])
+                base = f"{base}.{node.module}" if node.module else base
+            else:
+                base = node.module
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+def collect(entry: str, root: Path = PROJECT_ROOT) -> tuple[dict[str, tuple[bool, str]], list[str]]:
+    """The project modules `entry` needs, with their parent packages: {name: (is_package, source)},
+    sorted by name; and the external top-level packages they import."""
+    found: dict[str, tuple[bool, str]] = {}
+    external: set[str] = set()
+    pending = [entry]
+    while pending:
+        name = pending.pop()
+        if name in found:
+            continue
+        path = _module_file(name, root)
+        if path is None:
+            raise BundleError(f"cannot find module {name} in {root}")
+        try:
+            source = path.read_text(encoding="utf-8")
+            tree = ast.parse(source, filename=str(path))
+        except (OSError, UnicodeDecodeError, SyntaxError) as exc:
+            raise BundleError(f"cannot read {path}: {exc}") from exc
+        is_package = path.name == "__init__.py"
+        found[name] = (is_package, source)
+        parts = name.split(".")
+        pending += [".".join(parts[:i]) for i in range(1, len(parts))]  # parent packages
+        for imported in _imported_names(tree, name, is_package):
+            top = imported.partition(".")[0]
+            if top in PROJECT_PACKAGES:
+                if _module_file(imported, root) is not None:
+                    pending.append(imported)
+            elif top != "__future__" and top not in sys.stdlib_module_names:
+                external.add(top)
+    return dict(sorted(found.items())), sorted(external)
+
+
+def _literal(source: str) -> str:
+    """A string literal for a module's source: a raw triple-quoted string where that reproduces it
+    exactly (readable on the judge's page), else repr."""
+    for quote in ('"""', "'''"):
+        literal = f"r{quote}{source}{quote}"
+        if quote not in source and not source.endswith("\\"):
+            try:
+                if ast.literal_eval(literal) == source:
+                    return literal
+            except (SyntaxError, ValueError):
+                pass
+    return repr(source)
+
+
+def _plain(entry: str, modules: dict[str, tuple[bool, str]]) -> str:
+    lines = [
+        f"# A CodinGame submission made by `arena bundle` from {entry}: the modules below are served",
+        "# by an import hook, then the bot runs as __main__.",
+        "_MODULES = {}",
+    ]
+    for name, (is_package, source) in modules.items():
+        lines.append(f"_MODULES[{name!r}] = ({is_package}, {_literal(source)})")
+    lines.append(_LOADER)
+    lines.append('if __name__ == "__main__":')
+    lines.append("    import runpy")
+    lines.append("")
+    lines.append(f"    runpy.run_module({entry!r}, run_name=\"__main__\", alter_sys=True)")
+    return "\n".join(lines) + "\n"
+
+
+def _compressed(text: str) -> str:
+    packed = base64.b85encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
+    return (
+        "# A CodinGame submission made by `arena bundle`, compressed: zlib, then base85.\n"
+        "import base64, zlib\n"
+        f"exec(zlib.decompress(base64.b85decode({packed!r})).decode(\"utf-8\"))\n"
+    )
+
+
+def build(bot: str, compress: str = "auto", limit: int = CODINGAME_LIMIT,
+          root: Path = PROJECT_ROOT) -> Bundle:
+    """The submission for `bot` (a bot name or a module path). `compress` is "auto" (only when the
+    plain file is over `limit`), "always" or "never". Raises BundleError when the result is over
+    `limit` UTF-16 units."""
+    if compress not in COMPRESS_CHOICES:
+        raise BundleError(f"compress must be one of {', '.join(COMPRESS_CHOICES)}, not {compress!r}")
+    entry = resolve_bot(bot, root)
+    modules, external = collect(entry, root)
+    if "numba" in external:
+        modules["numba"] = (True, NUMBA_STAND_IN)
+        external.remove("numba")
+    text = _plain(entry, modules)
+    compressed = compress == "always" or (compress == "auto" and utf16_units(text) > limit)
+    if compressed:
+        text = _compressed(text)
+    bundle = Bundle(entry, list(modules), external, text, compressed)
+    if bundle.size > limit:
+        how = "compressed" if compressed else "uncompressed (try --compress auto)"
+        raise BundleError(f"the bundle of {entry} is {bundle.size:,} UTF-16 units {how}, "
+                          f"over the limit of {limit:,}")
+    return bundle
+
+
+def register(subparsers) -> None:
+    """Add `bundle` to the `arena` command's subcommands."""
+    p = subparsers.add_parser("bundle", help="one self-contained Python file to submit to CodinGame",
+                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_arguments(p)
+
+
+def _add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("bot", metavar="BOT", help="a bot name (mcts, boss, ...) or a dotted module path")
+    p.add_argument("-o", "--output", metavar="FILE", required=True, help="where to write the submission")
+    p.add_argument("--compress", choices=COMPRESS_CHOICES, default="auto",
+                   help="zlib + base85: only when over the limit (auto, default), always or never")
+    p.add_argument("--limit", type=int, default=CODINGAME_LIMIT,
+                   help=f"the size limit in UTF-16 code units (default {CODINGAME_LIMIT:,})")
+    p.set_defaults(run=run_bundle)
+
+
+def run_bundle(args: argparse.Namespace) -> int:
+    try:
+        bundle = build(args.bot, args.compress, args.limit)
+        Path(args.output).write_text(bundle.text, encoding="utf-8")
+    except (BundleError, OSError) as exc:
+        print(f"arena: {exc}", file=sys.stderr)
+        return 2
+    how = "compressed" if bundle.compressed else "not compressed"
+    print(f"wrote {args.output}: {bundle.entry} and {len(bundle.modules) - 1} more modules, "
+          f"{bundle.size:,} UTF-16 units ({how}; limit {args.limit:,})")
+    if bundle.external:
+        print(f"imports from outside the project: {', '.join(bundle.external)}")
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="python -m arena.bundle", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_arguments(parser)
+    arguments = parser.parse_args()
+    sys.exit(arguments.run(arguments))

@@ -1,0 +1,190 @@
+"""`mcts` in pure Python: Monte Carlo tree search with RAVE over the fast rules in `pure.rules`,
+random playouts, the tree kept from one turn to the next. This is the bot `arena bundle mcts`
+submits to CodinGame (no numba).
+
+A turn allows a few hundred playouts against up to 80 legal moves, too few to try every move
+before trusting any; so each node also keeps all-moves-as-first (AMAF) statistics: how the mover
+fared in the simulations through the node in which it played a tile at any point later. A child's
+value blends its own mean with the AMAF mean of its tile, the AMAF share fading as the child's own
+visits grow (RAVE, Gelly & Silver 2007); an unvisited move is valued by AMAF alone, so the search
+tries the promising tiles first. Connection games suit AMAF: a tile that helps later mostly
+helps now.
+
+A node is a position where a player is to move (growth turns are folded into the move before
+them); `wins` count for the player whose move led to it, so a parent picks the child best for its
+own mover though the movers do not simply alternate (blue, orange, growth, orange, blue, growth).
+"""
+from __future__ import annotations
+
+import gc
+import time
+from math import log, sqrt
+from random import Random
+
+from . import rules
+from .player import main
+
+EXPLORATION = 0.05
+RAVE_BIAS = 0.02  # how quickly a child's own mean takes over from its AMAF mean
+FIRST_PLAY = 0.5  # the AMAF mean of a tile never played
+# The reward of an outcome for a player, indexed by outcome (ONGOING, BLUE_WINS, ORANGE_WINS, DRAW).
+_REWARD = {
+    rules.BLUE: (0.0, 1.0, 0.0, 0.5),
+    rules.ORANGE: (0.0, 0.0, 1.0, 0.5),
+}
+# How far below our last root the tree is searched for the position we are shown next: the
+# opponent's move, the growth folded into it, and the opponent's second move.
+_REUSE_DEPTH = 2
+
+
+class Node:
+    __slots__ = ("board", "turns", "by", "outcome", "move", "moves", "children", "visits", "wins",
+                 "amaf_visits", "amaf_wins")
+
+    def __init__(self, board, turns: int, by: int, outcome: int, move: int, rng: Random):
+        self.board = board
+        self.turns = turns  # turns played
+        self.by = by  # the player whose move led here
+        self.outcome = outcome
+        self.move = move
+        # The mover's legal moves (none once the game is over) and the children tried so far.
+        moves = rules.legal_moves(board, rules.ACTORS[turns]) if outcome == rules.ONGOING else []
+        cut = int(rng.random() * len(moves))  # ties in the selection go to the first: start anywhere
+        self.moves = moves[cut:] + moves[:cut]
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.wins = 0.0
+        self.amaf_visits = [0] * rules.N_TILES
+        self.amaf_wins = [0.0] * rules.N_TILES
+
+    def child(self, move: int, rng: Random) -> Node:
+        """The child after `move` (and the growth turn after it, if one follows), made on demand."""
+        node = self.children.get(move)
+        if node is None:
+            board = bytearray(self.board)
+            mover = rules.ACTORS[self.turns]
+            turns = self.turns + 1
+            outcome = rules.play(board, mover, move)
+            if outcome == rules.ONGOING and rules.ACTORS[turns] == rules.GROWTH:
+                outcome = rules.grow(board)
+                turns += 1
+            if outcome == rules.ONGOING and turns >= rules.MAX_TURNS:
+                outcome = rules.DRAW
+            node = self.children[move] = Node(board, turns, mover, outcome, move, rng)
+        return node
+
+
+class MCTSBot:
+    name = "mcts"
+
+    def __init__(self, seed: int | None = None, exploration: float = EXPLORATION,
+                 rave_bias: float = RAVE_BIAS):
+        self.rng = Random(seed)
+        self.exploration = exploration
+        self.rave_bias = rave_bias
+        self.root: Node | None = None  # the node of our last move, where the next search starts
+        self._searched: Node | None = None
+        self.iterations = 0  # of the last search
+
+    def start(self, colour: int) -> None:
+        self.root = self._searched = None
+
+    def choose(self, board, turns_played: int, deadline: float) -> int:
+        # No cyclic garbage collection mid-turn (the tree has no cycles): a pass over a big tree is
+        # a pause a 100 ms turn cannot afford.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            root = self._reuse(board, turns_played)
+            # Free the rest of the old tree now, within the budget, not after the deadline.
+            self.root = self._searched = None
+            self._search(root, deadline)
+        finally:
+            if collecting:
+                gc.enable()
+        if not root.children:  # no legal move: the referee forfeits us whatever we answer
+            return 0
+        best = max(root.children.values(), key=lambda c: (c.visits, c.wins))
+        self.root = best
+        self._searched = root  # (its other branches are freed at the start of the next turn)
+        return best.move
+
+    def _reuse(self, board, turns_played: int) -> Node:
+        """The node of this position in the last search's tree, or a new root."""
+        level = [self.root] if self.root is not None else []
+        board = bytes(board)
+        for _ in range(_REUSE_DEPTH + 1):
+            for node in level:
+                if node.turns == turns_played and node.board == board:
+                    return node
+            level = [child for node in level for child in node.children.values()]
+        return Node(bytearray(board), turns_played, -rules.ACTORS[turns_played], rules.ONGOING, -1,
+                    self.rng)
+
+    def _select(self, node: Node) -> int:
+        """The move to follow from `node`: the best blend of own and AMAF means, plus a little
+        exploration; ties go to the first in `node.moves`, which starts at a random tile."""
+        children, amaf_visits, amaf_wins = node.children, node.amaf_visits, node.amaf_wins
+        scale = self.exploration * sqrt(log(node.visits + 1))
+        bias = self.rave_bias
+        best_move, best_value = -1, -1.0
+        for move in node.moves:
+            rn = amaf_visits[move]
+            rq = amaf_wins[move] / rn if rn else FIRST_PLAY
+            child = children.get(move)
+            if child is None:
+                value = rq + scale
+            else:
+                n = child.visits
+                q = child.wins / n
+                beta = rn / (rn + n + bias * rn * n)
+                value = q + beta * (rq - q) + scale / sqrt(n)
+            if value > best_value:
+                best_move, best_value = move, value
+        return best_move
+
+    def _search(self, root: Node, deadline: float) -> None:
+        rng = self.rng
+        bits = rng.getrandbits
+        clock = time.perf_counter
+        playout = rules.random_playout
+        actors = rules.ACTORS
+        iterations = 0
+        while iterations == 0 or clock() < deadline:
+            iterations += 1
+            node = root
+            path = [node]
+            # Down the tree to a new node (or the end of the game).
+            while node.outcome == rules.ONGOING and node.moves:
+                node = node.child(self._select(node), rng)
+                path.append(node)
+                if node.visits == 0:
+                    break
+            played = ([], [])
+            if node.outcome != rules.ONGOING:
+                outcome = node.outcome
+            else:
+                outcome = playout(node.board, node.turns, bits, rules.MAX_TURNS, played)
+            # Back up: each node's own statistics, and AMAF for its mover's tiles played after it
+            # (in the tree below it, its own move included, and in the playout).
+            blue_later, orange_later = set(played[0]), set(played[1])
+            for i in range(len(path) - 1, -1, -1):
+                visited = path[i]
+                visited.visits += 1
+                visited.wins += _REWARD[visited.by][outcome]
+                if not visited.moves:  # the game is over here
+                    continue
+                mover = actors[visited.turns]
+                later = blue_later if mover == rules.BLUE else orange_later
+                if i + 1 < len(path):
+                    later.add(path[i + 1].move)
+                reward = _REWARD[mover][outcome]
+                amaf_visits, amaf_wins = visited.amaf_visits, visited.amaf_wins
+                for tile in later:
+                    amaf_visits[tile] += 1
+                    amaf_wins[tile] += reward
+        self.iterations = iterations
+
+
+if __name__ == "__main__":
+    main(MCTSBot())

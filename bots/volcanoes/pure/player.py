@@ -1,0 +1,82 @@
+"""The CodinGame adapter for pure-Python bots: the same protocol as `bots/volcanoes/base.py`'s
+`Player`, without numba (whose kernels `Player` tracks positions with), so a bundled bot runs on
+the judge as it runs here.
+
+CodinGame's lines do not say whose seat it is, where in the blue-orange-growth cycle the game
+stands, nor which volcanoes are dormant; this adapter tracks the first two and reads the third off
+the levels (dormant exactly when |level| == 4 at a turn boundary). A pure bot implements
+`start(colour)` and `choose(board, turns_played, deadline) -> tile`, where `board` is a
+`pure.rules` board (bytearray of cells, blue positive), `turns_played` counts growth turns too, and
+`deadline` is a `time.perf_counter()` instant.
+"""
+from __future__ import annotations
+
+import gc
+import sys
+import time
+
+from referee.volcanoes.board import N_TILES, NAMES
+
+from . import rules
+
+# Thinking time, counted from reading the turn's first line. CodinGame allows 100 ms a turn and
+# 1000 ms for the first, which also pays for the interpreter's start and the imports (up to 0.6 s
+# on a busy machine); the margins cover pipes and a shared CPU's scheduling.
+TURN_SECONDS = 0.060
+FIRST_TURN_SECONDS = 0.200
+
+
+class PurePlayer:
+    """One bot's side of the protocol, one game at a time: lines in, a tile name out."""
+
+    def __init__(self, bot, turn_seconds: float = TURN_SECONDS,
+                 first_turn_seconds: float = FIRST_TURN_SECONDS):
+        self.bot = bot
+        self.turn_seconds = turn_seconds
+        self.first_turn_seconds = first_turn_seconds
+        self.colour = 0
+        self.turn = 0  # the 1-based number of the turn we are asked to play
+
+    def answer(self, lines: list[str], started: float | None = None) -> str:
+        """Answer one turn's lines (the init block first on a game's first turn)."""
+        started = time.perf_counter() if started is None else started
+        if lines[0].strip() == str(N_TILES):  # the init block: a new game
+            lines = lines[N_TILES + 1:]
+            self.turn = 0
+        observed = [int(x) for x in lines[0].split()]
+        if len(observed) != N_TILES:
+            raise ValueError(f"a position line has {N_TILES} levels, not {len(observed)}")
+        first_turn = self.turn == 0
+        if first_turn:  # blue moves first, on an empty board
+            self.colour = rules.BLUE if not any(observed) else rules.ORANGE
+            self.turn = 1 if self.colour == rules.BLUE else 2
+            self.bot.start(self.colour)
+        else:  # blue plays turns 1, 5, 7, 11, ...; orange 2, 4, 8, 10, ...
+            self.turn += 4 if self.turn % 6 in (1, 4) else 2
+        board = rules.from_levels([x * self.colour for x in observed])
+        limit = self.first_turn_seconds if first_turn else self.turn_seconds
+        tile = int(self.bot.choose(board, self.turn - 1, started + limit))
+        return NAMES[tile]
+
+    def run(self, stdin=sys.stdin, stdout=sys.stdout) -> None:
+        """Play on stdin/stdout until the input ends."""
+        while True:
+            first = stdin.readline()
+            if not first:
+                return
+            started = time.perf_counter()
+            lines = [first.rstrip("\n")]
+            if lines[0].strip() == str(N_TILES):
+                lines += [stdin.readline().rstrip("\n") for _ in range(N_TILES)]
+                lines.append(stdin.readline().rstrip("\n"))
+            lines.append(stdin.readline().rstrip("\n"))  # the valid moves: the rules know them
+            print(self.answer(lines, started), file=stdout, flush=True)
+
+
+def main(bot) -> None:
+    """Entry point of a pure bot's module (and of its bundle): play on stdin/stdout.
+
+    The cyclic garbage collector is off: a search tree is a few thousand objects without cycles,
+    and a collection in the middle of a turn is a pause the turn cannot afford."""
+    gc.disable()
+    PurePlayer(bot).run()

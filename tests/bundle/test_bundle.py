@@ -1,0 +1,147 @@
+"""`arena bundle`: which modules go in, the size as CodinGame counts it, compression, and bundles
+that run and play as processes where neither numba nor the project can be imported."""
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena import bundle as bundler
+from bots.volcanoes.pure import rules as pure
+from referee.volcanoes.board import NAMES, init_block
+from referee.volcanoes.protocol import position_line, valid_line
+
+PURE_MCTS_MODULES = [
+    "bots", "bots.volcanoes", "bots.volcanoes.pure", "bots.volcanoes.pure.mcts",
+    "bots.volcanoes.pure.player", "bots.volcanoes.pure.rules",
+    "referee", "referee.volcanoes", "referee.volcanoes.board",
+]
+BLOCKED = ("numba", "bots", "referee", "arena")
+
+
+@pytest.fixture(scope="module")
+def blocked_path(tmp_path_factory) -> Path:
+    """A directory for PYTHONPATH from which importing numba or the project raises ImportError."""
+    directory = tmp_path_factory.mktemp("blocked")
+    for name in BLOCKED:
+        (directory / name).mkdir()
+        (directory / name / "__init__.py").write_text(f"raise ImportError('no {name} here')\n")
+    return directory
+
+
+@pytest.fixture(scope="module")
+def submissions(tmp_path_factory) -> dict[str, Path]:
+    directory = tmp_path_factory.mktemp("submissions")
+    files = {}
+    for name, compress in (("plain", "never"), ("compressed", "always")):
+        files[name] = directory / f"{name}.py"
+        files[name].write_text(bundler.build("mcts", compress=compress).text, encoding="utf-8")
+    return files
+
+
+def _run(path: Path, blocked: Path, lines: list[str], timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run a submission from an empty directory with only the blocking path added."""
+    return subprocess.run(
+        [sys.executable, str(path)], input="\n".join(lines) + "\n", capture_output=True, text=True,
+        timeout=timeout, cwd=blocked, env={"PYTHONPATH": str(blocked), "PATH": "/usr/bin:/bin"})
+
+
+def _first_turn(levels, player):
+    board = pure.from_levels(levels)
+    legal = pure.legal_moves(board, player)
+    return init_block() + [position_line(levels, player), valid_line(legal)], {NAMES[t] for t in legal}
+
+
+def test_bot_names_resolve_to_modules():
+    assert bundler.resolve_bot("mcts") == "bots.volcanoes.pure.mcts"  # the pure version first
+    assert bundler.resolve_bot("boss") == "bots.volcanoes.boss"  # no pure version: the numba bot
+    assert bundler.resolve_bot("bots.volcanoes.random") == "bots.volcanoes.random"
+    with pytest.raises(bundler.BundleError, match="no bot module"):
+        bundler.resolve_bot("nobody")
+
+
+def test_pure_mcts_bundles_its_modules_and_no_numba():
+    modules, external = bundler.collect("bots.volcanoes.pure.mcts")
+    assert list(modules) == PURE_MCTS_MODULES
+    assert external == []  # the pure engine needs nothing outside the standard library
+    assert modules["bots.volcanoes.pure.rules"][1] == Path("bots/volcanoes/pure/rules.py").read_text()
+    assert modules["bots.volcanoes.pure"][0] and not modules["bots.volcanoes.pure.rules"][0]
+
+
+def test_a_numba_bot_gets_the_stand_in():
+    built = bundler.build("greedy")
+    assert "numba" in built.modules and "numba" not in built.external
+    assert {"referee.volcanoes.rules", "bots.volcanoes.tracking", "bots.volcanoes.search.distance"} <= set(
+        built.modules)
+
+
+def test_size_is_counted_in_utf16_code_units():
+    assert bundler.utf16_units("ab") == 2
+    assert bundler.utf16_units("é") == 1
+    assert bundler.utf16_units("\N{GRINNING FACE}") == 2  # outside the BMP: a surrogate pair
+
+
+def test_compression_when_over_the_limit_and_an_error_when_still_over():
+    plain = bundler.build("mcts")
+    assert not plain.compressed and plain.size <= bundler.CODINGAME_LIMIT
+    squeezed = bundler.build("mcts", limit=plain.size - 1)
+    assert squeezed.compressed and squeezed.size < plain.size // 2
+    with pytest.raises(bundler.BundleError, match="over the limit"):
+        bundler.build("mcts", compress="never", limit=plain.size - 1)
+    with pytest.raises(bundler.BundleError, match="over the limit"):
+        bundler.build("mcts", limit=1000)
+
+
+@pytest.mark.parametrize("kind", ["plain", "compressed"])
+def test_the_bundle_answers_without_numba_or_the_project(submissions, blocked_path, kind):
+    lines, legal = _first_turn([0] * 80, pure.BLUE)
+    done = _run(submissions[kind], blocked_path, lines)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() in legal
+
+
+def test_a_bundled_numba_bot_runs_on_the_stand_in(tmp_path, blocked_path):
+    """greedy's kernels run as plain Python (slowly: the stand-in is for correctness, not speed)."""
+    path = tmp_path / "greedy.py"
+    path.write_text(bundler.build("greedy").text)
+    levels = [0] * 80
+    levels[5] = 1
+    lines, legal = _first_turn(levels, pure.ORANGE)
+    done = _run(path, blocked_path, lines, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() in legal
+
+
+def test_the_bundle_plays_a_game_through_the_referee(submissions, blocked_path):
+    bundle_command = f"env PYTHONPATH={blocked_path} {sys.executable} {submissions['compressed']}"
+    opponent = f"{sys.executable} -m bots.volcanoes.random"
+    done = subprocess.run(
+        [sys.executable, "-m", "referee.cli", "volcanoes", "play", bundle_command, opponent,
+         "--seed", "5", "--json", "--first-turn-ms", "10000"],  # the random bot's numba cold start
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert not (result["winner"] == "orange" and result["reason"] in ("timeout", "crash", "invalid")), result
+
+
+def test_the_command_writes_the_file_and_reports_the_size(tmp_path):
+    out = tmp_path / "submission.py"
+    done = subprocess.run([sys.executable, "-m", "arena.bundle", "mcts", "-o", str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert f"{bundler.utf16_units(out.read_text()):,} UTF-16 units" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "arena.bundle", "nobody", "-o", str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.startswith("arena: no bot module") and "Traceback" not in done.stderr
+
+
+def test_register_adds_the_bundle_subcommand(tmp_path):
+    parser = argparse.ArgumentParser(prog="arena")
+    bundler.register(parser.add_subparsers())
+    out = tmp_path / "s.py"
+    args = parser.parse_args(["bundle", "mcts", "-o", str(out), "--compress", "always"])
+    assert args.run(args) == 0
+    assert out.read_text().startswith("# A CodinGame submission made by `arena bundle`, compressed")

@@ -1,0 +1,116 @@
+"""The pure-Python adapter and MCTS: seat, turn and dormancy tracking on the referee's own lines,
+legal answers through whole games, a win in one found, the tree kept between turns."""
+import time
+
+import pytest
+
+from bots.volcanoes.base import InProcessSeat
+from bots.volcanoes.pure import rules as pure
+from bots.volcanoes.pure.bench import playouts_per_second
+from bots.volcanoes.pure.mcts import MCTSBot
+from bots.volcanoes.pure.player import PurePlayer
+from bots.volcanoes.pure.seat import PureSeat
+from bots.volcanoes.random import RandomBot
+from referee.volcanoes.board import INDEX, init_block
+from referee.volcanoes.match import Settings, play_game
+from referee.volcanoes.protocol import position_line, valid_line
+
+RELAXED = Settings(turn_ms=10_000, first_turn_ms=10_000)  # protocol here, not timing
+
+
+class Scripted:
+    """Plays a recorded game's moves and notes what the adapter tells it."""
+
+    def __init__(self, moves):
+        self.moves = moves
+        self.seen = []
+        self.colours = []
+
+    def start(self, colour):
+        self.colours.append(colour)
+
+    def choose(self, board, turns_played, deadline):
+        self.seen.append((turns_played, bytes(board)))
+        return INDEX[self.moves[turns_played]]
+
+
+def test_the_adapter_tracks_seat_turn_and_dormancy_on_recorded_games(conformance_games):
+    for game in conformance_games[:100]:
+        moves = game["moves"].split()
+        for colour, name in ((pure.BLUE, "blue"), (pure.ORANGE, "orange")):
+            bot = Scripted(moves)
+            player = PurePlayer(bot)
+            board, expected = pure.new_board(), []
+            first = True
+            for number, move in enumerate(moves, 1):
+                if pure.actor(number) == colour:
+                    expected.append((number - 1, bytes(board)))
+                    lines = (init_block() if first else []) + [
+                        position_line(pure.to_levels(board), colour),
+                        valid_line(pure.legal_moves(board, colour)),
+                    ]
+                    assert player.answer(lines) == move
+                    first = False
+                pure.take_turn(board, number - 1, -1 if move == "GROW" else INDEX[move])
+            assert bot.colours == [colour], f"game {game['game']}: {name}'s seat"
+            assert bot.seen == expected, f"game {game['game']}: {name}'s turns or position"
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_mcts_plays_whole_games_through_the_referee(seat):
+    me = PureSeat(MCTSBot(seed=seat), turn_seconds=0.005, first_turn_seconds=0.01)
+    other = InProcessSeat(RandomBot(seed=seat))
+    blue, orange = (me, other) if seat == 0 else (other, me)
+    result = play_game(blue, orange, seed=seat, settings=RELAXED)
+    assert result.reason in ("connection", "simultaneous", "eruptions", "max-turns"), result.detail
+
+
+def _position_before_a_winning_move(conformance_games):
+    """A recorded position where the mover's next move joins a tile to its antipode."""
+    for game in conformance_games:
+        if game["winner"] == "draw":
+            continue
+        moves = game["moves"].split()
+        board = pure.new_board()
+        for number, move in enumerate(moves[:-1], 1):
+            pure.take_turn(board, number - 1, -1 if move == "GROW" else INDEX[move])
+        if moves[-1] != "GROW":
+            return board, len(moves) - 1
+    raise AssertionError("no game ends with a winning move")
+
+
+def test_mcts_takes_a_win_in_one(conformance_games):
+    board, turns = _position_before_a_winning_move(conformance_games)
+    mover = pure.ACTORS[turns]
+    bot = MCTSBot(seed=1)
+    tile = bot.choose(bytearray(board), turns, time.perf_counter() + 0.3)
+    after = bytearray(board)
+    assert pure.play(after, mover, tile) == (pure.BLUE_WINS if mover == pure.BLUE else pure.ORANGE_WINS)
+
+
+def test_mcts_keeps_its_tree_between_turns():
+    """Blue plays turn 5, growth, then turn 7: its next position is a node of the last search."""
+    board = pure.new_board()
+    for turns, tile in enumerate([0, 40, -1, 41]):
+        pure.take_turn(board, turns, tile)
+    bot = MCTSBot(seed=2)
+    bot.start(pure.BLUE)
+    bot.choose(board, 4, time.perf_counter() + 0.1)
+    kept = bot.root
+    assert kept.turns == 6 and kept.visits > 0
+    bot.choose(bytearray(kept.board), 6, time.perf_counter() + 0.05)
+    assert bot.root in kept.children.values(), "the search went on from the kept node"
+
+
+def test_mcts_answers_within_its_deadline():
+    bot = MCTSBot(seed=3)
+    started = time.perf_counter()
+    bot.choose(pure.new_board(), 0, started + 0.05)
+    assert bot.iterations > 0
+    assert time.perf_counter() - started < 0.5  # generous: the machine is shared
+
+
+def test_playouts_per_second_is_measured():
+    assert playouts_per_second(0.2) > 0
+    with pytest.raises(ValueError):
+        playouts_per_second(0)

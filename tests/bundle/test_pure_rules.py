@@ -1,0 +1,154 @@
+"""The pure-Python rules (what plays on CodinGame) agree with the reference rules and with the
+800 games recorded from CodinGame's referee, turn by turn; so do their random playouts."""
+from random import Random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bots.volcanoes.pure import rules as pure
+from referee.volcanoes import reference
+from referee.volcanoes.board import INDEX, N_TILES, NAMES
+from referee.volcanoes.protocol import position_line, valid_line
+
+WINNERS = {pure.BLUE_WINS: "blue", pure.ORANGE_WINS: "orange", pure.DRAW: "draw"}
+
+
+def _dormant(pos):
+    return [abs(level) == reference.MAX_LEVEL for level in pos.levels]
+
+
+def test_all_recorded_games_replay_exactly(conformance_games):
+    for game in conformance_games:
+        board = pure.new_board()
+        recorded = {turn[0]: turn for turn in game["turns"]}
+        outcome = pure.ONGOING
+        for number, move in enumerate(game["moves"].split(), 1):
+            assert outcome == pure.ONGOING, f"game {game['game']} should have ended before turn {number}"
+            if move != "GROW":
+                _, mover, position, valid, _ = recorded[number]
+                player = pure.BLUE if mover == "blue" else pure.ORANGE
+                assert pure.actor(number) == player
+                lines = position_line(pure.to_levels(board), player), valid_line(pure.legal_moves(board, player))
+                assert lines == (position, valid), f"game {game['game']}, turn {number}"
+            else:
+                assert pure.actor(number) == pure.GROWTH
+            outcome = pure.take_turn(board, number - 1, -1 if move == "GROW" else INDEX[move])
+        levels = game["final_levels"]
+        levels = [int(x) for x in levels.split()] if isinstance(levels, str) else levels
+        dormant = game["final_dormant"]
+        dormant = dormant.split() if isinstance(dormant, str) else dormant
+        assert pure.to_levels(board) == levels, f"game {game['game']}: final position"
+        cut_short = outcome == pure.DRAW and not (
+            pure.connects(board, pure.BLUE) and pure.connects(board, pure.ORANGE))
+        if not cut_short:  # the eruption limit stops a turn before its last volcanoes go dormant
+            top = sorted(NAMES[t] for t in range(N_TILES) if abs(levels[t]) == pure.MAX_LEVEL)
+            assert top == sorted(dormant), f"game {game['game']}: dormant is not |level| == 4"
+        assert WINNERS.get(outcome) == game["winner"], f"game {game['game']}: winner"
+
+
+def _play_both(choose, max_turns=pure.MAX_TURNS):
+    """One game in both engines; `choose(legal, levels)` picks each move. Checks every turn."""
+    pos = reference.Position()
+    board = pure.new_board()
+    for turn in range(1, max_turns + 1):
+        who = reference.actor(turn)
+        if who == reference.GROWTH:
+            expected, got = reference.grow(pos), pure.grow(board)
+        else:
+            legal = reference.legal_moves(pos, who)
+            assert pure.legal_moves(board, who) == legal, f"turn {turn}"
+            if not legal:
+                return
+            tile = choose(legal, pos.levels)
+            assert pure.is_legal(board, who, tile)
+            expected, got = reference.play(pos, tile), pure.play(board, who, tile)
+        assert got == expected, f"turn {turn}"
+        assert pure.to_levels(board) == pos.levels, f"turn {turn}"
+        if expected != reference.ONGOING:
+            return
+        assert _dormant(pos) == pos.dormant, f"turn {turn}: dormant is not |level| == 4"
+        for player in (pure.BLUE, pure.ORANGE):
+            assert not pure.connects(board, player)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_random_games_agree_with_the_reference(data):
+    _play_both(lambda legal, levels: legal[data.draw(st.integers(0, len(legal) - 1))])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.0, 0.95))
+def test_eruption_heavy_games_agree_with_the_reference(seed, raise_rate):
+    """Raising own volcanoes often makes chain eruptions, mixed pushes and simultaneous wins."""
+    rng = Random(seed)
+
+    def choose(legal, levels):
+        own = [t for t in legal if levels[t] != 0]
+        return rng.choice(own) if own and rng.random() < raise_rate else rng.choice(legal)
+
+    _play_both(choose)
+
+
+def _replay_playout_in_reference(board, turns_played, draws):
+    """The outcome of a playout that took its candidate tiles from `draws`, by the reference rules:
+    each move is the first drawn tile that is a legal move (what rejection sampling does)."""
+    pos = reference.Position(pure.to_levels(board), _dormant_from(board), turns_played)
+    draws = iter(draws)
+    for turn in range(turns_played + 1, pure.MAX_TURNS + 1):
+        who = reference.actor(turn)
+        if who == reference.GROWTH:
+            outcome = reference.grow(pos)
+        else:
+            legal = set(reference.legal_moves(pos, who))
+            tile = next(t for t in draws if t in legal)
+            outcome = reference.play(pos, tile)
+        if outcome != reference.ONGOING:
+            return outcome
+    return reference.DRAW
+
+
+def _dormant_from(board):
+    return [abs(level) == 4 for level in pure.to_levels(board)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 40))
+def test_random_playouts_play_exactly_by_the_rules(seed, opening_turns):
+    """A playout from a random position, replayed in the reference with the same random draws,
+    ends the same way (this checks the playout's inlined rules and union-find win checks)."""
+    rng = Random(seed)
+    board = pure.new_board()
+    turns = 0
+    while turns < opening_turns:
+        who = pure.ACTORS[turns]
+        tile = rng.choice(pure.legal_moves(board, who)) if who else -1
+        after = bytearray(board)
+        if pure.take_turn(after, turns, tile) != pure.ONGOING:
+            break
+        board, turns = after, turns + 1
+    draws = []
+
+    def bits(k):
+        draws.append(rng.getrandbits(k))
+        return draws[-1]
+
+    before = bytes(board)
+    outcome = pure.random_playout(board, turns, bits)
+    assert bytes(board) == before, "a playout leaves its board alone"
+    assert outcome == _replay_playout_in_reference(board, turns, draws)
+
+
+def test_connects_agrees_with_the_reference(conformance_games):
+    for game in conformance_games[:200]:
+        levels = game["final_levels"]
+        levels = [int(x) for x in levels.split()] if isinstance(levels, str) else levels
+        board = pure.from_levels(levels)
+        for player in (pure.BLUE, pure.ORANGE):
+            assert pure.connects(board, player) == reference._connects(levels, player)
+
+
+def test_boards_convert_both_ways():
+    levels = [((t * 7) % 9) - 4 for t in range(N_TILES)]
+    assert pure.to_levels(pure.from_levels(levels)) == levels
+    assert pure.new_board() == pure.from_levels([0] * N_TILES)
