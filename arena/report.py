@@ -27,7 +27,8 @@ class PlayerLine:
     draws: int = 0
     losses: int = 0
     errors: Counter = field(default_factory=Counter)
-    times: list = field(default_factory=list)  # (mean, max) per game, in ms
+    first_turns: list = field(default_factory=list)  # ms of each game's first turn
+    later_turns: list = field(default_factory=list)  # ms of every other turn
     versions: set = field(default_factory=set)
 
     @property
@@ -49,8 +50,9 @@ def player_lines(games: list[dict], labels: list[str]) -> dict[str, PlayerLine]:
             error = game[f"{colour}_error"]
             if error:
                 line.errors["crash" if error not in ERROR_KINDS else error] += 1
-            if game[f"{colour}_ms_mean"] is not None:
-                line.times.append((game[f"{colour}_ms_mean"], game[f"{colour}_ms_max"]))
+            times = [float(t) for t in (game[f"{colour}_ms"] or "").split()]
+            line.first_turns += times[:1]
+            line.later_turns += times[1:]
     return lines
 
 
@@ -130,20 +132,28 @@ def players_table(games: list[dict], labels: list[str], order: list[str]) -> str
     return table(*players_rows(games, labels, order))
 
 
+def _quantile(ordered: list[float], q: float) -> float:
+    """The q-quantile of sorted values (nearest rank)."""
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
 def players_rows(games: list[dict], labels: list[str], order: list[str]) -> tuple[list[list], list[str]]:
-    """Each player's results, errors apart, and time per turn: (rows, header)."""
+    """Each player's results, errors apart, and its time per turn as the referee measured it (after
+    the first turn; the first turn's limit is ten times longer): (rows, header)."""
     lines = player_lines(games, labels)
     rows = []
     for label in order:
         line = lines[label]
-        mean = sum(t[0] for t in line.times) / len(line.times) if line.times else math.nan
-        worst = max((t[1] for t in line.times), default=math.nan)
+        later = sorted(line.later_turns)
+        median, p99 = (_quantile(later, 0.5), _quantile(later, 0.99)) if later else (math.nan, math.nan)
+        worst = later[-1] if later else math.nan
+        first = max(line.first_turns, default=math.nan)
         score = f"{100 * line.score:.1f}%" if line.games else "-"
         rows.append([label, line.games, f"{line.wins}-{line.draws}-{line.losses}", score,
-                     *(line.errors[k] for k in ERROR_KINDS), f"{mean:.1f}", f"{worst:.1f}",
-                     " ".join(sorted(v for v in line.versions if v)) or "-"])
-    header = ["player", "games", "W-D-L", "score", "timeouts", "invalid", "crashes", "ms/turn", "max ms",
-              "version"]
+                     *(line.errors[k] for k in ERROR_KINDS), f"{median:.1f}", f"{p99:.1f}", f"{worst:.1f}",
+                     f"{first:.1f}", " ".join(sorted(v for v in line.versions if v)) or "-"])
+    header = ["player", "games", "W-D-L", "score", "timeouts", "invalid", "crashes", "ms median", "ms p99",
+              "ms max", "1st turn max", "version"]
     return rows, header
 
 
@@ -238,5 +248,6 @@ def text_report(config: dict, labels: list[str], games: list[dict]) -> str:
               pairings_table(games, pairings)]
     if config["command"] == "tournament":
         parts += ["", "Ratings (OpenSkill Plackett-Luce mu and sigma; Elo from a Bradley-Terry fit, mean 0):", ratings, "", "Cross-table:", cross_table(games, order)]
-    parts += ["", "Players (errors score as losses, as on CodinGame):", players_table(games, labels, order)]
+    parts += ["", "Players (errors score as losses, as on CodinGame; times in ms after the first turn):",
+              players_table(games, labels, order)]
     return "\n".join(parts)

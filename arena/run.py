@@ -63,6 +63,7 @@ def _record(job: Job, players: dict[str, Player], result: Result, seconds: float
         times = [t.time_ms for t in result.turn_log if t.actor == colour and t.time_ms is not None]
         record[f"{colour}_ms_mean"] = round(fmean(times), 3) if times else None
         record[f"{colour}_ms_max"] = max(times) if times else None
+        record[f"{colour}_ms"] = " ".join(f"{t:.1f}" for t in times)  # every turn, first one first
         loser = result.winner != colour and result.winner != "draw"
         record[f"{colour}_error"] = result.reason if loser and result.reason in FORFEITS else None
     return record

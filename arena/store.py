@@ -31,6 +31,7 @@ CREATE TABLE IF NOT EXISTS games (
     seed INTEGER NOT NULL, blue_seed INTEGER, orange_seed INTEGER,
     winner TEXT NOT NULL, reason TEXT NOT NULL, detail TEXT, turns INTEGER,
     blue_ms_mean REAL, blue_ms_max REAL, orange_ms_mean REAL, orange_ms_max REAL,
+    blue_ms TEXT, orange_ms TEXT,
     blue_error TEXT, orange_error TEXT,
     moves TEXT, seconds REAL, worker TEXT, finished_at TEXT NOT NULL,
     UNIQUE (a, b, pair, swap)
@@ -40,7 +41,8 @@ CREATE TABLE IF NOT EXISTS games (
 GAME_COLUMNS = (
     "a", "b", "pair", "swap", "blue", "orange", "blue_version", "orange_version",
     "seed", "blue_seed", "orange_seed", "winner", "reason", "detail", "turns",
-    "blue_ms_mean", "blue_ms_max", "orange_ms_mean", "orange_ms_max", "blue_error", "orange_error",
+    "blue_ms_mean", "blue_ms_max", "orange_ms_mean", "orange_ms_max", "blue_ms", "orange_ms",
+    "blue_error", "orange_error",
     "moves", "seconds", "worker",
 )
 
