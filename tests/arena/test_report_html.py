@@ -1,14 +1,9 @@
 """`arena report DB -o report.html`: the page of a 4-bot tournament shows what the text report says."""
 import re
-import shutil
 import subprocess
 import sys
 
 import pytest
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-
 
 @pytest.fixture(scope="module")
 def tournament(tmp_path_factory):
@@ -32,23 +27,6 @@ def _text_table(report: str, heading: str) -> list[list[str]]:
             break
         rows.append(re.split(r"\s{2,}", line.strip()))
     return rows
-
-
-@pytest.fixture(scope="module")
-def browser():
-    webdriver = pytest.importorskip("selenium.webdriver")
-    if not (CHROMIUM and CHROMEDRIVER):
-        pytest.skip("needs Debian's chromium and chromium-driver (.ci/run installs them)")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--no-first-run"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    yield driver
-    driver.quit()
 
 
 def _page_table(browser, table_id):

@@ -1,6 +1,5 @@
 """The replay page: its geometry and data in Python, and what it shows in a real browser."""
 import json
-import shutil
 import subprocess
 import sys
 
@@ -84,28 +83,6 @@ def test_page_is_one_file_with_no_network():
     assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")
     assert "https://" not in page
     assert page.count("</script>") == 2  # the replay's own text cannot end a script early
-
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-CHROMEDRIVER = shutil.which("chromedriver")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    webdriver = pytest.importorskip("selenium.webdriver")
-    if not (CHROMIUM and CHROMEDRIVER):
-        pytest.skip("needs Debian's chromium and chromium-driver (.ci/run installs them)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--no-first-run", "--window-size=1000,800"):
-        options.add_argument(flag)
-    from selenium.webdriver.chrome.service import Service
-
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    yield driver
-    driver.quit()
 
 
 def _colour(level):
