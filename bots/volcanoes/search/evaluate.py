@@ -1,0 +1,133 @@
+"""The static evaluation of the alpha-beta search: a connection race, from blue's point of view.
+
+Both players' connection distances (the empty tiles each still has to fill), who moves next and
+whether that player moves twice across the coming growth. `distance` computes what
+`search.distance.connection_distance` does, several times faster: the search calls it at every leaf.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from referee.volcanoes import rules
+from referee.volcanoes.board import HALF, N_TILES, NEIGHBOUR_ARRAY
+
+from .tt import WIN
+
+DISTANCE_CAP = 12  # farther than this is "far": the evaluation treats it all alike
+STEP = 100  # the value of one tile of connection distance
+DOUBLE_MOVE = 150  # the side to move plays twice (move, growth, move)
+SINGLE_MOVE = 40  # the side to move plays once, then the opponent twice
+
+_NB = NEIGHBOUR_ARRAY
+# rows of the scratch array
+_REACH, _COMPONENT, _COMPONENT_REACH, _STACK = 0, 1, 2, 3
+SCRATCH_ROWS = 4
+
+
+def new_scratch() -> np.ndarray:
+    """The scratch array of `distance` and `evaluate`."""
+    return np.zeros((SCRATCH_ROWS, N_TILES), dtype=np.uint64)
+
+
+@njit(cache=True)
+def distance(levels, player, scratch, cap):
+    """min(connection distance of `player`, cap): the fewest empty tiles joining a tile to its
+    antipode through the player's volcanoes (0 = connected), as `search.distance` defines it.
+
+    All 40 breadth-first searches at once, one bit per source tile k < 40: reach[t] holds the
+    sources that reach t for at most d empty tiles, layer d after layer d. The player's connected
+    groups cost nothing to cross, so a group shares one reach set."""
+    reach = scratch[_REACH]
+    component = scratch[_COMPONENT]
+    group_reach = scratch[_COMPONENT_REACH]
+    stack = scratch[_STACK]
+    none = np.uint64(N_TILES)
+    # Label the player's groups; a group starts out reached from its own source tiles.
+    for t in range(N_TILES):
+        component[t] = none
+        reach[t] = 0
+    n_groups = 0
+    for root in range(N_TILES):
+        if component[root] != none or levels[root] * player <= 0:
+            continue
+        g = np.uint64(n_groups)
+        n_groups += 1
+        seeds = np.uint64(0)
+        component[root] = g
+        stack[0] = root
+        size = 1
+        while size > 0:
+            size -= 1
+            t = stack[size]
+            if t < HALF:
+                seeds |= np.uint64(1) << t
+            for j in range(3):
+                n = _NB[t, j]
+                if component[n] == none and levels[n] * player > 0:
+                    component[n] = g
+                    stack[size] = n
+                    size += 1
+        group_reach[g] = seeds
+    for t in range(N_TILES):
+        if component[t] != none:
+            reach[t] = group_reach[component[t]]
+    for d in range(cap):
+        # Layer d: does any source k reach its antipode k + 40?
+        for k in range(HALF):
+            if (reach[k + HALF] >> np.uint64(k)) & np.uint64(1):
+                return d
+        # Layer d + 1: empty tiles take their neighbours' layer-d sets (and start their own
+        # search); then each group takes in what its empty neighbours now have.
+        changed = False
+        for t in range(N_TILES):
+            if levels[t] != 0:
+                continue
+            r = reach[t]
+            if t < HALF:
+                r |= np.uint64(1) << t
+            for j in range(3):
+                r |= reach[_NB[t, j]]  # an enemy tile's set stays empty
+            stack[t] = r  # kept aside until every empty tile has read layer d
+        for t in range(N_TILES):
+            if levels[t] == 0:
+                if stack[t] != reach[t]:
+                    changed = True
+                reach[t] = stack[t]
+        for t in range(N_TILES):
+            if component[t] == none:
+                continue
+            g = component[t]
+            for j in range(3):
+                n = _NB[t, j]
+                if levels[n] == 0:
+                    group_reach[g] |= reach[n]
+        for t in range(N_TILES):
+            if component[t] != none:
+                reach[t] = group_reach[component[t]]
+        if not changed:
+            return cap  # nothing new is reached: blocked for good
+    return cap
+
+
+@njit(cache=True)
+def evaluate(levels, turns_played, ply, scratch):
+    """Blue's advantage in the position after `turns_played` turns, a player's turn next, `ply`
+    plies below the root (wins count the plies to them)."""
+    mover = rules.actor(turns_played + 1)
+    blue = distance(levels, rules.BLUE, scratch, DISTANCE_CAP)
+    orange = distance(levels, rules.ORANGE, scratch, DISTANCE_CAP)
+    # One empty tile short and to move: that tile wins (a move on an empty tile cannot erupt).
+    if mover == rules.BLUE and blue <= 1:
+        return WIN - ply - 1
+    if mover == rules.ORANGE and orange <= 1:
+        return -(WIN - ply - 1)
+    score = STEP * (orange - blue)
+    phase = (turns_played + 1) % 6  # 2 and 5: the mover plays again after the growth
+    tempo = DOUBLE_MOVE if phase == 2 or phase == 5 else SINGLE_MOVE
+    return score + tempo * mover
+
+
+def warm_up() -> None:
+    levels = np.zeros(N_TILES, dtype=np.int8)
+    evaluate(levels, 0, 0, new_scratch())

@@ -1,0 +1,245 @@
+"""Alpha-beta minimax over Volcanoes' irregular turn order, as numba kernels.
+
+Values are from blue's point of view: blue's turns maximise, orange's minimise. Turns go blue,
+orange, growth, orange, blue, growth, ... so a player often moves twice in a row; a growth is a
+forced, deterministic ply that costs no depth (so every leaf is a player's turn, after any growth).
+Positions live in a stack of arrays, one row per ply: a move copies its row to the next and plays
+there, so nothing has to be undone.
+
+The search stops itself after a node budget (`stats[NODE_LIMIT]`), setting `stats[ABORTED]`; the
+caller reads the clock between iterations and turns time into nodes from the measured speed.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from referee.volcanoes import rules
+from referee.volcanoes.board import N_TILES
+
+from .evaluate import evaluate, new_scratch
+from .tt import EXACT, LOWER, UPPER, WIN, from_table, to_table, tt_probe, tt_store
+from .zobrist import update_hash, zobrist_hash
+
+MAX_PLY = 64  # rows of the position stack: depth plus the growths between
+INFINITY = 2 * WIN
+# stats slots
+NODES, NODE_LIMIT, ABORTED = 0, 1, 2
+N_STATS = 4
+_TT_BONUS = 1 << 40
+_KILLER_BONUS = 1 << 30
+
+
+class Workspace:
+    """Every array one search needs, allocated once per bot and reused between turns."""
+
+    def __init__(self, tt_bits: int = 18):
+        from .tt import new_table
+
+        self.levels = np.zeros((MAX_PLY + 2, N_TILES), dtype=np.int8)
+        self.dormant = np.zeros((MAX_PLY + 2, N_TILES), dtype=np.bool_)
+        self.moves = np.zeros((MAX_PLY + 2, N_TILES), dtype=np.int64)
+        self.order = np.zeros((MAX_PLY + 2, N_TILES), dtype=np.int64)
+        self.keys, self.data = new_table(tt_bits)
+        self.history = np.zeros((3, N_TILES), dtype=np.int64)
+        self.killers = np.full((MAX_PLY + 2, 2), -1, dtype=np.int64)
+        self.stats = np.zeros(N_STATS, dtype=np.int64)
+        self.scratch = new_scratch()
+
+    def arrays(self):
+        return (self.levels, self.dormant, self.moves, self.order, self.keys, self.data,
+                self.history, self.killers, self.stats, self.scratch)
+
+
+@njit(cache=True)
+def terminal_value(result, ply):
+    """The value of a finished game `ply` plies below the root."""
+    if result == rules.BLUE_WINS:
+        return WIN - ply
+    if result == rules.ORANGE_WINS:
+        return -(WIN - ply)
+    return 0
+
+
+@njit(cache=True)
+def _spend(stats):
+    """Count a node that does work (a table hit is nearly free); True once the budget is spent."""
+    stats[NODES] += 1
+    if stats[NODES] >= stats[NODE_LIMIT]:
+        stats[ABORTED] = 1
+        return True
+    return False
+
+
+@njit(cache=True)
+def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
+            ply, depth, turns, alpha, beta, h, max_turns):
+    if turns >= max_turns:
+        return 0
+    who = rules.actor(turns + 1)
+    if who == rules.GROWTH:
+        if _spend(stats):
+            return 0
+        lv[ply + 1] = lv[ply]
+        dm[ply + 1] = dm[ply]
+        result = rules.grow(lv[ply + 1], dm[ply + 1])
+        if result != rules.ONGOING:
+            return terminal_value(result, ply + 1)
+        h2 = update_hash(h, lv[ply], lv[ply + 1], turns)
+        return _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
+                       np.int64(ply + 1), np.int64(depth), np.int64(turns + 1), np.int64(alpha),
+                       np.int64(beta), np.uint64(h2), np.int64(max_turns))
+    if depth <= 0 or ply >= MAX_PLY:
+        if _spend(stats):
+            return 0
+        return evaluate(lv[ply], turns, ply, scratch)
+
+    found, value, tt_depth, flag, tt_move = tt_probe(keys, data, h)
+    if found and tt_depth >= depth:
+        value = from_table(value, ply)
+        if flag == EXACT:
+            return value
+        if flag == LOWER and value >= beta:
+            return value
+        if flag == UPPER and value <= alpha:
+            return value
+    if _spend(stats):
+        return 0
+
+    n = rules.legal_moves(lv[ply], dm[ply], who, mv[ply])
+    if n == 0:  # a player without a move forfeits
+        return terminal_value(rules.ORANGE_WINS if who == rules.BLUE else rules.BLUE_WINS, ply)
+    side = who + 1
+    for i in range(n):
+        t = mv[ply, i]
+        score = history[side, t]
+        if t == tt_move:
+            score += _TT_BONUS
+        elif t == killers[ply, 0] or t == killers[ply, 1]:
+            score += _KILLER_BONUS
+        order[ply, i] = score
+
+    maximising = who == rules.BLUE
+    best = -INFINITY if maximising else INFINITY
+    best_move = -1
+    alpha0, beta0 = alpha, beta
+    for i in range(n):
+        # Selection sort, one step a move: most nodes cut off after a move or two.
+        k = i
+        for j in range(i + 1, n):
+            if order[ply, j] > order[ply, k]:
+                k = j
+        t = mv[ply, k]
+        mv[ply, k] = mv[ply, i]
+        mv[ply, i] = t
+        s = order[ply, k]
+        order[ply, k] = order[ply, i]
+        order[ply, i] = s
+
+        lv[ply + 1] = lv[ply]
+        dm[ply + 1] = dm[ply]
+        result = rules.play(lv[ply + 1], dm[ply + 1], who, t)
+        if result != rules.ONGOING:
+            value = terminal_value(result, ply + 1)
+        else:
+            h2 = update_hash(h, lv[ply], lv[ply + 1], turns)
+            value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
+                            np.int64(ply + 1), np.int64(depth - 1), np.int64(turns + 1),
+                            np.int64(alpha), np.int64(beta), np.uint64(h2), np.int64(max_turns))
+        if stats[ABORTED]:
+            return 0
+        if maximising:
+            if value > best:
+                best, best_move = value, t
+                if value > alpha:
+                    alpha = value
+        else:
+            if value < best:
+                best, best_move = value, t
+                if value < beta:
+                    beta = value
+        if alpha >= beta:
+            history[side, t] += depth * depth
+            if killers[ply, 0] != t:
+                killers[ply, 1] = killers[ply, 0]
+                killers[ply, 0] = t
+            break
+
+    if best <= alpha0:
+        flag = UPPER
+    elif best >= beta0:
+        flag = LOWER
+    else:
+        flag = EXACT
+    tt_store(keys, data, h, to_table(best, ply), depth, flag, best_move)
+    return best
+
+
+@njit(cache=True)
+def search_root(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
+                turns, depth, root_moves, root_values, first, alpha, beta, max_turns):
+    """Search root moves `first`, `first` + 1, ... (the root is row 0 of the stack, after `turns`
+    turns) to `depth` within the window (alpha, beta), narrowing it as values come in; write each
+    value to `root_values` (exact for a move that improves on the window, a bound otherwise) and
+    return how many moves are done: fewer than all when the node budget ran out."""
+    h = zobrist_hash(lv[0], turns)
+    who = rules.actor(turns + 1)
+    for i in range(first, root_moves.size):
+        lv[1] = lv[0]
+        dm[1] = dm[0]
+        result = rules.play(lv[1], dm[1], who, root_moves[i])
+        if result != rules.ONGOING:
+            value = terminal_value(result, 1)
+        else:
+            h2 = update_hash(h, lv[0], lv[1], turns)
+            value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
+                            np.int64(1), np.int64(depth - 1), np.int64(turns + 1),
+                            np.int64(alpha), np.int64(beta), np.uint64(h2), np.int64(max_turns))
+        if stats[ABORTED]:
+            return i
+        root_values[i] = value
+        if who == rules.BLUE:
+            alpha = max(alpha, value)
+        else:
+            beta = min(beta, value)
+    return root_moves.size
+
+
+@njit(cache=True)
+def minimax(lv, dm, turns, depth, max_turns):
+    """Plain minimax to `depth` (growths cost no depth), the reference the alpha-beta search is
+    tested against: no pruning, no table, the same evaluation."""
+    scratch = new_scratch()
+    return _minimax(lv, dm, turns, depth, 0, max_turns, scratch)
+
+
+@njit(cache=True)
+def _minimax(lv, dm, turns, depth, ply, max_turns, scratch):
+    if turns >= max_turns:
+        return 0
+    who = rules.actor(turns + 1)
+    if who == rules.GROWTH:
+        a, b = lv.copy(), dm.copy()
+        result = rules.grow(a, b)
+        if result != rules.ONGOING:
+            return terminal_value(result, ply + 1)
+        return _minimax(a, b, turns + 1, depth, ply + 1, max_turns, scratch)
+    if depth <= 0:
+        return evaluate(lv, turns, ply, scratch)
+    moves = np.empty(N_TILES, dtype=np.int64)
+    n = rules.legal_moves(lv, dm, who, moves)
+    if n == 0:
+        return terminal_value(rules.ORANGE_WINS if who == rules.BLUE else rules.BLUE_WINS, ply)
+    best = -INFINITY if who == rules.BLUE else INFINITY
+    for i in range(n):
+        a, b = lv.copy(), dm.copy()
+        result = rules.play(a, b, who, moves[i])
+        if result != rules.ONGOING:
+            value = terminal_value(result, ply + 1)
+        else:
+            value = _minimax(a, b, turns + 1, depth - 1, ply + 1, max_turns, scratch)
+        if who == rules.BLUE:
+            best = max(best, value)
+        else:
+            best = min(best, value)
+    return best
