@@ -10,7 +10,7 @@ import pytest
 
 from bots.volcanoes.alphabeta import MAX_TURNS, AlphaBetaBot
 from bots.volcanoes.search.distance import BLOCKED, connection_distance
-from bots.volcanoes.search.evaluate import distance, evaluate, new_scratch
+from bots.volcanoes.search.evaluate import WEIGHTS, distance, evaluate, new_scratch
 from bots.volcanoes.search.minimax import INFINITY, NODE_LIMIT, Workspace, search_root, terminal_value
 from bots.volcanoes.search.zobrist import update_hash, zobrist_hash
 from bots.volcanoes.state import GameState
@@ -96,8 +96,10 @@ def test_fast_distance_equals_the_plain_connection_distance():
     for levels, _, _ in _random_positions(40, seed=11):
         for player in (rules.BLUE, rules.ORANGE):
             expected = connection_distance(levels, player)
-            assert distance(levels, player, scratch, 99) == (99 if expected == BLOCKED else expected)
-            assert distance(levels, player, scratch, 3) == min(expected, 3)
+            found, routes = distance(levels, player, scratch, 99)
+            assert found == (99 if expected == BLOCKED else expected)
+            assert (routes > 0) == (expected != BLOCKED)
+            assert distance(levels, player, scratch, 3)[0] == min(expected, 3)
 
 
 def _minimax(levels, dormant, turns, depth, ply, scratch):
@@ -112,7 +114,7 @@ def _minimax(levels, dormant, turns, depth, ply, scratch):
             return int(terminal_value(result, ply + 1))
         return _minimax(levels, dormant, turns + 1, depth, ply + 1, scratch)
     if depth == 0:
-        return int(evaluate(levels, turns, ply, scratch))
+        return int(evaluate(levels, turns, ply, scratch, WEIGHTS))
     moves = np.empty(80, dtype=np.int64)
     values = []
     for move in moves[: rules.legal_moves(levels, dormant, who, moves)]:

@@ -15,9 +15,19 @@ from referee.volcanoes.board import HALF, N_TILES, NEIGHBOUR_ARRAY
 from .tt import WIN
 
 DISTANCE_CAP = 12  # farther than this is "far": the evaluation treats it all alike
-STEP = 100  # the value of one tile of connection distance
-DOUBLE_MOVE = 150  # the side to move plays twice (move, growth, move)
-SINGLE_MOVE = 40  # the side to move plays once, then the opponent twice
+MAX_LEVEL = rules.MAX_LEVEL
+MAX_ROUTES = 4  # more equally short routes than this count no more
+# The evaluation's weights (and one setting of the search that uses it), an array so that variants
+# can be compared in one process.
+STEP, DOUBLE_MOVE, SINGLE_MOVE, ROUTE, GROWTH_LOOK, LATE_MOVES = range(6)
+WEIGHTS = np.array([
+    100,  # STEP: one tile of connection distance
+    150,  # DOUBLE_MOVE: the side to move plays twice (move, growth, move)
+    40,  # SINGLE_MOVE: the side to move plays once, then the opponent twice
+    10,  # ROUTE: each extra equally short route (up to MAX_ROUTES)
+    1,  # GROWTH_LOOK: also measure the race after the coming growth when it erupts volcanoes
+    0,  # LATE_MOVES: moves after this many are searched a ply shallower first (0: never)
+], dtype=np.int64)
 
 _NB = NEIGHBOUR_ARRAY
 # rows of the scratch array
@@ -32,8 +42,9 @@ def new_scratch() -> np.ndarray:
 
 @njit(cache=True)
 def distance(levels, player, scratch, cap):
-    """min(connection distance of `player`, cap): the fewest empty tiles joining a tile to its
-    antipode through the player's volcanoes (0 = connected), as `search.distance` defines it.
+    """(min(connection distance of `player`, cap), routes): the fewest empty tiles joining a tile
+    to its antipode through the player's volcanoes (0 = connected), as `search.distance` defines
+    it, and how many tiles k < 40 are joined to k + 40 that cheaply (0 at the cap).
 
     All 40 breadth-first searches at once, one bit per source tile k < 40: reach[t] holds the
     sources that reach t for at most d empty tiles, layer d after layer d. The player's connected
@@ -74,9 +85,11 @@ def distance(levels, player, scratch, cap):
             reach[t] = group_reach[component[t]]
     for d in range(cap):
         # Layer d: does any source k reach its antipode k + 40?
+        routes = 0
         for k in range(HALF):
-            if (reach[k + HALF] >> np.uint64(k)) & np.uint64(1):
-                return d
+            routes += (reach[k + HALF] >> np.uint64(k)) & np.uint64(1)
+        if routes:
+            return d, routes
         # Layer d + 1: empty tiles take their neighbours' layer-d sets (and start their own
         # search); then each group takes in what its empty neighbours now have.
         changed = False
@@ -106,28 +119,48 @@ def distance(levels, player, scratch, cap):
             if component[t] != none:
                 reach[t] = group_reach[component[t]]
         if not changed:
-            return cap  # nothing new is reached: blocked for good
-    return cap
+            return cap, 0  # nothing new is reached: blocked for good
+    return cap, 0
 
 
 @njit(cache=True)
-def evaluate(levels, turns_played, ply, scratch):
+def _erupts_on_growth(levels, player):
+    """Whether the player has a volcano at level 3 (never dormant), which the growth erupts."""
+    for t in range(N_TILES):
+        if levels[t] * player == MAX_LEVEL - 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def evaluate(levels, turns_played, ply, scratch, weights):
     """Blue's advantage in the position after `turns_played` turns, a player's turn next, `ply`
     plies below the root (wins count the plies to them)."""
     mover = rules.actor(turns_played + 1)
-    blue = distance(levels, rules.BLUE, scratch, DISTANCE_CAP)
-    orange = distance(levels, rules.ORANGE, scratch, DISTANCE_CAP)
+    blue, blue_routes = distance(levels, rules.BLUE, scratch, DISTANCE_CAP)
+    orange, orange_routes = distance(levels, rules.ORANGE, scratch, DISTANCE_CAP)
     # One empty tile short and to move: that tile wins (a move on an empty tile cannot erupt).
     if mover == rules.BLUE and blue <= 1:
         return WIN - ply - 1
     if mover == rules.ORANGE and orange <= 1:
         return -(WIN - ply - 1)
-    score = STEP * (orange - blue)
+    race = 2 * (orange - blue)
+    if weights[GROWTH_LOOK] and (_erupts_on_growth(levels, 1) or _erupts_on_growth(levels, -1)):
+        # The coming growth erupts someone's volcanoes: count the race after it as much as now.
+        grown = levels.copy()
+        dormant = np.empty(N_TILES, dtype=np.bool_)
+        for t in range(N_TILES):
+            dormant[t] = grown[t] == MAX_LEVEL or grown[t] == -MAX_LEVEL
+        rules.grow(grown, dormant)
+        race = (orange - blue) + (distance(grown, rules.ORANGE, scratch, DISTANCE_CAP)[0]
+                                  - distance(grown, rules.BLUE, scratch, DISTANCE_CAP)[0])
+    score = weights[STEP] * race // 2
+    score += weights[ROUTE] * (min(blue_routes, MAX_ROUTES) - min(orange_routes, MAX_ROUTES))
     phase = (turns_played + 1) % 6  # 2 and 5: the mover plays again after the growth
-    tempo = DOUBLE_MOVE if phase == 2 or phase == 5 else SINGLE_MOVE
+    tempo = weights[DOUBLE_MOVE] if phase == 2 or phase == 5 else weights[SINGLE_MOVE]
     return score + tempo * mover
 
 
 def warm_up() -> None:
     levels = np.zeros(N_TILES, dtype=np.int8)
-    evaluate(levels, 0, 0, new_scratch())
+    evaluate(levels, 0, 0, new_scratch(), WEIGHTS)

@@ -17,7 +17,7 @@ from numba import njit
 from referee.volcanoes import rules
 from referee.volcanoes.board import N_TILES
 
-from .evaluate import evaluate, new_scratch
+from .evaluate import LATE_MOVES, WEIGHTS, evaluate, new_scratch
 from .tt import EXACT, LOWER, UPPER, WIN, from_table, to_table, tt_probe, tt_store
 from .zobrist import update_hash, zobrist_hash
 
@@ -45,10 +45,11 @@ class Workspace:
         self.killers = np.full((MAX_PLY + 2, 2), -1, dtype=np.int64)
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.scratch = new_scratch()
+        self.weights = WEIGHTS.copy()
 
     def arrays(self):
         return (self.levels, self.dormant, self.moves, self.order, self.keys, self.data,
-                self.history, self.killers, self.stats, self.scratch)
+                self.history, self.killers, self.stats, self.scratch, self.weights)
 
 
 @njit(cache=True)
@@ -72,7 +73,7 @@ def _spend(stats):
 
 
 @njit(cache=True)
-def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
+def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights,
             ply, depth, turns, alpha, beta, h, max_turns):
     if turns >= max_turns:
         return 0
@@ -86,13 +87,13 @@ def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
         if result != rules.ONGOING:
             return terminal_value(result, ply + 1)
         h2 = update_hash(h, lv[ply], lv[ply + 1], turns)
-        return _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
+        return _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights,
                        np.int64(ply + 1), np.int64(depth), np.int64(turns + 1), np.int64(alpha),
                        np.int64(beta), np.uint64(h2), np.int64(max_turns))
     if depth <= 0 or ply >= MAX_PLY:
         if _spend(stats):
             return 0
-        return evaluate(lv[ply], turns, ply, scratch)
+        return evaluate(lv[ply], turns, ply, scratch, weights)
 
     found, value, tt_depth, flag, tt_move = tt_probe(keys, data, h)
     if found and tt_depth >= depth:
@@ -143,9 +144,21 @@ def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
             value = terminal_value(result, ply + 1)
         else:
             h2 = update_hash(h, lv[ply], lv[ply + 1], turns)
-            value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
-                            np.int64(ply + 1), np.int64(depth - 1), np.int64(turns + 1),
-                            np.int64(alpha), np.int64(beta), np.uint64(h2), np.int64(max_turns))
+            # Late moves (by the ordering) get a shallower look first, and the full depth only if
+            # that look says they are better than what the earlier moves found.
+            reduce = (weights[LATE_MOVES] > 0 and i >= weights[LATE_MOVES] and depth >= 2
+                      and s < _KILLER_BONUS and lv[ply, t] * who != rules.MAX_LEVEL - 1)
+            if reduce:
+                value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
+                                weights, np.int64(ply + 1), np.int64(depth - 2),
+                                np.int64(turns + 1), np.int64(alpha), np.int64(beta),
+                                np.uint64(h2), np.int64(max_turns))
+                reduce = (value <= alpha) if maximising else (value >= beta)
+            if not reduce:
+                value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
+                                weights, np.int64(ply + 1), np.int64(depth - 1),
+                                np.int64(turns + 1), np.int64(alpha), np.int64(beta),
+                                np.uint64(h2), np.int64(max_turns))
         if stats[ABORTED]:
             return 0
         if maximising:
@@ -176,7 +189,7 @@ def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
 
 
 @njit(cache=True)
-def search_root(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
+def search_root(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights,
                 turns, depth, root_moves, root_values, first, alpha, beta, max_turns):
     """Search root moves `first`, `first` + 1, ... (the root is row 0 of the stack, after `turns`
     turns) to `depth` within the window (alpha, beta), narrowing it as values come in; write each
@@ -192,7 +205,7 @@ def search_root(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
             value = terminal_value(result, 1)
         else:
             h2 = update_hash(h, lv[0], lv[1], turns)
-            value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
+            value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights,
                             np.int64(1), np.int64(depth - 1), np.int64(turns + 1),
                             np.int64(alpha), np.int64(beta), np.uint64(h2), np.int64(max_turns))
         if stats[ABORTED]:
@@ -203,43 +216,3 @@ def search_root(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
         else:
             beta = min(beta, value)
     return root_moves.size
-
-
-@njit(cache=True)
-def minimax(lv, dm, turns, depth, max_turns):
-    """Plain minimax to `depth` (growths cost no depth), the reference the alpha-beta search is
-    tested against: no pruning, no table, the same evaluation."""
-    scratch = new_scratch()
-    return _minimax(lv, dm, turns, depth, 0, max_turns, scratch)
-
-
-@njit(cache=True)
-def _minimax(lv, dm, turns, depth, ply, max_turns, scratch):
-    if turns >= max_turns:
-        return 0
-    who = rules.actor(turns + 1)
-    if who == rules.GROWTH:
-        a, b = lv.copy(), dm.copy()
-        result = rules.grow(a, b)
-        if result != rules.ONGOING:
-            return terminal_value(result, ply + 1)
-        return _minimax(a, b, turns + 1, depth, ply + 1, max_turns, scratch)
-    if depth <= 0:
-        return evaluate(lv, turns, ply, scratch)
-    moves = np.empty(N_TILES, dtype=np.int64)
-    n = rules.legal_moves(lv, dm, who, moves)
-    if n == 0:
-        return terminal_value(rules.ORANGE_WINS if who == rules.BLUE else rules.BLUE_WINS, ply)
-    best = -INFINITY if who == rules.BLUE else INFINITY
-    for i in range(n):
-        a, b = lv.copy(), dm.copy()
-        result = rules.play(a, b, who, moves[i])
-        if result != rules.ONGOING:
-            value = terminal_value(result, ply + 1)
-        else:
-            value = _minimax(a, b, turns + 1, depth - 1, ply + 1, max_turns, scratch)
-        if who == rules.BLUE:
-            best = max(best, value)
-        else:
-            best = min(best, value)
-    return best
