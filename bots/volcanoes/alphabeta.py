@@ -17,7 +17,7 @@ from referee.volcanoes import rules
 from referee.volcanoes.match import Settings
 
 from .base import Bot, GameState, main
-from .search import evaluate, tt, zobrist
+from .search import evaluate, ordering, tt, zobrist
 from .search.minimax import ABORTED, INFINITY, NODE_LIMIT, NODES, Workspace, search_root
 
 MAX_TURNS = Settings().max_turns
@@ -47,6 +47,7 @@ class AlphaBetaBot(Bot):
         zobrist.warm_up()
         tt.warm_up()
         evaluate.warm_up()
+        ordering.warm_up()
         levels, dormant = rules.new_state()
         self.choose(GameState(levels, dormant, 0), 0.005)
         self.work = Workspace(self.tt_bits)

@@ -10,7 +10,9 @@ import pytest
 
 from bots.volcanoes.alphabeta import MAX_TURNS, AlphaBetaBot
 from bots.volcanoes.search.distance import BLOCKED, connection_distance
+from bots.volcanoes.search import evaluate as evaluation
 from bots.volcanoes.search.evaluate import WEIGHTS, distance, evaluate, new_scratch
+from bots.volcanoes.search.ordering import new_layers, routes_through
 from bots.volcanoes.search.minimax import INFINITY, NODE_LIMIT, Workspace, search_root, terminal_value
 from bots.volcanoes.search.zobrist import update_hash, zobrist_hash
 from bots.volcanoes.state import GameState
@@ -102,6 +104,48 @@ def test_fast_distance_equals_the_plain_connection_distance():
             assert distance(levels, player, scratch, 3)[0] == min(expected, 3)
 
 
+def _cheapest(levels, player, source):
+    """Dijkstra from `source`: the empty tiles (counting both ends) to each tile, None if blocked."""
+    import heapq
+
+    if levels[source] * player < 0:
+        return [None] * 80
+    cost = [None] * 80
+    cost[source] = 0 if levels[source] * player > 0 else 1
+    heap = [(cost[source], source)]
+    while heap:
+        c, t = heapq.heappop(heap)
+        if c > cost[t]:
+            continue
+        for n in NEIGHBOURS[t]:
+            if levels[n] * player < 0:
+                continue
+            step = c + (0 if levels[n] * player > 0 else 1)
+            if cost[n] is None or step < cost[n]:
+                cost[n] = step
+                heapq.heappush(heap, (step, n))
+    return cost
+
+
+def test_routes_through_counts_the_pairs_with_a_cheapest_route_through_each_tile():
+    scratch, layers = new_scratch(), new_layers()
+    for levels, _, _ in _random_positions(6, seed=2, every=4):
+        for player in (rules.BLUE, rules.ORANGE):
+            best = distance(levels, player, scratch, 99)[0]
+            expected = np.zeros(80, dtype=np.int64)
+            if 0 < best < 12:
+                for k in range(40):
+                    there, back = _cheapest(levels, player, k), _cheapest(levels, player, k + 40)
+                    if there[k + 40] != best:
+                        continue
+                    for t in range(80):
+                        if levels[t] == 0 and there[t] is not None and back[t] is not None:
+                            expected[t] += there[t] + back[t] - 1 == best
+            found = np.zeros(80, dtype=np.int64)
+            routes_through(levels, player, scratch, layers, found)
+            assert np.array_equal(found, expected)
+
+
 def _minimax(levels, dormant, turns, depth, ply, scratch):
     """Plain minimax, no pruning and no table, over the same turn order and evaluation."""
     if turns >= MAX_TURNS:
@@ -153,6 +197,8 @@ def test_search_with_table_finds_the_plain_minimax_value(depth, every, limit):
         levels, dormant, turns = position
         expected = _minimax(levels, dormant, turns, depth, 0, scratch)
         work = Workspace(tt_bits=12)  # small: collisions must be harmless too
+        work.weights[evaluation.QUIET_MOVES] = 0  # no forward pruning: the value must be exact
+        work.weights[evaluation.LATE_MOVES] = 0
         assert _alphabeta_value(work, levels, dormant, turns, depth) == expected
         # A second search in the same table (every node a hit) agrees as well.
         assert _alphabeta_value(work, levels, dormant, turns, depth) == expected

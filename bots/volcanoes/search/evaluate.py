@@ -17,9 +17,9 @@ from .tt import WIN
 DISTANCE_CAP = 12  # farther than this is "far": the evaluation treats it all alike
 MAX_LEVEL = rules.MAX_LEVEL
 MAX_ROUTES = 4  # more equally short routes than this count no more
-# The evaluation's weights (and one setting of the search that uses it), an array so that variants
+# The evaluation's weights (and settings of the search that uses it), an array so that variants
 # can be compared in one process.
-STEP, DOUBLE_MOVE, SINGLE_MOVE, ROUTE, GROWTH_LOOK, LATE_MOVES = range(6)
+STEP, DOUBLE_MOVE, SINGLE_MOVE, ROUTE, GROWTH_LOOK, LATE_MOVES, ROUTE_ORDER, QUIET_MOVES = range(8)
 WEIGHTS = np.array([
     100,  # STEP: one tile of connection distance
     150,  # DOUBLE_MOVE: the side to move plays twice (move, growth, move)
@@ -27,6 +27,9 @@ WEIGHTS = np.array([
     10,  # ROUTE: each extra equally short route (up to MAX_ROUTES)
     1,  # GROWTH_LOOK: also measure the race after the coming growth when it erupts volcanoes
     0,  # LATE_MOVES: moves after this many are searched a ply shallower first (0: never)
+    1,  # ROUTE_ORDER: order moves by the cheapest routes through their tiles (else history only)
+    2,  # QUIET_MOVES: below the root, search at most this many moves that are on no cheapest
+    #     route and erupt nothing (0: all; needs ROUTE_ORDER)
 ], dtype=np.int64)
 
 _NB = NEIGHBOUR_ARRAY
@@ -44,11 +47,19 @@ def new_scratch() -> np.ndarray:
 def distance(levels, player, scratch, cap):
     """(min(connection distance of `player`, cap), routes): the fewest empty tiles joining a tile
     to its antipode through the player's volcanoes (0 = connected), as `search.distance` defines
-    it, and how many tiles k < 40 are joined to k + 40 that cheaply (0 at the cap).
+    it, and how many tiles k < 40 are joined to k + 40 that cheaply (0 at the cap)."""
+    return spread(levels, player, scratch, cap, False, scratch[:0])
 
-    All 40 breadth-first searches at once, one bit per source tile k < 40: reach[t] holds the
-    sources that reach t for at most d empty tiles, layer d after layer d. The player's connected
-    groups cost nothing to cross, so a group shares one reach set."""
+
+@njit(cache=True)
+def spread(levels, player, scratch, cap, backward, layers):
+    """`distance`, which also writes each layer's reach sets to `layers` (as many as it has rows).
+
+    All 40 breadth-first searches at once, one bit per source tile k < 40 (or, `backward`, per
+    target tile k + 40): reach[t] holds the searches that reach t for at most d empty tiles
+    (counting t), layer d after layer d. The player's connected groups cost nothing to cross, so a
+    group shares one reach set."""
+    first = HALF if backward else 0  # the tiles that start searches: bit k for tile first + k
     reach = scratch[_REACH]
     component = scratch[_COMPONENT]
     group_reach = scratch[_COMPONENT_REACH]
@@ -71,8 +82,8 @@ def distance(levels, player, scratch, cap):
         while size > 0:
             size -= 1
             t = stack[size]
-            if t < HALF:
-                seeds |= np.uint64(1) << t
+            if first <= t < first + HALF:
+                seeds |= np.uint64(1) << np.uint64(t - first)
             for j in range(3):
                 n = _NB[t, j]
                 if component[n] == none and levels[n] * player > 0:
@@ -84,10 +95,13 @@ def distance(levels, player, scratch, cap):
         if component[t] != none:
             reach[t] = group_reach[component[t]]
     for d in range(cap):
-        # Layer d: does any source k reach its antipode k + 40?
+        if d < layers.shape[0]:
+            layers[d] = reach
+        # Layer d: does any search from k (k + 40) reach k + 40 (k)?
         routes = 0
+        other = HALF - first
         for k in range(HALF):
-            routes += (reach[k + HALF] >> np.uint64(k)) & np.uint64(1)
+            routes += (reach[k + other] >> np.uint64(k)) & np.uint64(1)
         if routes:
             return d, routes
         # Layer d + 1: empty tiles take their neighbours' layer-d sets (and start their own
@@ -97,8 +111,8 @@ def distance(levels, player, scratch, cap):
             if levels[t] != 0:
                 continue
             r = reach[t]
-            if t < HALF:
-                r |= np.uint64(1) << t
+            if first <= t < first + HALF:
+                r |= np.uint64(1) << np.uint64(t - first)
             for j in range(3):
                 r |= reach[_NB[t, j]]  # an enemy tile's set stays empty
             stack[t] = r  # kept aside until every empty tile has read layer d

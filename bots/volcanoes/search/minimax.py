@@ -17,7 +17,8 @@ from numba import njit
 from referee.volcanoes import rules
 from referee.volcanoes.board import N_TILES
 
-from .evaluate import LATE_MOVES, WEIGHTS, evaluate, new_scratch
+from .evaluate import LATE_MOVES, QUIET_MOVES, ROUTE_ORDER, WEIGHTS, evaluate, new_scratch
+from .ordering import new_layers, routes_through
 from .tt import EXACT, LOWER, UPPER, WIN, from_table, to_table, tt_probe, tt_store
 from .zobrist import update_hash, zobrist_hash
 
@@ -27,7 +28,10 @@ INFINITY = 2 * WIN
 NODES, NODE_LIMIT, ABORTED = 0, 1, 2
 N_STATS = 4
 _TT_BONUS = 1 << 40
-_KILLER_BONUS = 1 << 30
+_KILLER_BONUS = 1 << 36
+_ERUPTION_BONUS = 1 << 35
+_ROUTE_SHIFT = 24  # a route through a tile outweighs any history
+_QUIET_BELOW = 1 << _ROUTE_SHIFT
 
 
 class Workspace:
@@ -46,10 +50,13 @@ class Workspace:
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.scratch = new_scratch()
         self.weights = WEIGHTS.copy()
+        self.layers = new_layers()
+        self.tile_score = np.zeros(N_TILES, dtype=np.int64)
 
     def arrays(self):
         return (self.levels, self.dormant, self.moves, self.order, self.keys, self.data,
-                self.history, self.killers, self.stats, self.scratch, self.weights)
+                self.history, self.killers, self.stats, self.scratch, self.weights,
+                self.layers, self.tile_score)
 
 
 @njit(cache=True)
@@ -73,7 +80,7 @@ def _spend(stats):
 
 
 @njit(cache=True)
-def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights,
+def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights, layers, tile_score,
             ply, depth, turns, alpha, beta, h, max_turns):
     if turns >= max_turns:
         return 0
@@ -87,7 +94,7 @@ def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, wei
         if result != rules.ONGOING:
             return terminal_value(result, ply + 1)
         h2 = update_hash(h, lv[ply], lv[ply + 1], turns)
-        return _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights,
+        return _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights, layers, tile_score,
                        np.int64(ply + 1), np.int64(depth), np.int64(turns + 1), np.int64(alpha),
                        np.int64(beta), np.uint64(h2), np.int64(max_turns))
     if depth <= 0 or ply >= MAX_PLY:
@@ -111,14 +118,26 @@ def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, wei
     if n == 0:  # a player without a move forfeits
         return terminal_value(rules.ORANGE_WINS if who == rules.BLUE else rules.BLUE_WINS, ply)
     side = who + 1
+    tile_score[:] = 0
+    if weights[ROUTE_ORDER]:
+        # Tiles on many cheapest routes, either player's, first: to take them or to block them.
+        routes_through(lv[ply], rules.BLUE, scratch, layers, tile_score)
+        routes_through(lv[ply], rules.ORANGE, scratch, layers, tile_score)
     for i in range(n):
         t = mv[ply, i]
-        score = history[side, t]
+        score = history[side, t] + (tile_score[t] << _ROUTE_SHIFT)
         if t == tt_move:
             score += _TT_BONUS
         elif t == killers[ply, 0] or t == killers[ply, 1]:
             score += _KILLER_BONUS
+        elif lv[ply, t] * who == rules.MAX_LEVEL - 1:  # erupts now
+            score += _ERUPTION_BONUS
+        elif lv[ply, t] * who == rules.MAX_LEVEL - 2:  # erupts at the next growth
+            score += _ERUPTION_BONUS >> 1
         order[ply, i] = score
+    # A quiet move (on no cheapest route of either player, no eruption) leaves both distances
+    # as they are, so quiet moves all look alike to the evaluation: a few of them suffice.
+    quiet_left = weights[QUIET_MOVES] if weights[QUIET_MOVES] > 0 and weights[ROUTE_ORDER] else n
 
     maximising = who == rules.BLUE
     best = -INFINITY if maximising else INFINITY
@@ -136,6 +155,10 @@ def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, wei
         s = order[ply, k]
         order[ply, k] = order[ply, i]
         order[ply, i] = s
+        if s < _QUIET_BELOW:
+            if quiet_left == 0:
+                break
+            quiet_left -= 1
 
         lv[ply + 1] = lv[ply]
         dm[ply + 1] = dm[ply]
@@ -147,16 +170,16 @@ def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, wei
             # Late moves (by the ordering) get a shallower look first, and the full depth only if
             # that look says they are better than what the earlier moves found.
             reduce = (weights[LATE_MOVES] > 0 and i >= weights[LATE_MOVES] and depth >= 2
-                      and s < _KILLER_BONUS and lv[ply, t] * who != rules.MAX_LEVEL - 1)
+                      and s < _ERUPTION_BONUS)
             if reduce:
                 value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
-                                weights, np.int64(ply + 1), np.int64(depth - 2),
+                                weights, layers, tile_score, np.int64(ply + 1), np.int64(depth - 2),
                                 np.int64(turns + 1), np.int64(alpha), np.int64(beta),
                                 np.uint64(h2), np.int64(max_turns))
                 reduce = (value <= alpha) if maximising else (value >= beta)
             if not reduce:
                 value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
-                                weights, np.int64(ply + 1), np.int64(depth - 1),
+                                weights, layers, tile_score, np.int64(ply + 1), np.int64(depth - 1),
                                 np.int64(turns + 1), np.int64(alpha), np.int64(beta),
                                 np.uint64(h2), np.int64(max_turns))
         if stats[ABORTED]:
@@ -172,7 +195,8 @@ def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, wei
                 if value < beta:
                     beta = value
         if alpha >= beta:
-            history[side, t] += depth * depth
+            if history[side, t] < _QUIET_BELOW >> 4:  # history must stay below the route bonus
+                history[side, t] += depth * depth
             if killers[ply, 0] != t:
                 killers[ply, 1] = killers[ply, 0]
                 killers[ply, 0] = t
@@ -189,7 +213,7 @@ def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, wei
 
 
 @njit(cache=True)
-def search_root(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights,
+def search_root(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights, layers, tile_score,
                 turns, depth, root_moves, root_values, first, alpha, beta, max_turns):
     """Search root moves `first`, `first` + 1, ... (the root is row 0 of the stack, after `turns`
     turns) to `depth` within the window (alpha, beta), narrowing it as values come in; write each
@@ -205,7 +229,7 @@ def search_root(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
             value = terminal_value(result, 1)
         else:
             h2 = update_hash(h, lv[0], lv[1], turns)
-            value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights,
+            value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights, layers, tile_score,
                             np.int64(1), np.int64(depth - 1), np.int64(turns + 1),
                             np.int64(alpha), np.int64(beta), np.uint64(h2), np.int64(max_turns))
         if stats[ABORTED]:
