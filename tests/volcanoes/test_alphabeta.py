@@ -13,7 +13,8 @@ from bots.volcanoes.search.distance import BLOCKED, connection_distance
 from bots.volcanoes.search import evaluate as evaluation
 from bots.volcanoes.search.evaluate import WEIGHTS, distance, evaluate, new_scratch
 from bots.volcanoes.search.ordering import new_layers, routes_through
-from bots.volcanoes.search.minimax import INFINITY, NODE_LIMIT, Workspace, search_root, terminal_value
+from bots.volcanoes.search.minimax import (INFINITY, NODE_LIMIT, Workspace, search_root,
+                                           terminal_value)
 from bots.volcanoes.search.zobrist import update_hash, zobrist_hash
 from bots.volcanoes.state import GameState
 from referee.volcanoes import rules
@@ -181,7 +182,8 @@ def _alphabeta_value(work, levels, dormant, turns, depth):
     for d in range(1, depth + 1):
         work.stats[:] = 0
         work.stats[NODE_LIMIT] = 1 << 40
-        done = search_root(*work.arrays(), turns, d, moves, values, 0, -INFINITY, INFINITY, MAX_TURNS)
+        done = search_root(*work.arrays(), turns, d, moves, values, 0, -INFINITY, INFINITY,
+                           MAX_TURNS)
         assert done == moves.size
     return int(values.max() if rules.actor(turns + 1) == rules.BLUE else values.min())
 
@@ -198,7 +200,6 @@ def test_search_with_table_finds_the_plain_minimax_value(depth, every, limit):
         expected = _minimax(levels, dormant, turns, depth, 0, scratch)
         work = Workspace(tt_bits=12)  # small: collisions must be harmless too
         work.weights[evaluation.QUIET_MOVES] = 0  # no forward pruning: the value must be exact
-        work.weights[evaluation.LATE_MOVES] = 0
         assert _alphabeta_value(work, levels, dormant, turns, depth) == expected
         # A second search in the same table (every node a hit) agrees as well.
         assert _alphabeta_value(work, levels, dormant, turns, depth) == expected

@@ -19,14 +19,13 @@ MAX_LEVEL = rules.MAX_LEVEL
 MAX_ROUTES = 4  # more equally short routes than this count no more
 # The evaluation's weights (and settings of the search that uses it), an array so that variants
 # can be compared in one process.
-STEP, DOUBLE_MOVE, SINGLE_MOVE, ROUTE, GROWTH_LOOK, LATE_MOVES, ROUTE_ORDER, QUIET_MOVES = range(8)
+STEP, DOUBLE_MOVE, SINGLE_MOVE, ROUTE, GROWTH_LOOK, ROUTE_ORDER, QUIET_MOVES = range(7)
 WEIGHTS = np.array([
     100,  # STEP: one tile of connection distance
     150,  # DOUBLE_MOVE: the side to move plays twice (move, growth, move)
     40,  # SINGLE_MOVE: the side to move plays once, then the opponent twice
     10,  # ROUTE: each extra equally short route (up to MAX_ROUTES)
     1,  # GROWTH_LOOK: also measure the race after the coming growth when it erupts volcanoes
-    0,  # LATE_MOVES: moves after this many are searched a ply shallower first (0: never)
     1,  # ROUTE_ORDER: order moves by the cheapest routes through their tiles (else history only)
     2,  # QUIET_MOVES: below the root, search at most this many moves that are on no cheapest
     #     route and erupt nothing (0: all; needs ROUTE_ORDER)

@@ -6,8 +6,13 @@ forced, deterministic ply that costs no depth (so every leaf is a player's turn,
 Positions live in a stack of arrays, one row per ply: a move copies its row to the next and plays
 there, so nothing has to be undone.
 
+Moves are ordered by the table's move, killers, eruptions, the cheapest routes through their tiles
+(`ordering`) and history; below the root only a few quiet moves are searched (`QUIET_MOVES`).
+Recursive calls pass every argument with the exact type of the first call: numba's cache of a
+recursive function that casts its own arguments crashes when loaded.
+
 The search stops itself after a node budget (`stats[NODE_LIMIT]`), setting `stats[ABORTED]`; the
-caller reads the clock between iterations and turns time into nodes from the measured speed.
+caller reads the clock between such slices and turns time into nodes from the measured speed.
 """
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ from numba import njit
 from referee.volcanoes import rules
 from referee.volcanoes.board import N_TILES
 
-from .evaluate import LATE_MOVES, QUIET_MOVES, ROUTE_ORDER, WEIGHTS, evaluate, new_scratch
+from .evaluate import QUIET_MOVES, ROUTE_ORDER, WEIGHTS, evaluate, new_scratch
 from .ordering import new_layers, routes_through
 from .tt import EXACT, LOWER, UPPER, WIN, from_table, to_table, tt_probe, tt_store
 from .zobrist import update_hash, zobrist_hash
@@ -80,8 +85,10 @@ def _spend(stats):
 
 
 @njit(cache=True)
-def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights, layers, tile_score,
-            ply, depth, turns, alpha, beta, h, max_turns):
+def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights, layers,
+            tile_score, ply, depth, turns, alpha, beta, h, max_turns):
+    """The value of row `ply` of the stack (after `turns` turns, key `h`) searched `depth` player
+    moves deep within the window (alpha, beta); fail-soft: a value outside it is a bound."""
     if turns >= max_turns:
         return 0
     who = rules.actor(turns + 1)
@@ -94,9 +101,10 @@ def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, wei
         if result != rules.ONGOING:
             return terminal_value(result, ply + 1)
         h2 = update_hash(h, lv[ply], lv[ply + 1], turns)
-        return _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights, layers, tile_score,
-                       np.int64(ply + 1), np.int64(depth), np.int64(turns + 1), np.int64(alpha),
-                       np.int64(beta), np.uint64(h2), np.int64(max_turns))
+        return _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights,
+                       layers, tile_score, np.int64(ply + 1), np.int64(depth),
+                       np.int64(turns + 1), np.int64(alpha), np.int64(beta), np.uint64(h2),
+                       np.int64(max_turns))
     if depth <= 0 or ply >= MAX_PLY:
         if _spend(stats):
             return 0
@@ -167,21 +175,10 @@ def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, wei
             value = terminal_value(result, ply + 1)
         else:
             h2 = update_hash(h, lv[ply], lv[ply + 1], turns)
-            # Late moves (by the ordering) get a shallower look first, and the full depth only if
-            # that look says they are better than what the earlier moves found.
-            reduce = (weights[LATE_MOVES] > 0 and i >= weights[LATE_MOVES] and depth >= 2
-                      and s < _ERUPTION_BONUS)
-            if reduce:
-                value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
-                                weights, layers, tile_score, np.int64(ply + 1), np.int64(depth - 2),
-                                np.int64(turns + 1), np.int64(alpha), np.int64(beta),
-                                np.uint64(h2), np.int64(max_turns))
-                reduce = (value <= alpha) if maximising else (value >= beta)
-            if not reduce:
-                value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
-                                weights, layers, tile_score, np.int64(ply + 1), np.int64(depth - 1),
-                                np.int64(turns + 1), np.int64(alpha), np.int64(beta),
-                                np.uint64(h2), np.int64(max_turns))
+            value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
+                            weights, layers, tile_score, np.int64(ply + 1), np.int64(depth - 1),
+                            np.int64(turns + 1), np.int64(alpha), np.int64(beta),
+                            np.uint64(h2), np.int64(max_turns))
         if stats[ABORTED]:
             return 0
         if maximising:
@@ -195,7 +192,7 @@ def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, wei
                 if value < beta:
                     beta = value
         if alpha >= beta:
-            if history[side, t] < _QUIET_BELOW >> 4:  # history must stay below the route bonus
+            if history[side, t] < _QUIET_BELOW >> 4:  # stays below the route bonus
                 history[side, t] += depth * depth
             if killers[ply, 0] != t:
                 killers[ply, 1] = killers[ply, 0]
@@ -213,8 +210,8 @@ def _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, wei
 
 
 @njit(cache=True)
-def search_root(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights, layers, tile_score,
-                turns, depth, root_moves, root_values, first, alpha, beta, max_turns):
+def search_root(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights, layers,
+                tile_score, turns, depth, root_moves, root_values, first, alpha, beta, max_turns):
     """Search root moves `first`, `first` + 1, ... (the root is row 0 of the stack, after `turns`
     turns) to `depth` within the window (alpha, beta), narrowing it as values come in; write each
     value to `root_values` (exact for a move that improves on the window, a bound otherwise) and
@@ -229,9 +226,10 @@ def search_root(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
             value = terminal_value(result, 1)
         else:
             h2 = update_hash(h, lv[0], lv[1], turns)
-            value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch, weights, layers, tile_score,
-                            np.int64(1), np.int64(depth - 1), np.int64(turns + 1),
-                            np.int64(alpha), np.int64(beta), np.uint64(h2), np.int64(max_turns))
+            value = _search(lv, dm, mv, order, keys, data, history, killers, stats, scratch,
+                            weights, layers, tile_score, np.int64(1), np.int64(depth - 1),
+                            np.int64(turns + 1), np.int64(alpha), np.int64(beta), np.uint64(h2),
+                            np.int64(max_turns))
         if stats[ABORTED]:
             return i
         root_values[i] = value

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-EXACT, LOWER, UPPER = 1, 2, 3  # the value is exact, a lower bound (>= beta), an upper bound (<= alpha)
+# The stored value is exact, a lower bound (it was >= beta) or an upper bound (<= alpha).
+EXACT, LOWER, UPPER = 1, 2, 3
 WIN = 1_000_000  # a won game scores WIN - plies to the win (blue) or its negative (orange)
 WIN_BAND = 10_000  # values beyond WIN - WIN_BAND are wins
 
