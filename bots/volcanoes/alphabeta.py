@@ -17,7 +17,7 @@ from referee.volcanoes import rules
 from referee.volcanoes.match import Settings
 
 from .base import Bot, GameState, main
-from .search import evaluate, ordering, tt, zobrist
+from .search import tt
 from .search.minimax import ABORTED, INFINITY, NODE_LIMIT, NODES, Workspace, search_root
 
 MAX_TURNS = Settings().max_turns
@@ -28,7 +28,7 @@ SLICE_FRACTION = 0.5  # of the time left, at most, for one slice: the node rate 
 MIN_SLICE_SECONDS = 0.001  # less time than this left and the turn ends
 # A game's first answer also carries the process's start-up on the referee's clock, which the
 # adapter cannot see; and a nearly empty board gains little from thought.
-FIRST_TURN_SECONDS = 0.15
+FIRST_TURN_SECONDS = 0.05
 
 
 class AlphaBetaBot(Bot):
@@ -43,11 +43,9 @@ class AlphaBetaBot(Bot):
         self.first_turn = True
 
     def warm_up(self) -> None:
+        """Load the search from numba's cache with one tiny search (which holds every kernel it
+        calls); then start afresh."""
         super().warm_up()
-        zobrist.warm_up()
-        tt.warm_up()
-        evaluate.warm_up()
-        ordering.warm_up()
         levels, dormant = rules.new_state()
         self.choose(GameState(levels, dormant, 0), 0.005)
         self.work = Workspace(self.tt_bits)
