@@ -80,7 +80,7 @@ def test_incremental_zobrist_hash_equals_the_hash_from_scratch():
             else:
                 n = rules.legal_moves(levels, dormant, who, moves)
                 result = rules.play(levels, dormant, who, moves[rng.integers(n)])
-            h = update_hash(h, before, levels, turn - 1)
+            h = update_hash(np.uint64(h), before, levels, turn - 1)  # keys are unsigned
             assert h == zobrist_hash(levels, turn)
             if result != rules.ONGOING:
                 break

@@ -1,8 +1,10 @@
 """The static evaluation of the alpha-beta search: a connection race, from blue's point of view.
 
-Both players' connection distances (the empty tiles each still has to fill), who moves next and
-whether that player moves twice across the coming growth. `distance` computes what
-`search.distance.connection_distance` does, several times faster: the search calls it at every leaf.
+Both players' connection distances (the empty tiles each still has to fill), measured now and, when
+the coming growth erupts volcanoes, after it too (what the eruptions destroy and claim); how many
+equally short routes each has; who moves next and whether that player moves twice across the
+growth. `distance` computes what `search.distance.connection_distance` does, several times faster:
+the search calls it at every leaf.
 """
 from __future__ import annotations
 
@@ -172,8 +174,3 @@ def evaluate(levels, turns_played, ply, scratch, weights):
     phase = (turns_played + 1) % 6  # 2 and 5: the mover plays again after the growth
     tempo = weights[DOUBLE_MOVE] if phase == 2 or phase == 5 else weights[SINGLE_MOVE]
     return score + tempo * mover
-
-
-def warm_up() -> None:
-    levels = np.zeros(N_TILES, dtype=np.int8)
-    evaluate(levels, 0, 0, new_scratch(), WEIGHTS)

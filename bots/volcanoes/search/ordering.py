@@ -46,10 +46,3 @@ def routes_through(levels, player, scratch, layers, out):
         for a in range(1, d + 1):
             pairs |= layers[0, a, t] & layers[1, d + 1 - a, t]
         out[t] += popcount(pairs)
-
-
-def warm_up() -> None:
-    from .evaluate import new_scratch
-
-    out = np.zeros(N_TILES, dtype=np.int64)
-    routes_through(np.zeros(N_TILES, dtype=np.int8), 1, new_scratch(), new_layers(), out)

@@ -66,11 +66,3 @@ def tt_probe(keys, data, h):
     flag = (d >> 40) & 0xFF
     move = ((d >> 48) & 0xFF) - 1
     return True, value, depth, flag, move
-
-
-def warm_up() -> None:
-    keys, data = new_table(1)
-    tt_store(keys, data, np.uint64(3), -5, 2, EXACT, 7)
-    tt_probe(keys, data, np.uint64(3))
-    to_table(0, 0)
-    from_table(0, 0)

@@ -14,9 +14,9 @@ from referee.volcanoes.board import N_TILES
 MAX_TURN_KEYS = 256  # more than the 200 turns a game may last
 
 _rng = np.random.default_rng(0x5EED_CA1DE7A)
-LEVEL_KEYS = _rng.integers(0, 2**63, size=(N_TILES, 9), dtype=np.int64).view(np.uint64)
+LEVEL_KEYS = _rng.integers(0, 2**64 - 1, size=(N_TILES, 9), dtype=np.uint64, endpoint=True)
 LEVEL_KEYS[:, 4] = 0  # an empty tile adds nothing
-TURN_KEYS = _rng.integers(0, 2**63, size=MAX_TURN_KEYS, dtype=np.int64).view(np.uint64)
+TURN_KEYS = _rng.integers(0, 2**64 - 1, size=MAX_TURN_KEYS, dtype=np.uint64, endpoint=True)
 del _rng
 
 
@@ -32,13 +32,8 @@ def zobrist_hash(levels, turns_played):
 @njit(cache=True)
 def update_hash(h, before, after, turns_played):
     """The key after one turn turned `before` into `after` (turns_played counts before the turn)."""
-    h ^= TURN_KEYS[turns_played] ^ TURN_KEYS[turns_played + 1]
+    h = np.uint64(h) ^ TURN_KEYS[turns_played] ^ TURN_KEYS[turns_played + 1]
     for t in range(N_TILES):
         if before[t] != after[t]:
             h ^= LEVEL_KEYS[t, before[t] + 4] ^ LEVEL_KEYS[t, after[t] + 4]
     return h
-
-
-def warm_up() -> None:
-    levels = np.zeros(N_TILES, dtype=np.int8)
-    update_hash(zobrist_hash(levels, 0), levels, levels, 0)
