@@ -18,12 +18,12 @@ from referee.volcanoes.match import Settings
 
 from .base import Bot, GameState, main
 from .search import tt
-from .search.minimax import ABORTED, INFINITY, NODE_LIMIT, NODES, Workspace, search_root
+from .search.minimax import INFINITY, NODE_LIMIT, NODES, Workspace, search_root
 
 MAX_TURNS = Settings().max_turns
 MAX_DEPTH = 40
-THINK_FRACTION = 0.7  # of the budget: on a busy machine the process may lose the CPU mid-slice
-SLICE_SECONDS = 0.004  # the clock is read at least this often
+THINK_FRACTION = 0.6  # of the budget: on a busy machine the process may lose the CPU mid-slice
+SLICE_SECONDS = 0.003  # the clock is read at least this often
 SLICE_FRACTION = 0.5  # of the time left, at most, for one slice: the node rate varies
 MIN_SLICE_SECONDS = 0.001  # less time than this left and the turn ends
 # A game's first answer also carries the process's start-up on the referee's clock, which the

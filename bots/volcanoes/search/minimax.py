@@ -24,7 +24,7 @@ from referee.volcanoes.board import N_TILES
 
 from .evaluate import QUIET_MOVES, ROUTE_ORDER, WEIGHTS, evaluate, new_scratch
 from .ordering import new_layers, routes_through
-from .tt import EXACT, LOWER, UPPER, WIN, from_table, to_table, tt_probe, tt_store
+from .tt import EXACT, LOWER, UPPER, WIN, from_table, new_table, to_table, tt_probe, tt_store
 from .zobrist import update_hash, zobrist_hash
 
 MAX_PLY = 64  # rows of the position stack: depth plus the growths between
@@ -43,8 +43,6 @@ class Workspace:
     """Every array one search needs, allocated once per bot and reused between turns."""
 
     def __init__(self, tt_bits: int = 18):
-        from .tt import new_table
-
         self.levels = np.zeros((MAX_PLY + 2, N_TILES), dtype=np.int8)
         self.dormant = np.zeros((MAX_PLY + 2, N_TILES), dtype=np.bool_)
         self.moves = np.zeros((MAX_PLY + 2, N_TILES), dtype=np.int64)
