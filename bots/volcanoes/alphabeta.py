@@ -1,0 +1,131 @@
+"""`alphabeta`: iterative-deepening alpha-beta with a transposition table, numba-compiled.
+
+Each turn searches depth 1, 2, ... while time remains. numba cannot read the clock, so the kernels
+count nodes and stop at a node budget; Python hands out the turn in slices of a few milliseconds
+(nodes = slice x the measured node rate) and reads the clock between them. A slice that runs out
+in the middle of a root move is simply searched again: the transposition table keeps what was
+done. The root moves are reordered after every depth (best first), and a depth cut short still
+counts once it has finished its first move, the previous depth's best.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from referee.volcanoes import rules
+from referee.volcanoes.match import Settings
+
+from .base import Bot, GameState, main
+from .search import tt
+from .search.minimax import INFINITY, NODE_LIMIT, NODES, Workspace, search_root
+
+MAX_TURNS = Settings().max_turns
+MAX_DEPTH = 40
+THINK_FRACTION = 0.6  # of the budget: on a busy machine the process may lose the CPU mid-slice
+SLICE_SECONDS = 0.003  # the clock is read at least this often
+SLICE_FRACTION = 0.5  # of the time left, at most, for one slice: the node rate varies
+MIN_SLICE_SECONDS = 0.001  # less time than this left and the turn ends
+# A game's first answer also carries the process's start-up on the referee's clock, which the
+# adapter cannot see; and a nearly empty board gains little from thought.
+FIRST_TURN_SECONDS = 0.05
+
+
+class AlphaBetaBot(Bot):
+    name = "alphabeta"
+
+    def __init__(self, seed: int | None = None, tt_bits: int = 18):
+        self.rng = np.random.default_rng(seed)
+        self.tt_bits = tt_bits
+        self.work = Workspace(tt_bits)
+        self.nodes_per_second = 100_000.0  # a cautious start, refined by every slice
+        self.last_search: dict = {}
+        self.first_turn = True
+
+    def warm_up(self) -> None:
+        """Load the search from numba's cache with one tiny search (which holds every kernel it
+        calls); then start afresh."""
+        super().warm_up()
+        levels, dormant = rules.new_state()
+        self.choose(GameState(levels, dormant, 0), 0.005)
+        self.work = Workspace(self.tt_bits)
+
+    def start(self, colour: int) -> None:
+        self.work.history[:] = 0
+        self.first_turn = True
+
+    def _slice(self, state, depth, moves, values, first, alpha, beta, seconds):
+        """Search root moves from `first` for at most about `seconds`; how many are done."""
+        w = self.work
+        w.levels[0] = state.levels
+        w.dormant[0] = state.dormant
+        w.stats[:] = 0
+        w.stats[NODE_LIMIT] = max(int(self.nodes_per_second * seconds), 50)
+        started = time.perf_counter()
+        done = search_root(*w.arrays(), state.turns_played, depth, moves, values, first,
+                           alpha, beta, MAX_TURNS)
+        elapsed = time.perf_counter() - started
+        if elapsed > 0.001:
+            rate = w.stats[NODES] / elapsed
+            self.nodes_per_second = 0.8 * self.nodes_per_second + 0.2 * rate
+        self.nodes += int(w.stats[NODES])
+        return int(done)
+
+    def choose(self, state: GameState, budget: float) -> int:
+        started = time.perf_counter()
+        if self.first_turn:
+            budget = min(budget, FIRST_TURN_SECONDS)
+            self.first_turn = False
+        deadline = started + budget * THINK_FRACTION
+        moves = state.legal_moves()
+        self.rng.shuffle(moves)  # equal moves: a random one
+        if moves.size == 1:
+            return int(moves[0])
+        w = self.work
+        w.history //= 8  # keep a little of the last turn's history
+        w.killers[:] = -1
+        blue = state.player == rules.BLUE
+        sign = 1 if blue else -1
+        best_move, best_value, depth_done = int(moves[0]), 0, 0
+        self.nodes = 0
+        values = np.zeros(moves.size, dtype=np.int64)
+        for depth in range(1, MAX_DEPTH + 1):
+            alpha, beta = -INFINITY, INFINITY
+            best_index = -1
+            i = 0
+            while i < moves.size:
+                remaining = deadline - time.perf_counter()
+                if remaining < MIN_SLICE_SECONDS:
+                    break
+                seconds = min(SLICE_SECONDS, remaining * SLICE_FRACTION)
+                done = self._slice(state, depth, moves, values, i, alpha, beta, seconds)
+                for j in range(i, done):
+                    if best_index < 0 or sign * values[j] > sign * values[best_index]:
+                        best_index = j
+                        if blue:
+                            alpha = max(alpha, int(values[j]))
+                        else:
+                            beta = min(beta, int(values[j]))
+                i = done
+            if best_index >= 0:  # the previous best was searched first: this depth's best stands
+                best_move, best_value = int(moves[best_index]), int(values[best_index])
+            if i < moves.size:
+                break  # out of time
+            depth_done = depth
+            # Best first, then the rest by their values (bounds); ties keep their earlier order.
+            order = np.argsort(-sign * values, kind="stable")
+            order = np.concatenate(([best_index], order[order != best_index]))
+            moves, values = moves[order], values[order]
+            if abs(best_value) > tt.WIN - tt.WIN_BAND:
+                break  # a forced result: deeper search will not change it
+        self.last_search = {
+            "depth": depth_done,
+            "nodes": self.nodes,
+            "value": best_value,
+            "seconds": time.perf_counter() - started,
+        }
+        return best_move
+
+
+if __name__ == "__main__":
+    main(AlphaBetaBot())
