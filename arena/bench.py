@@ -93,8 +93,10 @@ def move_latency(name: str, positions, budget: float) -> list[Figure]:
         tile = bot.choose(state, budget)
         times.append((time.perf_counter() - start) * 1000)
         assert tile in state.legal_moves(), f"{name} chose an illegal move"
-        for kind, count in getattr(bot, "stats", {}).items():  # a search's iterations or nodes
-            work[kind] = work.get(kind, 0) + count
+        searched = getattr(bot, "last_search", {})  # what a search bot did this turn
+        for kind in ("iterations", "nodes"):
+            if kind in searched:
+                work[kind] = work.get(kind, 0) + searched[kind]
     q = np.percentile(times, [50, 95, 99])
     speed = [Figure(f"{name} {kind}/s", count / (sum(times) / 1000), "1/s", True) for kind, count in work.items()]
     return speed + [

@@ -44,9 +44,12 @@ def process_age() -> float:
 
 
 class Bot(ABC):
-    """Subclass and implement `choose`. `warm_up` compiles what the bot needs before any timed turn."""
+    """Subclass and implement `choose`. `warm_up` compiles what the bot needs before any timed turn.
+    A search bot may leave figures of its last search in `last_search` ("iterations", "nodes",
+    "depth"): `arena bench` reports them."""
 
     name = "bot"
+    last_search: dict = {}
 
     def warm_up(self) -> None:
         """Compile (or load from numba's cache) every kernel the bot and its adapter use."""

@@ -10,6 +10,7 @@ BOTS = {
     "greedy": ("bots.volcanoes.greedy", "GreedyBot"),
     "uct": ("bots.volcanoes.uct", "UctBot"),
     "mcts": ("bots.volcanoes.mcts", "MctsBot"),
+    "alphabeta": ("bots.volcanoes.alphabeta", "AlphaBetaBot"),
 }
 
 

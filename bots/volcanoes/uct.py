@@ -41,7 +41,7 @@ class UctBot(Bot):
         self.levels = np.zeros(N_TILES, dtype=np.int8)  # the position during an iteration
         self.dormant = np.zeros(N_TILES, dtype=np.bool_)
         self.first_turn = True
-        self.stats = {"iterations": 0}  # of the last turn
+        self.last_search = {"iterations": 0}  # of the last turn
 
     def warm_up(self) -> None:
         super().warm_up()
@@ -76,7 +76,7 @@ class UctBot(Bot):
             per_batch = (now - started) * BATCH / max(iterations, 1)
             if ran < BATCH or now + per_batch > deadline:
                 break
-        self.stats = {"iterations": iterations}
+        self.last_search = {"iterations": iterations}
         child = tree.best_child(self.nodes, self.solver)
         return int(self.nodes[child, tree.MOVE]) if child >= 0 else int(state.legal_moves()[0])
 

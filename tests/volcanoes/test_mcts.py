@@ -82,7 +82,7 @@ def test_moves_are_legal(bot_class):
         bot.start(state.player)
         tile = bot.choose(state, 0.01)
         assert tile in state.legal_moves()
-        assert bot.stats["iterations"] > 0
+        assert bot.last_search["iterations"] > 0
 
 
 def orange_chain_with_gap(levels):

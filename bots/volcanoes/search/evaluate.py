@@ -12,7 +12,8 @@ import numpy as np
 from numba import njit
 
 from referee.volcanoes import rules
-from referee.volcanoes.board import HALF, N_TILES, NEIGHBOUR_ARRAY
+from referee.volcanoes.board import HALF, N_TILES
+from referee.volcanoes.rules import NEIGHBOUR_ARRAY
 
 from .tt import WIN
 
