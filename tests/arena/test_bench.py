@@ -48,3 +48,23 @@ def test_bench_positions_are_legal_positions():
     for levels, turns in positions:
         assert levels.shape == (80,) and abs(levels).max() <= 4
         assert turns >= 0
+
+
+def test_quick_bench_passes_against_the_committed_baseline():
+    """The short comparison CI runs: every figure printed, none regressed on an unchanged tree
+    (the tolerance is wide: CI machines are shared and noisy)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "bench", "--quick", "--compare", str(bench.DEFAULT_BASELINE),
+         "--tolerance", "0.6"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    baseline = json.loads(bench.DEFAULT_BASELINE.read_text())
+    for name in baseline:  # every figure of the baseline is measured again
+        assert name in out.stdout
+    for kind in ("playouts/s numba", "playouts/s pure python", "mcts iterations/s", "alphabeta nodes/s",
+                 "latency mcts p99", "cold start mcts", "referee overhead per turn"):
+        assert kind in out.stdout
