@@ -107,15 +107,18 @@ def test_browser_steps_through_a_chain_eruption_to_the_win(browser, chain_game, 
     last_turn = shown[-1]["turn"]
     assert browser.find_element(By.ID, "counter").text == f"turn 0 / {last_turn}"
 
-    for _ in range(eruption_turn):  # arrow keys, one turn at a time
+    fills_script = "return Array.from(document.querySelectorAll('#board polygon')).map(p => p.getAttribute('fill'))"
+    for index in range(1, len(shown)):  # every turn, with the arrow key, against the recorded state
         body.send_keys(Keys.ARROW_RIGHT)
-    assert browser.find_element(By.ID, "counter").text == f"turn {eruption_turn} / {last_turn}"
-    frame = shown[eruption_turn]
-    fills = browser.execute_script(
-        "return Array.from(document.querySelectorAll('#board polygon')).map(p => p.getAttribute('fill'))")
-    assert fills == [_colour(level) for level in frame["levels"]]
-    erupted = browser.find_element(By.ID, "eruptions").text.split()
-    assert len(erupted) >= 2 and erupted == frame["erupted"]
+        frame = shown[index]
+        assert browser.find_element(By.ID, "counter").text == f"turn {frame['turn']} / {last_turn}"
+        assert browser.execute_script(fills_script) == [_colour(level) for level in frame["levels"]]
+        dormant = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#board text.dormant')).length")
+        assert dormant == len(frame["dormant"])
+        if index == eruption_turn:
+            erupted = browser.find_element(By.ID, "eruptions").text.split()
+            assert len(erupted) >= 2 and erupted == frame["erupted"]
 
     browser.find_element(By.ID, "last").click()
     assert browser.find_element(By.ID, "counter").text == f"turn {last_turn} / {last_turn}"
