@@ -7,6 +7,7 @@ import sys
 from referee.coroutine.rules import format_answer, format_puzzle, parse_puzzles
 from referee.coroutine.search import solve
 from referee.errors import InputFormatError
+from referee.judging import add_judge_command
 from referee.process import BotStartError
 
 
@@ -14,12 +15,8 @@ def register(games) -> None:
     parser = games.add_parser("coroutine", help="the Coroutine puzzle")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    judge = commands.add_parser("judge", help="run a solver on each puzzle of a file and check its answers")
-    judge.add_argument("puzzle_file", metavar="PUZZLE_FILE", help="puzzles of 3 lines, separated by blank lines")
-    judge.add_argument("solver", metavar="SOLVER_CMD", help="the solver's command line (one argument)")
-    judge.add_argument("--time-ms", type=float, default=1000, help="time for each answer (default 1000)")
-    judge.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
-    judge.set_defaults(run=run_judge)
+    add_judge_command(commands, item="puzzle", file_help="puzzles of 3 lines, separated by blank lines",
+                      default_ms=1000, run=run_judge)
 
     generate = commands.add_parser("generate", help="random puzzles whose optimum is exactly N turns")
     generate.add_argument("--turns", type=int, required=True, metavar="N")
@@ -42,12 +39,12 @@ def run_judge(args) -> int:
     from referee.coroutine.judge import judge
 
     try:
-        with open(args.puzzle_file, encoding="utf-8") as file:
+        with open(args.file, encoding="utf-8") as file:
             puzzles = parse_puzzles(file.read())
     except OSError as exc:
-        return _fail(f"cannot read {args.puzzle_file}: {exc.strerror}")
+        return _fail(f"cannot read {args.file}: {exc.strerror}")
     except InputFormatError as exc:
-        return _fail(f"{args.puzzle_file}: {exc}")
+        return _fail(f"{args.file}: {exc}")
     verdicts = []
     for index, board in enumerate(puzzles, start=1):
         try:

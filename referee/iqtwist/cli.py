@@ -13,6 +13,7 @@ from referee.errors import InputFormatError
 from referee.iqtwist import bench
 from referee.iqtwist.generate import LEVELS, generate
 from referee.iqtwist.judge import Verdict, judge
+from referee.judging import add_judge_command
 from referee.iqtwist.picture import svg_picture, text_picture
 from referee.iqtwist.rules import (
     is_solved,
@@ -29,12 +30,8 @@ def register(subparsers) -> None:
     game = subparsers.add_parser("iqtwist", help="IQ-Twist: place pieces with holes over coloured pegs")
     commands = game.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    judge_cmd = commands.add_parser("judge", help="run a solver on each challenge of FILE, check its answers")
-    judge_cmd.add_argument("file", metavar="FILE", help="challenges, one placement string a line")
-    judge_cmd.add_argument("solver", metavar="SOLVER_CMD", help="the solver's command line")
-    judge_cmd.add_argument("--time-ms", type=float, default=10_000, help="time per challenge (default 10000)")
-    judge_cmd.add_argument("--json", action="store_true", help="one JSON object per challenge per line")
-    judge_cmd.set_defaults(run=run_judge)
+    add_judge_command(commands, item="challenge", file_help="challenges, one placement string a line",
+                      default_ms=10_000, run=run_judge)
 
     generate_cmd = commands.add_parser("generate", help="print new challenges with exactly one solution")
     generate_cmd.add_argument("--level", choices=list(LEVELS), required=True)
@@ -117,9 +114,6 @@ def _summary(verdicts: list[Verdict]) -> list[str]:
 
 
 def run_judge(args: argparse.Namespace) -> int:
-    if args.time_ms <= 0:
-        print("iqtwist judge: --time-ms must be positive", file=sys.stderr)
-        return 2
     try:
         challenges = read_challenges(args.file)
         verdicts = []

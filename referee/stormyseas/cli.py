@@ -9,6 +9,7 @@ from pathlib import Path
 
 from referee.errors import InputFormatError
 from referee.process import BotStartError
+from referee.judging import add_judge_command
 from referee.stormyseas import judge, rules, search, view
 
 
@@ -16,16 +17,10 @@ def register(subparsers) -> None:
     group = subparsers.add_parser("stormyseas", help="Stormy Seas: the sliding-block puzzle of waves and boats")
     commands = group.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = commands.add_parser("judge", help="run a solver on every card of a file and check its answers")
-    p.add_argument("file", help="cards: 8 lines of 9 characters each, separated by blank lines")
-    p.add_argument("solver", help="the solver's command line, e.g. 'python -m bots.stormyseas.solver'")
-    p.add_argument(
-        "--time-ms", type=int, default=60_000, help="time for one answer, start-up included (default 60000)"
-    )
-    p.add_argument("--json", action="store_true", help="one JSON object per card per line")
+    p = add_judge_command(commands, item="card", default_ms=60_000, run=run_judge, time_help=", start-up included",
+                          file_help="cards: 8 lines of 9 characters each, separated by blank lines")
     p.add_argument("--rotation", action="store_true", help="allow the red boat's quarter turns (tell the solver too)")
     p.add_argument("--no-optima", action="store_true", help="do not search for the optima")
-    p.set_defaults(run=run_judge)
 
     p = commands.add_parser("show", help="draw a card, and the states of a solution")
     p.add_argument("file", help="a card file")

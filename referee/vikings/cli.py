@@ -11,6 +11,7 @@ from referee.errors import InputFormatError
 from referee.process import BotStartError
 from referee.vikings import rules, view
 from referee.vikings.generate import MAX_BOARDS, generate
+from referee.judging import add_judge_command
 from referee.vikings.judge import Verdict, judge
 
 
@@ -18,12 +19,8 @@ def register(subparsers) -> None:
     game = subparsers.add_parser("vikings", help="Vikings - Brainstorm: turn sea tiles to carry boats to targets")
     commands = game.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    judge_cmd = commands.add_parser("judge", help="run a solver on each objective of FILE, replay its answers")
-    judge_cmd.add_argument("file", metavar="FILE", help="objectives, `BOARD TARGET` a line")
-    judge_cmd.add_argument("solver", metavar="SOLVER_CMD", help="the solver's command line")
-    judge_cmd.add_argument("--time-ms", type=float, default=10_000, help="time per objective (default 10000)")
-    judge_cmd.add_argument("--json", action="store_true", help="one JSON object per objective per line")
-    judge_cmd.set_defaults(run=run_judge)
+    add_judge_command(commands, item="objective", file_help="objectives, `BOARD TARGET` a line",
+                      default_ms=10_000, run=run_judge)
 
     generate_cmd = commands.add_parser("generate", help="print new objectives whose optimum is exactly N moves")
     generate_cmd.add_argument("--moves", type=int, required=True, metavar="N", help="the optimum, in quarter-turns")

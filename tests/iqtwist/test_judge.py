@@ -146,7 +146,9 @@ def test_cli_judge_refuses_a_solver_that_cannot_start(tmp_path, capsys):
     file.write_text(f"{BOOKLET_1}\n")
     assert run_cli("iqtwist", "judge", str(file), "/nonexistent/solver") == 2
     assert "solver cannot start" in capsys.readouterr().err
-    assert run_cli("iqtwist", "judge", str(file), SOLVER, "--time-ms", "0") == 2
+    with pytest.raises(SystemExit) as stop:  # refused while the arguments are read
+        run_cli("iqtwist", "judge", str(file), SOLVER, "--time-ms", "0")
+    assert stop.value.code == 2
     assert "--time-ms must be positive" in capsys.readouterr().err
 
 
