@@ -1,6 +1,7 @@
 import gzip
 import json
 import shutil
+from collections import deque
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,28 @@ def conformance_games():
     """The 800 games recorded from CodinGame's Volcanoes referee (see tests/data/volcanoes)."""
     with gzip.open(DATA / "volcanoes" / "conformance.jsonl.gz", "rt") as f:
         return [json.loads(line) for line in f]
+
+
+@pytest.fixture(scope="session")
+def shortest_path():
+    """A function: the tiles of a shortest path on the Volcanoes board from `start` to `goal`."""
+    from referee.volcanoes.board import NEIGHBOURS
+
+    def path(start: int, goal: int) -> list[int]:
+        parent = {start: None}
+        queue = deque([start])
+        while queue:
+            t = queue.popleft()
+            for n in NEIGHBOURS[t]:
+                if n not in parent:
+                    parent[n] = t
+                    queue.append(n)
+        tiles = [goal]
+        while parent[tiles[-1]] is not None:
+            tiles.append(parent[tiles[-1]])
+        return tiles
+
+    return path
 
 
 @pytest.fixture(scope="session")

@@ -51,21 +51,6 @@ def _player_turn(levels, dormant, turns):
     return levels, dormant, turns
 
 
-def _shortest_path(start, goal):
-    parent = {start: None}
-    queue = deque([start])
-    while queue:
-        t = queue.popleft()
-        for n in NEIGHBOURS[t]:
-            if n not in parent:
-                parent[n] = t
-                queue.append(n)
-    path = [goal]
-    while parent[path[-1]] is not None:
-        path.append(parent[path[-1]])
-    return path
-
-
 def test_incremental_zobrist_hash_equals_the_hash_from_scratch():
     rng = np.random.default_rng(3)
     moves = np.empty(80, dtype=np.int64)
@@ -228,9 +213,9 @@ def test_plays_legal_moves(bot):
 
 
 @pytest.mark.parametrize("turns, missing", [(0, 3), (4, 6)])
-def test_takes_an_immediate_win(bot, turns, missing):
+def test_takes_an_immediate_win(bot, turns, missing, shortest_path):
     # Blue volcanoes on a shortest path from N01 to S01, one tile left empty.
-    path = _shortest_path(0, 40)
+    path = shortest_path(0, 40)
     levels, dormant = rules.new_state()
     levels[path] = 1
     levels[path[missing]] = 0
@@ -240,9 +225,9 @@ def test_takes_an_immediate_win(bot, turns, missing):
     assert rules.play(after, after_dormant, rules.BLUE, move) == rules.BLUE_WINS
 
 
-def test_blocks_the_only_gap_in_the_opponents_chain(bot):
+def test_blocks_the_only_gap_in_the_opponents_chain(bot, shortest_path):
     # Orange is one tile from a chain N05..S05; blue, to move just before orange, must fill it.
-    path = _shortest_path(4, 44)
+    path = shortest_path(4, 44)
     levels, dormant = rules.new_state()
     levels[path] = -1
     gap = path[len(path) // 2]

@@ -101,36 +101,16 @@ def test_boss_prefers_an_empty_equator_tile_then_the_highest_empty_tile():
     assert BossBot(seed=3).choose(GameState(levels, dormant, 0), 0.1) == INDEX["S39"]
 
 
-def test_greedy_takes_an_immediate_win():
-    # A blue chain from N16 to S16 missing one tile: greedy must fill exactly the gap.
-    pos = _chain_position(missing=5)
-    levels, dormant, gap = pos
-    state = GameState(levels, dormant, 0)
-    assert GreedyBot(seed=0).choose(state, 0.1) == gap
-
-
-def _chain_position(missing):
-    """Blue volcanoes (level 1) on a shortest path from a tile to its antipode, but one tile."""
-    from collections import deque
-
-    from referee.volcanoes.board import NEIGHBOURS
-
-    start, goal = 0, 40
-    parent = {start: None}
-    queue = deque([start])
-    while queue:
-        t = queue.popleft()
-        for n in NEIGHBOURS[t]:
-            if n not in parent:
-                parent[n] = t
-                queue.append(n)
-    path = [goal]
-    while parent[path[-1]] is not None:
-        path.append(parent[path[-1]])
+def test_greedy_takes_an_immediate_win(shortest_path):
+    # Blue volcanoes on a shortest path from N01 to its antipode S01, but one tile: greedy must
+    # fill exactly the gap.
+    path = shortest_path(0, 40)
     levels, dormant = rules.new_state()
     levels[path] = 1
-    levels[path[missing]] = 0
-    return levels, dormant, path[missing]
+    gap = path[5]
+    levels[gap] = 0
+    state = GameState(levels, dormant, 0)
+    assert GreedyBot(seed=0).choose(state, 0.1) == gap
 
 
 @pytest.mark.parametrize("name", ["random", "boss", "greedy"])
