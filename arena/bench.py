@@ -26,7 +26,7 @@ from bots.volcanoes.state import GameState
 from referee.volcanoes import rules
 from referee.volcanoes.board import INDEX, init_block
 from referee.volcanoes.match import Settings, play_game
-from referee.volcanoes.protocol import position_line, valid_line
+from referee.volcanoes.protocol import valid_line
 
 POSITIONS_FILE = Path(__file__).parent / "data" / "bench_positions.json.gz"
 DEFAULT_BASELINE = Path(__file__).parent / "data" / "bench_baseline.json"

@@ -7,7 +7,6 @@ named after it (`report.html` -> `report_games/`), rebuilt from the moves kept i
 from __future__ import annotations
 
 import html
-import json
 from pathlib import Path
 
 from referee.volcanoes.replay import replay_from_moves

@@ -107,7 +107,7 @@ def svg(board: rules.Board, targets=()) -> str:
     size = 2 * _MARGIN + 2 * _R + 2 * _D
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size:.0f}" height="{size + 30:.0f}" '
            f'viewBox="0 0 {size:.0f} {size + 30:.0f}" font-family="sans-serif">',
-           f'<rect width="100%" height="100%" fill="#f6f1e3"/>']
+           '<rect width="100%" height="100%" fill="#f6f1e3"/>']
     for tile in range(9):
         cx, cy = _centre(tile)
         out.append(f'<path d="{_tile_path(board, tile)}" fill="#6fb7e0" stroke="#1d4e6e" stroke-width="2"/>')

@@ -3,7 +3,6 @@ and its play (legal moves, wins, blocks, a game through the referee as a process
 import json
 import subprocess
 import sys
-from collections import deque
 
 import numpy as np
 import pytest

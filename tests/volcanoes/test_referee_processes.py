@@ -1,6 +1,5 @@
 """The referee with real processes: recorded games replayed by scripted bots, and hostile bots."""
 import json
-import os
 import subprocess
 import sys
 import time
@@ -10,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from referee.process import BotProcess
-from referee.volcanoes import rules
 from referee.volcanoes.match import Settings, play_game
 
 SCRIPTS = Path(__file__).parent / "scripts"
