@@ -8,6 +8,12 @@ line per puzzle (or, with --json, one JSON object per puzzle per line), then a s
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable
+
+from .errors import InputFormatError
+from .process import BotStartError
 
 
 def positive_ms(text: str) -> float:
@@ -33,3 +39,24 @@ def add_judge_command(commands, *, item: str, file_help: str, default_ms: float,
     judge.add_argument("--json", action="store_true", help=f"one JSON object per {item} per line")
     judge.set_defaults(run=run)
     return judge
+
+
+def report_verdicts(game: str, judging: Callable[[], Iterable], as_json: bool,
+                    to_dict: Callable, describe: Callable, summary: Callable) -> int:
+    """Print each verdict as `judging()` yields it (a line, or a JSON object with `as_json`), then
+    the summary of them all. A malformed file or a solver that cannot start is a one-line message
+    and exit status 2."""
+    verdicts = []
+    try:
+        for verdict in judging():
+            verdicts.append(verdict)
+            print(json.dumps(to_dict(verdict)) if as_json else describe(verdict), flush=True)
+    except InputFormatError as exc:
+        print(f"{game} judge: {exc}", file=sys.stderr)
+        return 2
+    except BotStartError as exc:
+        print(f"{game} judge: solver cannot start: {exc}", file=sys.stderr)
+        return 2
+    if not as_json:
+        print(summary(verdicts))
+    return 0

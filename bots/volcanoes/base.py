@@ -8,13 +8,13 @@ bot plays the same way on CodinGame, in the referee and in fast local tournament
 """
 from __future__ import annotations
 
+import io
 import os
 import sys
 import time
 from abc import ABC, abstractmethod
 
-from referee.process import BotTimeout
-from referee.volcanoes import rules
+from referee.volcanoes import match, rules
 from referee.volcanoes.board import N_TILES, NAMES
 
 from .state import GameState
@@ -114,34 +114,12 @@ class Player:
             print(self.answer(lines, started), file=stdout, flush=True)
 
 
-class InProcessSeat:
-    """A bot as a referee seat without a process: the same lines, the same adapter, no pipes.
-
-    A turn cannot be interrupted in-process, so an answer later than the limit is a timeout after
-    the fact."""
+class InProcessSeat(match.InProcessSeat):
+    """A bot as a referee seat without a process: the same lines, the same adapter, no pipes."""
 
     def __init__(self, bot: Bot, log=None):
-        import io
-
-        self._stderr = io.StringIO()
-        self.player = Player(bot, log=log or self._stderr)
-
-    def ask(self, lines: list[str], timeout: float) -> tuple[str, float]:
-        started = time.perf_counter()
-        answer = self.player.answer(lines, started)
-        seconds = time.perf_counter() - started
-        if seconds > timeout:
-            raise BotTimeout(f"answered after {seconds * 1000:.0f} ms")
-        return answer, seconds
-
-    def take_stderr(self) -> str:
-        text = self._stderr.getvalue()
-        self._stderr.seek(0)
-        self._stderr.truncate()
-        return text
-
-    def close(self) -> None:
-        pass
+        stderr = io.StringIO()
+        super().__init__(Player(bot, log=log or stderr), stderr)
 
 
 class _HideSciPy:

@@ -3,7 +3,6 @@ time the search."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -13,7 +12,7 @@ from referee.errors import InputFormatError
 from referee.iqtwist import bench
 from referee.iqtwist.generate import LEVELS, generate
 from referee.iqtwist.judge import Verdict, judge
-from referee.judging import add_judge_command
+from referee.judging import add_judge_command, report_verdicts
 from referee.iqtwist.picture import svg_picture, text_picture
 from referee.iqtwist.rules import (
     is_solved,
@@ -23,7 +22,6 @@ from referee.iqtwist.rules import (
     viable_placements,
 )
 from referee.iqtwist.search import count_solutions
-from referee.process import BotStartError
 
 
 def register(subparsers) -> None:
@@ -114,21 +112,8 @@ def _summary(verdicts: list[Verdict]) -> list[str]:
 
 
 def run_judge(args: argparse.Namespace) -> int:
-    try:
-        challenges = read_challenges(args.file)
-        verdicts = []
-        for verdict in judge(challenges, args.solver, args.time_ms):
-            verdicts.append(verdict)
-            print(json.dumps(verdict.to_dict()) if args.json else _describe(verdict), flush=True)
-    except InputFormatError as exc:
-        print(f"iqtwist judge: {exc}", file=sys.stderr)
-        return 2
-    except BotStartError as exc:
-        print(f"iqtwist judge: solver cannot start: {exc}", file=sys.stderr)
-        return 2
-    if not args.json:
-        print("\n".join(_summary(verdicts)))
-    return 0
+    return report_verdicts("iqtwist", lambda: judge(read_challenges(args.file), args.solver, args.time_ms),
+                           args.json, Verdict.to_dict, _describe, lambda verdicts: "\n".join(_summary(verdicts)))
 
 
 def run_generate(args: argparse.Namespace) -> int:

@@ -2,16 +2,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
 
 from referee.errors import InputFormatError
-from referee.process import BotStartError
 from referee.vikings import rules, view
 from referee.vikings.generate import MAX_BOARDS, generate
-from referee.judging import add_judge_command
+from referee.judging import add_judge_command, report_verdicts
 from referee.vikings.judge import Verdict, judge
 
 
@@ -94,21 +92,8 @@ def _summary(verdicts: list[Verdict]) -> str:
 
 
 def run_judge(args: argparse.Namespace) -> int:
-    try:
-        objectives = read_objectives(args.file)
-        verdicts = []
-        for verdict in judge(objectives, args.solver, args.time_ms):
-            verdicts.append(verdict)
-            print(json.dumps(verdict.to_dict()) if args.json else _describe(verdict), flush=True)
-    except InputFormatError as exc:
-        print(f"vikings judge: {exc}", file=sys.stderr)
-        return 2
-    except BotStartError as exc:
-        print(f"vikings judge: solver cannot start: {exc}", file=sys.stderr)
-        return 2
-    if not args.json:
-        print(_summary(verdicts))
-    return 0
+    return report_verdicts("vikings", lambda: judge(read_objectives(args.file), args.solver, args.time_ms),
+                           args.json, Verdict.to_dict, _describe, _summary)
 
 
 def run_generate(args: argparse.Namespace) -> int:

@@ -5,13 +5,15 @@ A seat is anything with `ask(lines, timeout) -> (line, seconds)` raising `BotErr
 """
 from __future__ import annotations
 
+import io
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
 import numpy as np
 
 from ..java_random import JavaRandom
-from ..process import BotError
+from ..process import BotError, BotTimeout
 from . import rules
 from .board import N_TILES, NAMES
 from .protocol import InvalidMove, init_block, parse_answer, position_line, valid_line
@@ -25,6 +27,35 @@ class Seat(Protocol):
     def take_stderr(self) -> str: ...
 
     def close(self) -> None: ...
+
+
+class InProcessSeat:
+    """A player in this process as a seat: `player.answer(lines, started) -> str` gets the same lines
+    a process would. A turn cannot be interrupted in-process, so an answer later than the limit is a
+    timeout after the fact; the seat's stderr is what the player wrote to `log`."""
+
+    def __init__(self, player, log: io.StringIO | None = None):
+        self.player = player
+        self._log = log
+
+    def ask(self, lines: list[str], timeout: float) -> tuple[str, float]:
+        started = time.perf_counter()
+        answer = self.player.answer(lines, started)
+        seconds = time.perf_counter() - started
+        if seconds > timeout:
+            raise BotTimeout(f"answered after {seconds * 1000:.0f} ms")
+        return answer, seconds
+
+    def take_stderr(self) -> str:
+        if self._log is None:
+            return ""
+        text = self._log.getvalue()
+        self._log.seek(0)
+        self._log.truncate()
+        return text
+
+    def close(self) -> None:
+        pass
 
 
 @dataclass(frozen=True)
