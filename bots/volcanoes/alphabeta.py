@@ -9,6 +9,12 @@ counts once it has finished its first move, the previous depth's best.
 """
 from __future__ import annotations
 
+if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
+    from bots.volcanoes.launch import play
+
+    play("alphabeta")
+    raise SystemExit
+
 import time
 
 import numpy as np
@@ -16,7 +22,7 @@ import numpy as np
 from referee.volcanoes import rules
 from referee.volcanoes.match import Settings
 
-from .base import Bot, GameState, main
+from .base import Bot, GameState
 from .search import tt
 from .search.minimax import INFINITY, NODE_LIMIT, NODES, Workspace, search_root
 
@@ -126,6 +132,3 @@ class AlphaBetaBot(Bot):
         }
         return best_move
 
-
-if __name__ == "__main__":
-    main(AlphaBetaBot())

@@ -8,15 +8,18 @@ bot plays the same way on CodinGame, in the referee and in fast local tournament
 """
 from __future__ import annotations
 
+import gc
 import io
 import os
 import sys
 import time
 from abc import ABC, abstractmethod
+from contextlib import contextmanager
 
 from referee.volcanoes import match, rules
 from referee.volcanoes.board import N_TILES, NAMES
 
+from .pure.player import read_turns
 from .state import GameState
 from . import tracking
 from .tracking import Tracker
@@ -99,19 +102,19 @@ class Player:
         self.tracker.played(tile)
         return NAMES[tile]
 
+    def resume(self, colour: int, turn: int) -> None:
+        """Carry on a game another adapter has played so far, as `colour`, whose last answer was for
+        (1-based) turn `turn`: the next lines are taken as the following turn's."""
+        self.tracker = Tracker()
+        self.tracker.colour, self.tracker.turn = colour, turn
+        self.bot.start(colour)
+
     def run(self, stdin=sys.stdin, stdout=sys.stdout) -> None:
         """Play on stdin/stdout until the input ends (warm the bot up first)."""
-        while True:
-            first = stdin.readline()
-            if not first:
-                return
-            started = time.perf_counter()
-            lines = [first.rstrip("\n")]
-            if lines[0].strip() == str(N_TILES):
-                lines += [stdin.readline().rstrip("\n") for _ in range(N_TILES)]
-                lines.append(stdin.readline().rstrip("\n"))
-            lines.append(stdin.readline().rstrip("\n"))
+        gc.disable()  # collections run after answering, never inside a timed turn
+        for lines, started in read_turns(stdin, self.bot.name):
             print(self.answer(lines, started), file=stdout, flush=True)
+            gc.collect(1)
 
 
 class InProcessSeat(match.InProcessSeat):
@@ -133,12 +136,22 @@ class _HideSciPy:
         return None
 
 
-def main(bot: Bot) -> None:
-    """Entry point of `python -m bots.volcanoes.NAME`: warm up, then play on stdin/stdout."""
+@contextmanager
+def hiding_scipy():
+    """SciPy looks absent inside the block (see `_HideSciPy`)."""
     hook = _HideSciPy()
     sys.meta_path.insert(0, hook)
     try:
-        bot.warm_up()
+        yield
     finally:
         sys.meta_path.remove(hook)
+
+
+def main(bot: Bot) -> None:
+    """Play a bot on stdin/stdout after warming it up (its first turn waits for the warm-up: the
+    project's registered bots start through `bots.volcanoes.launch` instead, which answers at once)."""
+    with hiding_scipy():
+        bot.warm_up()
+    gc.collect()  # what the imports and compiles left, once, before the first turn
+    gc.freeze()
     Player(bot, cold_start=True).run()

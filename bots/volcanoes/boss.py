@@ -3,11 +3,17 @@ S22, S24 .. S40), else the highest-numbered empty tile, else a random legal move
 RANDOM there; this bot draws the move itself so it always knows what it played)."""
 from __future__ import annotations
 
+if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
+    from bots.volcanoes.launch import play
+
+    play("boss")
+    raise SystemExit
+
 import numpy as np
 
 from referee.volcanoes.board import INDEX
 
-from .base import Bot, GameState, main
+from .base import Bot, GameState
 
 EQUATOR_TILES = np.array(
     [INDEX[f"{side}{n:02d}"] for side in "NS" for n in range(22, 41, 2)], dtype=np.int64
@@ -29,6 +35,3 @@ class BossBot(Bot):
             return int(empty[-1])
         return int(self.rng.choice(state.legal_moves()))
 
-
-if __name__ == "__main__":
-    main(BossBot())

@@ -2,13 +2,19 @@
 connection distance minus its own (ties broken at random)."""
 from __future__ import annotations
 
+if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
+    from bots.volcanoes.launch import play
+
+    play("greedy")
+    raise SystemExit
+
 import numpy as np
 from numba import njit
 
 from referee.volcanoes import rules
 from referee.volcanoes.board import N_TILES
 
-from .base import Bot, GameState, main
+from .base import Bot, GameState
 from .search.distance import BLOCKED, connection_distance
 
 WIN = 10 * BLOCKED
@@ -47,6 +53,3 @@ class GreedyBot(Bot):
         best = moves[scores == scores.max()]
         return int(self.rng.choice(best))
 
-
-if __name__ == "__main__":
-    main(GreedyBot())

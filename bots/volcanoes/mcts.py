@@ -3,7 +3,12 @@ RAVE (AMAF values blended into the selection, k = 3000, c = 0.2), playouts that 
 placement or block the opponent's (`decisive`), and MCTS-Solver."""
 from __future__ import annotations
 
-from .base import main
+if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
+    from bots.volcanoes.launch import play
+
+    play("mcts")
+    raise SystemExit
+
 from .uct import UctBot
 
 DEFAULTS = dict(c=0.2, rave_k=3000.0, decisive=True, solver=True)
@@ -15,6 +20,3 @@ class MctsBot(UctBot):
     def __init__(self, seed: int | None = None, **options):
         super().__init__(seed, **{**DEFAULTS, **options})
 
-
-if __name__ == "__main__":
-    main(MctsBot())

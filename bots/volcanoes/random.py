@@ -1,9 +1,15 @@
 """`random`: a uniformly random legal move."""
 from __future__ import annotations
 
+if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
+    from bots.volcanoes.launch import play
+
+    play("random")
+    raise SystemExit
+
 import numpy as np
 
-from .base import Bot, GameState, main
+from .base import Bot, GameState
 
 
 class RandomBot(Bot):
@@ -15,6 +21,3 @@ class RandomBot(Bot):
     def choose(self, state: GameState, budget: float) -> int:
         return int(self.rng.choice(state.legal_moves()))
 
-
-if __name__ == "__main__":
-    main(RandomBot())

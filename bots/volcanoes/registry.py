@@ -21,3 +21,15 @@ def bot_class(name: str):
     except KeyError:
         raise KeyError(f"no bot named {name!r}; known bots: {', '.join(BOTS)}") from None
     return getattr(importlib.import_module(module), cls)
+
+
+# The pure-Python bot that plays for a registered bot while its process imports numba and loads its
+# kernels (`bots.volcanoes.launch`): the strongest pure engine, but a random bot stays random.
+STAND_INS = {"random": ("bots.volcanoes.pure.random", "RandomBot")}
+DEFAULT_STAND_IN = ("bots.volcanoes.pure.mcts", "MCTSBot")
+
+
+def stand_in(name: str):
+    """A new stand-in for registered bot `name` (pure Python: it imports without numba)."""
+    module, cls = STAND_INS.get(name, DEFAULT_STAND_IN)
+    return getattr(importlib.import_module(module), cls)()

@@ -7,6 +7,12 @@ most visited move, a new tree every turn. The tree, playouts and backups run in 
 """
 from __future__ import annotations
 
+if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
+    from bots.volcanoes.launch import play
+
+    play("uct")
+    raise SystemExit
+
 import math
 import time
 
@@ -15,7 +21,7 @@ import numpy as np
 from referee.volcanoes import rules
 from referee.volcanoes.board import N_TILES
 
-from .base import Bot, GameState, main
+from .base import Bot, GameState
 from .search import playout, tree
 
 BATCH = 64  # iterations per jitted call; the clock is read between calls
@@ -50,6 +56,9 @@ class UctBot(Bot):
         levels, dormant = rules.new_state()
         self._search(nodes, reward, meta, levels, dormant, 0, 8)
         tree.best_child(nodes, self.solver)
+        # Fault the big tree's pages in now: a first search would do it inside a timed turn.
+        self.nodes.fill(0)
+        self.reward.fill(0)
 
     def start(self, colour: int) -> None:
         playout.seed((self.seed + colour) % 2**32)
@@ -80,6 +89,3 @@ class UctBot(Bot):
         child = tree.best_child(self.nodes, self.solver)
         return int(self.nodes[child, tree.MOVE]) if child >= 0 else int(state.legal_moves()[0])
 
-
-if __name__ == "__main__":
-    main(UctBot())

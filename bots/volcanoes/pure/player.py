@@ -60,17 +60,24 @@ class PurePlayer:
 
     def run(self, stdin=sys.stdin, stdout=sys.stdout) -> None:
         """Play on stdin/stdout until the input ends."""
-        while True:
-            first = stdin.readline()
-            if not first:
-                return
-            started = time.perf_counter()
-            lines = [first.rstrip("\n")]
-            if lines[0].strip() == str(N_TILES):
-                lines += [stdin.readline().rstrip("\n") for _ in range(N_TILES)]
-                lines.append(stdin.readline().rstrip("\n"))
-            lines.append(stdin.readline().rstrip("\n"))  # the valid moves: the rules know them
+        for lines, started in read_turns(stdin):
             print(self.answer(lines, started), file=stdout, flush=True)
+
+
+def read_turns(stdin, who: str = "bot"):
+    """Each turn's lines from CodinGame's input (the init block first on a game's first turn) and
+    the `time.perf_counter()` instant its first line was read, until the input ends."""
+    while True:
+        first = stdin.readline()
+        if not first:
+            return
+        started = time.perf_counter()
+        lines = [first.rstrip("\n")]
+        if lines[0].strip() == str(N_TILES):
+            lines += [stdin.readline().rstrip("\n") for _ in range(N_TILES)]
+            lines.append(stdin.readline().rstrip("\n"))
+        lines.append(stdin.readline().rstrip("\n"))  # the valid moves
+        yield lines, started
 
 
 def main(bot) -> None:
