@@ -18,7 +18,7 @@ from itertools import islice
 from multiprocessing import get_context
 from statistics import fmean
 
-from referee.process import BotError
+from referee.process import BotError, claim_orphans
 from referee.volcanoes.match import Result, Settings, play_game
 
 from .players import Player, open_seat
@@ -103,6 +103,7 @@ def _start_worker(parent: int) -> None:
     """Ctrl-C is the main process's to handle; and a worker outlives no main process, even one killed
     with SIGKILL (which no cleanup code sees): it closes its seats and exits when orphaned."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    claim_orphans()  # a worker's only children are bots: an orphan of theirs is its to kill
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -7,9 +7,23 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 
-from ..process import BotError, BotProcess
+from ..process import BotError, BotProcess, claim_orphans
 from . import rules
 from .match import Settings, play_game
+
+
+def _positive(kind):
+    """An argparse type: a number of `kind` above zero."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not value > 0:  # also refuses NaN
+            raise argparse.ArgumentTypeError(f"must be above zero, not {text}")
+        return value
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
 
 
 def register(groups) -> None:
@@ -19,9 +33,9 @@ def register(groups) -> None:
     play.add_argument("blue", metavar="BLUE_CMD", help="command line of the first player (blue)")
     play.add_argument("orange", metavar="ORANGE_CMD", help="command line of the second player (orange)")
     play.add_argument("--seed", type=int, default=0, help="game seed (drives RANDOM answers)")
-    play.add_argument("--turn-ms", type=float, default=100.0, help="time per turn after the first")
-    play.add_argument("--first-turn-ms", type=float, default=1000.0, help="time for a player's first turn")
-    play.add_argument("--max-turns", type=int, default=200, help="turns before a draw (growth counts)")
+    play.add_argument("--turn-ms", type=_positive(float), default=100.0, help="time per turn after the first")
+    play.add_argument("--first-turn-ms", type=_positive(float), default=1000.0, help="time for a player's first turn")
+    play.add_argument("--max-turns", type=_positive(int), default=200, help="turns before a draw (growth counts)")
     play.add_argument("--soft-timeouts", action="store_true",
                       help="CodinGame's newer mode: 50 ms of grace, the third overrun forfeits")
     play.add_argument("--replay", metavar="FILE", help="write the replay (JSON) here")
@@ -36,6 +50,7 @@ def register(groups) -> None:
 def run_play(args: argparse.Namespace) -> int:
     settings = Settings(args.turn_ms, args.first_turn_ms, args.max_turns, args.soft_timeouts)
     rules.warm_up()
+    claim_orphans()  # this process runs nothing but the two bots: their orphans are its to kill
     try:
         with ExitStack() as stack:
             blue = stack.enter_context(BotProcess(args.blue))
