@@ -21,6 +21,7 @@ from statistics import fmean
 from referee.process import BotError, claim_orphans
 from referee.volcanoes.match import Result, Settings, play_game
 
+from .errors import UsageError
 from .players import Player, open_seat
 from .schedule import Job
 
@@ -145,7 +146,7 @@ class RayExecutor:
         try:
             import ray
         except ImportError as exc:
-            raise RuntimeError("the ray backend needs Ray: pip install 'caldera[ray]'") from exc
+            raise UsageError("the ray backend needs Ray: pip install 'caldera[ray]'") from exc
         import arena
         import bots
         import referee
