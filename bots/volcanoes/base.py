@@ -14,6 +14,7 @@ import sys
 import time
 from abc import ABC, abstractmethod
 
+from referee.errors import InputFormatError
 from referee.volcanoes import match, rules
 from referee.volcanoes.board import N_TILES, NAMES
 
@@ -64,6 +65,9 @@ class Bot(ABC):
         """A legal tile for `state.player`, found within `budget` seconds."""
 
 
+_LEVELS = {str(level) for level in range(rules.MAX_LEVEL + 1)}  # as written, less the sign
+
+
 class Player:
     """CodinGame's side of the protocol for one bot, one game at a time: lines in, a tile name out."""
 
@@ -81,13 +85,21 @@ class Player:
         if lines[0].strip() == str(N_TILES):  # the init block: a new game
             lines = lines[N_TILES + 1 :]
             self.tracker = None
+        if len(lines) < 2:
+            raise InputFormatError("a turn is a position line and a line of valid moves")
         position, valid = lines[0], lines[1]
+        levels = position.split()
+        if len(levels) != N_TILES or not all(x.lstrip("-") in _LEVELS for x in levels):
+            raise InputFormatError(f"not {N_TILES} levels from -{rules.MAX_LEVEL} to {rules.MAX_LEVEL}: "
+                                   f"{position[:60]!r}", "a position line")
         first_turn = self.tracker is None
         if first_turn:
             self.tracker = Tracker()
         state, complaint = self.tracker.observe(position, valid)
         if complaint:
             print(f"[{self.bot.name}] {complaint}", file=self.log, flush=True)
+        if not len(state.legal_moves()):  # no answer would be valid: say so rather than crash inside
+            raise InputFormatError(f"no legal move in this position: {position[:60]!r}")
         if first_turn:
             self.bot.start(state.player)
         limit = FIRST_TURN_SECONDS if first_turn else TURN_SECONDS
@@ -100,18 +112,31 @@ class Player:
         return NAMES[tile]
 
     def run(self, stdin=sys.stdin, stdout=sys.stdout) -> None:
-        """Play on stdin/stdout until the input ends (warm the bot up first)."""
-        while True:
-            first = stdin.readline()
-            if not first:
-                return
-            started = time.perf_counter()
-            lines = [first.rstrip("\n")]
-            if lines[0].strip() == str(N_TILES):
-                lines += [stdin.readline().rstrip("\n") for _ in range(N_TILES)]
-                lines.append(stdin.readline().rstrip("\n"))
-            lines.append(stdin.readline().rstrip("\n"))
-            print(self.answer(lines, started), file=stdout, flush=True)
+        """Play on stdin/stdout until the input ends (warm the bot up first). Input that is not
+        CodinGame's (cut in the middle of a turn, a garbled position, not UTF-8) ends the process
+        with one line on stderr and exit status 1."""
+
+        def line() -> str:
+            text = stdin.readline()
+            if not text:
+                raise InputFormatError("the input ended in the middle of a turn")
+            return text.rstrip("\n")
+
+        try:
+            while True:
+                first = stdin.readline()
+                if not first:
+                    return
+                started = time.perf_counter()
+                lines = [first.rstrip("\n")]
+                if lines[0].strip() == str(N_TILES):
+                    lines += [line() for _ in range(N_TILES + 1)]
+                lines.append(line())
+                print(self.answer(lines, started), file=stdout, flush=True)
+        except UnicodeDecodeError:
+            raise SystemExit(f"{self.bot.name}: the input is not UTF-8 text") from None
+        except InputFormatError as exc:
+            raise SystemExit(f"{self.bot.name}: bad input: {exc}") from None
 
 
 class InProcessSeat(match.InProcessSeat):

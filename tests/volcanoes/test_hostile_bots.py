@@ -123,3 +123,40 @@ def test_bad_command_lines_and_options_get_one_line(args, reason):
     assert out.returncode == 2
     assert reason in out.stderr.strip().splitlines()[-1]  # after argparse's usage, if any
     assert "Traceback" not in out.stderr
+
+
+# ---------------------------------------------------------------- bad input to the built-in bots
+
+EMPTY = " ".join(["0"] * 80)
+BAD_INPUTS = {
+    "truncated init block": "80\nN01 2 3 4\n",
+    "truncated turn": EMPTY + "\n",
+    "garbled position": "80\n" + "x\n" * 80 + "1 two 3\nN01\n",
+    "level out of range": " ".join(["9"] * 80) + "\nN01\n",
+    "not UTF-8": "\udcff\udcfe\n",
+}
+
+
+@pytest.mark.parametrize("module", ["bots.volcanoes.mcts", "bots.volcanoes.pure.mcts"])
+@pytest.mark.parametrize("name", list(BAD_INPUTS))
+def test_a_built_in_bot_answers_bad_input_with_one_line(module, name):
+    data = BAD_INPUTS[name].encode("utf-8", "surrogateescape")
+    out = subprocess.run([sys.executable, "-m", module], input=data, capture_output=True, timeout=120,
+                         env=ENV, cwd=ROOT)
+    err = out.stderr.decode(errors="replace")
+    assert out.returncode == 1, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert out.stdout == b""
+
+
+def test_a_position_without_a_legal_move_is_bad_input():
+    out = subprocess.run([sys.executable, "-m", "bots.volcanoes.mcts"], input=" ".join(["4"] * 80) + "\n\n",
+                         capture_output=True, text=True, timeout=120, env=ENV, cwd=ROOT)
+    assert out.returncode == 1 and "no legal move" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_built_in_bot_still_plays_a_whole_game_from_its_input():
+    prefix = "80\n" + "\n".join(f"{i} x" for i in range(80)) + "\n"
+    out = subprocess.run([sys.executable, "-m", "bots.volcanoes.mcts"], input=prefix + EMPTY + "\nN01\n",
+                         capture_output=True, text=True, timeout=120, env=ENV, cwd=ROOT)
+    assert out.returncode == 0 and len(out.stdout.split()) == 1, out.stderr

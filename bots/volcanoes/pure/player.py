@@ -26,6 +26,10 @@ TURN_SECONDS = 0.060
 FIRST_TURN_SECONDS = 0.200
 
 
+class BadInput(ValueError):
+    """Lines that are not CodinGame's."""
+
+
 class PurePlayer:
     """One bot's side of the protocol, one game at a time: lines in, a tile name out."""
 
@@ -43,9 +47,14 @@ class PurePlayer:
         if lines[0].strip() == str(N_TILES):  # the init block: a new game
             lines = lines[N_TILES + 1:]
             self.turn = 0
-        observed = [int(x) for x in lines[0].split()]
-        if len(observed) != N_TILES:
-            raise ValueError(f"a position line has {N_TILES} levels, not {len(observed)}")
+        if len(lines) < 2:
+            raise BadInput("a turn is a position line and a line of valid moves")
+        try:
+            observed = [int(x) for x in lines[0].split()]
+        except ValueError:
+            observed = []
+        if len(observed) != N_TILES or not all(-4 <= x <= 4 for x in observed):
+            raise BadInput(f"a position line holds {N_TILES} levels from -4 to 4, not {lines[0][:60]!r}")
         first_turn = self.turn == 0
         if first_turn:  # blue moves first, on an empty board
             self.colour = rules.BLUE if not any(observed) else rules.ORANGE
@@ -59,18 +68,31 @@ class PurePlayer:
         return NAMES[tile]
 
     def run(self, stdin=sys.stdin, stdout=sys.stdout) -> None:
-        """Play on stdin/stdout until the input ends."""
-        while True:
-            first = stdin.readline()
-            if not first:
-                return
-            started = time.perf_counter()
-            lines = [first.rstrip("\n")]
-            if lines[0].strip() == str(N_TILES):
-                lines += [stdin.readline().rstrip("\n") for _ in range(N_TILES)]
-                lines.append(stdin.readline().rstrip("\n"))
-            lines.append(stdin.readline().rstrip("\n"))  # the valid moves: the rules know them
-            print(self.answer(lines, started), file=stdout, flush=True)
+        """Play on stdin/stdout until the input ends. Input that is not CodinGame's (cut in the
+        middle of a turn, a garbled position, not UTF-8) ends the process with one line on stderr
+        and exit status 1."""
+
+        def line() -> str:
+            text = stdin.readline()
+            if not text:
+                raise BadInput("the input ended in the middle of a turn")
+            return text.rstrip("\n")
+
+        try:
+            while True:
+                first = stdin.readline()
+                if not first:
+                    return
+                started = time.perf_counter()
+                lines = [first.rstrip("\n")]
+                if lines[0].strip() == str(N_TILES):
+                    lines += [line() for _ in range(N_TILES + 1)]
+                lines.append(line())  # the valid moves: the rules know them
+                print(self.answer(lines, started), file=stdout, flush=True)
+        except UnicodeDecodeError:
+            raise SystemExit("the input is not UTF-8 text") from None
+        except BadInput as exc:
+            raise SystemExit(f"bad input: {exc}") from None
 
 
 def main(bot) -> None:
