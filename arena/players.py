@@ -135,13 +135,14 @@ def _git(*args: str) -> bytes:
     except FileNotFoundError as exc:
         raise PlayerError("pinning a git revision needs git on PATH") from exc
     except subprocess.CalledProcessError as exc:
-        raise PlayerError(f"git {' '.join(args)}: {exc.stderr.decode(errors='replace').strip()}") from exc
+        said = exc.stderr.decode(errors="replace").strip() or f"exit status {exc.returncode}"
+        raise PlayerError(f"git {' '.join(args)}: {said}") from exc
     return done.stdout
 
 
 def _git_pin(label: str | None, spec: str, cache: Path) -> Player:
     name, revision = spec.split("@", 1)
-    commit = _git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}").decode().strip()
+    commit = _git("rev-parse", "--verify", f"{revision}^{{commit}}").decode().strip()  # no --quiet: git says why
     tree = cache / f"git-{commit}"
     if not tree.is_dir():
         _extract(commit, tree)

@@ -191,3 +191,14 @@ def test_a_player_label_with_markup_cannot_break_the_report_or_its_replays(real_
     for page in pages:
         text = page.read_text()
         assert "<!--" not in text and text.count("<script") == text.count("</script>") <= 2, page
+
+
+def test_a_git_error_says_what_git_said(tmp_path):
+    from arena.players import PlayerError, resolve
+
+    if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode:
+        pytest.skip("not a git checkout")
+    with pytest.raises(PlayerError) as caught:
+        resolve("random@no-such-revision", tmp_path)
+    said = str(caught.value).split("^{commit}:", 1)[1].strip()
+    assert said, "git's own message is missing"

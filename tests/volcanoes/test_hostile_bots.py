@@ -160,3 +160,30 @@ def test_a_built_in_bot_still_plays_a_whole_game_from_its_input():
     out = subprocess.run([sys.executable, "-m", "bots.volcanoes.mcts"], input=prefix + EMPTY + "\nN01\n",
                          capture_output=True, text=True, timeout=120, env=ENV, cwd=ROOT)
     assert out.returncode == 0 and len(out.stdout.split()) == 1, out.stderr
+
+
+# ---------------------------------------------------------------- overruns are a soft-mode rule
+
+
+class _SlowSeat:
+    """Answers RANDOM and says each answer took `seconds` (as a seat read just in time may)."""
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+
+    def ask(self, lines, timeout):
+        return "RANDOM", self.seconds
+
+    def take_stderr(self):
+        return ""
+
+    def close(self):
+        pass
+
+
+def test_answers_a_hair_over_the_limit_are_overruns_only_in_the_soft_mode():
+    over = 1.001  # a hair over the 1000 ms first turn and over every later 100 ms turn
+    hard = play_game(_SlowSeat(over), _SlowSeat(over), seed=3, settings=Settings(turn_ms=1000))
+    assert hard.reason != "timeout", hard.detail
+    soft = play_game(_SlowSeat(over), _SlowSeat(over), seed=3, settings=Settings(turn_ms=1000, soft_timeouts=True))
+    assert (soft.reason, soft.winner) == ("timeout", "orange") and "overran its time 3 times" in soft.detail
