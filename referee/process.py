@@ -156,8 +156,9 @@ def claim_orphans() -> bool:
     return True
 
 
-def _processes() -> dict[int, tuple[int, int, str]]:
-    """Every process visible now: pid -> (parent pid, session id, state letter). {} without /proc."""
+def _processes() -> dict[int, tuple[int, int, str, int]]:
+    """Every process visible now: pid -> (parent pid, session id, state letter, start time in clock
+    ticks since boot). {} without /proc."""
     table = {}
     try:
         entries = list(_PROC.iterdir())
@@ -171,7 +172,7 @@ def _processes() -> dict[int, tuple[int, int, str]]:
         except OSError:
             continue
         fields = stat[stat.rindex(b")") + 2 :].split()
-        table[int(entry.name)] = (int(fields[1]), int(fields[3]), fields[0].decode())
+        table[int(entry.name)] = (int(fields[1]), int(fields[3]), fields[0].decode(), int(fields[19]))
     return table
 
 
@@ -182,21 +183,31 @@ def _holds_token(pid: int, marker: bytes) -> bool:
         return False
 
 
-def _leftovers(bot_pid: int | None, marker: bytes) -> tuple[list[int], list[int]]:
+def _start_time(pid: int) -> int:
+    """When `pid` started, in clock ticks since boot (0 where unknown)."""
+    try:
+        stat = (_PROC / str(pid) / "stat").read_bytes()
+        return int(stat[stat.rindex(b")") + 2 :].split()[19])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _leftovers(bot_pid: int | None, marker: bytes, since: int) -> tuple[list[int], list[int]]:
     """(live, dead) processes that the bot started: those holding its token, in its session, or
     descending from either; with `claim_orphans()`, also any child of ours that is no live bot."""
     table = _processes()
     me = os.getpid()
     found = set()
-    for pid, (ppid, sid, _) in table.items():
+    for pid, (ppid, sid, _, started) in table.items():
         if pid in (me, bot_pid):
             continue
-        if (bot_pid is not None and sid == bot_pid) or _holds_token(pid, marker):
+        # Only a process started since the bot can hold its token: the others' environments go unread.
+        if (bot_pid is not None and sid == bot_pid) or (started >= since and _holds_token(pid, marker)):
             found.add(pid)
         elif _claimed_orphans and ppid == me and pid not in _live_bots:
             found.add(pid)
     children: dict[int, list[int]] = {}
-    for pid, (ppid, _, _) in table.items():
+    for pid, (ppid, *_) in table.items():
         children.setdefault(ppid, []).append(pid)
     stack = list(found) + ([bot_pid] if bot_pid is not None else [])
     while stack:  # their descendants, even those that dropped the token
@@ -204,18 +215,18 @@ def _leftovers(bot_pid: int | None, marker: bytes) -> tuple[list[int], list[int]
             if child not in found and child != me:
                 found.add(child)
                 stack.append(child)
-    live = [pid for pid in found if table.get(pid, (0, 0, "Z"))[2] not in ("Z", "X")]
+    live = [pid for pid in found if table.get(pid, (0, 0, "Z", 0))[2] not in ("Z", "X")]
     dead = [pid for pid in found if pid not in live]
     return live, dead
 
 
-def _kill_leftovers(bot_pid: int | None, marker: bytes, seconds: float = 3.0) -> None:
+def _kill_leftovers(bot_pid: int | None, marker: bytes, since: int, seconds: float = 3.0) -> None:
     """Kill (and, being their subreaper, reap) the bot's leftovers until none is left, or `seconds`.
     `bot_pid` is None once the bot was reaped: its number may be another process's by now."""
     deadline = time.monotonic() + seconds
     while True:
         with _bots_lock:
-            live, dead = _leftovers(bot_pid, marker)
+            live, dead = _leftovers(bot_pid, marker, since)
         for pid in live:
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -258,6 +269,7 @@ class BotProcess:
                     start_new_session=True,  # its own session and process group: see close()
                 )
                 _live_bots.add(self._proc.pid)
+            self._started = _start_time(self._proc.pid)
         except OSError as exc:
             raise BotStartError(f"cannot start {shlex.join(self.args)!r}: {exc.strerror or exc}") from exc
         self._closed = False
@@ -383,7 +395,7 @@ class BotProcess:
             except (ProcessLookupError, PermissionError):
                 pass
         # Before the bot is reaped, its pid (and so its session's id) cannot be reused.
-        _kill_leftovers(None if reaped else pid, f"{TOKEN_VARIABLE}={self._token}\0".encode())
+        _kill_leftovers(None if reaped else pid, f"{TOKEN_VARIABLE}={self._token}\0".encode(), self._started)
         try:
             self._proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - a process in uninterruptible sleep

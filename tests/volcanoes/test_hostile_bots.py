@@ -89,9 +89,10 @@ def test_referee_command_ends_and_kills_a_grandchild_that_dropped_its_environmen
                 os.kill(pid, 9)
 
 
-def test_arena_match_on_two_workers_ends_and_leaves_no_grandchild(tmp_path):
+@pytest.mark.parametrize("mode", ["setsid", "setsid-bare"])  # bare: only the workers' subreaper finds it
+def test_arena_match_on_two_workers_ends_and_leaves_no_grandchild(mode, tmp_path):
     prefix = tmp_path / "grandchild"
-    bot = "setsid=" + " ".join(HOSTILE + ["setsid", str(prefix)])
+    bot = "setsid=" + " ".join(HOSTILE + [mode, str(prefix)])
     db = tmp_path / "m.sqlite"
     try:
         out = subprocess.run(
