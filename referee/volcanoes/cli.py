@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..process import BotError, BotProcess, claim_orphans
 from . import rules
+from .board import INDEX, N_TILES
 from .match import Settings, play_game
 
 
@@ -60,8 +61,11 @@ def run_play(args: argparse.Namespace) -> int:
         print(f"referee: {exc}", file=sys.stderr)
         return 2
     if args.replay:
-        with open(args.replay, "w") as f:
-            json.dump(result.replay({"blue": args.blue, "orange": args.orange}), f)
+        try:
+            Path(args.replay).write_text(json.dumps(result.replay({"blue": args.blue, "orange": args.orange})))
+        except OSError as exc:
+            print(f"referee: cannot write the replay {args.replay}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     if args.json:
         print(json.dumps({"winner": result.winner, "reason": result.reason, "detail": result.detail,
                           "turns": result.turns, "seed": result.seed, "moves": " ".join(result.moves)}))
@@ -71,17 +75,46 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay_problem(replay) -> str | None:
+    """What makes `replay` unfit for the page (None when it is fit): the fields the page reads."""
+    if not isinstance(replay, dict) or not isinstance(replay.get("turn_log"), list):
+        return "it has no list of turns (turn_log)"
+    if not isinstance(replay.get("players", {}), dict):
+        return "its players are not an object"
+    for number, entry in enumerate(replay["turn_log"], 1):
+        if not isinstance(entry, dict) or not {"turn", "actor"} <= entry.keys():
+            return f"entry {number} of turn_log is not a turn (with turn and actor)"
+        levels, dormant = entry.get("levels"), entry.get("dormant", [])
+        if levels and not (isinstance(levels, list) and len(levels) == N_TILES
+                           and all(type(x) is int and abs(x) <= rules.MAX_LEVEL for x in levels)):
+            return f"turn {entry['turn']}: its levels are not {N_TILES} levels from -4 to 4"
+        if not (isinstance(dormant, list) and all(name in INDEX for name in dormant)):
+            return f"turn {entry['turn']}: its dormant volcanoes are not tile names"
+    return None
+
+
 def run_view(args: argparse.Namespace) -> int:
     from .view import render
 
     source = Path(args.replay)
     try:
-        replay = json.loads(source.read_text())
-        page = render(replay)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        print(f"referee: cannot read the replay {source}: {exc}", file=sys.stderr)
+        replay = json.loads(source.read_text(encoding="utf-8"))
+    except OSError as exc:
+        print(f"referee: cannot read the replay {source}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    except ValueError as exc:  # not UTF-8, not JSON
+        print(f"referee: {source} is not a replay file (not JSON: {exc})", file=sys.stderr)
+        return 2
+    problem = _replay_problem(replay)
+    if problem:
+        print(f"referee: {source} is not a Volcanoes replay: {problem}", file=sys.stderr)
+        return 2
+    page = render(replay)
     target = Path(args.output) if args.output else source.with_suffix(".html")
-    target.write_text(page)
+    try:
+        target.write_text(page)
+    except OSError as exc:
+        print(f"referee: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     print(f"wrote {target}")
     return 0

@@ -188,3 +188,24 @@ def test_answers_a_hair_over_the_limit_are_overruns_only_in_the_soft_mode():
     assert hard.reason != "timeout", hard.detail
     soft = play_game(_SlowSeat(over), _SlowSeat(over), seed=3, settings=Settings(turn_ms=1000, soft_timeouts=True))
     assert (soft.reason, soft.winner) == ("timeout", "orange") and "overran its time 3 times" in soft.detail
+
+
+@pytest.mark.parametrize("content,reason", [
+    (b"\xff\xfe", "not a replay file"),
+    (b"[1, 2]", "no list of turns"),
+    (b'{"turn_log": [7]}', "is not a turn"),
+    (b'{"turn_log": [{"turn": 1, "actor": "blue", "levels": [9]}]}', "levels are not 80 levels"),
+    (b'{"turn_log": [{"turn": 1, "actor": "blue", "dormant": ["Z99"]}]}', "not tile names"),
+])
+def test_a_file_that_is_not_a_replay_gets_one_line(content, reason, tmp_path):
+    (tmp_path / "r.json").write_bytes(content)
+    out = _referee("view", str(tmp_path / "r.json"))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and reason in out.stderr, out.stderr
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_replay_that_cannot_be_written_gets_one_line(tmp_path):
+    normal = " ".join(HOSTILE + ["normal"])
+    out = _referee("play", normal, normal, "--max-turns", "3", "--replay", str(tmp_path / "no" / "r.json"))
+    assert out.returncode == 2 and "cannot write the replay" in out.stderr and "Traceback" not in out.stderr
