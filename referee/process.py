@@ -134,6 +134,7 @@ class _StderrSink(threading.Thread):
 _PROC = Path("/proc")
 _PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
 _claimed_orphans = False
+_ANY_TOKEN = f"{TOKEN_VARIABLE}=".encode()
 _live_bots: set[int] = set()  # pids of this process's bots (direct children) not yet closed
 _bots_lock = threading.Lock()  # a bot being started is never taken for a leftover of another
 
@@ -204,8 +205,8 @@ def _leftovers(bot_pid: int | None, marker: bytes, since: int) -> tuple[list[int
         # Only a process started since the bot can hold its token: the others' environments go unread.
         if (bot_pid is not None and sid == bot_pid) or (started >= since and _holds_token(pid, marker)):
             found.add(pid)
-        elif _claimed_orphans and ppid == me and pid not in _live_bots:
-            found.add(pid)
+        elif _claimed_orphans and ppid == me and pid not in _live_bots and not _holds_token(pid, _ANY_TOKEN):
+            found.add(pid)  # an orphan adopted by this process, and no other bot's
     children: dict[int, list[int]] = {}
     for pid, (ppid, *_) in table.items():
         children.setdefault(ppid, []).append(pid)
@@ -243,7 +244,7 @@ def _kill_leftovers(bot_pid: int | None, marker: bytes, since: int, seconds: flo
 
 
 class BotProcess:
-    """A running bot. Use as a context manager so the process group is always killed."""
+    """A running bot. Use as a context manager so that every process it started is killed."""
 
     def __init__(
         self,
