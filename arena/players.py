@@ -70,7 +70,10 @@ def resolve(text: str, cache: Path | None = None) -> Player:
     path = Path(spec)
     if " " not in spec and path.is_file():
         return _file_pin(label, path, cache)
-    args = shlex.split(spec)
+    try:
+        args = shlex.split(spec)
+    except ValueError as exc:  # an unbalanced quote
+        raise PlayerError(f"player {text!r}: cannot split it as a command line: {exc}") from None
     if args and (shutil.which(args[0]) or Path(args[0]).is_file()):
         return Player(label or _command_label(args), spec, "command", spec, _command_version(args))
     names = ", ".join(REGISTRY)

@@ -160,6 +160,8 @@ def test_user_errors_are_typed_and_bugs_show_a_traceback(monkeypatch, capsys):
     assert "--alpha must lie strictly between 0 and 1" in capsys.readouterr().err
     assert main(["match", "random", "boss", "--turn-ms", "-1"]) == 2
     assert "--turn-ms must be above zero" in capsys.readouterr().err
+    assert main(["match", 'python "x', "random"]) == 2
+    assert "cannot split it as a command line" in capsys.readouterr().err
     assert issubclass(StoreError, UsageError)
 
     def bug(*args):
