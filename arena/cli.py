@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import sqlite3
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -15,6 +16,8 @@ from referee.volcanoes.match import Settings
 
 from . import bench, bundle
 from . import players as players_mod
+from .bundle import BundleError
+from .errors import UsageError
 from .players import PlayerError, changed_since, resolve_all
 from .report import PairCounter, SprtCourse, points, text_report
 from .run import make_executor, run_jobs
@@ -22,6 +25,8 @@ from .schedule import gauntlet, jobs, round_robin
 from .stats import Z95, pentanomial_estimate
 from .store import Store, StoreError
 
+# A user's mistakes: one line and exit status 2. Anything else is a bug of ours: a traceback.
+USER_ERRORS = (UsageError, PlayerError, BundleError)  # StoreError is a UsageError
 RUNS_DIR = Path("arena-runs")
 DEFAULT_PAIRS = {"match": 50, "tournament": 16, "sprt": 5000}
 
@@ -34,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return args.run(args)
-    except (PlayerError, StoreError, RuntimeError, ValueError) as exc:
+    except USER_ERRORS as exc:
         print(f"arena: {exc}", file=sys.stderr)
         return 2
 
@@ -132,23 +137,31 @@ def cmd_tournament(args) -> int:
 def cmd_sprt(args) -> int:
     if not args.resume and len(args.players) != 2:
         raise PlayerError("an SPRT compares two players: arena sprt NEW BASE")
-    if args.elo1 <= args.elo0:
-        raise ValueError(f"--elo1 ({args.elo1:g}) must be greater than --elo0 ({args.elo0:g})")
+    if not args.elo1 > args.elo0:
+        raise UsageError(f"--elo1 ({args.elo1:g}) must be greater than --elo0 ({args.elo0:g})")
+    for name in ("alpha", "beta"):
+        if not 0 < getattr(args, name) < 1:
+            raise UsageError(f"--{name} must lie strictly between 0 and 1, not {getattr(args, name):g}")
     sprt = {"elo0": args.elo0, "elo1": args.elo1, "alpha": args.alpha, "beta": args.beta}
     return _play(args, "sprt", lambda labels: [tuple(labels)], sprt)
 
 
 def cmd_report(args) -> int:
-    store = Store.open(args.db)
+    store = Store.open(args.db, readonly=True)  # a report never changes the file it reads
     try:
         config, labels, games = store.config, [p.label for p in store.players()], store.games()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{args.db} is damaged: {exc}") from None
     finally:
         store.close()
     print(text_report(config, labels, games))
     if args.output:
         from . import report_html
 
-        folder = report_html.write(config, labels, games, Path(args.output))
+        try:
+            folder = report_html.write(config, labels, games, Path(args.output))
+        except OSError as exc:
+            raise UsageError(f"cannot write the report {args.output}: {exc.strerror or exc}") from None
         print(f"\nwrote {args.output} (replays in {folder})")
     return 0
 
@@ -173,7 +186,10 @@ def _play(args, command: str, make_pairings, sprt: dict | None = None) -> int:
 def _create(args, command, make_pairings, sprt) -> Store:
     pairs = DEFAULT_PAIRS[command] if args.pairs is None else args.pairs
     if pairs < 1:
-        raise ValueError("the number of pairs must be at least 1")
+        raise UsageError("the number of pairs must be at least 1")
+    for option in ("turn_ms", "first_turn_ms"):
+        if not getattr(args, option) > 0:
+            raise UsageError(f"--{option.replace('_', '-')} must be above zero, not {getattr(args, option):g}")
     players = resolve_all(args.players)
     labels = [p.label for p in players]
     config = {
@@ -222,7 +238,7 @@ def _check_resumable(args, command: str, store: Store) -> None:
             raise StoreError(f"cannot resume {path}: player {player.label} {why}; start a new run")
     if args.pairs is not None and args.pairs != config["pairs"]:  # play on to a new number of pairs
         if args.pairs < 1:
-            raise ValueError("the number of pairs must be at least 1")
+            raise UsageError("the number of pairs must be at least 1")
         config["pairs"] = args.pairs
         store.put("config", config)
 

@@ -70,7 +70,10 @@ def resolve(text: str, cache: Path | None = None) -> Player:
     path = Path(spec)
     if " " not in spec and path.is_file():
         return _file_pin(label, path, cache)
-    args = shlex.split(spec)
+    try:
+        args = shlex.split(spec)
+    except ValueError as exc:  # an unbalanced quote
+        raise PlayerError(f"player {text!r}: cannot split it as a command line: {exc}") from None
     if args and (shutil.which(args[0]) or Path(args[0]).is_file()):
         return Player(label or _command_label(args), spec, "command", spec, _command_version(args))
     names = ", ".join(REGISTRY)
@@ -135,13 +138,14 @@ def _git(*args: str) -> bytes:
     except FileNotFoundError as exc:
         raise PlayerError("pinning a git revision needs git on PATH") from exc
     except subprocess.CalledProcessError as exc:
-        raise PlayerError(f"git {' '.join(args)}: {exc.stderr.decode(errors='replace').strip()}") from exc
+        said = exc.stderr.decode(errors="replace").strip() or f"exit status {exc.returncode}"
+        raise PlayerError(f"git {' '.join(args)}: {said}") from exc
     return done.stdout
 
 
 def _git_pin(label: str | None, spec: str, cache: Path) -> Player:
     name, revision = spec.split("@", 1)
-    commit = _git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}").decode().strip()
+    commit = _git("rev-parse", "--verify", f"{revision}^{{commit}}").decode().strip()  # no --quiet: git says why
     tree = cache / f"git-{commit}"
     if not tree.is_dir():
         _extract(commit, tree)

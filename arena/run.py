@@ -18,9 +18,10 @@ from itertools import islice
 from multiprocessing import get_context
 from statistics import fmean
 
-from referee.process import BotError
+from referee.process import BotError, claim_orphans
 from referee.volcanoes.match import Result, Settings, play_game
 
+from .errors import UsageError
 from .players import Player, open_seat
 from .schedule import Job
 
@@ -103,6 +104,7 @@ def _start_worker(parent: int) -> None:
     """Ctrl-C is the main process's to handle; and a worker outlives no main process, even one killed
     with SIGKILL (which no cleanup code sees): it closes its seats and exits when orphaned."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    claim_orphans()  # a worker's only children are bots: an orphan of theirs is its to kill
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -144,7 +146,7 @@ class RayExecutor:
         try:
             import ray
         except ImportError as exc:
-            raise RuntimeError("the ray backend needs Ray: pip install 'caldera[ray]'") from exc
+            raise UsageError("the ray backend needs Ray: pip install 'caldera[ray]'") from exc
         import arena
         import bots
         import referee

@@ -14,9 +14,11 @@ import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .errors import UsageError
 from .players import Player
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 1  # stored as the run's "schema"; a file of a newer one is refused, not misread
+TABLES = {"run", "players", "games"}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS run (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,16 +49,22 @@ GAME_COLUMNS = (
 )
 
 
-class StoreError(RuntimeError):
-    pass
+class StoreError(UsageError, RuntimeError):
+    """A database that cannot be used as asked; the message says why."""
 
 
 class Store:
-    def __init__(self, path: str | Path):
+    """One run's file. `create` makes a new one; `open` checks that a file is an arena database of a
+    schema this code reads before anything is written to it, and `readonly=True` (reports) never
+    writes to it at all."""
+
+    def __init__(self, path: str | Path, readonly: bool = False):
         self.path = Path(path)
+        self.readonly = readonly
         self._lock_fd: int | None = None
-        self.db = sqlite3.connect(self.path, isolation_level=None)  # transactions are explicit
-        self.db.row_factory = sqlite3.Row
+        self.db = _connect(self.path, readonly)
+
+    def _set_up(self) -> None:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
         self.db.executescript(_SCHEMA)
@@ -64,10 +72,16 @@ class Store:
     @classmethod
     def create(cls, path: str | Path, config: dict, players: list[Player]) -> "Store":
         path = Path(path)
-        if path.exists():
-            raise StoreError(f"{path} exists: resume it with --resume, or choose another --db")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # Made here, exclusively: of two runs created on one path at once, one gets the file.
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            raise StoreError(f"{path} exists: resume it with --resume, or choose another --db") from None
+        except OSError as exc:
+            raise StoreError(f"cannot create the database {path}: {exc.strerror or exc}") from None
         store = cls(path)
+        store._set_up()
         with store.transaction():
             store._put("schema", SCHEMA_VERSION)
             store._put("config", config)
@@ -80,14 +94,41 @@ class Store:
         return store
 
     @classmethod
-    def open(cls, path: str | Path) -> "Store":
+    def open(cls, path: str | Path, readonly: bool = False) -> "Store":
+        """An existing run: to play on (`readonly=False`), or only to read."""
         path = Path(path)
         if not path.is_file():
             raise StoreError(f"no such database: {path}")
-        store = cls(path)
-        if store.get("config") is None:
-            raise StoreError(f"{path} is not an arena database (it has no run configuration)")
+        store = cls(path, readonly=True)  # checked before anything may be written to it
+        try:
+            store._check()
+        finally:
+            store.close()
+        store = cls(path, readonly=readonly)
+        if not readonly:
+            try:
+                store._set_up()
+            except sqlite3.Error as exc:
+                store.close()
+                raise StoreError(f"cannot write to {path} (is its folder read-only?): {exc}") from None
         return store
+
+    def _check(self) -> None:
+        path = self.path
+        try:
+            tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not TABLES <= tables:
+                raise StoreError(f"{path} is not an arena database (it has no {', '.join(sorted(TABLES - tables))} table)")
+            schema, config = self.get("schema"), self.get("config")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path} is not an arena database, or is damaged: {exc}") from None
+        except ValueError:  # a value that is not JSON
+            raise StoreError(f"{path} is not an arena database (its run table is not the arena's)") from None
+        if not isinstance(schema, int) or config is None:
+            raise StoreError(f"{path} is not an arena database (it has no schema version or run configuration)")
+        if schema > SCHEMA_VERSION:
+            raise StoreError(f"{path} was written by a newer arena (schema {schema}; this one reads up to "
+                             f"{SCHEMA_VERSION}): update Caldera to read it")
 
     def lock(self) -> None:
         """Claim the run for this process, so that two processes never play it at once. The lock is
@@ -145,6 +186,37 @@ class Store:
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
+
+
+def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
+    try:
+        if readonly:
+            db = _connect_readonly(path)
+        else:
+            db = sqlite3.connect(path, isolation_level=None)  # transactions are explicit
+    except sqlite3.OperationalError as exc:
+        raise StoreError(f"cannot open the database {path}: {exc}") from None
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path} is not an arena database, or is damaged: {exc}") from None
+    db.row_factory = sqlite3.Row
+    return db
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    """A connection that cannot write to the file. A WAL file in a folder we may not write to cannot
+    be opened even read-only (SQLite needs its -shm file); nobody can be writing it there either, so
+    it is then opened as immutable."""
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    db = sqlite3.connect(uri, uri=True, isolation_level=None)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError:
+        if os.access(path.parent, os.W_OK):
+            raise
+        db.close()
+    db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+    return db
 
 
 class _Transaction:

@@ -1,24 +1,39 @@
 """One bot process: send it lines, read one line back before a deadline, keep its stderr, and kill
-its whole process group at the end.
+every process it started at the end.
 
 Every wait has a timeout and every failure is a typed exception whose message a person can act on.
 Reading follows CodinGame's runner: an answer must end its line within 10,000 bytes (else it is a
 timeout), '\\r', '\\n' and '\\r\\n' all end a line, lines are not trimmed, and bytes after the line
 stay for the next turn.
+
+"Every process it started" includes those that left its process group or session (`setsid`) and
+were orphaned: a process group reaches only the first. So each bot runs with a per-bot token in its
+environment (inherited by whatever it starts), and closing kills, until none is left, every process
+that holds the token, is in the bot's session, or descends from one of these; on Linux through /proc
+(elsewhere only the process group is killed). A process that empties its environment, leaves the
+session and is orphaned escapes that walk; `claim_orphans()` makes this process their subreaper, so
+such orphans become its children and are killed too (for processes that run nothing but bots: the
+referee command and the arena's workers). No close waits on a pipe without a bound: an orphan may
+keep the bot's pipes open.
 """
 from __future__ import annotations
 
+import ctypes
 import os
+import secrets
 import selectors
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 MAX_ANSWER_BYTES = 10_000  # CodinGame's Agent.AGENT_MAX_BUFFER_SIZE
 STDERR_BYTES_PER_TURN = 4096  # what CodinGame shows of a turn's stderr
+TOKEN_VARIABLE = "CALDERA_BOT_TOKEN"  # in a bot's environment: marks the processes it started
 
 
 class BotError(Exception):
@@ -43,32 +58,66 @@ class BotStartError(BotError):
 
 def split_command(command: str | Sequence[str]) -> list[str]:
     """A command line as an argument list (a string is split as a POSIX shell splits words)."""
-    args = shlex.split(command) if isinstance(command, str) else list(command)
+    try:
+        args = shlex.split(command) if isinstance(command, str) else list(command)
+    except ValueError as exc:  # an unbalanced quote
+        raise BotStartError(f"cannot split the command {command!r}: {exc}") from None
     if not args:
         raise BotStartError("empty command")
     return args
 
 
 class _StderrSink(threading.Thread):
-    """Drains a bot's stderr so it never blocks on a full pipe; keeps a bounded part per turn."""
+    """Drains a bot's stderr so it never blocks on a full pipe; keeps a bounded part per turn.
 
-    def __init__(self, stream, limit: int):
+    It reads the file descriptor itself, never blocking in a read: `stop()` ends it at once even
+    while another process still holds the pipe open."""
+
+    def __init__(self, fd: int, limit: int):
         super().__init__(daemon=True)
-        self._stream = stream
+        self._fd = fd
         self._limit = limit
         self._lock = threading.Lock()
         self._kept = bytearray()
         self._dropped = 0
+        self._wake_read, self._wake_write = os.pipe()
+        os.set_blocking(fd, False)
 
     def run(self) -> None:
         try:
-            while chunk := self._stream.read1(65536):
-                with self._lock:
-                    room = self._limit - len(self._kept)
-                    self._kept += chunk[: max(room, 0)]
-                    self._dropped += max(len(chunk) - max(room, 0), 0)
+            with selectors.DefaultSelector() as sel:
+                sel.register(self._fd, selectors.EVENT_READ)
+                sel.register(self._wake_read, selectors.EVENT_READ)
+                while True:
+                    ready = {key.fd for key, _ in sel.select()}
+                    if self._wake_read in ready:
+                        return
+                    try:
+                        chunk = os.read(self._fd, 65536)
+                    except BlockingIOError:
+                        continue
+                    if not chunk:
+                        return
+                    with self._lock:
+                        room = max(self._limit - len(self._kept), 0)
+                        self._kept += chunk[:room]
+                        self._dropped += max(len(chunk) - room, 0)
         except (OSError, ValueError):
             pass
+
+    def stop(self, timeout: float) -> None:
+        """Let it read what is already there (up to `timeout` seconds), then end it."""
+        self.join(timeout)
+        try:
+            os.write(self._wake_write, b"x")
+        except OSError:
+            pass
+        self.join(1.0)  # it wakes at once; bounded all the same
+        for fd in (self._wake_read, self._wake_write):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
     def take(self) -> str:
         with self._lock:
@@ -80,8 +129,122 @@ class _StderrSink(threading.Thread):
         return text
 
 
+# ---------------------------------------------------------------- every process a bot started
+
+_PROC = Path("/proc")
+_PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
+_claimed_orphans = False
+_ANY_TOKEN = f"{TOKEN_VARIABLE}=".encode()
+_live_bots: set[int] = set()  # pids of this process's bots (direct children) not yet closed
+_bots_lock = threading.Lock()  # a bot being started is never taken for a leftover of another
+
+
+def claim_orphans() -> bool:
+    """Make this process the subreaper of its descendants (Linux): an orphaned descendant becomes
+    its child instead of init's, so closing a bot can find and kill (and reap) even one that left the
+    bot's session and environment. Only for a process whose children are all bots: any child that
+    is not a live bot's own process is then taken for a bot's leftover. True if it took effect."""
+    global _claimed_orphans
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+            return False
+    except (OSError, AttributeError):
+        return False
+    _claimed_orphans = True
+    return True
+
+
+def _processes() -> dict[int, tuple[int, int, str, int]]:
+    """Every process visible now: pid -> (parent pid, session id, state letter, start time in clock
+    ticks since boot). {} without /proc."""
+    table = {}
+    try:
+        entries = list(_PROC.iterdir())
+    except OSError:
+        return table
+    for entry in entries:
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_bytes()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(b")") + 2 :].split()
+        table[int(entry.name)] = (int(fields[1]), int(fields[3]), fields[0].decode(), int(fields[19]))
+    return table
+
+
+def _holds_token(pid: int, marker: bytes) -> bool:
+    try:
+        return marker in (_PROC / str(pid) / "environ").read_bytes()
+    except OSError:  # gone, or not ours to read (and then not ours to kill either)
+        return False
+
+
+def _start_time(pid: int) -> int:
+    """When `pid` started, in clock ticks since boot (0 where unknown)."""
+    try:
+        stat = (_PROC / str(pid) / "stat").read_bytes()
+        return int(stat[stat.rindex(b")") + 2 :].split()[19])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _leftovers(bot_pid: int | None, marker: bytes, since: int) -> tuple[list[int], list[int]]:
+    """(live, dead) processes that the bot started: those holding its token, in its session, or
+    descending from either; with `claim_orphans()`, also any child of ours that is no live bot."""
+    table = _processes()
+    me = os.getpid()
+    found = set()
+    for pid, (ppid, sid, _, started) in table.items():
+        if pid in (me, bot_pid):
+            continue
+        # Only a process started since the bot can hold its token: the others' environments go unread.
+        if (bot_pid is not None and sid == bot_pid) or (started >= since and _holds_token(pid, marker)):
+            found.add(pid)
+        elif _claimed_orphans and ppid == me and pid not in _live_bots and not _holds_token(pid, _ANY_TOKEN):
+            found.add(pid)  # an orphan adopted by this process, and no other bot's
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, *_) in table.items():
+        children.setdefault(ppid, []).append(pid)
+    stack = list(found) + ([bot_pid] if bot_pid is not None else [])
+    while stack:  # their descendants, even those that dropped the token
+        for child in children.get(stack.pop(), ()):
+            if child not in found and child != me:
+                found.add(child)
+                stack.append(child)
+    live = [pid for pid in found if table.get(pid, (0, 0, "Z", 0))[2] not in ("Z", "X")]
+    dead = [pid for pid in found if pid not in live]
+    return live, dead
+
+
+def _kill_leftovers(bot_pid: int | None, marker: bytes, since: int, seconds: float = 3.0) -> None:
+    """Kill (and, being their subreaper, reap) the bot's leftovers until none is left, or `seconds`.
+    `bot_pid` is None once the bot was reaped: its number may be another process's by now."""
+    deadline = time.monotonic() + seconds
+    while True:
+        with _bots_lock:
+            live, dead = _leftovers(bot_pid, marker, since)
+        for pid in live:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        for pid in dead:
+            try:
+                os.waitpid(pid, os.WNOHANG)  # only our children: others are not ours to reap
+            except (ChildProcessError, OSError):
+                pass
+        if not live or time.monotonic() > deadline:
+            return
+        time.sleep(0.01)  # let the killed go, and any fork they raced with show up
+
+
 class BotProcess:
-    """A running bot. Use as a context manager so the process group is always killed."""
+    """A running bot. Use as a context manager so that every process it started is killed."""
 
     def __init__(
         self,
@@ -92,18 +255,25 @@ class BotProcess:
         stderr_bytes_per_turn: int = STDERR_BYTES_PER_TURN,
     ):
         self.args = split_command(command)
+        self._token = secrets.token_hex(16)
+        env = dict(os.environ if env is None else env)
+        env[TOKEN_VARIABLE] = self._token
         try:
-            self._proc = subprocess.Popen(
-                self.args,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=cwd,
-                env=env,
-                start_new_session=True,  # its own process group, killed as one
-            )
+            with _bots_lock:
+                self._proc = subprocess.Popen(
+                    self.args,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd=cwd,
+                    env=env,
+                    start_new_session=True,  # its own session and process group: see close()
+                )
+                _live_bots.add(self._proc.pid)
+            self._started = _start_time(self._proc.pid)
         except OSError as exc:
             raise BotStartError(f"cannot start {shlex.join(self.args)!r}: {exc.strerror or exc}") from exc
+        self._closed = False
         self._stdin_fd = self._proc.stdin.fileno()
         self._stdout_fd = self._proc.stdout.fileno()
         os.set_blocking(self._stdin_fd, False)
@@ -111,7 +281,7 @@ class BotProcess:
         self._pending = bytearray()  # bytes read past the last answer
         self._after_cr = False  # a '\n' right after a '\r' ends nothing
         self._stdout_closed = False
-        self._stderr = _StderrSink(self._proc.stderr, stderr_bytes_per_turn)
+        self._stderr = _StderrSink(self._proc.stderr.fileno(), stderr_bytes_per_turn)
         self._stderr.start()
 
     @property
@@ -213,21 +383,32 @@ class BotProcess:
         return f"exited with code {code}"
 
     def close(self) -> None:
-        """Kill the whole process group and reap the bot; safe to call twice."""
-        try:
-            os.killpg(self._proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        """Kill every process the bot started and reap the bot; safe to call twice. Bounded in time
+        even when a process out of reach (another user's) holds the pipes."""
+        if self._closed:
+            return
+        self._closed = True
+        pid = self._proc.pid
+        reaped = self._proc.returncode is not None  # then `pid` may be another process's by now
+        if not reaped:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        # Before the bot is reaped, its pid (and so its session's id) cannot be reused.
+        _kill_leftovers(None if reaped else pid, f"{TOKEN_VARIABLE}={self._token}\0".encode(), self._started)
         try:
             self._proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - a process in uninterruptible sleep
             pass
+        with _bots_lock:
+            _live_bots.discard(pid)
         for stream in (self._proc.stdin, self._proc.stdout):
             try:
                 stream.close()
             except OSError:
                 pass
-        self._stderr.join(timeout=1)
+        self._stderr.stop(timeout=1.0)
         try:
             self._proc.stderr.close()
         except OSError:

@@ -16,10 +16,11 @@ import time
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
 
+from referee.errors import InputFormatError
 from referee.volcanoes import match, rules
 from referee.volcanoes.board import N_TILES, NAMES
 
-from .pure.player import read_turns
+from .pure.player import ending_on_bad_input, read_turns
 from .state import GameState
 from . import tracking
 from .tracking import Tracker
@@ -67,6 +68,9 @@ class Bot(ABC):
         """A legal tile for `state.player`, found within `budget` seconds."""
 
 
+_LEVELS = {str(level) for level in range(rules.MAX_LEVEL + 1)}  # as written, less the sign
+
+
 class Player:
     """CodinGame's side of the protocol for one bot, one game at a time: lines in, a tile name out."""
 
@@ -84,13 +88,21 @@ class Player:
         if lines[0].strip() == str(N_TILES):  # the init block: a new game
             lines = lines[N_TILES + 1 :]
             self.tracker = None
+        if len(lines) < 2:
+            raise InputFormatError("a turn is a position line and a line of valid moves")
         position, valid = lines[0], lines[1]
+        levels = position.split()
+        if len(levels) != N_TILES or not all(x.lstrip("-") in _LEVELS for x in levels):
+            raise InputFormatError(f"not {N_TILES} levels from -{rules.MAX_LEVEL} to {rules.MAX_LEVEL}: "
+                                   f"{position[:60]!r}", "a position line")
         first_turn = self.tracker is None
         if first_turn:
             self.tracker = Tracker()
         state, complaint = self.tracker.observe(position, valid)
         if complaint:
             print(f"[{self.bot.name}] {complaint}", file=self.log, flush=True)
+        if not len(state.legal_moves()):  # no answer would be valid: say so rather than crash inside
+            raise InputFormatError(f"no legal move in this position: {position[:60]!r}")
         if first_turn:
             self.bot.start(state.player)
         limit = FIRST_TURN_SECONDS if first_turn else TURN_SECONDS
@@ -112,9 +124,10 @@ class Player:
     def run(self, stdin=sys.stdin, stdout=sys.stdout) -> None:
         """Play on stdin/stdout until the input ends (warm the bot up first)."""
         gc.disable()  # collections run after answering, never inside a timed turn
-        for lines, started in read_turns(stdin, self.bot.name):
-            print(self.answer(lines, started), file=stdout, flush=True)
-            gc.collect(1)
+        with ending_on_bad_input(self.bot.name):
+            for lines, started in read_turns(stdin):
+                print(self.answer(lines, started), file=stdout, flush=True)
+                gc.collect(1)
 
 
 class InProcessSeat(match.InProcessSeat):

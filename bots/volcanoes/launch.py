@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 
-from .pure.player import PurePlayer, read_turns
+from .pure.player import PurePlayer, ending_on_bad_input, read_turns
 from .registry import stand_in
 
 STAND_IN_TURN_SECONDS = 0.040
@@ -69,11 +69,12 @@ def play(name: str, stdin=None, stdout=None, log=None) -> None:
     loader.start()
     player = None  # the bot's own adapter, once it has taken over
     gc.disable()  # collections run after answering, never inside a timed turn
-    for lines, started in read_turns(stdin, name):
-        print((player or pure).answer(lines, started), file=stdout, flush=True)
-        if player is None and not loader.is_alive():  # the opponent's turn pays for the switch
-            player = _take_over(loader, pure, log)
-        gc.collect(1)
+    with ending_on_bad_input(name):
+        for lines, started in read_turns(stdin):
+            print((player or pure).answer(lines, started), file=stdout, flush=True)
+            if player is None and not loader.is_alive():  # the opponent's turn pays for the switch
+                player = _take_over(loader, pure, log)
+            gc.collect(1)
 
 
 def _take_over(loader: _Loader, pure: PurePlayer, log):

@@ -7,9 +7,24 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 
-from ..process import BotError, BotProcess
+from ..process import BotError, BotProcess, claim_orphans
 from . import rules
+from .board import INDEX, N_TILES
 from .match import Settings, play_game
+
+
+def _positive(kind):
+    """An argparse type: a number of `kind` above zero."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not value > 0:  # also refuses NaN
+            raise argparse.ArgumentTypeError(f"must be above zero, not {text}")
+        return value
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
 
 
 def register(groups) -> None:
@@ -19,9 +34,9 @@ def register(groups) -> None:
     play.add_argument("blue", metavar="BLUE_CMD", help="command line of the first player (blue)")
     play.add_argument("orange", metavar="ORANGE_CMD", help="command line of the second player (orange)")
     play.add_argument("--seed", type=int, default=0, help="game seed (drives RANDOM answers)")
-    play.add_argument("--turn-ms", type=float, default=100.0, help="time per turn after the first")
-    play.add_argument("--first-turn-ms", type=float, default=1000.0, help="time for a player's first turn")
-    play.add_argument("--max-turns", type=int, default=200, help="turns before a draw (growth counts)")
+    play.add_argument("--turn-ms", type=_positive(float), default=100.0, help="time per turn after the first")
+    play.add_argument("--first-turn-ms", type=_positive(float), default=1000.0, help="time for a player's first turn")
+    play.add_argument("--max-turns", type=_positive(int), default=200, help="turns before a draw (growth counts)")
     play.add_argument("--soft-timeouts", action="store_true",
                       help="CodinGame's newer mode: 50 ms of grace, the third overrun forfeits")
     play.add_argument("--replay", metavar="FILE", help="write the replay (JSON) here")
@@ -36,6 +51,7 @@ def register(groups) -> None:
 def run_play(args: argparse.Namespace) -> int:
     settings = Settings(args.turn_ms, args.first_turn_ms, args.max_turns, args.soft_timeouts)
     rules.warm_up()
+    claim_orphans()  # this process runs nothing but the two bots: their orphans are its to kill
     try:
         with ExitStack() as stack:
             blue = stack.enter_context(BotProcess(args.blue))
@@ -45,8 +61,11 @@ def run_play(args: argparse.Namespace) -> int:
         print(f"referee: {exc}", file=sys.stderr)
         return 2
     if args.replay:
-        with open(args.replay, "w") as f:
-            json.dump(result.replay({"blue": args.blue, "orange": args.orange}), f)
+        try:
+            Path(args.replay).write_text(json.dumps(result.replay({"blue": args.blue, "orange": args.orange})))
+        except OSError as exc:
+            print(f"referee: cannot write the replay {args.replay}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     if args.json:
         print(json.dumps({"winner": result.winner, "reason": result.reason, "detail": result.detail,
                           "turns": result.turns, "seed": result.seed, "moves": " ".join(result.moves)}))
@@ -56,17 +75,46 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay_problem(replay) -> str | None:
+    """What makes `replay` unfit for the page (None when it is fit): the fields the page reads."""
+    if not isinstance(replay, dict) or not isinstance(replay.get("turn_log"), list):
+        return "it has no list of turns (turn_log)"
+    if not isinstance(replay.get("players", {}), dict):
+        return "its players are not an object"
+    for number, entry in enumerate(replay["turn_log"], 1):
+        if not isinstance(entry, dict) or not {"turn", "actor"} <= entry.keys():
+            return f"entry {number} of turn_log is not a turn (with turn and actor)"
+        levels, dormant = entry.get("levels"), entry.get("dormant", [])
+        if levels and not (isinstance(levels, list) and len(levels) == N_TILES
+                           and all(type(x) is int and abs(x) <= rules.MAX_LEVEL for x in levels)):
+            return f"turn {entry['turn']}: its levels are not {N_TILES} levels from -4 to 4"
+        if not (isinstance(dormant, list) and all(name in INDEX for name in dormant)):
+            return f"turn {entry['turn']}: its dormant volcanoes are not tile names"
+    return None
+
+
 def run_view(args: argparse.Namespace) -> int:
     from .view import render
 
     source = Path(args.replay)
     try:
-        replay = json.loads(source.read_text())
-        page = render(replay)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        print(f"referee: cannot read the replay {source}: {exc}", file=sys.stderr)
+        replay = json.loads(source.read_text(encoding="utf-8"))
+    except OSError as exc:
+        print(f"referee: cannot read the replay {source}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    except ValueError as exc:  # not UTF-8, not JSON
+        print(f"referee: {source} is not a replay file (not JSON: {exc})", file=sys.stderr)
+        return 2
+    problem = _replay_problem(replay)
+    if problem:
+        print(f"referee: {source} is not a Volcanoes replay: {problem}", file=sys.stderr)
+        return 2
+    page = render(replay)
     target = Path(args.output) if args.output else source.with_suffix(".html")
-    target.write_text(page)
+    try:
+        target.write_text(page)
+    except OSError as exc:
+        print(f"referee: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     print(f"wrote {target}")
     return 0

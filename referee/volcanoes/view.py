@@ -88,6 +88,17 @@ def frames(replay: dict) -> list[dict]:
     return shown
 
 
+_SCRIPT_UNSAFE = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"})
+
+
+def script_json(data) -> str:
+    """`data` as JSON that is safe inside a <script> element, whatever its strings hold: "</script>"
+    would end the element, "<!--" would start a comment that swallows the code after it, and
+    U+2028/2029 end lines in older JavaScript. Outside strings JSON has none of these characters, so
+    each is written as the string escape that JSON.parse reads back unchanged."""
+    return json.dumps(data, separators=(",", ":")).translate(_SCRIPT_UNSAFE)
+
+
 def render(replay: dict) -> str:
     """The replay as one HTML page."""
     data = {
@@ -99,9 +110,7 @@ def render(replay: dict) -> str:
         "chain": winning_chain(frames(replay)[-1]["levels"]) if replay.get("reason") == "connection" else [],
     }
     title = html.escape(f"Volcanoes, seed {replay.get('seed')}: {replay.get('winner')} ({replay.get('reason')})")
-    # "</" would end the script element early; JSON allows escaping the slash.
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    return _PAGE.replace("__TITLE__", title).replace("__DATA__", payload)
+    return _PAGE.replace("__TITLE__", title).replace("__DATA__", script_json(data))
 
 
 _PAGE = """<!DOCTYPE html>

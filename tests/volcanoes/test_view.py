@@ -130,3 +130,51 @@ def test_browser_steps_through_a_chain_eruption_to_the_win(browser, chain_game, 
     browser.find_element(By.ID, "first").click()
     assert browser.find_element(By.ID, "counter").text == f"turn 0 / {last_turn}"
     browser.save_screenshot(str(tmp_path / "start.png"))
+
+
+PAYLOAD = "<!--<script>x</script> & \u2028\u2029 <!--<script>"  # no "-->": the comment would swallow the code
+
+
+def _hostile_replay(replay):
+    """The replay with the attack in every place a bot or a user writes: stderr, labels, detail."""
+    replay = json.loads(json.dumps(replay))
+    for entry in replay["turn_log"]:
+        entry["stderr"] = PAYLOAD
+    replay["players"] = {"blue": PAYLOAD, "orange": "</script>" + PAYLOAD}
+    replay["detail"] = PAYLOAD
+    return replay
+
+
+def test_data_in_the_page_holds_no_markup_and_reads_back_unchanged(chain_game):
+    replay = _hostile_replay(chain_game[1])
+    page = render(replay)
+    start = page.index('<script id="replay-data" type="application/json">') + len(
+        '<script id="replay-data" type="application/json">')
+    payload = page[start:page.index("</script>", start)]
+    assert not set(payload) & set("<>&\u2028\u2029")
+    assert json.loads(payload)["players"] == replay["players"]
+    assert json.loads(payload)["frames"][1]["stderr"] == PAYLOAD
+
+
+def test_browser_steps_through_a_replay_whose_stderr_holds_a_script_comment(browser, chain_game, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    replay = _hostile_replay(chain_game[1])
+    page, replay_file = tmp_path / "hostile.html", tmp_path / "hostile.json"
+    replay_file.write_text(json.dumps(replay))
+    subprocess.run([sys.executable, "-m", "referee.cli", "volcanoes", "view", str(replay_file), "-o", str(page)],
+                   check=True, timeout=60)
+    browser.get(page.as_uri())
+    last_turn = frames(replay)[-1]["turn"]
+    assert browser.find_element(By.ID, "counter").text == f"turn 0 / {last_turn}"
+    assert PAYLOAD.split("\u2028")[0] in browser.find_element(By.ID, "players").text
+    body = browser.find_element(By.TAG_NAME, "body")
+    for turn in (1, 2, 3):
+        body.send_keys(Keys.ARROW_RIGHT)
+        assert browser.find_element(By.ID, "counter").text == f"turn {turn} / {last_turn}"
+        shown = browser.execute_script("return document.getElementById('stderr').textContent")
+        assert shown == PAYLOAD
+    browser.find_element(By.ID, "last").click()
+    assert browser.find_element(By.ID, "counter").text == f"turn {last_turn} / {last_turn}"
+    assert browser.execute_script("return document.querySelectorAll('script').length") == 2

@@ -14,7 +14,9 @@ from __future__ import annotations
 import gc
 import sys
 import time
+from contextlib import contextmanager
 
+from referee.errors import InputFormatError
 from referee.volcanoes.board import N_TILES, NAMES
 
 from . import rules
@@ -43,9 +45,14 @@ class PurePlayer:
         if lines[0].strip() == str(N_TILES):  # the init block: a new game
             lines = lines[N_TILES + 1:]
             self.turn = 0
-        observed = [int(x) for x in lines[0].split()]
-        if len(observed) != N_TILES:
-            raise ValueError(f"a position line has {N_TILES} levels, not {len(observed)}")
+        if len(lines) < 2:
+            raise InputFormatError("a turn is a position line and a line of valid moves")
+        try:
+            observed = [int(x) for x in lines[0].split()]
+        except ValueError:
+            observed = []
+        if len(observed) != N_TILES or not all(-4 <= x <= 4 for x in observed):
+            raise InputFormatError(f"a position line holds {N_TILES} levels from -4 to 4, not {lines[0][:60]!r}")
         first_turn = self.turn == 0
         if first_turn:  # blue moves first, on an empty board
             self.colour = rules.BLUE if not any(observed) else rules.ORANGE
@@ -54,19 +61,30 @@ class PurePlayer:
         else:  # blue plays turns 1, 5, 7, 11, ...; orange 2, 4, 8, 10, ...
             self.turn += 4 if self.turn % 6 in (1, 4) else 2
         board = rules.from_levels([x * self.colour for x in observed])
+        if not rules.legal_moves(board, self.colour):
+            raise InputFormatError(f"no legal move in this position: {lines[0][:60]!r}")
         limit = self.first_turn_seconds if first_turn else self.turn_seconds
         tile = int(self.bot.choose(board, self.turn - 1, started + limit))
         return NAMES[tile]
 
     def run(self, stdin=sys.stdin, stdout=sys.stdout) -> None:
         """Play on stdin/stdout until the input ends."""
-        for lines, started in read_turns(stdin):
-            print(self.answer(lines, started), file=stdout, flush=True)
+        with ending_on_bad_input(self.bot.name):
+            for lines, started in read_turns(stdin):
+                print(self.answer(lines, started), file=stdout, flush=True)
 
 
-def read_turns(stdin, who: str = "bot"):
+def read_turns(stdin):
     """Each turn's lines from CodinGame's input (the init block first on a game's first turn) and
-    the `time.perf_counter()` instant its first line was read, until the input ends."""
+    the `time.perf_counter()` instant its first line was read, until the input ends; InputFormatError when
+    it ends in the middle of a turn."""
+
+    def line() -> str:
+        text = stdin.readline()
+        if not text:
+            raise InputFormatError("the input ended in the middle of a turn")
+        return text.rstrip("\n")
+
     while True:
         first = stdin.readline()
         if not first:
@@ -74,10 +92,21 @@ def read_turns(stdin, who: str = "bot"):
         started = time.perf_counter()
         lines = [first.rstrip("\n")]
         if lines[0].strip() == str(N_TILES):
-            lines += [stdin.readline().rstrip("\n") for _ in range(N_TILES)]
-            lines.append(stdin.readline().rstrip("\n"))
-        lines.append(stdin.readline().rstrip("\n"))  # the valid moves
+            lines += [line() for _ in range(N_TILES + 1)]
+        lines.append(line())  # the valid moves
         yield lines, started
+
+
+@contextmanager
+def ending_on_bad_input(who: str):
+    """Input that is not CodinGame's (cut in the middle of a turn, a garbled position, not UTF-8)
+    ends the process with one line on stderr and exit status 1."""
+    try:
+        yield
+    except UnicodeDecodeError:
+        raise SystemExit(f"{who}: the input is not UTF-8 text") from None
+    except InputFormatError as exc:
+        raise SystemExit(f"{who}: bad input: {exc}") from None
 
 
 def main(bot) -> None:
