@@ -18,7 +18,7 @@ from . import bench, bundle
 from . import players as players_mod
 from .bundle import BundleError
 from .errors import UsageError
-from .players import PlayerError, changed_since, resolve_all
+from .players import PlayerError, changed_since, prepare, resolve_all
 from .report import PairCounter, SprtCourse, points, text_report
 from .run import make_executor, run_jobs
 from .schedule import gauntlet, jobs, round_robin
@@ -259,6 +259,8 @@ def _continue(args, store: Store) -> int:
     todo = (job for job in jobs(pairings, config["seed"], range(config["pairs"])) if job.key not in done)
     total = 2 * config["pairs"] * len(pairings)
     live = _Live(config, store.games())
+    if not live.finished():
+        prepare(list(players.values()))
     print(f"{config['command']} {' '.join(config['players'])}: {total} games at most, "
           f"{len(done)} already played; database {store.path}", file=sys.stderr)
     if live.finished():

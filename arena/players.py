@@ -23,11 +23,12 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from bots.volcanoes.registry import BOTS
-from referee.process import BotError, BotExited, BotProcess, BotStartError
+from referee.process import BotError, BotExited, BotProcess, BotStartError, warm_up
 
 # Bots of this project (bots/volcanoes/registry.py), name -> "module:Class". Each takes `seed=None`.
 REGISTRY: dict[str, str] = {name: f"{module}:{cls}" for name, (module, cls) in BOTS.items()}
@@ -157,23 +158,18 @@ def _git_pin(label: str | None, spec: str, cache: Path) -> Player:
 
 
 def _extract(commit: str, tree: Path) -> None:
-    """The project's tree at `commit`, and a warm numba cache so the first turn is not a compile."""
+    """The project's tree at `commit`."""
     archive = _git("archive", "--format=tar", commit)
     partial = tree.with_name(tree.name + f".part{os.getpid()}")
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(partial, filter="data")
-    warm = "import bots.volcanoes.base as b, referee.volcanoes.rules as r; r.warm_up()"
-    for target in REGISTRY.values():
-        module, cls = target.split(":")
-        if (partial / Path(*module.split(".")).with_suffix(".py")).is_file():
-            warm += f"\ntry:\n    from {module} import {cls}; {cls}().warm_up()\nexcept Exception:\n    pass"
-    subprocess.run([sys.executable, "-c", warm], cwd=partial, capture_output=True)
     try:
         partial.rename(tree)
     except OSError:  # another run extracted it meanwhile
         shutil.rmtree(partial, ignore_errors=True)
+    # Its kernels are compiled by `prepare`, at this final path: numba's cache is keyed by it.
 
 
 def _file_pin(label: str | None, path: Path, cache: Path) -> Player:
@@ -203,6 +199,26 @@ def changed_since(player: Player) -> str | None:
     else:
         now = _command_version(args)
     return None if now == player.version else f"its program changed (version {player.version}, now {now})"
+
+
+def prepare(players: list[Player], log=sys.stderr) -> None:
+    """Compile (or load from numba's cache) the kernels of every player before the run's first
+    game, so that no game's clock runs while a bot compiles: in-process bots here (each worker then
+    loads them from the cache before its first game), bots run as processes by their warm-up
+    command (`referee.process.warm_up`: this project's registered bots and git pins of them)."""
+    for player in players:
+        try:
+            if player.kind == "bot":
+                started = time.perf_counter()
+                print(f"preparing {player.label} (compiling or loading its kernels)...", end=" ",
+                      file=log, flush=True)
+                bot_class(player.target)().warm_up()
+                _warmed.add(player.target)
+                print(f"ready in {time.perf_counter() - started:.1f} s", file=log, flush=True)
+            else:
+                warm_up(player.target, player.cwd, log, label=player.label)
+        except BotStartError as exc:
+            raise PlayerError(f"{player.label} cannot play: {exc}") from None
 
 
 # ---------------------------------------------------------------- seats, inside a worker

@@ -33,6 +33,7 @@ from pathlib import Path
 
 MAX_ANSWER_BYTES = 10_000  # CodinGame's Agent.AGENT_MAX_BUFFER_SIZE
 STDERR_BYTES_PER_TURN = 4096  # what CodinGame shows of a turn's stderr
+WARM_UP_SECONDS = 600  # for a bot's warm-up command: compiling numba kernels on a busy machine
 TOKEN_VARIABLE = "CALDERA_BOT_TOKEN"  # in a bot's environment: marks the processes it started
 
 
@@ -65,6 +66,41 @@ def split_command(command: str | Sequence[str]) -> list[str]:
     if not args:
         raise BotStartError("empty command")
     return args
+
+
+def warm_up_command(command: str | Sequence[str], cwd: str | None = None) -> list[str] | None:
+    """The command that prepares bot `command` before its games, or None when it has none.
+
+    The convention: a bot run as a module (`python -m PACKAGE.NAME`) whose package also has a
+    `warmup` module is prepared by `python -m PACKAGE.warmup NAME` (for this project's bots it
+    compiles their numba kernels into the cache, so no game's clock runs while they compile)."""
+    args = split_command(command)
+    if len(args) != 3 or args[1] != "-m" or "." not in args[2]:
+        return None
+    package, name = args[2].rsplit(".", 1)
+    if not (Path(cwd or ".") / Path(*package.split(".")) / "warmup.py").is_file():
+        return None
+    return [args[0], "-m", f"{package}.warmup", name]
+
+
+def warm_up(command: str | Sequence[str], cwd: str | None = None, log=sys.stderr,
+            label: str | None = None) -> None:
+    """Run `command`'s warm-up (see `warm_up_command`), if it has one, saying so on `log`;
+    BotStartError when it fails."""
+    prepare = warm_up_command(command, cwd)
+    if prepare is None:
+        return
+    started = time.perf_counter()
+    print(f"preparing {label or shlex.join(split_command(command))} ({shlex.join(prepare[2:])})...", end=" ",
+          file=log, flush=True)
+    try:
+        done = subprocess.run(prepare, cwd=cwd, capture_output=True, text=True, timeout=WARM_UP_SECONDS)
+    except subprocess.TimeoutExpired:
+        raise BotStartError(f"its warm-up took more than {WARM_UP_SECONDS} s") from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+        raise BotStartError(f"its warm-up {shlex.join(prepare)} failed: {last}")
+    print(f"ready in {time.perf_counter() - started:.1f} s", file=log, flush=True)
 
 
 class _StderrSink(threading.Thread):

@@ -20,6 +20,7 @@ from referee.errors import InputFormatError
 from referee.volcanoes import match, rules
 from referee.volcanoes.board import N_TILES, NAMES
 
+from .launch import process_age
 from .pure.player import ending_on_bad_input, read_turns
 from .state import GameState
 from . import tracking
@@ -35,16 +36,6 @@ SAFETY_SECONDS = 0.020
 # referee's clock runs from when it sent the input, right after starting it): its first answer must
 # come this long after the process started, at the latest.
 COLD_START_SECONDS = 0.75
-
-
-def process_age() -> float:
-    """Seconds since this process started (Linux); 0 where that cannot be read."""
-    try:
-        with open("/proc/self/stat") as stat, open("/proc/uptime") as uptime:
-            started_ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
-            return float(uptime.read().split()[0]) - started_ticks / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return 0.0
 
 
 class Bot(ABC):

@@ -7,7 +7,7 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 
-from ..process import BotError, BotProcess, claim_orphans
+from ..process import BotError, BotProcess, claim_orphans, warm_up
 from . import rules
 from .board import INDEX, N_TILES
 from .match import Settings, play_game
@@ -53,6 +53,8 @@ def run_play(args: argparse.Namespace) -> int:
     rules.warm_up()
     claim_orphans()  # this process runs nothing but the two bots: their orphans are its to kill
     try:
+        for command in dict.fromkeys((args.blue, args.orange)):  # before any clock runs
+            warm_up(command)
         with ExitStack() as stack:
             blue = stack.enter_context(BotProcess(args.blue))
             orange = stack.enter_context(BotProcess(args.orange))

@@ -1,4 +1,6 @@
 """Player specs: registered bots, labels, pinned files and git revisions, command lines."""
+import hashlib
+import os
 import shlex
 import subprocess
 import sys
@@ -7,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from arena.players import REGISTRY, PlayerError, changed_since, default_tournament, resolve, resolve_all
+from arena.store import Store
+from referee.process import warm_up_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,7 +53,6 @@ def test_a_command_line_and_its_changes(tmp_path):
 def test_a_git_revision_is_an_extracted_tree(tmp_path, monkeypatch):
     if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode:
         pytest.skip("not a git checkout")
-    monkeypatch.setattr(subprocess, "run", _no_warm_up(subprocess.run))  # warming numba takes long
     player = resolve("random@HEAD", tmp_path)
     head = subprocess.check_output(["git", "-C", str(ROOT), "rev-parse", "HEAD"], text=True).strip()
     assert (player.kind, player.version) == ("git", head[:12])
@@ -61,10 +64,33 @@ def test_a_git_revision_is_an_extracted_tree(tmp_path, monkeypatch):
         resolve("random@no-such-revision", tmp_path)
 
 
-def _no_warm_up(run):
-    def fake(args, *rest, **kwargs):
-        if args[:2] == [sys.executable, "-c"]:
-            return subprocess.CompletedProcess(args, 0)
-        return run(args, *rest, **kwargs)
+def test_registered_module_commands_have_a_warm_up_and_other_commands_none(tmp_path):
+    assert warm_up_command(f"{sys.executable} -m bots.volcanoes.mcts", str(ROOT)) == [
+        sys.executable, "-m", "bots.volcanoes.warmup", "mcts"]
+    assert warm_up_command(f"{sys.executable} -m bots.volcanoes.mcts", str(tmp_path)) is None  # no such tree
+    assert warm_up_command(f"{sys.executable} my_bot.py", str(ROOT)) is None
+    assert warm_up_command("java -jar bot.jar", str(ROOT)) is None
 
-    return fake
+
+def test_a_git_pin_is_prepared_at_its_final_path_and_plays_from_an_empty_cache(tmp_path):
+    """numba's cache is keyed by a kernel's source path: the pinned tree is warmed where it runs."""
+    if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode:
+        pytest.skip("not a git checkout")
+    numba_cache = tmp_path / "numba"
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(numba_cache), XDG_CACHE_HOME=str(tmp_path / "xdg"))
+    db = tmp_path / "pin.sqlite"
+    done = subprocess.run([sys.executable, "-m", "arena.cli", "match", "greedy@HEAD", "random", "--pairs", "1",
+                           "--workers", "1", "--seed", "2", "--db", str(db), "--quiet"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "preparing greedy@HEAD" in done.stderr and "preparing random" in done.stderr
+    store = Store.open(db)
+    try:
+        games, (pinned,) = store.games(), [p for p in store.players() if p.kind == "git"]
+    finally:
+        store.close()
+    assert len(games) == 2 and not any(g["blue_error"] or g["orange_error"] for g in games)
+    # numba keeps a file's kernels in DIRNAME_SHA1(DIRECTORY) under NUMBA_CACHE_DIR
+    directory = str(Path(pinned.cwd) / "bots" / "volcanoes")
+    kernels = numba_cache / f"volcanoes_{hashlib.sha1(directory.encode()).hexdigest()}"
+    assert list(kernels.glob("tracking.*.nbi")), "the pinned tree's kernels were not cached at its path"
