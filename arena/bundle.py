@@ -248,6 +248,12 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
                    help="zlib + base85: only when over the limit (auto, default), always or never")
     p.add_argument("--limit", type=int, default=CODINGAME_LIMIT,
                    help=f"the size limit in UTF-16 code units (default {CODINGAME_LIMIT:,})")
+    p.add_argument("--check", type=int, nargs="?", const=4, default=0, metavar="GAMES",
+                   help="then play GAMES games (default 4) of the written file, run by `python -S` through "
+                        "the referee at CodinGame's limits, and print its first answer and worst turn; "
+                        "exit status 1 if it forfeits one")
+    p.add_argument("--opponent", default="greedy", metavar="PLAYER",
+                   help="the opponent of --check (an arena player spec, default greedy)")
     p.set_defaults(run=run_bundle)
 
 
@@ -263,7 +269,50 @@ def run_bundle(args: argparse.Namespace) -> int:
           f"{bundle.size:,} UTF-16 units ({how}; limit {args.limit:,})")
     if bundle.external:
         print(f"imports from outside the project: {', '.join(bundle.external)}")
+    if args.check:
+        return check(Path(args.output), args.check, args.opponent)
     return 0
+
+
+def check(path: Path, games: int, opponent: str) -> int:
+    """Play `games` games of the submission at `path` (by `python -S`, as a process, through the
+    referee at CodinGame's limits) against `opponent`, seats alternating; print what a judge we
+    cannot see would care about. 1 if it forfeited a game, else 0."""
+    from referee.process import BotProcess
+    from referee.volcanoes.match import Settings, play_game
+
+    from .players import PlayerError, open_seat, prepare, resolve
+
+    try:
+        other = resolve(opponent)
+        prepare([other])
+    except PlayerError as exc:
+        print(f"arena: {exc}", file=sys.stderr)
+        return 2
+    first, later, forfeits, wins = [], [], [], 0
+    for game in range(games):
+        ours = "blue" if game % 2 == 0 else "orange"
+        with BotProcess([sys.executable, "-S", str(path)]) as submission:
+            seat = open_seat(other, seed=game)
+            try:
+                blue, orange = (submission, seat) if ours == "blue" else (seat, submission)
+                result = play_game(blue, orange, seed=game, settings=Settings())
+            finally:
+                seat.close()
+        times = [t.time_ms for t in result.turn_log if t.actor == ours and t.time_ms is not None]
+        first += times[:1]
+        later += times[1:]
+        wins += result.winner == ours
+        if result.winner not in (ours, "draw") and result.reason in ("timeout", "invalid", "crash"):
+            forfeits.append(f"game {game + 1}: {result.reason} ({result.detail})")
+    later.sort()
+    print(f"check: {games} games against {other.label} as a process under `python -S`: {wins} won; "
+          f"first answer max {max(first, default=0):.0f} ms; later turns median "
+          f"{later[len(later) // 2] if later else 0:.0f} ms, max {max(later, default=0):.0f} ms; "
+          f"{len(forfeits)} forfeits")
+    for line in forfeits:
+        print("  " + line)
+    return 1 if forfeits else 0
 
 
 if __name__ == "__main__":

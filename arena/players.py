@@ -1,7 +1,10 @@
 """Players: a name, a pinned version or a command line -> something that takes a seat in a game.
 
 A player spec is what the user writes, optionally labelled as `LABEL=SPEC`:
-- a registered bot (`greedy`): runs in-process, the fastest way to play;
+- a registered bot (`greedy`, or `pure-mcts` of the pure-Python engine we submit): runs in-process,
+  the fastest way to play;
+- `bundle:NAME` (`bundle:mcts`): the very file `arena bundle NAME` writes, built when the run starts
+  and run as CodinGame runs it, by a Python without site-packages (`python -S`);
 - a registered bot at a git revision (`greedy@HEAD~3`, `greedy@v1.2`): the project's tree at that
   commit is extracted once into a cache and the bot runs from it as a process;
 - a file (`old/my_bot.py`, `./a.out`): copied into the cache when the run starts, so edits to the file
@@ -9,7 +12,7 @@ A player spec is what the user writes, optionally labelled as `LABEL=SPEC`:
 - any other command line (`"java -jar bot.jar"`): run through the referee as a process.
 
 Every player has a version recorded with each game: the hash of the registered bot's module, the
-commit of a pin, or the hash of a file's content.
+commit of a pin, or the hash of a file's content (a bundle's too).
 """
 from __future__ import annotations
 
@@ -36,6 +39,7 @@ REGISTRY: dict[str, str] = {name: f"{module}:{cls}" for name, (module, cls) in B
 BASELINES = ("random", "boss", "greedy")
 ENGINES = ("mcts", "alphabeta", "uct")
 
+BUNDLE_PREFIX = "bundle:"  # `bundle:mcts`: the file `arena bundle mcts` writes, as a player
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 _LABEL = re.compile(r"^([A-Za-z0-9_.+-]+)=(.+)$")
 
@@ -64,6 +68,8 @@ def resolve(text: str, cache: Path | None = None) -> Player:
     cache = cache or cache_dir()
     match = _LABEL.match(text)
     label, spec = (match.group(1), match.group(2)) if match else (None, text)
+    if spec.startswith(BUNDLE_PREFIX):
+        return _bundle_pin(label, spec, cache)
     if spec in REGISTRY:
         return Player(label or spec, spec, "bot", REGISTRY[spec], _module_version(REGISTRY[spec]))
     if "@" in spec and spec.split("@", 1)[0] in REGISTRY and " " not in spec:
@@ -79,7 +85,8 @@ def resolve(text: str, cache: Path | None = None) -> Player:
         return Player(label or _command_label(args), spec, "command", spec, _command_version(args))
     names = ", ".join(REGISTRY)
     raise PlayerError(
-        f"unknown player {text!r}: not a registered bot ({names}), NAME@REVISION, a file or a command"
+        f"unknown player {text!r}: not a registered bot ({names}), NAME@REVISION, bundle:NAME, a file "
+        "or a command"
     )
 
 
@@ -172,6 +179,25 @@ def _extract(commit: str, tree: Path) -> None:
     # Its kernels are compiled by `prepare`, at this final path: numba's cache is keyed by it.
 
 
+def _bundle_pin(label: str | None, spec: str, cache: Path) -> Player:
+    """`bundle:NAME`: the single file `arena bundle NAME` writes, built now and kept by its hash,
+    run as CodinGame runs it: by a Python without site-packages (`-S`), so it cannot import numba
+    or the project."""
+    from .bundle import BundleError, build
+
+    try:
+        text = build(spec[len(BUNDLE_PREFIX):]).text
+    except BundleError as exc:
+        raise PlayerError(f"cannot bundle {spec!r}: {exc}") from None
+    content = text.encode()
+    version = _hash_bytes(content)
+    copy = cache / f"bundle-{version}" / "submission.py"
+    if not copy.is_file():
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(content)
+    return Player(label or spec, spec, "file", shlex.join([sys.executable, "-S", str(copy)]), version)
+
+
 def _file_pin(label: str | None, path: Path, cache: Path) -> Player:
     content = path.read_bytes()
     version = _hash_bytes(content)
@@ -208,7 +234,7 @@ def prepare(players: list[Player], log=sys.stderr) -> None:
     command (`referee.process.warm_up`: this project's registered bots and git pins of them)."""
     for player in players:
         try:
-            if player.kind == "bot":
+            if player.kind == "bot" and hasattr(bot_class(player.target), "warm_up"):
                 started = time.perf_counter()
                 print(f"preparing {player.label} (compiling or loading its kernels)...", end=" ",
                       file=log, flush=True)
@@ -236,7 +262,7 @@ def open_seat(player: Player, seed: int):
     if player.kind == "bot":
         try:
             bot = bot_class(player.target)(seed=seed)
-            if player.target not in _warmed:  # compile or load the kernels before any timed turn
+            if hasattr(bot, "warm_up") and player.target not in _warmed:  # before any timed turn
                 bot.warm_up()
                 _warmed.add(player.target)
         except Exception as exc:
@@ -250,9 +276,10 @@ class GuardedSeat:
     process, instead of ending the whole run."""
 
     def __init__(self, bot):
-        from bots.volcanoes.base import InProcessSeat
+        from bots.volcanoes.base import Bot, InProcessSeat
+        from bots.volcanoes.pure.seat import PureSeat
 
-        self._seat = InProcessSeat(bot)
+        self._seat = InProcessSeat(bot) if isinstance(bot, Bot) else PureSeat(bot)
 
     def ask(self, lines: list[str], timeout: float) -> tuple[str, float]:
         try:

@@ -145,3 +145,23 @@ def test_register_adds_the_bundle_subcommand(tmp_path):
     args = parser.parse_args(["bundle", "mcts", "-o", str(out), "--compress", "always"])
     assert args.run(args) == 0
     assert out.read_text().startswith("# A CodinGame submission made by `arena bundle`, compressed")
+
+
+def test_the_bundled_file_and_the_in_process_pure_bot_are_one_program(submissions, blocked_path):
+    """With the same seed and a fixed number of iterations a turn, the submission run by `python -S`
+    and `pure-mcts` in this process answer every turn of a game alike."""
+    from bots.volcanoes.pure.mcts import MCTSBot
+    from bots.volcanoes.pure.player import PurePlayer
+    from bots.volcanoes.pure.random import RandomBot as PureRandom
+    from bots.volcanoes.pure.seat import PureSeat
+    from referee.process import BotProcess
+    from referee.volcanoes.match import Settings, play_game
+
+    command = [sys.executable, "-S", str(submissions["compressed"]), "--seed", "5", "--iterations", "150"]
+    with BotProcess(command, cwd=str(blocked_path)) as submission:
+        result = play_game(submission, PureSeat(PureRandom(seed=1)), seed=2,
+                           settings=Settings(turn_ms=10_000, first_turn_ms=10_000))
+    ours = [t for t in result.turn_log if t.actor == "blue"]
+    assert len(ours) >= 4
+    in_process = PurePlayer(MCTSBot(seed=5, iterations=150))
+    assert [in_process.answer(t.sent) for t in ours] == [t.received for t in ours]

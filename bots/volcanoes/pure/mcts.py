@@ -17,6 +17,7 @@ own mover though the movers do not simply alternate (blue, orange, growth, orang
 from __future__ import annotations
 
 import gc
+import sys
 import time
 from math import log, sqrt
 from random import Random
@@ -78,8 +79,11 @@ class MCTSBot:
     name = "mcts"
 
     def __init__(self, seed: int | None = None, exploration: float = EXPLORATION,
-                 rave_bias: float = RAVE_BIAS):
+                 rave_bias: float = RAVE_BIAS, iterations: int | None = None):
+        """`iterations`: search exactly this many a turn whatever the clock says (for tests and
+        for comparisons that must not depend on the machine's speed)."""
         self.rng = Random(seed)
+        self.fixed_iterations = iterations
         self.exploration = exploration
         self.rave_bias = rave_bias
         self.root: Node | None = None  # the node of our last move, where the next search starts
@@ -150,7 +154,8 @@ class MCTSBot:
         playout = rules.random_playout
         actors = rules.ACTORS
         iterations = 0
-        while iterations == 0 or clock() < deadline:
+        fixed = self.fixed_iterations
+        while iterations < fixed if fixed else (iterations == 0 or clock() < deadline):
             iterations += 1
             node = root
             path = [node]
@@ -186,5 +191,14 @@ class MCTSBot:
         self.iterations = iterations
 
 
+def _options(argv: list[str]) -> dict:
+    """`--seed N` and `--iterations N` from the command line (CodinGame gives none)."""
+    options = {}
+    for flag, name in (("--seed", "seed"), ("--iterations", "iterations")):
+        if flag in argv:
+            options[name] = int(argv[argv.index(flag) + 1])
+    return options
+
+
 if __name__ == "__main__":
-    main(MCTSBot())
+    main(MCTSBot(**_options(sys.argv[1:])))

@@ -25,7 +25,7 @@ from . import rules
 # 1000 ms for the first, which also pays for the interpreter's start and the imports (up to 0.6 s
 # on a busy machine); the margins cover pipes and a shared CPU's scheduling.
 TURN_SECONDS = 0.060
-FIRST_TURN_SECONDS = 0.200
+FIRST_TURN_SECONDS = 0.150
 
 
 class PurePlayer:
