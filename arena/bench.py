@@ -197,6 +197,7 @@ def kernel_specs(only: list[str] | None = None) -> list[Spec]:
         for kind in ("iterations", "nodes"):
             specs.append(Spec(f"{bot} {kind}/s", {"figure": "search_speed", "bot": bot, "kind": kind,
                                                   "positions": str(POSITIONS_FILE)}, "1/cpu-s"))
+    specs.append(Spec("iqtwist challenges/s", {"figure": "iqtwist_challenges"}, "1/cpu-s"))
     if only:
         specs = [s for s in specs if any(word in s.name for word in only)]
         if not specs:
@@ -282,6 +283,23 @@ def bot_command(spec: str) -> tuple[str, str | None]:
         module = player.target.split(":")[0]
         return shlex.join([sys.executable, "-m", module]), str(players.PROJECT_ROOT)
     return player.target, player.cwd
+
+
+def command_at(command: str, old: Version) -> tuple[str, str]:
+    """`command` with each file it names inside this project replaced by that file in `old`: a
+    user's bot kept in the project's repository, at another revision."""
+    args, moved = shlex.split(command), False
+    for i, arg in enumerate(args):
+        path = Path(arg).resolve()
+        if path.is_file() and path.is_relative_to(players.PROJECT_ROOT):
+            relative = path.relative_to(players.PROJECT_ROOT)
+            if not (old.root / relative).is_file():
+                raise BenchError(f"{relative} does not exist in {old.label}")
+            args[i], moved = str(old.root / relative), True
+    if not moved:
+        raise BenchError(f"{command!r} names no file of this project to take from {old.label}: give the "
+                         "older bot's command with --against-bot")
+    return shlex.join(args), str(old.root)
 
 
 def bot_run(command: str, cwd: str | None, turns: list[list[str]], first_s: float = 10.0,
@@ -390,9 +408,11 @@ def comparison(measured: Measured, threshold: float, ratio=paired_ratio,
         rows.append(f"{name:<{width}}  {statistics.median(new):>12.5g} vs {statistics.median(old):>12.5g} "
                     f"{spec.unit:<7}  new/old {r.estimate:6.3f} [{r.low:6.3f}, {r.high:6.3f}]  {flag}{dropped}")
         if bad:
-            worse = "slower" if spec.higher_is_better else "longer"
-            change = (1 / r.estimate - 1) if spec.higher_is_better else (r.estimate - 1)
-            regressions.append(f"{name}: {change:.1%} {worse} (new/old {r.estimate:.3f}, 95% interval "
+            if spec.higher_is_better:
+                change = f"{1 - r.estimate:.1%} lower, {1 / r.estimate - 1:.1%} more time per unit"
+            else:
+                change = f"{r.estimate - 1:.1%} longer"
+            regressions.append(f"{name}: {change} (new/old {r.estimate:.3f}, 95% interval "
                                f"[{r.low:.3f}, {r.high:.3f}], {r.rounds} rounds)")
     return rows, regressions
 
@@ -414,7 +434,7 @@ def register(commands) -> None:
     what = bench.add_argument_group("what to compare")
     what.add_argument("--against", metavar="REV",
                       help="compare with this git revision (main, HEAD~1, a tag) or a directory holding a copy "
-                           "of the project; with --bot NAME, that bot at REV")
+                           "of the project; with --bot, that bot (a registered one, or the files of this project its command names) at REV")
     what.add_argument("--tree", metavar="DIR", default=None,
                       help="the new version (default: this working tree)")
     what.add_argument("--bot", metavar="SPEC",
@@ -454,12 +474,15 @@ def main(args: argparse.Namespace) -> int:
     new = version(args.tree) if args.tree else Version("working tree", players.PROJECT_ROOT)
     if args.bot:
         other = args.against_bot
-        if other is None and args.against:
-            if args.bot not in players.REGISTRY:
-                raise BenchError("--bot with --against REV needs a registered bot; for a command line give "
-                                 "--against-bot with the other version's command")
+        commands = [bot_command(args.bot)]
+        if other is None and args.against and args.bot in players.REGISTRY:
             other = f"{args.bot}@{args.against}"
-        commands = [bot_command(args.bot)] + ([bot_command(other)] if other else [])
+        if other:
+            commands.append(bot_command(other))
+        elif args.against:  # the same command line, its files taken from the project at REV
+            old = version(args.against)
+            commands.append(command_at(args.bot, old))
+            other = f"{args.bot} @ {old.label}"
         labels = [args.bot] + ([other] if other else [])
         measured = measure_bots(commands, args.positions or (10 if args.quick else 20), rounds, _progress)
     else:

@@ -109,6 +109,25 @@ def referee_turns(seconds: float, **_) -> float:
     return _rate(batch, seconds)
 
 
+def iqtwist_challenges(seconds: float, **_) -> float:
+    """IQ-Twist challenges solved to the end per CPU second (the puzzle's own benchmark functions),
+    over a fixed sample of the recorded ones, so both versions solve the same mix."""
+    bench = _project_module("referee.iqtwist.bench")
+    search = _project_module("referee.iqtwist.search")
+    try:
+        challenges = bench.read_bench_file(bench.RECORDED_CHALLENGES)
+        sample = challenges[:: max(1, len(challenges) // 6)][:6]
+        search.warm_up()
+    except (AttributeError, TypeError, OSError) as exc:
+        raise Unavailable(f"referee.iqtwist.bench's interface differs: {exc}") from exc
+
+    def batch():
+        bench.time_challenges(sample)
+        return len(sample)
+
+    return _rate(batch, seconds)
+
+
 _bots: dict = {}
 
 
@@ -151,6 +170,7 @@ FIGURES = {
     "numba_decisive_playouts": numba_decisive_playouts,
     "referee_turns": referee_turns,
     "search_speed": search_speed,
+    "iqtwist_challenges": iqtwist_challenges,
 }
 
 

@@ -184,6 +184,18 @@ def test_a_bot_that_answers_nonsense_is_a_clear_error(tmp_path):
     assert out.returncode == 2 and out.stderr.startswith("arena: ")
 
 
+def test_a_command_of_this_project_taken_at_another_version(tmp_path):
+    old = tmp_path / "old"
+    (old / "bots" / "volcanoes").mkdir(parents=True)
+    (old / "bots" / "volcanoes" / "random.py").write_text("")
+    command, cwd = bench.command_at("python bots/volcanoes/random.py --fast", bench.Version("old", old))
+    assert command == f"python {old / 'bots' / 'volcanoes' / 'random.py'} --fast" and cwd == str(old)
+    with pytest.raises(bench.BenchError, match="does not exist"):
+        bench.command_at("python bots/volcanoes/greedy.py", bench.Version("old", old))
+    with pytest.raises(bench.BenchError, match="names no file"):
+        bench.command_at("java -jar elsewhere.jar", bench.Version("old", old))
+
+
 def test_bench_positions_are_legal_positions():
     positions = bench.bench_positions()
     assert len(positions) >= 50
