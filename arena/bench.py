@@ -150,8 +150,8 @@ class Worker:
 
     def __init__(self, v: Version):
         self.version = v
-        boot = ("import runpy, sys; sys.path.insert(0, {root!r}); "
-                "runpy.run_path({worker!r}, run_name='__main__')").format(root=str(v.root), worker=str(WORKER))
+        boot = (f"import runpy, sys; sys.path.insert(0, {str(v.root)!r}); "
+                f"runpy.run_path({str(WORKER)!r}, run_name='__main__')")
         env = {**os.environ, "PYTHONPATH": str(v.root), "PYTHONHASHSEED": "0"}
         self._proc = subprocess.Popen([sys.executable, "-c", boot], cwd=v.root, env=env, text=True,
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -272,7 +272,7 @@ def protocol_turns(positions) -> list[list[str]]:
 
 
 # Work a bot reports on stderr, e.g. "iterations=5230" or "playouts: 812" (summed over its moves).
-WORK = re.compile(r"\b(playouts|iterations|nodes|simulations|rollouts)\s*[=:]\s*(\d+)", re.I)
+WORK = re.compile(r"\b(playouts|iterations|nodes|simulations|rollouts)\s*[=:]\s*(\d+)", re.IGNORECASE)
 
 
 def bot_command(spec: str) -> tuple[str, str | None]:
@@ -314,6 +314,8 @@ def bot_run(command: str, cwd: str | None, turns: list[list[str]], first_s: floa
         with BotProcess(command, cwd=cwd) as bot:
             for i, lines in enumerate(turns):
                 answer, seconds = bot.ask(lines, first_s if i == 0 else turn_s)
+                if (answer.split() or [""])[0].upper() not in [*lines[-1].split(), "RANDOM"]:
+                    raise BenchError(f"{command!r} answered {answer[:40]!r} on position {i + 1}, not a legal move")
                 if i == 0:
                     first = time.perf_counter() - started
                 else:

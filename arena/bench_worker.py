@@ -186,7 +186,7 @@ def serve() -> None:
             answer = {"value": value}
         except Unavailable as exc:
             answer = {"unavailable": str(exc)}
-        except Exception:
+        except Exception:  # noqa: BLE001 - sent back whole, raised by `arena bench`
             answer = {"error": traceback.format_exc()}
         print(json.dumps(answer), flush=True)
 

@@ -114,8 +114,8 @@ def _version(root, cost):
 
 
 def _bench(*args):
-    return subprocess.run([sys.executable, "-m", "arena.cli", "bench", *args], capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run([sys.executable, "-m", "arena.cli", "bench", *args], check=False, capture_output=True,
+                          text=True, timeout=300)
 
 
 def test_a_version_made_30_percent_slower_is_reported(tmp_path):
@@ -178,10 +178,13 @@ def test_a_command_line_bot_made_slower_is_reported(tmp_path):
     assert "first answer ms" in out.stdout
 
 
-def test_a_bot_that_answers_nonsense_is_a_clear_error(tmp_path):
+def test_a_bot_that_exits_or_answers_nonsense_is_a_clear_error(tmp_path):
     (tmp_path / "mute.py").write_text("import sys\nsys.exit(3)\n")
     out = _bench("--bot", f"{sys.executable} {tmp_path / 'mute.py'}", "--rounds", "3", "--positions", "3")
-    assert out.returncode == 2 and out.stderr.startswith("arena: ")
+    assert out.returncode == 2 and out.stderr.startswith("arena: ") and "exited with code 3" in out.stderr
+    (tmp_path / "wrong.py").write_text(BOT.format(sleep=0).replace("valid[0]", '"Z99"'))
+    out = _bench("--bot", f"{sys.executable} {tmp_path / 'wrong.py'}", "--rounds", "3", "--positions", "3")
+    assert out.returncode == 2 and "answered 'Z99' on position 1, not a legal move" in out.stderr
 
 
 def test_a_command_of_this_project_taken_at_another_version(tmp_path):
