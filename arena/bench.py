@@ -82,21 +82,14 @@ class Ratio:
     dropped: int
 
 
-def _interval(logs: list[float], dropped: int, se: float | None = None, df: int | None = None) -> Ratio:
-    mean = statistics.fmean(logs)
-    if se is None:
-        se = statistics.stdev(logs) / math.sqrt(len(logs)) if len(logs) > 1 else math.inf
-        df = len(logs) - 1
-    half = t95(max(df, 1)) * se
-    return Ratio(math.exp(mean), math.exp(mean - half), math.exp(mean + half), len(logs) + dropped, dropped)
-
-
 def paired_ratio(new: list[float], old: list[float]) -> Ratio:
     """new/old from paired rounds: a t-interval on the per-round log ratios, outliers dropped. Pairing
     cancels what drifts during a run (load, frequency, thermal state) as long as it drifts slowly."""
     logs = [math.log(n / o) for n, o in zip(new, old, strict=True) if n > 0 and o > 0]
     kept = drop_outliers(logs)
-    return _interval(kept, len(logs) - len(kept))
+    mean = statistics.fmean(kept)
+    half = t95(len(kept) - 1) * statistics.stdev(kept) / math.sqrt(len(kept)) if len(kept) > 1 else math.inf
+    return Ratio(math.exp(mean), math.exp(mean - half), math.exp(mean + half), len(logs), len(logs) - len(kept))
 
 
 def unpaired_ratio(new: list[float], old: list[float]) -> Ratio:
@@ -107,8 +100,9 @@ def unpaired_ratio(new: list[float], old: list[float]) -> Ratio:
     va, vb = statistics.variance(a) / len(a), statistics.variance(b) / len(b)
     se = math.sqrt(va + vb)
     df = int((va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))) if se else 1000
-    mean = statistics.fmean(a) - statistics.fmean(b)
-    return _interval([mean], len(new) + len(old) - len(a) - len(b) - 1, se, df)
+    mean, half = statistics.fmean(a) - statistics.fmean(b), t95(max(df, 1)) * se
+    return Ratio(math.exp(mean), math.exp(mean - half), math.exp(mean + half), len(new),
+                 len(new) + len(old) - len(a) - len(b))
 
 
 def is_regression(ratio: Ratio, higher_is_better: bool, threshold: float) -> bool:
@@ -473,6 +467,7 @@ def main(args: argparse.Namespace) -> int:
         raise BenchError("--rounds must be at least 3 (an interval needs several paired rounds)")
     if args.against_bot and not args.bot:
         raise BenchError("--against-bot needs --bot")
+    baseline = load_baseline(args.compare, args.any_machine) if args.compare else None  # refused before measuring
     new = version(args.tree) if args.tree else Version("working tree", players.PROJECT_ROOT)
     if args.bot:
         other = args.against_bot
@@ -500,8 +495,7 @@ def main(args: argparse.Namespace) -> int:
     if len(labels) == 2:
         print(f"new: {labels[0]}\nold: {labels[1]}")
         rows, regressions = comparison(measured, args.threshold)
-    elif args.compare:
-        baseline = load_baseline(args.compare, args.any_machine)
+    elif baseline is not None:
         common = {n: s for n, s in measured.specs.items() if n in baseline}
         measured.specs = common
         rows, regressions = comparison(measured, args.threshold, unpaired_ratio,
