@@ -131,9 +131,10 @@ def iqtwist_challenges(seconds: float, **_) -> float:
 _bots: dict = {}
 
 
-def search_speed(seconds: float, bot: str, kind: str, positions: str, budget: float = 0.05, **_) -> float:
-    """Iterations (or nodes) per CPU second of a search bot over the fixed positions, at a short
-    budget per move; the bot's own count (`last_search`) over this process's CPU time."""
+def search_speed(seconds: float, bot: str, kind: str, positions: str, moves: int = 6, **_) -> float:
+    """Iterations (or nodes) per CPU second of a search bot, the bot's own count (`last_search`) over
+    this process's CPU time, from the same `moves` positions every time (spread over the fixed
+    positions), each at a budget of seconds/moves: both versions search the same positions."""
     registry = _project_module("bots.volcanoes.registry")
     state_module = _project_module("bots.volcanoes.state")
     import gzip
@@ -146,18 +147,17 @@ def search_speed(seconds: float, bot: str, kind: str, positions: str, budget: fl
         instance = registry.bot_class(bot)(seed=1)
         instance.warm_up()
         with gzip.open(positions, "rt") as f:
-            states = [state_module.GameState(np.array(lv, dtype=np.int8), np.abs(np.array(lv)) == 4, turns)
-                      for lv, turns in json.load(f)]
+            recorded = json.load(f)
+        states = [state_module.GameState(np.array(lv, dtype=np.int8), np.abs(np.array(lv)) == 4, turns)
+                  for lv, turns in recorded[:: max(1, len(recorded) // moves)][:moves]]
         instance.start(states[0].player)
-        instance.choose(states[0], budget)  # the first move may set up tables: not timed
-        _bots[bot] = (instance, states, [0])
-    instance, states, cursor = _bots[bot]
+        instance.choose(states[0].copy(), 0.05)  # the first move may set up tables: not timed
+        _bots[bot] = (instance, states)
+    instance, states = _bots[bot]
     work, clock = 0, time.process_time
     start = clock()
-    while clock() - start < seconds:
-        state = states[cursor[0] % len(states)]
-        cursor[0] += 1
-        instance.choose(state.copy(), budget)
+    for state in states:
+        instance.choose(state.copy(), seconds / len(states))
         work += getattr(instance, "last_search", {}).get(kind, 0)
     if not work:
         raise Unavailable(f"{bot} reports no {kind}")
