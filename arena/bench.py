@@ -298,14 +298,17 @@ def command_at(command: str, old: Version) -> tuple[str, str]:
 
 def bot_run(command: str, cwd: str | None, turns: list[list[str]], first_s: float = 10.0,
             turn_s: float = 2.0) -> dict[str, float]:
-    """One game-like run of a bot over the positions: its figures for this run."""
+    """One game-like run of a bot over the positions: its figures for this run. `cwd` is the tree
+    of a version of this project (None for any other command)."""
     from referee.process import BotError, BotProcess
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     latencies, work = [], {}
     started = time.perf_counter()
     try:
-        with BotProcess(command, cwd=cwd) as bot:
+        # A version of this project runs with its own tree first on the path, never another's.
+        env = {**os.environ, "PYTHONPATH": cwd} if cwd else None
+        with BotProcess(command, cwd=cwd, env=env) as bot:
             for i, lines in enumerate(turns):
                 answer, seconds = bot.ask(lines, first_s if i == 0 else turn_s)
                 if (answer.split() or [""])[0].upper() not in [*lines[-1].split(), "RANDOM"]:
