@@ -82,14 +82,18 @@ class Ratio:
     dropped: int
 
 
-def paired_ratio(new: list[float], old: list[float]) -> Ratio:
+def paired_ratio(new: list[float], old: list[float], per_process: int = 1) -> Ratio:
     """new/old from paired rounds: a t-interval on the per-round log ratios, outliers dropped. Pairing
-    cancels what drifts during a run (load, frequency, thermal state) as long as it drifts slowly."""
+    cancels what drifts during a run (load, frequency, thermal state) as long as it drifts slowly.
+    Rounds measured by the same pair of processes (`per_process` in a row) are averaged first: a
+    process can be a few percent faster than an identical one for its whole life (memory layout,
+    its core), so the interval must come from several processes, not from one pair's rounds."""
     logs = [math.log(n / o) for n, o in zip(new, old, strict=True) if n > 0 and o > 0]
+    logs = [statistics.fmean(logs[i:i + per_process]) for i in range(0, len(logs), per_process)]
     kept = drop_outliers(logs)
     mean = statistics.fmean(kept)
     half = t95(len(kept) - 1) * statistics.stdev(kept) / math.sqrt(len(kept)) if len(kept) > 1 else math.inf
-    return Ratio(math.exp(mean), math.exp(mean - half), math.exp(mean + half), len(logs), len(logs) - len(kept))
+    return Ratio(math.exp(mean), math.exp(mean - half), math.exp(mean + half), len(new), len(logs) - len(kept))
 
 
 def unpaired_ratio(new: list[float], old: list[float]) -> Ratio:
@@ -142,13 +146,15 @@ def version(text: str) -> Version:
 class Worker:
     """bench_worker.py running in one version's tree; asked for one figure at a time."""
 
-    def __init__(self, v: Version):
+    def __init__(self, v: Version, cpu: int | None = None):
         self.version = v
         boot = (f"import runpy, sys; sys.path.insert(0, {str(v.root)!r}); "
                 f"runpy.run_path({str(WORKER)!r}, run_name='__main__')")
         env = {**os.environ, "PYTHONPATH": str(v.root), "PYTHONHASHSEED": "0"}
         self._proc = subprocess.Popen([sys.executable, "-c", boot], cwd=v.root, env=env, text=True,
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        if cpu is not None:
+            os.sched_setaffinity(self._proc.pid, {cpu})
 
     def measure(self, request: dict) -> tuple[float | None, str]:
         """(value, "") or (None, why this version has no such figure)."""
@@ -206,16 +212,25 @@ class Measured:
     specs: dict[str, Spec] = field(default_factory=dict)
     values: dict[str, list[list[float]]] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
+    per_process: int = 1  # consecutive rounds measured by the same processes
 
 
 def measure_kernels(versions: list[Version], specs: list[Spec], rounds: int, seconds: float,
                     progress=None) -> Measured:
     """`rounds` rounds; in each, every figure of every version, the versions' order alternating from
-    one round to the next (so neither always runs first, after the other warmed the caches)."""
-    out = Measured()
-    workers = [Worker(v) for v in versions]
+    one round to the next (so neither always runs first, after the other warmed the caches). Fresh
+    worker processes every two rounds (A B, then B A)."""
+    out = Measured(per_process=2)
+    # Every worker on one core: cores of a shared machine differ (a busy neighbour on the other
+    # hyperthread slows a core's CPU time too), and a worker would keep to its core.
+    cpu = max(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    workers = []
     try:
         for r in range(rounds):
+            if r % out.per_process == 0:
+                for w in workers:
+                    w.close()
+                workers = [Worker(v, cpu) for v in versions]
             order = list(range(len(workers))) if r % 2 == 0 else list(reversed(range(len(workers))))
             for spec in specs:
                 if spec.name in out.skipped:
@@ -400,7 +415,7 @@ def comparison(measured: Measured, threshold: float, ratio=paired_ratio,
     for name, spec in measured.specs.items():
         new = measured.values[name][0]
         old = old_values[name] if old_values is not None else measured.values[name][1]
-        r = ratio(new, old)
+        r = ratio(new, old, measured.per_process) if old_values is None else ratio(new, old)
         bad = is_regression(r, spec.higher_is_better, threshold)
         flag = "REGRESSION" if bad else ""
         dropped = f" ({r.dropped} outlier{'s' * (r.dropped > 1)} dropped)" if r.dropped else ""
@@ -444,9 +459,9 @@ def register(commands) -> None:
                       help="only the kernel figures whose name contains one of these words (pure, numba, mcts...)")
     how = bench.add_argument_group("how")
     how.add_argument("--quick", action="store_true", help="fewer, shorter rounds (for CI)")
-    how.add_argument("--rounds", type=int, help="alternating rounds (default 10, 6 with --quick)")
+    how.add_argument("--rounds", type=int, help="alternating rounds (default 12, 8 with --quick)")
     how.add_argument("--seconds", type=float,
-                     help="CPU seconds per kernel figure per version per round (default 0.3, 0.15 with --quick)")
+                     help="CPU seconds per kernel figure per version per round (default 0.25, 0.1 with --quick)")
     how.add_argument("--positions", type=int, help="positions per bot run (default 20, 10 with --quick)")
     how.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
                      help="a figure regresses when worse with 95%% confidence AND by more than this "
@@ -465,9 +480,9 @@ def _progress(done: int, total: int) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    rounds = args.rounds or (6 if args.quick else 10)
-    if rounds < 3:
-        raise BenchError("--rounds must be at least 3 (an interval needs several paired rounds)")
+    rounds = args.rounds or (8 if args.quick else 12)
+    if rounds < 4:
+        raise BenchError("--rounds must be at least 4 (an interval needs several pairs of processes)")
     if args.against_bot and not args.bot:
         raise BenchError("--against-bot needs --bot")
     baseline = load_baseline(args.compare, args.any_machine) if args.compare else None  # refused before measuring
@@ -488,7 +503,7 @@ def main(args: argparse.Namespace) -> int:
     else:
         versions = [new] + ([version(args.against)] if args.against else [])
         labels = [v.label for v in versions]
-        seconds = args.seconds or (0.15 if args.quick else 0.3)
+        seconds = args.seconds or (0.1 if args.quick else 0.25)
         measured = measure_kernels(versions, kernel_specs(args.only), rounds, seconds, _progress)
         for name, why in measured.skipped.items():
             if "reports no" not in why:  # a bot without that kind of search: nothing to say

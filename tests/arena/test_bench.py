@@ -140,7 +140,7 @@ def test_a_version_without_the_workload_is_skipped_not_measured_elsewhere(tmp_pa
     empty = tmp_path / "empty"
     (empty / "bots").mkdir(parents=True)
     (empty / "bots" / "__init__.py").write_text("")
-    out = _bench("--tree", str(empty), "--only", "pure", "--rounds", "3", "--seconds", "0.05")
+    out = _bench("--tree", str(empty), "--only", "pure", "--rounds", "4", "--seconds", "0.05")
     assert out.returncode == 0, out.stdout + out.stderr
     assert "skipped playouts/s pure python" in out.stderr
 
@@ -180,10 +180,10 @@ def test_a_command_line_bot_made_slower_is_reported(tmp_path):
 
 def test_a_bot_that_exits_or_answers_nonsense_is_a_clear_error(tmp_path):
     (tmp_path / "mute.py").write_text("import sys\nsys.exit(3)\n")
-    out = _bench("--bot", f"{sys.executable} {tmp_path / 'mute.py'}", "--rounds", "3", "--positions", "3")
+    out = _bench("--bot", f"{sys.executable} {tmp_path / 'mute.py'}", "--rounds", "4", "--positions", "3")
     assert out.returncode == 2 and out.stderr.startswith("arena: ") and "exited with code 3" in out.stderr
     (tmp_path / "wrong.py").write_text(BOT.format(sleep=0).replace("valid[0]", '"Z99"'))
-    out = _bench("--bot", f"{sys.executable} {tmp_path / 'wrong.py'}", "--rounds", "3", "--positions", "3")
+    out = _bench("--bot", f"{sys.executable} {tmp_path / 'wrong.py'}", "--rounds", "4", "--positions", "3")
     assert out.returncode == 2 and "answered 'Z99' on position 1, not a legal move" in out.stderr
 
 
