@@ -318,7 +318,7 @@ def bot_run(command: str, cwd: str | None, turns: list[list[str]], first_s: floa
     from referee.process import BotError, BotProcess
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    latencies, work = [], {}
+    latencies, work, i = [], {}, 0
     started = time.perf_counter()
     try:
         # A version of this project runs with its own tree first on the path, never another's.
