@@ -215,6 +215,20 @@ class Measured:
     per_process: int = 1  # consecutive rounds measured by the same processes
 
 
+def _current_cpu() -> int | None:
+    """The core this process runs on now (so that runs started side by side spread over the
+    cores), or None where that cannot be read or set."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    try:
+        with open("/proc/self/stat") as f:
+            cpu = int(f.read().rsplit(")", 1)[1].split()[36])
+    except (OSError, ValueError, IndexError):
+        cpu = -1
+    allowed = os.sched_getaffinity(0)
+    return cpu if cpu in allowed else max(allowed)
+
+
 def measure_kernels(versions: list[Version], specs: list[Spec], rounds: int, seconds: float,
                     progress=None) -> Measured:
     """`rounds` rounds; in each, every figure of every version, the versions' order alternating from
@@ -223,7 +237,7 @@ def measure_kernels(versions: list[Version], specs: list[Spec], rounds: int, sec
     out = Measured(per_process=2)
     # Every worker on one core: cores of a shared machine differ (a busy neighbour on the other
     # hyperthread slows a core's CPU time too), and a worker would keep to its core.
-    cpu = max(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    cpu = _current_cpu()
     workers = []
     try:
         for r in range(rounds):
