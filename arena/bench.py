@@ -1,78 +1,277 @@
-"""`arena bench`: the timing regression suite.
+"""`arena bench`: timing regression tests, two versions on one machine in one run.
 
-Measures and prints, as a table and as JSON: random playouts per second of each engine, search
-speed of the engines, per-move latency of each bot over a fixed set of positions at its normal
-budget, cold-start time to the first answer, and the referee's own overhead per turn. `--save`
-stores a baseline, `--compare` names every figure that regressed beyond a tolerance (as ratios:
-machines differ, so only a figure's change against the same machine's baseline means anything).
+`arena bench --against REV` measures the working tree and another version (a git revision, extracted
+to a cache as a `NAME@REV` player is, or a directory holding a copy of the project) in alternating
+rounds, and reports each figure as a ratio new/old with a 95% interval over the paired rounds. A
+figure regresses when it is worse with confidence (the interval excludes 1) *and* by more than
+`--threshold`; then the command names it and exits 1.
+
+`arena bench --bot CMD --against-bot CMD` does the same for any two command-line bots (any language,
+CodinGame's protocol) over the fixed positions: first answer, per-move latency, CPU, and the work a
+bot reports on stderr. Without `--against*`, `arena bench` prints the figures of one version; `--save`
+stores them with the machine they came from and `--compare` holds a later run against them on the
+same machine only. The method is in the README's "Timing regression" section.
 """
 from __future__ import annotations
 
 import argparse
 import gzip
 import json
+import math
+import os
+import platform
+import re
+import resource
+import shlex
 import statistics
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from bots.volcanoes.base import SAFETY_SECONDS, TURN_SECONDS, InProcessSeat
-from bots.volcanoes.registry import BOTS, bot_class
-from bots.volcanoes.state import GameState
-from referee.volcanoes import rules
-from referee.volcanoes.board import INDEX, init_block
-from referee.volcanoes.match import Settings, play_game
-from referee.volcanoes.protocol import valid_line
+from . import players
 
 POSITIONS_FILE = Path(__file__).parent / "data" / "bench_positions.json.gz"
-DEFAULT_BASELINE = Path(__file__).parent / "data" / "bench_baseline.json"
+WORKER = Path(__file__).with_name("bench_worker.py")
+DEFAULT_THRESHOLD = 0.05
+
+
+class BenchError(ValueError):
+    """A user's mistake (an unknown revision, a bot that does not answer): one line, exit 2."""
+
+
+# ---------------------------------------------------------------- statistics
+
+
+# Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom (then the normal's).
+_T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042]
+
+
+def t95(df: int) -> float:
+    return _T95[df - 1] if df <= len(_T95) else 1.96
+
+
+def drop_outliers(values: list[float]) -> list[float]:
+    """Without the values far from the median (beyond 4 robust standard deviations, 1.4826 MAD),
+    at most a fifth of them: a round hit by a burst of load on a shared machine."""
+    if len(values) < 5:
+        return list(values)
+    med = statistics.median(values)
+    spread = 1.4826 * statistics.median(abs(v - med) for v in values)
+    far = sorted((v for v in values if spread and abs(v - med) > 4 * spread), key=lambda v: -abs(v - med))
+    far = far[: len(values) // 5]
+    kept = list(values)
+    for v in far:
+        kept.remove(v)
+    return kept
 
 
 @dataclass(frozen=True)
-class Figure:
+class Ratio:
+    """A figure new/old: its estimate and 95% interval, over `rounds` (of which `dropped` outliers)."""
+
+    estimate: float
+    low: float
+    high: float
+    rounds: int
+    dropped: int
+
+
+def paired_ratio(new: list[float], old: list[float], per_process: int = 1) -> Ratio:
+    """new/old from paired rounds: a t-interval on the per-round log ratios, outliers dropped. Pairing
+    cancels what drifts during a run (load, frequency, thermal state) as long as it drifts slowly.
+    Rounds measured by the same pair of processes (`per_process` in a row) are averaged first: a
+    process can be a few percent faster than an identical one for its whole life (memory layout,
+    its core), so the interval must come from several processes, not from one pair's rounds."""
+    logs = [math.log(n / o) for n, o in zip(new, old, strict=True) if n > 0 and o > 0]
+    logs = [statistics.fmean(logs[i:i + per_process]) for i in range(0, len(logs), per_process)]
+    kept = drop_outliers(logs)
+    mean = statistics.fmean(kept)
+    half = t95(len(kept) - 1) * statistics.stdev(kept) / math.sqrt(len(kept)) if len(kept) > 1 else math.inf
+    return Ratio(math.exp(mean), math.exp(mean - half), math.exp(mean + half), len(new), len(logs) - len(kept))
+
+
+def unpaired_ratio(new: list[float], old: list[float]) -> Ratio:
+    """new/old from two separate runs (a saved baseline): Welch's interval on log values."""
+    a, b = drop_outliers([math.log(v) for v in new if v > 0]), drop_outliers([math.log(v) for v in old if v > 0])
+    if len(a) < 2 or len(b) < 2:
+        return Ratio(math.exp(statistics.fmean(a) - statistics.fmean(b)), 0.0, math.inf, len(a), 0)
+    va, vb = statistics.variance(a) / len(a), statistics.variance(b) / len(b)
+    se = math.sqrt(va + vb)
+    df = int((va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))) if se else 1000
+    mean, half = statistics.fmean(a) - statistics.fmean(b), t95(max(df, 1)) * se
+    return Ratio(math.exp(mean), math.exp(mean - half), math.exp(mean + half), len(new),
+                 len(new) + len(old) - len(a) - len(b))
+
+
+def is_regression(ratio: Ratio, higher_is_better: bool, threshold: float) -> bool:
+    """Worse with confidence and by more than `threshold`: for a rate, costlier per unit of work by
+    more than `threshold` (0.05 = 5%); for a time, longer by more than that."""
+    if higher_is_better:
+        return ratio.high < 1 and ratio.estimate < 1 / (1 + threshold)
+    return ratio.low > 1 and ratio.estimate > 1 + threshold
+
+
+# ---------------------------------------------------------------- versions
+
+
+@dataclass(frozen=True)
+class Version:
+    label: str
+    root: Path
+
+
+def version(text: str) -> Version:
+    """A directory holding a copy of the project, or a git revision of this project (extracted once
+    into the players' cache, with a warm numba cache, exactly as a `NAME@REV` player is)."""
+    path = Path(text)
+    if path.is_dir() and (path / "bots").is_dir():
+        return Version(text, path.resolve())
+    try:
+        commit = players._git("rev-parse", "--verify", "--quiet", f"{text}^{{commit}}").decode().strip()
+    except players.PlayerError as exc:
+        raise BenchError(f"{text!r} is neither a project directory nor a git revision ({exc})") from None
+    tree = players.cache_dir() / f"git-{commit}"
+    if not tree.is_dir():
+        print(f"extracting {text} ({commit[:12]}) to {tree} ...", file=sys.stderr, flush=True)
+        players._extract(commit, tree)
+    return Version(f"{text} ({commit[:12]})", tree)
+
+
+class Worker:
+    """bench_worker.py running in one version's tree; asked for one figure at a time."""
+
+    def __init__(self, v: Version, cpu: int | None = None):
+        self.version = v
+        boot = (f"import runpy, sys; sys.path.insert(0, {str(v.root)!r}); "
+                f"runpy.run_path({str(WORKER)!r}, run_name='__main__')")
+        env = {**os.environ, "PYTHONPATH": str(v.root), "PYTHONHASHSEED": "0"}
+        self._proc = subprocess.Popen([sys.executable, "-c", boot], cwd=v.root, env=env, text=True,
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        if cpu is not None:
+            os.sched_setaffinity(self._proc.pid, {cpu})
+
+    def measure(self, request: dict) -> tuple[float | None, str]:
+        """(value, "") or (None, why this version has no such figure)."""
+        self._proc.stdin.write(json.dumps(request) + "\n")
+        self._proc.stdin.flush()
+        line = self._proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the bench worker in {self.version.root} exited ({self._proc.wait()})")
+        answer = json.loads(line)
+        if "error" in answer:
+            raise RuntimeError(f"measuring {request['figure']} in {self.version.label} failed:\n{answer['error']}")
+        return answer.get("value"), answer.get("unavailable", "")
+
+    def close(self) -> None:
+        self._proc.stdin.close()
+        self._proc.wait(timeout=30)
+
+
+# ---------------------------------------------------------------- the kernel figures
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A figure the worker measures: its name in tables, the request, its unit."""
+
     name: str
-    value: float
+    request: dict
     unit: str
-    higher_is_better: bool
+    higher_is_better: bool = True
 
 
-# ---------------------------------------------------------------- throughput
+def kernel_specs(only: list[str] | None = None) -> list[Spec]:
+    from bots.volcanoes.registry import BOTS
+
+    specs = [Spec("playouts/s pure python", {"figure": "pure_playouts"}, "1/cpu-s"),
+             Spec("playouts/s numba", {"figure": "numba_playouts"}, "1/cpu-s"),
+             Spec("playouts/s numba decisive", {"figure": "numba_decisive_playouts"}, "1/cpu-s"),
+             Spec("referee turns/s (random bots)", {"figure": "referee_turns"}, "1/cpu-s")]
+    for bot in BOTS:  # the searches that report their work (`last_search`); others are skipped
+        for kind in ("iterations", "nodes"):
+            specs.append(Spec(f"{bot} {kind}/s", {"figure": "search_speed", "bot": bot, "kind": kind,
+                                                  "positions": str(POSITIONS_FILE)}, "1/cpu-s"))
+    specs.append(Spec("iqtwist challenges/s", {"figure": "iqtwist_challenges"}, "1/cpu-s"))
+    if only:
+        specs = [s for s in specs if any(word in s.name for word in only)]
+        if not specs:
+            raise BenchError(f"no figure matches {' '.join(only)}")
+    return specs
 
 
-def _playouts_per_second(playout, seconds: float) -> float:
-    """Random playouts from the opening, in batches, for about `seconds`."""
-    done, seed, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        done += playout(256, seed)
-        seed += 256
-    return done / (time.perf_counter() - start)
+@dataclass
+class Measured:
+    """Each figure's values per round, per version (index 0 the new one)."""
+
+    specs: dict[str, Spec] = field(default_factory=dict)
+    values: dict[str, list[list[float]]] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+    per_process: int = 1  # consecutive rounds measured by the same processes
 
 
-def engine_playouts(seconds: float) -> list[Figure]:
-    """Random playouts per second from the opening: the search's jitted loop, and the pure-Python
-    engine that plays on CodinGame."""
-    from bots.volcanoes.search import playout
-
-    playout.warm_up()
-    playout.seed(1)
-    levels, dormant = rules.new_state()
-    scratch = playout.new_scratch()
-
-    def numba_batch(count, seed):
-        playout.playouts_from(levels, dormant, 0, count, False, scratch)
-        return count
-
-    from bots.volcanoes.pure.bench import playouts_per_second
-
-    return [Figure("playouts/s numba", _playouts_per_second(numba_batch, seconds), "1/s", True),
-            Figure("playouts/s pure python", playouts_per_second(seconds), "1/s", True)]
+def _current_cpu() -> int | None:
+    """The core this process runs on now (so that runs started side by side spread over the
+    cores), or None where that cannot be read or set."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    try:
+        with open("/proc/self/stat") as f:
+            cpu = int(f.read().rsplit(")", 1)[1].split()[36])
+    except (OSError, ValueError, IndexError):
+        cpu = -1
+    allowed = os.sched_getaffinity(0)
+    return cpu if cpu in allowed else max(allowed)
 
 
-# ---------------------------------------------------------------- latency
+def measure_kernels(versions: list[Version], specs: list[Spec], rounds: int, seconds: float,
+                    progress=None) -> Measured:
+    """`rounds` rounds; in each, every figure of every version, the versions' order alternating from
+    one round to the next (so neither always runs first, after the other warmed the caches). Fresh
+    worker processes every two rounds (A B, then B A)."""
+    out = Measured(per_process=2)
+    # Every worker on one core: cores of a shared machine differ (a busy neighbour on the other
+    # hyperthread slows a core's CPU time too), and a worker would keep to its core.
+    cpu = _current_cpu()
+    workers = []
+    try:
+        for r in range(rounds):
+            if r % out.per_process == 0:
+                for w in workers:
+                    w.close()
+                workers = [Worker(v, cpu) for v in versions]
+            order = list(range(len(workers))) if r % 2 == 0 else list(reversed(range(len(workers))))
+            for spec in specs:
+                if spec.name in out.skipped:
+                    continue
+                got = [None] * len(workers)
+                for i in order:
+                    value, why = workers[i].measure({**spec.request, "seconds": seconds})
+                    if value is None:
+                        out.skipped[spec.name] = f"{versions[i].label}: {why}"
+                        break
+                    got[i] = value
+                else:
+                    out.specs[spec.name] = spec
+                    for i, value in enumerate(got):
+                        out.values.setdefault(spec.name, [[] for _ in workers])[i].append(value)
+            if progress:
+                progress(r + 1, rounds)
+    finally:
+        for w in workers:
+            w.close()
+    for name in out.skipped:
+        out.values.pop(name, None)
+        out.specs.pop(name, None)
+    return out
+
+
+# ---------------------------------------------------------------- any command-line bot
 
 
 def bench_positions() -> list[tuple[np.ndarray, int]]:
@@ -81,133 +280,268 @@ def bench_positions() -> list[tuple[np.ndarray, int]]:
         return [(np.array(levels, dtype=np.int8), turns) for levels, turns in json.load(f)]
 
 
-def move_latency(name: str, positions, budget: float) -> list[Figure]:
-    """Milliseconds a bot takes to choose a move at its normal budget, over the fixed positions."""
-    bot = bot_class(name)(seed=1)
-    bot.warm_up()
-    states = [GameState(levels.copy(), np.abs(levels) == rules.MAX_LEVEL, turns) for levels, turns in positions]
-    bot.start(states[0].player)
-    bot.choose(states[0], budget)  # a game's first turn has its own budget: not timed here
-    times, work = [], {}
-    for state in states:
-        start = time.perf_counter()
-        tile = bot.choose(state, budget)
-        times.append((time.perf_counter() - start) * 1000)
-        assert tile in state.legal_moves(), f"{name} chose an illegal move"
-        searched = getattr(bot, "last_search", {})  # what a search bot did this turn
-        for kind in ("iterations", "nodes"):
-            if kind in searched:
-                work[kind] = work.get(kind, 0) + searched[kind]
-    q = np.percentile(times, [50, 95, 99])
-    speed = [Figure(f"{name} {kind}/s", count / (sum(times) / 1000), "1/s", True) for kind, count in work.items()]
-    return speed + [
-        Figure(f"latency {name} median", float(q[0]), "ms", False),
-        Figure(f"latency {name} p95", float(q[1]), "ms", False),
-        Figure(f"latency {name} p99", float(q[2]), "ms", False),
-        Figure(f"latency {name} max", max(times), "ms", False),
-    ]
+def protocol_turns(positions) -> list[list[str]]:
+    """The lines CodinGame would send for each position (the init block before the first)."""
+    from bots.volcanoes.state import GameState
+    from referee.volcanoes import rules
+    from referee.volcanoes.protocol import init_block, position_line, valid_line
+
+    turns = []
+    for levels, played in positions:
+        state = GameState(levels, np.abs(levels) == rules.MAX_LEVEL, played)
+        turns.append([position_line(levels, state.player), valid_line(state.legal_moves())])
+    turns[0] = init_block() + turns[0]
+    return turns
 
 
-def cold_start(name: str, runs: int = 3) -> list[Figure]:
-    """Seconds from starting `python -m bots.volcanoes.NAME` to its first answer (cache present),
-    the median of a few runs."""
-    lines = init_block() + [" ".join(["0"] * 80), valid_line(range(80))]
-    payload = "\n".join(lines) + "\n"
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", f"bots.volcanoes.{name}"], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        proc.stdin.write(payload)
-        proc.stdin.flush()
-        answer = proc.stdout.readline().strip()
-        times.append(time.perf_counter() - start)
-        proc.kill()
-        proc.wait()
-        if answer.upper() not in INDEX:
-            raise RuntimeError(f"{name} answered {answer!r} to its first turn")
-    return [Figure(f"cold start {name}", statistics.median(times) * 1000, "ms", False)]
+# Work a bot reports on stderr, e.g. "iterations=5230" or "playouts: 812" (summed over its moves).
+WORK = re.compile(r"\b(playouts|iterations|nodes|simulations|rollouts)\s*[=:]\s*(\d+)", re.IGNORECASE)
 
 
-def referee_overhead(games: int = 5) -> list[Figure]:
-    """The referee's own time per turn: a game's wall time less the bots' answering time."""
-    overheads = []
-    for seed in range(games):
-        blue, orange = InProcessSeat(bot_class("random")(seed=seed)), InProcessSeat(bot_class("random")(seed=seed + 1))
-        start = time.perf_counter()
-        result = play_game(blue, orange, seed, Settings(turn_ms=10_000, first_turn_ms=10_000))
-        wall = (time.perf_counter() - start) * 1000
-        bots = sum(t.time_ms or 0 for t in result.turn_log)
-        overheads.append((wall - bots) / result.turns)
-    return [Figure("referee overhead per turn", statistics.median(overheads), "ms", False)]
+def bot_command(spec: str) -> tuple[str, str | None]:
+    """The command line and directory of a player spec (a registered bot runs as its own process
+    here, as it would on CodinGame)."""
+    player = players.resolve(spec)
+    if player.kind == "bot":
+        module = player.target.split(":")[0]
+        return shlex.join([sys.executable, "-m", module]), str(players.PROJECT_ROOT)
+    return player.target, player.cwd
 
 
-# ---------------------------------------------------------------- the suite
+def command_at(command: str, old: Version) -> tuple[str, str]:
+    """`command` with each file it names inside this project replaced by that file in `old`: a
+    user's bot kept in the project's repository, at another revision."""
+    args, moved = shlex.split(command), False
+    for i, arg in enumerate(args):
+        path = Path(arg).resolve()
+        if path.is_file() and path.is_relative_to(players.PROJECT_ROOT):
+            relative = path.relative_to(players.PROJECT_ROOT)
+            if not (old.root / relative).is_file():
+                raise BenchError(f"{relative} does not exist in {old.label}")
+            args[i], moved = str(old.root / relative), True
+    if not moved:
+        raise BenchError(f"{command!r} names no file of this project to take from {old.label}: give the "
+                         "older bot's command with --against-bot")
+    return shlex.join(args), str(old.root)
 
 
-def run(quick: bool = False, bots: list[str] | None = None) -> list[Figure]:
-    bots = bots or list(BOTS)
-    positions = bench_positions()[: 10 if quick else None]
-    budget = TURN_SECONDS - SAFETY_SECONDS
-    figures = engine_playouts(1.0 if quick else 3.0)
-    for name in bots:
-        figures += move_latency(name, positions, budget)
-    for name in bots:
-        figures += cold_start(name, runs=1 if quick else 3)
-    figures += referee_overhead(3 if quick else 10)
+def bot_run(command: str, cwd: str | None, turns: list[list[str]], first_s: float = 10.0,
+            turn_s: float = 2.0) -> dict[str, float]:
+    """One game-like run of a bot over the positions: its figures for this run. `cwd` is the tree
+    of a version of this project (None for any other command)."""
+    from referee.process import BotError, BotProcess
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    latencies, work, i = [], {}, 0
+    started = time.perf_counter()
+    try:
+        # A version of this project runs with its own tree first on the path, never another's.
+        env = {**os.environ, "PYTHONPATH": cwd} if cwd else None
+        with BotProcess(command, cwd=cwd, env=env) as bot:
+            for i, lines in enumerate(turns):
+                answer, seconds = bot.ask(lines, first_s if i == 0 else turn_s)
+                if (answer.split() or [""])[0].upper() not in [*lines[-1].split(), "RANDOM"]:
+                    raise BenchError(f"{command!r} answered {answer[:40]!r} on position {i + 1}, not a legal move")
+                if i == 0:
+                    first = time.perf_counter() - started
+                else:
+                    latencies.append(seconds * 1000)
+                for kind, count in WORK.findall(bot.take_stderr()):
+                    work[kind.lower()] = work.get(kind.lower(), 0) + int(count)
+    except BotError as exc:
+        raise BenchError(f"{command!r} on position {i + 1}: {exc}") from None
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    q = np.percentile(latencies, [50, 99])
+    figures = {"first answer ms": first * 1000, "latency p50 ms": float(q[0]), "latency p99 ms": float(q[1]),
+               "latency max ms": max(latencies), "cpu per run ms": cpu * 1000}
+    for kind, count in work.items():
+        figures[f"{kind}/s"] = count / (sum(latencies) / 1000)
     return figures
 
 
-# Latencies of a few milliseconds or less jitter by more than any ratio on a shared machine: a
-# change smaller than this is never a regression.
-NOISE_MS = 2.0
+def measure_bots(commands: list[tuple[str, str | None]], positions: int, rounds: int, progress=None) -> Measured:
+    turns = protocol_turns(bench_positions()[:positions])
+    out = Measured()
+    for r in range(rounds):
+        order = range(len(commands)) if r % 2 == 0 else reversed(range(len(commands)))
+        got = {i: bot_run(*commands[i], turns) for i in order}
+        shared = set.intersection(*(set(g) for g in got.values()))
+        for name in got[0]:
+            if name in shared:
+                unit = name.rsplit(" ", 1)[1] if name.endswith(" ms") else "1/s"
+                out.specs[name] = Spec(name, {}, unit, higher_is_better=unit == "1/s")
+                for i in range(len(commands)):
+                    out.values.setdefault(name, [[] for _ in commands])[i].append(got[i][name])
+        if progress:
+            progress(r + 1, rounds)
+    return out
 
 
-def compare(figures: list[Figure], baseline: dict, tolerance: float) -> list[str]:
-    """The figures worse than the baseline by more than `tolerance` (0.5 = 50%), as messages."""
-    regressions = []
-    for f in figures:
-        if f.name not in baseline:
-            continue
-        base = baseline[f.name]["value"]
-        if base <= 0 or (f.unit == "ms" and abs(f.value - base) < NOISE_MS):
-            continue
-        ratio = f.value / base
-        worse = ratio < 1 - tolerance if f.higher_is_better else ratio > 1 + tolerance
-        if worse:
-            regressions.append(f"{f.name}: {f.value:.3g} {f.unit} against {base:.3g} (x{ratio:.2f})")
-    return regressions
+# ---------------------------------------------------------------- machines and baselines
 
 
-def table(figures: list[Figure]) -> str:
-    width = max(len(f.name) for f in figures)
-    return "\n".join(f"{f.name:<{width}}  {f.value:>12.2f} {f.unit}" for f in figures)
+def machine() -> dict[str, str]:
+    """What a saved figure depends on besides the code."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    import numba
+
+    return {"cpu": cpu, "cores": str(os.cpu_count()), "python": platform.python_version(),
+            "numpy": np.__version__, "numba": numba.__version__, "system": platform.system()}
+
+
+def save(path: str, measured: Measured) -> None:
+    figures = {name: {"unit": s.unit, "higher_is_better": s.higher_is_better, "values": measured.values[name][0]}
+               for name, s in measured.specs.items()}
+    Path(path).write_text(json.dumps({"machine": machine(), "figures": figures}, indent=1) + "\n")
+
+
+def load_baseline(path: str, any_machine: bool) -> dict:
+    try:
+        saved = json.loads(Path(path).read_text())
+        figures, recorded = saved["figures"], saved["machine"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise BenchError(f"{path} is not a baseline saved by `arena bench --save` ({exc})") from None
+    here = machine()
+    differs = [f"{k} {recorded.get(k)!r} there, {here[k]!r} here" for k in here if recorded.get(k) != here[k]]
+    if differs:
+        message = f"{path} was recorded on another machine: {'; '.join(differs)}"
+        if not any_machine:
+            raise BenchError(message + " (figures from another machine say nothing about a change: "
+                             "compare two versions here with --against REV, or pass --any-machine)")
+        print(f"warning: {message}", file=sys.stderr)
+    return figures
+
+
+# ---------------------------------------------------------------- reports
+
+
+def comparison(measured: Measured, threshold: float, ratio=paired_ratio,
+               old_values: dict | None = None) -> tuple[list[str], list[str]]:
+    """Table lines, and the regressions named."""
+    rows, regressions = [], []
+    width = max((len(n) for n in measured.specs), default=10)
+    for name, spec in measured.specs.items():
+        new = measured.values[name][0]
+        old = old_values[name] if old_values is not None else measured.values[name][1]
+        r = ratio(new, old, measured.per_process) if old_values is None else ratio(new, old)
+        bad = is_regression(r, spec.higher_is_better, threshold)
+        flag = "REGRESSION" if bad else ""
+        dropped = f" ({r.dropped} outlier{'s' * (r.dropped > 1)} dropped)" if r.dropped else ""
+        rows.append(f"{name:<{width}}  {statistics.median(new):>12.5g} vs {statistics.median(old):>12.5g} "
+                    f"{spec.unit:<7}  new/old {r.estimate:6.3f} [{r.low:6.3f}, {r.high:6.3f}]  {flag}{dropped}")
+        if bad:
+            if spec.higher_is_better:
+                change = f"{1 - r.estimate:.1%} lower, {1 / r.estimate - 1:.1%} more time per unit"
+            else:
+                change = f"{r.estimate - 1:.1%} longer"
+            regressions.append(f"{name}: {change} (new/old {r.estimate:.3f}, 95% interval "
+                               f"[{r.low:.3f}, {r.high:.3f}], {r.rounds} rounds)")
+    return rows, regressions
+
+
+def summary(measured: Measured) -> list[str]:
+    width = max((len(n) for n in measured.specs), default=10)
+    rows = []
+    for name, spec in measured.specs.items():
+        values = measured.values[name][0]
+        rows.append(f"{name:<{width}}  {statistics.median(values):>12.5g} {spec.unit:<7}  "
+                    f"(min {min(values):.5g}, max {max(values):.5g}, {len(values)} rounds)")
+    return rows
 
 
 def register(commands) -> None:
-    bench = commands.add_parser("bench", help="timing regression suite: measure, save or compare a baseline")
-    bench.add_argument("--quick", action="store_true", help="fewer positions and shorter runs (for CI)")
-    bench.add_argument("--bots", nargs="+", metavar="BOT", help="bots to time (default: every registered bot)")
-    bench.add_argument("--save", metavar="FILE", help="store these figures as a baseline")
-    bench.add_argument("--compare", metavar="FILE", help="exit non-zero if a figure regressed against FILE")
-    bench.add_argument("--tolerance", type=float, default=0.5,
-                       help="allowed change before a figure counts as a regression (0.5 = 50%%)")
-    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench = commands.add_parser(
+        "bench", help="timing regression tests: two versions (or two bots) on this machine, in one run",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    what = bench.add_argument_group("what to compare")
+    what.add_argument("--against", metavar="REV",
+                      help="compare with this git revision (main, HEAD~1, a tag) or a directory holding a copy "
+                           "of the project; with --bot, that bot (a registered one, or the files of this project its command names) at REV")
+    what.add_argument("--tree", metavar="DIR", default=None,
+                      help="the new version (default: this working tree)")
+    what.add_argument("--bot", metavar="SPEC",
+                      help="time a bot through the protocol: a command line (\"python my_bot.py\"), a file, "
+                           "a registered bot or NAME@REV")
+    what.add_argument("--against-bot", metavar="SPEC", help="the older bot to compare --bot with")
+    what.add_argument("--only", nargs="+", metavar="WORD",
+                      help="only the kernel figures whose name contains one of these words (pure, numba, mcts...)")
+    how = bench.add_argument_group("how")
+    how.add_argument("--quick", action="store_true", help="fewer, shorter rounds (for CI)")
+    how.add_argument("--rounds", type=int, help="alternating rounds (default 12, 8 with --quick)")
+    how.add_argument("--seconds", type=float,
+                     help="CPU seconds per kernel figure per version per round (default 0.25, 0.1 with --quick)")
+    how.add_argument("--positions", type=int, help="positions per bot run (default 20, 10 with --quick)")
+    how.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
+                     help="a figure regresses when worse with 95%% confidence AND by more than this "
+                          "(default %(default)s = 5%%)")
+    saved = bench.add_argument_group("saved baselines (this machine only)")
+    saved.add_argument("--save", metavar="FILE", help="store the figures, with this machine's description")
+    saved.add_argument("--compare", metavar="FILE", help="exit 1 if a figure regressed against FILE")
+    saved.add_argument("--any-machine", action="store_true", help="compare with FILE although it came from "
+                                                                  "another machine (a warning, not a refusal)")
+    bench.add_argument("--json", action="store_true", help="print every measured value as JSON")
     bench.set_defaults(run=main)
 
 
+def _progress(done: int, total: int) -> None:
+    print(f"\rround {done}/{total}", end="\n" if done == total else "", file=sys.stderr, flush=True)
+
+
 def main(args: argparse.Namespace) -> int:
-    figures = run(args.quick, args.bots)
-    as_dict = {f.name: {"value": f.value, "unit": f.unit, "higher_is_better": f.higher_is_better} for f in figures}
-    print(json.dumps(as_dict, indent=1) if args.json else table(figures))
+    rounds = args.rounds or (8 if args.quick else 12)
+    if rounds < 4:
+        raise BenchError("--rounds must be at least 4 (an interval needs several pairs of processes)")
+    if args.against_bot and not args.bot:
+        raise BenchError("--against-bot needs --bot")
+    baseline = load_baseline(args.compare, args.any_machine) if args.compare else None  # refused before measuring
+    new = version(args.tree) if args.tree else Version("working tree", players.PROJECT_ROOT)
+    if args.bot:
+        other = args.against_bot
+        commands = [bot_command(args.bot)]
+        if other is None and args.against and args.bot in players.REGISTRY:
+            other = f"{args.bot}@{args.against}"
+        if other:
+            commands.append(bot_command(other))
+        elif args.against:  # the same command line, its files taken from the project at REV
+            old = version(args.against)
+            commands.append(command_at(args.bot, old))
+            other = f"{args.bot} @ {old.label}"
+        labels = [args.bot] + ([other] if other else [])
+        measured = measure_bots(commands, args.positions or (10 if args.quick else 20), rounds, _progress)
+    else:
+        versions = [new] + ([version(args.against)] if args.against else [])
+        labels = [v.label for v in versions]
+        seconds = args.seconds or (0.1 if args.quick else 0.25)
+        measured = measure_kernels(versions, kernel_specs(args.only), rounds, seconds, _progress)
+        for name, why in measured.skipped.items():
+            if "reports no" not in why:  # a bot without that kind of search: nothing to say
+                print(f"skipped {name}: {why}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"versions": labels, "figures": measured.values}, indent=1))
+    if len(labels) == 2:
+        print(f"new: {labels[0]}\nold: {labels[1]}")
+        rows, regressions = comparison(measured, args.threshold)
+    elif baseline is not None:
+        common = {n: s for n, s in measured.specs.items() if n in baseline}
+        measured.specs = common
+        rows, regressions = comparison(measured, args.threshold, unpaired_ratio,
+                                       {n: baseline[n]["values"] for n in common})
+    else:
+        rows, regressions = summary(measured), []
+    print("\n".join(rows))
     if args.save:
-        Path(args.save).write_text(json.dumps(as_dict, indent=1) + "\n")
-        print(f"baseline saved to {args.save}")
-    if args.compare:
-        regressions = compare(figures, json.loads(Path(args.compare).read_text()), args.tolerance)
-        for message in regressions:
-            print(f"REGRESSION {message}", file=sys.stderr)
-        if regressions:
-            return 1
-        print(f"no figure regressed beyond {args.tolerance:.0%} of {args.compare}")
+        save(args.save, measured)
+        print(f"figures saved to {args.save}")
+    for message in regressions:
+        print(f"REGRESSION {message}", file=sys.stderr)
+    if regressions:
+        return 1
+    if len(labels) == 2 or args.compare:
+        print(f"no figure regressed by more than {args.threshold:.0%} with 95% confidence")
     return 0

@@ -1,0 +1,195 @@
+"""The measuring side of `arena bench`: runs inside one version of the project and times its kernels.
+
+`arena bench` starts one worker per version (the working tree, a git revision extracted to a cache, a
+saved tree), each as `python -c` with that version's root first on sys.path, and asks them in turn
+for one figure at a time (one JSON object a line on stdin, one answer a line on stdout). This file is
+the same for both versions (it is the current tree's, read and run in the other tree), so only the
+measured code differs, never the way it is measured. Hence only the standard library at the top: the
+project's modules are imported inside each figure, from the version under test.
+
+Every figure is a rate per CPU second of this process (`time.process_time`): the workloads are
+single-threaded loops, so CPU time is the honest measure, and time spent waiting for a core on a
+shared machine does not count against them (cache and frequency effects still do; `arena bench`
+pairs and repeats rounds for those).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path.cwd().resolve()  # the version under test; `arena bench` starts the worker there
+
+
+class Unavailable(Exception):
+    """This version has no such workload (an older or newer layout): the figure is skipped."""
+
+
+def _project_module(name: str):
+    """Import `name` from the version under test, never from another install of the project (an
+    editable install would otherwise fill in a package this version lacks)."""
+    import importlib
+
+    try:
+        module = importlib.import_module(name)
+    except ImportError as exc:
+        raise Unavailable(f"no {name}: {exc}") from exc
+    if not Path(module.__file__).resolve().is_relative_to(ROOT):
+        raise Unavailable(f"{name} is not part of this version ({module.__file__})")
+    return module
+
+
+def _rate(batch, seconds: float) -> float:
+    """Units of work per CPU second: `batch()` (returns units done) repeated for about `seconds`."""
+    batch()  # warm: caches, allocations, a numba cache load
+    done, clock = 0, time.process_time
+    start = clock()
+    while True:
+        done += batch()
+        spent = clock() - start
+        if spent >= seconds:
+            return done / spent
+
+
+# ---------------------------------------------------------------- the figures
+
+
+def pure_playouts(seconds: float, **_) -> float:
+    """The pure-Python engine (the one that plays on CodinGame): its own benchmark function."""
+    bench = _project_module("bots.volcanoes.pure.bench")
+    bench.playouts_per_second(min(seconds, 0.05))  # warm
+    return bench.playouts_per_second(seconds)
+
+
+def _numba_playouts(seconds: float, decisive: bool) -> float:
+    playout = _project_module("bots.volcanoes.search.playout")
+    rules = _project_module("referee.volcanoes.rules")
+    try:
+        playout.warm_up()
+        playout.seed(1)
+        levels, dormant = rules.new_state()
+        scratch = playout.new_scratch()
+    except (AttributeError, TypeError) as exc:
+        raise Unavailable(f"search.playout's interface differs: {exc}") from exc
+    count = 64 if decisive else 256
+
+    def batch():
+        playout.playouts_from(levels, dormant, 0, count, decisive, scratch)
+        return count
+
+    return _rate(batch, seconds)
+
+
+def numba_playouts(seconds: float, **_) -> float:
+    """The search's jitted playout loop (what bots/volcanoes/bench_playouts.py times)."""
+    return _numba_playouts(seconds, False)
+
+
+def numba_decisive_playouts(seconds: float, **_) -> float:
+    """The same loop with mcts's decisive moves (bench_playouts.py's second figure)."""
+    return _numba_playouts(seconds, True)
+
+
+def referee_turns(seconds: float, **_) -> float:
+    """Turns per CPU second of whole games between two random bots through the referee: the
+    referee's own overhead, the rules, and the in-process adapter."""
+    base = _project_module("bots.volcanoes.base")
+    registry = _project_module("bots.volcanoes.registry")
+    match = _project_module("referee.volcanoes.match")
+    seed = [0]
+
+    def batch():
+        seed[0] += 1
+        blue = base.InProcessSeat(registry.bot_class("random")(seed=seed[0]))
+        orange = base.InProcessSeat(registry.bot_class("random")(seed=seed[0] + 10_000))
+        settings = match.Settings(turn_ms=10_000, first_turn_ms=10_000)
+        return match.play_game(blue, orange, seed[0], settings).turns
+
+    return _rate(batch, seconds)
+
+
+def iqtwist_challenges(seconds: float, **_) -> float:
+    """IQ-Twist challenges solved to the end per CPU second (the puzzle's own benchmark functions),
+    over a fixed sample of the recorded ones, so both versions solve the same mix."""
+    bench = _project_module("referee.iqtwist.bench")
+    search = _project_module("referee.iqtwist.search")
+    try:
+        challenges = bench.read_bench_file(bench.RECORDED_CHALLENGES)
+        sample = challenges[:: max(1, len(challenges) // 6)][:6]
+        search.warm_up()
+    except (AttributeError, TypeError, OSError) as exc:
+        raise Unavailable(f"referee.iqtwist.bench's interface differs: {exc}") from exc
+
+    def batch():
+        bench.time_challenges(sample)
+        return len(sample)
+
+    return _rate(batch, seconds)
+
+
+_bots: dict = {}
+
+
+def search_speed(seconds: float, bot: str, kind: str, positions: str, moves: int = 6, **_) -> float:
+    """Iterations (or nodes) per CPU second of a search bot, the bot's own count (`last_search`) over
+    this process's CPU time, from the same `moves` positions every time (spread over the fixed
+    positions), each at a budget of seconds/moves: both versions search the same positions."""
+    registry = _project_module("bots.volcanoes.registry")
+    state_module = _project_module("bots.volcanoes.state")
+    import gzip
+
+    import numpy as np
+
+    if bot not in _bots:
+        if bot not in registry.BOTS:
+            raise Unavailable(f"no bot {bot!r} in this version")
+        instance = registry.bot_class(bot)(seed=1)
+        instance.warm_up()
+        with gzip.open(positions, "rt") as f:
+            recorded = json.load(f)
+        states = [state_module.GameState(np.array(lv, dtype=np.int8), np.abs(np.array(lv)) == 4, turns)
+                  for lv, turns in recorded[:: max(1, len(recorded) // moves)][:moves]]
+        instance.start(states[0].player)
+        instance.choose(states[0].copy(), 0.05)  # the first move may set up tables: not timed
+        _bots[bot] = (instance, states)
+    instance, states = _bots[bot]
+    work, clock = 0, time.process_time
+    start = clock()
+    for state in states:
+        instance.choose(state.copy(), seconds / len(states))
+        work += getattr(instance, "last_search", {}).get(kind, 0)
+    if not work:
+        raise Unavailable(f"{bot} reports no {kind}")
+    return work / (clock() - start)
+
+
+FIGURES = {
+    "pure_playouts": pure_playouts,
+    "numba_playouts": numba_playouts,
+    "numba_decisive_playouts": numba_decisive_playouts,
+    "referee_turns": referee_turns,
+    "search_speed": search_speed,
+    "iqtwist_challenges": iqtwist_challenges,
+}
+
+
+def serve() -> None:
+    """Answer requests until stdin closes: {"figure": NAME, "seconds": S, ...} ->
+    {"value": V} | {"unavailable": WHY} | {"error": TRACEBACK}."""
+    import traceback
+
+    for line in sys.stdin:
+        request = json.loads(line)
+        try:
+            value = FIGURES[request.pop("figure")](**request)
+            answer = {"value": value}
+        except Unavailable as exc:
+            answer = {"unavailable": str(exc)}
+        except Exception:  # noqa: BLE001 - sent back whole, raised by `arena bench`
+            answer = {"error": traceback.format_exc()}
+        print(json.dumps(answer), flush=True)
+
+
+if __name__ == "__main__":
+    serve()
