@@ -33,13 +33,14 @@ from pathlib import Path
 import numpy as np
 
 from . import players
+from .errors import UsageError
 
 POSITIONS_FILE = Path(__file__).parent / "data" / "bench_positions.json.gz"
 WORKER = Path(__file__).with_name("bench_worker.py")
 DEFAULT_THRESHOLD = 0.05
 
 
-class BenchError(ValueError):
+class BenchError(UsageError):
     """A user's mistake (an unknown revision, a bot that does not answer): one line, exit 2."""
 
 
@@ -187,13 +188,13 @@ class Spec:
 
 
 def kernel_specs(only: list[str] | None = None) -> list[Spec]:
-    from bots.volcanoes.registry import BOTS
+    from bots.volcanoes.registry import BOTS, is_pure
 
     specs = [Spec("playouts/s pure python", {"figure": "pure_playouts"}, "1/cpu-s"),
              Spec("playouts/s numba", {"figure": "numba_playouts"}, "1/cpu-s"),
              Spec("playouts/s numba decisive", {"figure": "numba_decisive_playouts"}, "1/cpu-s"),
              Spec("referee turns/s (random bots)", {"figure": "referee_turns"}, "1/cpu-s")]
-    for bot in BOTS:  # the searches that report their work (`last_search`); others are skipped
+    for bot in (name for name in BOTS if not is_pure(name)):  # searches that report `last_search`
         for kind in ("iterations", "nodes"):
             specs.append(Spec(f"{bot} {kind}/s", {"figure": "search_speed", "bot": bot, "kind": kind,
                                                   "positions": str(POSITIONS_FILE)}, "1/cpu-s"))
