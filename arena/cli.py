@@ -126,7 +126,7 @@ def cmd_tournament(args) -> int:
     def pairings(labels):
         if args.gauntlet is None:
             return round_robin(labels)
-        hero = next((p for p, text in zip(labels, args.players) if args.gauntlet in (p, text)), None)
+        hero = next((p for p, text in zip(labels, args.players, strict=True) if args.gauntlet in (p, text)), None)
         if hero is None:
             raise PlayerError(f"--gauntlet {args.gauntlet}: not one of the players")
         return gauntlet(hero, labels)
@@ -229,7 +229,7 @@ def _check_resumable(args, command: str, store: Store) -> None:
     stored = store.players()
     if args.players and (
         len(args.players) != len(stored)
-        or any(text not in (p.label, p.spec, f"{p.label}={p.spec}") for text, p in zip(args.players, stored))
+        or any(text not in (p.label, p.spec, f"{p.label}={p.spec}") for text, p in zip(args.players, stored, strict=True))
     ):
         raise StoreError(f"{path} is a run of {' '.join(config['players'])}, not of {' '.join(args.players)}")
     for player in stored:

@@ -45,7 +45,7 @@ def trace(board: Board, turns: list[Turn]) -> str:
         rows.append((str(index), turn.token, SQUARE_NAMES[here], SQUARE_NAMES[there], SQUARE_NAMES[other], shown, used))
         state = after
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows)
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gc
 import io
-import os
 import sys
 import time
 from abc import ABC, abstractmethod
@@ -51,7 +50,7 @@ class Bot(ABC):
         rules.warm_up()
         tracking.warm_up()
 
-    def start(self, colour: int) -> None:
+    def start(self, colour: int) -> None:  # noqa: B027 - optional: most bots need no notice
         """A new game begins; `colour` is BLUE (first player) or ORANGE."""
 
     @abstractmethod

@@ -97,7 +97,7 @@ def _footprint_table() -> tuple[np.ndarray, ...]:
                     shape = footprint(piece, column, row, orientation)
                     if shape is not None:
                         rows.append((index, orientation, column, row, shape.cells, shape.holes))
-    return tuple(np.array(column, np.int64) for column in zip(*rows))
+    return tuple(np.array(column, np.int64) for column in zip(*rows, strict=True))
 
 
 FOOTPRINTS = _footprint_table()

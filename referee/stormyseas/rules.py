@@ -178,7 +178,7 @@ def render(card: Card, state: State, *, port: bool = False) -> list[str]:
         for c in range(COLS):
             if pattern << state.offsets[r] >> c & 1:
                 grid[r][c] = "#"
-    for letter, length, boat in zip(card.letters, card.lengths, state.boats):
+    for letter, length, boat in zip(card.letters, card.lengths, state.boats, strict=True):
         for i, (r, c) in enumerate(boat_cells(boat, length)):
             grid[r][c] = BOW if letter == RED and i == length - 1 else letter
     if port:
@@ -326,7 +326,7 @@ def apply_slide(card: Card, state: State, slide: Slide, *, rotation: bool = Fals
 
 def _occupant(card: Card, state: State, cell: tuple[int, int], skip: int) -> str | None:
     """Which boat (other than boat `skip`) is on `cell`."""
-    for j, (boat, length) in enumerate(zip(state.boats, card.lengths)):
+    for j, (boat, length) in enumerate(zip(state.boats, card.lengths, strict=True)):
         if j != skip and cell in boat_cells(boat, length):
             return card.letters[j]
     return None
@@ -344,7 +344,7 @@ def _push(card: Card, state: State, dcol: int, *, wave: int | None = None, boat:
                 continue
             waves_moving.add(i)
             covered = {c + dcol for c in blocks(card, state, i)}
-            for j, (other, length) in enumerate(zip(state.boats, card.lengths)):
+            for j, (other, length) in enumerate(zip(state.boats, card.lengths, strict=True)):
                 if j not in boats_moving and any(r == i and c in covered for r, c in boat_cells(other, length)):
                     todo.append(("boat", j))
         else:

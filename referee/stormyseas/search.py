@@ -170,7 +170,7 @@ def kernel_successors(card: Card, state: State, *, rotation: bool = False) -> li
     """Every legal unit move by the numba kernel (for comparing with rules.legal_moves)."""
     patterns, lengths, drs, dcs = _arrays(card)
     keys, codes = _successor_keys(patterns, lengths, drs, dcs, encode(card, state), rotation)
-    return [(_move_name(card, code & 31, code >> 5 & 7), decode(card, int(key))) for key, code in zip(keys, codes)]
+    return [(_move_name(card, code & 31, code >> 5 & 7), decode(card, int(key))) for key, code in zip(keys, codes, strict=True)]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ def random_board(rng: random.Random, n_boats: int) -> rules.Board:
     edges = rng.sample(range(len(rules.EDGES)), n_boats)
     while True:
         orientations = tuple(rng.randrange(4) for _ in range(9))
-        board = rules.Board(tuple(types), orientations, tuple(zip(colours, edges)))
+        board = rules.Board(tuple(types), orientations, tuple(zip(colours, edges, strict=True)))
         if rules.validity_problem(board) is None:
             return board
 

@@ -148,7 +148,7 @@ def parse_board(text: str) -> Board:
 
 
 def format_board(board: Board) -> str:
-    tiles = "".join(f"{k}{o}" for k, o in zip(board.types, board.orientations))
+    tiles = "".join(f"{k}{o}" for k, o in zip(board.types, board.orientations, strict=True))
     return tiles + format_targets(board.boats)
 
 

@@ -55,4 +55,4 @@ def antipode(tile: int) -> int:
 
 def init_block() -> list[str]:
     """The lines CodinGame sends each player on its first turn, before the first position."""
-    return [str(N_TILES)] + [f"{name} {a} {b} {c}" for name, (a, b, c) in zip(NAMES, NEIGHBOURS)]
+    return [str(N_TILES)] + [f"{name} {a} {b} {c}" for name, (a, b, c) in zip(NAMES, NEIGHBOURS, strict=True)]

@@ -17,7 +17,7 @@ def test_each_pair_is_one_seed_played_with_seats_swapped():
     games = list(jobs([("a", "b"), ("a", "c")], run_seed=7, pairs=range(3)))
     assert len(games) == 3 * 2 * 2
     assert len({g.key for g in games}) == len(games)
-    for first, second in zip(games[::2], games[1::2]):
+    for first, second in zip(games[::2], games[1::2], strict=True):
         assert (first.a, first.b, first.pair) == (second.a, second.b, second.pair)
         assert (first.blue, first.orange) == (second.orange, second.blue)
         assert first.seed == second.seed

@@ -66,7 +66,7 @@ def test_each_check_fails_with_its_reason(challenge, lines, flag, error):
 def test_the_solver_bot_solves_all_108_recorded_challenges(challenges):
     verdicts = list(judge([row["challenge"] for row in challenges], SOLVER))
     assert len(verdicts) == 108
-    for verdict, row in zip(verdicts, challenges):
+    for verdict, row in zip(verdicts, challenges, strict=True):
         assert verdict.solved, (row["id"], verdict.error)
         assert (verdict.solutions, verdict.expected) == (1, 1)
         assert verdict.time_ms is not None

@@ -184,7 +184,7 @@ def test_viable_1(good):
 
 
 def _constrained(good, vectors, three: bool):
-    for placement, (row,) in zip(good, vectors["CONSTRAINED"]):
+    for placement, (row,) in zip(good, vectors["CONSTRAINED"], strict=True):
         removed = {row[0:4], row[4:8]}
         if three and len(row) == 12:
             removed.add(row[8:12])
@@ -212,7 +212,7 @@ def test_viable_4(vectors):
 
 
 def _single(good, vectors, group: int):
-    for placement, (start,) in zip(good, vectors["SINGLE"]):
+    for placement, (start,) in zip(good, vectors["SINGLE"], strict=True):
         # Group 0 lacks pieces a and b; groups 1 and 2 also lack c, then c and d.
         for letter in "cd"[:group]:
             cut = start.index(letter)

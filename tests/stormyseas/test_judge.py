@@ -93,7 +93,7 @@ def test_judge_command_json(card_files, capsys):
     assert referee("judge", str(two), SOLVER, "--json") == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [line["puzzle"] for line in lines] == [1, 2]
-    for line, (units, slides) in zip(lines, [(19, 8), (52, 30)]):
+    for line, (units, slides) in zip(lines, [(19, 8), (52, 30)], strict=True):
         assert line["solved"] and line["error"] is None
         assert (line["units"], line["optimum_units"], line["optimum_slides"]) == (units, units, slides)
         assert line["time_ms"] >= 0

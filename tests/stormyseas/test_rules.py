@@ -79,7 +79,7 @@ def test_card_3_trace_replays_state_by_state(recorded, cards):
         assert why is None
         seen.append(render(card, state))
     assert len(seen) == len(trace) == 18
-    for step, (mine, theirs) in enumerate(zip(seen, trace)):
+    for step, (mine, theirs) in enumerate(zip(seen, trace, strict=True)):
         assert [row.replace("x", "X") for row in mine] == theirs, f"unit move {step}"
     assert at_port_mouth(card, state) and not is_won(card, state)
     state, why = apply_slide(card, state, Slide("X", "D", 2))

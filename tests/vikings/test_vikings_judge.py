@@ -48,7 +48,7 @@ def test_the_judge_accepts_the_solver_on_all_60_official_objectives(run_cli, off
     assert run_cli("vikings", "judge", str(data_dir / "objectives.txt"), SOLVER, "--json") == 0
     verdicts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [v["puzzle"] for v in verdicts] == list(range(1, 61))
-    for verdict, recorded in zip(verdicts, official):
+    for verdict, recorded in zip(verdicts, official, strict=True):
         assert verdict["objective"] == recorded.line
         assert verdict["solved"] and verdict["optimal"] and verdict["error"] is None
         assert verdict["length"] == verdict["optimum"] == recorded.min_moves

@@ -110,7 +110,7 @@ def test_legal_moves_keep_the_board_valid_and_four_turns_undo_one(board):
         assert rules.rotate(rules.rotate(rules.rotate(turned, tile), tile), tile) == board
         # Only the tile's own edges change hands, and the boats keep their colours.
         assert [c for c, _ in turned.boats] == [c for c, _ in board.boats]
-        assert all(b == a or b in rules.TILE_EDGES[tile] for (_, a), (_, b) in zip(board.boats, turned.boats))
+        assert all(b == a or b in rules.TILE_EDGES[tile] for (_, a), (_, b) in zip(board.boats, turned.boats, strict=True))
 
 
 @given(boards())

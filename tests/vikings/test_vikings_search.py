@@ -18,7 +18,7 @@ def objectives_on_random_boards():
         board = random_board(rng, rng.randint(1, 4))
         chosen = rng.sample(board.boats, rng.randint(1, len(board.boats)))
         edges = rng.sample(sorted(rules.BOUNDARY_EDGES), len(chosen))
-        return rules.Objective(board, tuple((c, e) for (c, _), e in zip(chosen, edges)))
+        return rules.Objective(board, tuple((c, e) for (c, _), e in zip(chosen, edges, strict=True)))
     return st.integers(0, 2**32).map(deal)
 
 
@@ -34,12 +34,12 @@ def test_compiled_moves_match_the_rules(seed):
     tables = search.closed_table(n_tiles), search.TILE_EDGE_MASK, search.EDGE_TILE_MASK
     count = search._children(state, n_boats, 1, *tables, search.NEXT_EDGE, children, tiles)
     assert list(tiles[:count]) == rules.rotatable_tiles(board)
-    for child, tile in zip(children[:count], tiles[:count]):
+    for child, tile in zip(children[:count], tiles[:count], strict=True):
         assert search.decode(int(child), board) == rules.rotate(board, int(tile))
     # Backwards: the anticlockwise turns, each undone by one clockwise turn.
     count = search._children(state, n_boats, 3, *tables, search.PREV_EDGE, children, tiles)
     assert list(tiles[:count]) == rules.rotatable_tiles(board)
-    for child, tile in zip(children[:count], tiles[:count]):
+    for child, tile in zip(children[:count], tiles[:count], strict=True):
         assert rules.rotate(search.decode(int(child), board), int(tile)) == board
 
 

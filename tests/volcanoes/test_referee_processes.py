@@ -40,7 +40,7 @@ def live_group_members(pgid: int) -> list[int]:
 
 def _replay_through_processes(game, tmp: Path):
     moves = {"blue": [], "orange": []}
-    for number, mover, _, _, move in game["turns"]:
+    for _, mover, _, _, move in game["turns"]:
         moves[mover].append(move)
     logs = {colour: tmp / f"{game['game']}-{colour}.log" for colour in moves}
     # Generous limits: these bots answer at once; timing is not what is tested here.
@@ -58,7 +58,7 @@ def test_recorded_games_through_processes_receive_the_recorded_lines(conformance
     def check(game):
         result, received = _replay_through_processes(game, tmp_path)
         expected = {"blue": [], "orange": []}
-        for number, mover, position, valid, move in game["turns"]:
+        for _, mover, position, valid, _move in game["turns"]:
             if not expected[mover]:
                 expected[mover] += init
             expected[mover] += [position, valid]

@@ -31,7 +31,7 @@ def _chain_eruption_turns(game):
     original = reference._erupt
     for number, move in enumerate(game["moves"].split(), 1):
         phases = []
-        reference._erupt = lambda p, e: phases.append(original(p, e)) or phases[-1]
+        reference._erupt = lambda p, e, phases=phases: phases.append(original(p, e)) or phases[-1]
         try:
             reference.grow(pos) if move == "GROW" else reference.play(pos, INDEX[move])
         finally:
