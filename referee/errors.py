@@ -9,3 +9,8 @@ class InputFormatError(ValueError):
         self.what = what
         self.where = where
         super().__init__(f"{where}: {what}" if where else what)
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """`text` quoted for a message, cut to about `limit` characters (input can be megabytes)."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text):,} characters)"

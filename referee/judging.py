@@ -41,22 +41,34 @@ def add_judge_command(commands, *, item: str, file_help: str, default_ms: float,
     return judge
 
 
-def report_verdicts(game: str, judging: Callable[[], Iterable], as_json: bool,
+def report_verdicts(game: str, source: str, judging: Callable[[], Iterable], as_json: bool,
                     to_dict: Callable, describe: Callable, summary: Callable) -> int:
     """Print each verdict as `judging()` yields it (a line, or a JSON object with `as_json`), then
-    the summary of them all. A malformed file or a solver that cannot start is a one-line message
-    and exit status 2."""
+    the summary of them all. Exit status: 0 when every answer is right, 1 when any is wrong (or
+    missing: a timeout, a crash), 2 for a file that is not the puzzle's text (malformed, not UTF-8)
+    or a solver that cannot start, with a one-line message. A verdict is right when its `error`
+    is None."""
     verdicts = []
     try:
         for verdict in judging():
             verdicts.append(verdict)
             print(json.dumps(to_dict(verdict)) if as_json else describe(verdict), flush=True)
     except InputFormatError as exc:
-        print(f"{game} judge: {exc}", file=sys.stderr)
+        where = "" if str(exc).startswith(source) else f"{source}: "  # (a reader may name it already)
+        print(f"{game} judge: {where}{exc}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as exc:
+        print(f"{game} judge: {source} is not UTF-8 text (byte {exc.start})", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"{game} judge: cannot read {source}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except BotStartError as exc:
         print(f"{game} judge: solver cannot start: {exc}", file=sys.stderr)
         return 2
     if not as_json:
         print(summary(verdicts))
-    return 0
+    wrong = sum(verdict.error is not None for verdict in verdicts)
+    if wrong:
+        print(f"{game} judge: {wrong} of {len(verdicts)} answers wrong", file=sys.stderr)
+    return 1 if wrong else 0

@@ -57,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     except InputFormatError as exc:
         print(f"coroutine solver: {exc}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError:
+        print("coroutine solver: the input is not UTF-8 text", file=sys.stderr)
+        return 2
     turns = solve(board)
     print("NONE" if turns is None else format_answer(turns), flush=True)
     if args.trace and turns is not None:

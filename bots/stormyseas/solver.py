@@ -1,4 +1,4 @@
-"""Stormy Seas solver: reads a card (8 lines) on stdin, prints an optimal solution line.
+"""Stormy Seas solver: reads a card (8 lines) on stdin, prints an optimal solution line, or NONE.
 
     python -m bots.stormyseas.solver [--metric units|slides] [--rotation] < card.txt
 
@@ -19,17 +19,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--metric", choices=METRICS, default="units", help="what to minimise (default: unit moves)")
     parser.add_argument("--rotation", action="store_true", help="the red boat may turn (the physical game's rule)")
     args = parser.parse_args(argv)
-    lines = [sys.stdin.readline() for _ in range(ROWS)]  # exactly one card: the judge keeps stdin open
     try:
+        lines = [sys.stdin.readline() for _ in range(ROWS)]  # exactly one card: the judge keeps stdin open
         card = parse_card("".join(lines))
     except InputFormatError as exc:
-        print(f"bad card: {exc}", file=sys.stderr)
+        print(f"stormyseas solver: bad card: {exc}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print("stormyseas solver: the input is not UTF-8 text", file=sys.stderr)
         return 2
     solution = solve(card, args.metric, rotation=args.rotation)
-    if solution is None:
-        print("this card has no solution", file=sys.stderr)
-        print(flush=True)
-        return 1
+    if solution is None:  # proven: the search exhausted every reachable position
+        print("NONE", flush=True)
+        return 0
     print(format_solution(solution.slides), flush=True)
     return 0
 

@@ -1,14 +1,11 @@
 """`referee coroutine ...`: judge a solver, generate puzzles, search for the hardest board, prove a bound."""
 from __future__ import annotations
 
-import json
 import sys
 
 from referee.coroutine.rules import format_answer, format_puzzle, parse_puzzles
 from referee.coroutine.search import solve
-from referee.errors import InputFormatError
-from referee.judging import add_judge_command
-from referee.process import BotStartError
+from referee.judging import add_judge_command, report_verdicts
 
 
 def register(games) -> None:
@@ -38,26 +35,19 @@ def register(games) -> None:
 def run_judge(args) -> int:
     from referee.coroutine.judge import judge
 
-    try:
+    def judging():
         with open(args.file, encoding="utf-8") as file:
             puzzles = parse_puzzles(file.read())
-    except OSError as exc:
-        return _fail(f"cannot read {args.file}: {exc.strerror}")
-    except InputFormatError as exc:
-        return _fail(f"{args.file}: {exc}")
-    verdicts = []
-    for index, board in enumerate(puzzles, start=1):
-        try:
-            verdict = judge(board, args.solver, args.time_ms, index)
-        except BotStartError as exc:
-            return _fail(str(exc))
-        verdicts.append(verdict)
-        print(json.dumps(verdict.as_dict()) if args.json else verdict.describe(), flush=True)
-    if not args.json:
+        for index, board in enumerate(puzzles, start=1):
+            yield judge(board, args.solver, args.time_ms, index)
+
+    def summary(verdicts) -> str:
         solved = sum(v.solved for v in verdicts)
         optimal = sum(v.optimal for v in verdicts)
-        print(f"{len(verdicts)} puzzles: {solved} solved, {optimal} answered optimally")
-    return 0
+        return f"{len(verdicts)} puzzles: {solved} solved, {optimal} answered optimally"
+
+    return report_verdicts("coroutine", args.file, judging, args.json, lambda v: v.as_dict(),
+                           lambda v: v.describe(), summary)
 
 
 def run_generate(args) -> int:

@@ -112,7 +112,7 @@ def _summary(verdicts: list[Verdict]) -> list[str]:
 
 
 def run_judge(args: argparse.Namespace) -> int:
-    return report_verdicts("iqtwist", lambda: judge(read_challenges(args.file), args.solver, args.time_ms),
+    return report_verdicts("iqtwist", args.file, lambda: judge(read_challenges(args.file), args.solver, args.time_ms),
                            args.json, Verdict.to_dict, _describe, lambda verdicts: "\n".join(_summary(verdicts)))
 
 

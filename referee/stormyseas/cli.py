@@ -2,14 +2,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
 from referee.errors import InputFormatError
-from referee.process import BotStartError
-from referee.judging import add_judge_command
+from referee.judging import add_judge_command, report_verdicts
 from referee.stormyseas import judge, rules, search, view
 
 
@@ -41,7 +39,7 @@ def register(subparsers) -> None:
 
 def _read_cards(path: str) -> list[rules.Card]:
     try:
-        text = Path(path).read_text()
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise InputFormatError(f"cannot read {path}: {exc.strerror}") from None
     return rules.parse_cards(text)
@@ -53,28 +51,13 @@ def _fail(message: str) -> int:
 
 
 def run_judge(args: argparse.Namespace) -> int:
-    try:
-        cards = _read_cards(args.file)
-    except InputFormatError as exc:
-        return _fail(f"{args.file}: {exc}")
-    verdicts = []
-    for i, card in enumerate(cards, 1):
-        try:
-            verdict = judge.judge_card(
-                card,
-                args.solver,
-                puzzle=i,
-                time_ms=args.time_ms,
-                rotation=args.rotation,
-                with_optima=not args.no_optima,
-            )
-        except BotStartError as exc:
-            return _fail(str(exc))
-        verdicts.append(verdict)
-        print(json.dumps(verdict.as_dict()) if args.json else verdict.line(), flush=True)
-    if not args.json:
-        print(judge.summary(verdicts))
-    return 0
+    def judging():
+        for i, card in enumerate(_read_cards(args.file), 1):
+            yield judge.judge_card(card, args.solver, puzzle=i, time_ms=args.time_ms, rotation=args.rotation,
+                                   with_optima=not args.no_optima)
+
+    return report_verdicts("stormyseas", args.file, judging, args.json, lambda v: v.as_dict(), lambda v: v.line(),
+                           judge.summary)
 
 
 def run_show(args: argparse.Namespace) -> int:

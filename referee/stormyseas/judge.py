@@ -24,6 +24,9 @@ class Replay:
     states: list[rules.State]  # the start, then the state after each legal slide
 
 
+NO_SOLUTION = "NONE"  # what a solver answers for a card it proves unsolvable
+
+
 @dataclass
 class Verdict:
     puzzle: int
@@ -45,6 +48,8 @@ class Verdict:
             units = _versus(self.units, self.optimum_units)
             slides = _versus(self.slides, self.optimum_slides)
             text = head + f"solved in {units} unit moves, {slides} slides"
+        elif self.error is None:  # a right NONE
+            text = head + f"{NO_SOLUTION}, right: the card has no solution"
         else:
             text = head + f"not solved: {self.error}"
         return text + (f" ({self.time_ms} ms)" if self.time_ms is not None else "")
@@ -111,6 +116,11 @@ def judge_card(
     time_taken = None if seconds is None else round(seconds * 1000)
     if answer is None:
         return Verdict(puzzle, False, error, None, None, best_units, best_slides, time_taken, None)
+    if answer.strip() == NO_SOLUTION:
+        if not with_optima:
+            best_units, best_slides = optima(card, rotation=rotation)
+        wrong = None if best_units is None else f"answered {NO_SOLUTION}, but the card is solved in {best_units} unit moves"
+        return Verdict(puzzle, False, wrong, None, None, best_units, best_slides, time_taken, answer)
     result = replay(card, answer, rotation=rotation)
     return Verdict(
         puzzle, result.solved, result.error, result.units, result.slides, best_units, best_slides, time_taken, answer

@@ -92,7 +92,7 @@ def _summary(verdicts: list[Verdict]) -> str:
 
 
 def run_judge(args: argparse.Namespace) -> int:
-    return report_verdicts("vikings", lambda: judge(read_objectives(args.file), args.solver, args.time_ms),
+    return report_verdicts("vikings", args.file, lambda: judge(read_objectives(args.file), args.solver, args.time_ms),
                            args.json, Verdict.to_dict, _describe, _summary)
 
 

@@ -116,7 +116,7 @@ def test_cli_judge_prints_a_line_per_challenge_and_a_summary(tmp_path, capsys):
 def test_cli_judge_json_lines(tmp_path, capsys):
     file = tmp_path / "challenges.txt"
     file.write_text(f"{TWO}\n")
-    assert run_cli("iqtwist", "judge", str(file), f"{sys.executable} -c 'print(\"junk\")'", "--json") == 0
+    assert run_cli("iqtwist", "judge", str(file), f"{sys.executable} -c 'print(\"junk\")'", "--json") == 1
     (line,) = capsys.readouterr().out.splitlines()
     verdict = json.loads(line)
     assert verdict["puzzle"] == 1 and verdict["solved"] is False

@@ -28,7 +28,7 @@ def test_answers_each_challenge_in_turn(vectors, challenges):
     multi_start, multi_expected = vectors["MULTI"][0]
     lines = [challenges[0]["challenge"], "", multi_start, challenges[1]["challenge"], "a9A1", "i1A0i2A0"]
     done = run_solver("\n".join(lines) + "\n")
-    assert done.returncode == 0
+    assert done.returncode == 2  # two lines are not challenges: answered with no solution, then said
     assert answers(done.stdout) == [
         [challenges[0]["solution"]],
         sorted(multi_expected.split()),

@@ -114,7 +114,7 @@ def test_judge_command_bad_input(card_files, tmp_path, capsys):
     bad = tmp_path / "bad.txt"
     bad.write_text("--#-#-###\n")
     assert referee("judge", str(bad), SOLVER) == 2
-    assert capsys.readouterr().err.strip() == f"referee stormyseas: {bad}: card 1: a card has 8 lines, this one has 1"
+    assert capsys.readouterr().err.strip() == f"stormyseas judge: {bad}: card 1: a card has 8 lines, this one has 1"
     assert referee("judge", str(tmp_path / "missing.txt"), SOLVER) == 2
     assert "cannot read" in capsys.readouterr().err
 

@@ -35,16 +35,15 @@ def test_solver_answers_are_legal_and_optimal(recorded, cards, name, metric):
 def test_solver_rejects_a_bad_card():
     done = run_solver("--#-#-###\n" * 8)
     assert done.returncode == 2
-    assert done.stderr.strip() == "bad card: no red boat 'X'"
+    assert done.stderr.strip() == "stormyseas solver: bad card: no red boat 'X'"
 
 
 def test_solver_says_when_there_is_no_solution(recorded):
     rows = "\n".join(recorded["cards"]["card_3"]["rows"])
     bow_up = rows.replace("X", "?").replace("x", "X").replace("?", "x")
     done = run_solver(bow_up + "\n")
-    assert done.returncode == 1
-    assert done.stdout == "\n"
-    assert "no solution" in done.stderr
+    assert done.returncode == 0
+    assert done.stdout == "NONE\n"  # proven: every reachable position searched
     turned = run_solver(bow_up + "\n", "--rotation")
     assert turned.returncode == 0
     assert "XC" in turned.stdout or "XA" in turned.stdout

@@ -58,7 +58,7 @@ def test_readable_report_and_a_wrong_none(run_cli, tmp_path, capsys):
     path = tmp_path / "two.txt"
     path.write_text(f"{FIRST}\n\n{STUCK}\n")
     bot = python_bot(tmp_path, "for line in sys.stdin:\n    print('NONE', flush=True)\n")
-    assert run_cli("vikings", "judge", str(path), bot) == 0
+    assert run_cli("vikings", "judge", str(path), bot) == 1  # one NONE is wrong
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (f"objective 1 {FIRST}: FAILED (NONE, optimum 7 in {out[0].split(' in ')[1].split(')')[0]}): "
                       "answered NONE, but a solution of 7 moves exists")
@@ -81,7 +81,7 @@ if n == 1:
     time.sleep(30)
 print('8547776', flush=True)
 """)
-    assert run_cli("vikings", "judge", str(path), bot, "--json", "--time-ms", "1500") == 0
+    assert run_cli("vikings", "judge", str(path), bot, "--json", "--time-ms", "1500") == 1  # a crash, a timeout
     first, second, third = (json.loads(line) for line in capsys.readouterr().out.splitlines())
     assert not first["solved"] and first["error"] == "crash: exited with code 3 (last stderr line: dying)"
     assert not second["solved"] and second["error"].startswith("timeout: ")
