@@ -10,13 +10,16 @@ kernels up. At the first turn after the bot is ready it takes over the game, wit
 turn number the stand-in's adapter has tracked; the switch is logged on stderr.
 
 The thread shares the interpreter lock with the stand-in, so the stand-in searches less while
-numba loads; its answers stay on time because it plays by the clock. This module must not import
+numba loads; its answers stay on time because it plays by the clock. Compiling, though, holds the
+lock for up to half a second at a time: on an empty cache the thread has a child process compile
+the kernels into the cache, and then loads them from there. This module must not import
 numba, numpy or anything that does, before the first answer.
 """
 from __future__ import annotations
 
 import gc
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -56,11 +59,44 @@ class _Loader(threading.Thread):
 
             with hiding_scipy():
                 bot = bot_class(self.bot_name)()
+                if _uncompiled_modules():
+                    _compile_in_a_child(self.bot_name)
                 bot.warm_up()
             self.bot = bot
         except BaseException as exc:  # reported by the main thread, which keeps the stand-in
             self.error = exc
         self.seconds = time.perf_counter() - started
+
+
+def _uncompiled_modules() -> list[str]:
+    """The imported modules of this project with numba kernels none of which is in numba's cache
+    yet (a fresh install): compiling them in this process would hold the interpreter lock for up
+    to half a second at a time, and the stand-in would miss turns. (Reads numba's private cache
+    paths; when that fails, nothing is reported and the kernels compile here.)"""
+    try:
+        from numba.core.registry import CPUDispatcher
+
+        cold = []
+        for module in list(sys.modules.values()):
+            name = getattr(module, "__name__", "")
+            if not name.startswith(("bots.", "referee.")):
+                continue
+            kernels = [k for k in vars(module).values() if isinstance(k, CPUDispatcher) and k._cache]
+            if kernels and not any(os.path.exists(k._cache._cache_file._index_path) for k in kernels):
+                cold.append(name)
+        return cold
+    except Exception:  # noqa: BLE001 - a numba without these internals: compile here
+        return []
+
+
+def _compile_in_a_child(name: str) -> None:
+    """Compile bot `name`'s kernels into numba's cache in a child process: it runs on another core
+    and never takes this interpreter's lock (waiting for it releases the lock)."""
+    done = subprocess.run([sys.executable, "-m", "bots.volcanoes.warmup", name], stdin=subprocess.DEVNULL,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:  # the warm-up in this process will show the error
+        last = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+        print(f"[{name}] compiling the kernels in a child process failed: {last}", file=sys.stderr, flush=True)
 
 
 def play(name: str, stdin=None, stdout=None, log=None) -> None:
@@ -104,7 +140,9 @@ def _take_over(loader: _Loader, pure: PurePlayer, log):
     player = Player(loader.bot, log=log)
     if pure.turn:  # in the middle of a game
         player.resume(pure.colour, pure.turn)
-    gc.collect()  # numba's import left many objects: collect them once, and never look at them again
+    # What numba's import and the stand-in made is never looked at again. No collection first: a
+    # full one takes 60 ms and more on a busy machine, and the opponent's turn, which pays for the
+    # switch, may be over in a few milliseconds (the referee's clock for our next turn then runs).
     gc.freeze()
     print(f"[{loader.bot_name}] ready after {loader.seconds:.2f} s: it takes over from the "
           "pure-Python stand-in", file=log, flush=True)
