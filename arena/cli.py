@@ -14,7 +14,7 @@ from tqdm import tqdm
 
 from referee.volcanoes.match import Settings
 
-from . import bench, bundle
+from . import bench, bundle, stress
 from . import players as players_mod
 from .bundle import BundleError
 from .errors import UsageError
@@ -83,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_bots)
 
     bench.register(sub)
+    stress.register(sub.choices["bench"])
     bundle.register(sub)
     return parser
 

@@ -30,7 +30,7 @@ BLUE, ORANGE, GROWTH = rules.BLUE, rules.ORANGE, rules.GROWTH
 # Time a bot may use of CodinGame's limits; the rest covers reading, writing and process noise.
 TURN_SECONDS = 0.100
 FIRST_TURN_SECONDS = 1.000
-SAFETY_SECONDS = 0.020
+SAFETY_SECONDS = 0.030
 # A process started to play spends its first turn starting, importing and loading kernels too (the
 # referee's clock runs from when it sent the input, right after starting it): its first answer must
 # come this long after the process started, at the latest.

@@ -5,26 +5,31 @@ tenths more; on a fresh install (an empty cache) compiling them takes many secon
 a busy machine. CodinGame allows 1000 ms for the first answer, counted from when the referee sent
 the first turn, right after starting the process. So the process answers with a stand-in from the
 first turn: the pure-Python engine (`bots.volcanoes.pure`, the program we submit to CodinGame),
-which imports in a few milliseconds, while a background thread imports the bot and warms its
-kernels up. At the first turn after the bot is ready it takes over the game, with the seat and
-turn number the stand-in's adapter has tracked; the switch is logged on stderr.
+which imports in a few milliseconds, while a child process (`--serve NAME`) imports the bot and
+compiles or loads its kernels. Once the child says it is ready, this process tells it the seat and
+turn number the stand-in's adapter has tracked and relays every later turn's lines to it and its
+answer back (the switch is logged on stderr); if the child dies, the stand-in plays on.
 
-The thread shares the interpreter lock with the stand-in, so the stand-in searches less while
-numba loads; its answers stay on time because it plays by the clock. This module must not import
-numba, numpy or anything that does, before the first answer.
+Why a child and not a thread: a loading thread shares the interpreter lock with the stand-in;
+compiling held it for up to half a second at a time, and on a busy machine the OS can pause a
+thread while it holds the lock, so the stand-in missed turns (measured with `arena bench
+--stress`). This module must not import numba, numpy or anything that does, before the first
+answer.
 """
 from __future__ import annotations
 
 import gc
 import os
+import subprocess
 import sys
-import threading
+import select
 import time
 
 from .pure.player import PurePlayer, ending_on_bad_input, read_turns
 from .registry import stand_in
+from .pure.rules import BLUE, ORANGE, N_TILES
 
-STAND_IN_TURN_SECONDS = 0.040
+STAND_IN_TURN_SECONDS = 0.035
 STAND_IN_FIRST_TURN_SECONDS = 0.150
 
 
@@ -38,36 +43,66 @@ def process_age() -> float:
         return 0.0
 
 
-class _Loader(threading.Thread):
-    """Imports a registered bot and warms its kernels up, off the main thread."""
+class _Engine:
+    """The bot in a child process (`python -m bots.volcanoes.launch --serve NAME`), which imports
+    numba and compiles or loads the kernels on its own interpreter lock: a loading thread in this
+    process held the lock for tens of milliseconds at a time, and longer when the machine was so
+    busy that the OS paused it while it held the lock (the stand-in then missed turns). Once it
+    says "ready", this process relays each turn's lines to it and its answer back."""
 
     def __init__(self, name: str):
-        super().__init__(name=f"load {name}", daemon=True)
-        self.bot_name = name
-        self.bot = None
-        self.error: BaseException | None = None
-        self.seconds = 0.0
+        self.name = name
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen([sys.executable, "-m", "bots.volcanoes.launch", "--serve", name],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.ready = False
 
-    def run(self) -> None:
-        started = time.perf_counter()
+    def poll_ready(self, log) -> bool:
+        """Whether the child has said "ready" (never waits); False for good when it died."""
+        if self.ready or self.proc is None:
+            return self.ready
+        if not select.select([self.proc.stdout], [], [], 0)[0]:
+            return False
+        line = self.proc.stdout.readline()
+        if line.strip() != "ready":
+            print(f"[{self.name}] could not load (exit status {self.proc.wait()}); the pure-Python "
+                  "stand-in plays on", file=log, flush=True)
+            self.proc = None
+            return False
+        self.ready = True
+        return True
+
+    def take_over(self, pure: PurePlayer, log) -> None:
+        """Tell the child where the game stands (seat and turn, or none between games)."""
+        self.proc.stdin.write(f"resume {pure.colour} {pure.turn}\n")
+        print(f"[{self.name}] ready after {time.perf_counter() - self.started:.2f} s: it takes over "
+              "from the pure-Python stand-in", file=log, flush=True)
+
+    def answer(self, lines: list[str]) -> str | None:
+        """The child's answer to this turn; None when it has died (said on its stderr)."""
         try:
-            from .base import hiding_scipy
-            from .registry import bot_class
+            self.proc.stdin.write("\n".join(lines) + "\n")
+            answer = self.proc.stdout.readline()
+        except OSError:
+            answer = ""
+        if not answer:
+            self.proc, self.ready = None, False
+            return None
+        return answer.rstrip("\n")
 
-            with hiding_scipy():
-                bot = bot_class(self.bot_name)()
-                bot.warm_up()
-            self.bot = bot
-        except BaseException as exc:  # reported by the main thread, which keeps the stand-in
-            self.error = exc
-        self.seconds = time.perf_counter() - started
+    def close(self) -> None:
+        if self.proc is not None:
+            if not self.ready:  # still loading: no need to wait for it
+                self.proc.kill()
+            self.proc.stdin.close()
+            self.proc.wait()
 
 
 def play(name: str, stdin=None, stdout=None, log=None) -> None:
     """Play registered bot `name` on stdin/stdout, the stand-in answering until it is ready."""
     stdin, stdout, log = stdin or sys.stdin, stdout or sys.stdout, log or sys.stderr
     try:
-        # Shorter turns than the submission's: the loading thread holds the interpreter lock at times.
+        # Shorter turns than the submission's: the loading child shares the machine.
         pure = PurePlayer(stand_in(name), turn_seconds=STAND_IN_TURN_SECONDS,
                           first_turn_seconds=STAND_IN_FIRST_TURN_SECONDS)
     except ImportError:  # a single-file bundle of the bot alone carries no stand-in: play it directly
@@ -76,40 +111,68 @@ def play(name: str, stdin=None, stdout=None, log=None) -> None:
 
         main(bot_class(name)())
         return
-    loader = _Loader(name)
-    loader.start()
-    player = None  # the bot's own adapter, once it has taken over
+    engine = _Engine(name)
+    relaying = False
     gc.disable()  # collections run after answering, never inside a timed turn
     with ending_on_bad_input(name):
         for lines, started in read_turns(stdin):
-            print((player or pure).answer(lines, started), file=stdout, flush=True)
-            if player is None and not loader.is_alive():  # the opponent's turn pays for the switch
-                player = _take_over(loader, pure, log)
+            answer = engine.answer(lines) if relaying else None
+            if relaying and answer is None:  # the child died (its stderr says why)
+                print(f"[{name}] its process ended; the pure-Python stand-in plays on", file=log, flush=True)
+                relaying = False
+            if answer is None:
+                answer = pure.answer(lines, started)
+            else:
+                _follow(pure, lines)
+            print(answer, file=stdout, flush=True)
+            if not relaying and engine.poll_ready(log):  # the opponent's turn pays for the switch
+                engine.take_over(pure, log)
+                relaying = True
             gc.collect(1)
+    engine.close()
 
 
-def _take_over(loader: _Loader, pure: PurePlayer, log):
-    """The bot's adapter, carrying on the game the stand-in has played so far (the next lines
-    are the following turn's, or a new game's); None when the bot could not be loaded (the
-    stand-in plays on)."""
-    if loader.error is not None:
-        print(f"[{loader.bot_name}] could not load ({type(loader.error).__name__}: {loader.error}); "
-              "the pure-Python stand-in plays on", file=log, flush=True)
-        loader.error = None
-        return None
-    if loader.bot is None:  # reported already
-        return None
-    from .base import Player
+def _follow(pure: PurePlayer, lines: list[str]) -> None:
+    """Keep the stand-in's seat and turn count in step while the child plays, so that it can play
+    on from here if the child dies."""
+    if lines[0].strip() == str(N_TILES):  # a new game
+        observed = lines[N_TILES + 1].split()
+        pure.colour = BLUE if all(x == "0" for x in observed) else ORANGE
+        pure.turn = 1 if pure.colour == BLUE else 2
+    else:
+        pure.turn += 4 if pure.turn % 6 in (1, 4) else 2
 
-    player = Player(loader.bot, log=log)
-    if pure.turn:  # in the middle of a game
-        player.resume(pure.colour, pure.turn)
-    gc.collect()  # numba's import left many objects: collect them once, and never look at them again
-    gc.freeze()
-    print(f"[{loader.bot_name}] ready after {loader.seconds:.2f} s: it takes over from the "
-          "pure-Python stand-in", file=log, flush=True)
-    return player
+
+def serve(name: str) -> None:
+    """The child's side: load the bot, say "ready", learn where the game stands, then play the
+    relayed turns with the numba adapter."""
+    from .base import Player, hiding_scipy
+    from .registry import bot_class
+
+    from referee.volcanoes import rules
+
+    from .state import GameState
+
+    with hiding_scipy():
+        bot = bot_class(name)()
+        bot.warm_up()
+    # A few turns' searches before the first real one: the tree's and tables' memory is touched
+    # here, not in a timed turn (a first search into fresh pages took 140 to 190 ms).
+    levels, dormant = rules.new_state()
+    for _ in range(3):
+        bot.choose(GameState(levels, dormant, 0), 0.08)
+    gc.collect()
+    gc.freeze()  # what the imports made is never looked at again
+    print("ready", flush=True)
+    resume = sys.stdin.readline().split()
+    if len(resume) != 3:  # the game ended before the take-over
+        return
+    player = Player(bot)
+    colour, turn = int(resume[1]), int(resume[2])
+    if turn:
+        player.resume(colour, turn)
+    player.run(sys.stdin, sys.stdout)
 
 
 if __name__ == "__main__":
-    play(sys.argv[1])
+    serve(sys.argv[2]) if sys.argv[1] == "--serve" else play(sys.argv[1])

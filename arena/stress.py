@@ -1,0 +1,176 @@
+"""`arena bench --stress`: do the bots answer in time on a busy machine, from a fresh install?
+
+Plays many games at once (default twice the cores), every bot as the process a user runs
+(`python -m bots.volcanoes.NAME`), under CodinGame's limits (1000 ms first turn, 100 ms after), and
+prints per bot the first answers' times, the later turns' latency (median, p99, max) and every
+forfeit with its stderr. numba's cache starts empty by default (a fresh NUMBA_CACHE_DIR that the
+run's games share and fill as they go): what a user's first run looks like. `--cache per-game`
+gives every game its own empty cache (every bot starts cold, compiling while it plays);
+`--cache warm` compiles the kernels before the first game (the arena's way), so the figures are
+those of play alone.
+
+Each game is played by its own worker process, so one game's referee never waits on another's.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from itertools import combinations
+
+from bots.volcanoes.registry import BOTS, is_pure
+from referee.process import BotError, BotProcess, warm_up
+from referee.volcanoes.match import Settings, play_game
+
+FORFEITS = ("timeout", "crash", "invalid")
+
+
+def default_bots() -> list[str]:
+    """Every registered numba-side bot (the pure ones have no start-up to stress)."""
+    return [name for name in BOTS if not is_pure(name)]
+
+
+def command(name: str) -> str:
+    return f"{sys.executable} -m {BOTS[name][0]}"
+
+
+def schedule(bots: list[str], games: int) -> list[tuple[str, str, int]]:
+    """`games` (blue, orange, seed): every pair in turn, colours alternating, so each bot plays
+    about 2 * games / len(bots) games."""
+    pairs = list(combinations(bots, 2)) or [(bots[0], bots[0])]
+    jobs = []
+    for i in range(games):
+        a, b = pairs[i % len(pairs)]
+        swap = (i // len(pairs)) % 2
+        jobs.append((b, a, i) if swap else (a, b, i))
+    return jobs
+
+
+def play_one(blue: str, orange: str, seed: int, settings: Settings, cache: str | None) -> dict:
+    """One game in this worker; what `report` needs of it."""
+    fresh = None
+    if cache is None:  # per game: an empty cache of its own
+        fresh = tempfile.mkdtemp(prefix="caldera-stress-numba-")
+        cache = fresh
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    try:
+        with BotProcess(command(blue), env=env) as b, BotProcess(command(orange), env=env) as o:
+            result = play_game(b, o, seed, settings)
+    except BotError as exc:  # a bot that cannot even start
+        return {"blue": blue, "orange": orange, "seed": seed, "reason": "crash", "winner": "",
+                "detail": str(exc), "turns": 0, "times": {blue: [], orange: []}, "stderr": ""}
+    finally:
+        if fresh:
+            shutil.rmtree(fresh, ignore_errors=True)
+    names = {"blue": blue, "orange": orange}
+    times: dict[str, list[float]] = {blue: [], orange: []} if blue != orange else {blue: []}
+    for turn in result.turn_log:
+        if turn.actor in names and turn.time_ms is not None:
+            times[names[turn.actor]].append(turn.time_ms)
+    last = result.turn_log[-1] if result.turn_log else None
+    loser = "orange" if result.winner == "blue" else "blue"
+    return {"blue": blue, "orange": orange, "seed": seed, "reason": result.reason,
+            "winner": result.winner, "loser": names.get(loser), "detail": result.detail,
+            "turns": result.turns, "times": times,
+            "stderr": (last.stderr if last else "")[-600:]}
+
+
+def _quantile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def report(records: list[dict], settings: Settings, out=sys.stdout) -> int:
+    """Print the per-bot table and every forfeit; the number of forfeits."""
+    bots = sorted({r["blue"] for r in records} | {r["orange"] for r in records})
+    print(f"\n{len(records)} games, limits {settings.first_turn_ms:.0f} ms first turn / "
+          f"{settings.turn_ms:.0f} ms after, at most {settings.max_turns} turns", file=out)
+    header = (f"{'bot':<11}{'games':>6}{'forfeits':>9}  {'first answer ms: median':>23}{'max':>7}"
+              f"  {'later turns ms: median':>22}{'p99':>7}{'max':>7}{'>100':>6}{'turns':>8}")
+    print(header, file=out)
+    forfeits = [r for r in records if r["reason"] in FORFEITS]
+    for bot in bots:
+        mine = [r for r in records if bot in (r["blue"], r["orange"])]
+        games_times = [r["times"].get(bot, []) for r in mine]
+        first = [t[0] for t in games_times if t]
+        later = [x for t in games_times for x in t[1:]]
+        lost = sum(1 for r in forfeits if r.get("loser") == bot or (r["turns"] == 0 and bot in (r["blue"], r["orange"])))
+        over = sum(1 for x in later if x > settings.turn_ms)
+        print(f"{bot:<11}{len(mine):>6}{lost:>9}  {_quantile(first, 0.5):>23.1f}{max(first, default=float('nan')):>7.1f}"
+              f"  {_quantile(later, 0.5):>22.1f}{_quantile(later, 0.99):>7.1f}"
+              f"{max(later, default=float('nan')):>7.1f}{over:>6}{len(later):>8}", file=out)
+    for r in forfeits:
+        print(f"FORFEIT seed {r['seed']} {r['blue']} (blue) v {r['orange']} (orange): {r['loser']} "
+              f"{r['reason']} at turn {r['turns']}: {r['detail']}", file=out)
+        if r["stderr"].strip():
+            print("  its stderr: " + r["stderr"].strip().replace("\n", "\n  "), file=out)
+    print(f"{len(forfeits)} forfeits", file=out)
+    return len(forfeits)
+
+
+def run(args: argparse.Namespace) -> int:
+    bots = args.engines or default_bots()
+    unknown = [b for b in bots if b not in BOTS or is_pure(b)]
+    if unknown:
+        print(f"arena bench --stress: not a registered numba-side bot: {', '.join(unknown)} "
+              f"(known: {', '.join(default_bots())})", file=sys.stderr)
+        return 2
+    parallel = args.parallel or 2 * (os.cpu_count() or 1)
+    games = args.games or parallel
+    settings = Settings(turn_ms=args.turn_ms, first_turn_ms=args.first_turn_ms, max_turns=args.max_turns)
+    shared = None if args.cache == "per-game" else tempfile.mkdtemp(prefix="caldera-stress-numba-")
+    print(f"stress: {games} games of {', '.join(bots)}, {parallel} at once on {os.cpu_count()} cores, "
+          f"numba cache: {args.cache}" + (f" ({shared})" if shared else ""), file=sys.stderr)
+    try:
+        if args.cache == "warm":
+            os.environ["NUMBA_CACHE_DIR"] = shared
+            for bot in bots:
+                warm_up(command(bot), label=bot)
+        records = []
+        started = time.perf_counter()
+        with ProcessPoolExecutor(parallel) as pool:
+            futures = [pool.submit(play_one, b, o, seed, settings, shared)
+                       for b, o, seed in schedule(bots, games)]
+            for done, future in enumerate(as_completed(futures), 1):
+                records.append(future.result())
+                if records[-1]["reason"] in FORFEITS:
+                    r = records[-1]
+                    print(f"\nforfeit: seed {r['seed']} {r['loser']} {r['reason']}: {r['detail']}",
+                          file=sys.stderr)
+                print(f"\r{done}/{games} games, {time.perf_counter() - started:.0f} s", end="",
+                      file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+    finally:
+        if shared:
+            shutil.rmtree(shared, ignore_errors=True)
+    return 1 if report(records, settings) else 0
+
+
+def register(bench: argparse.ArgumentParser) -> None:
+    """Add `--stress` and its options to `arena bench`'s parser; `--stress` runs `run`."""
+    group = bench.add_argument_group("stress (--stress): many games at once, bots as processes, "
+                                     "from an empty numba cache")
+    group.add_argument("--stress", action="store_true", help="run the stress benchmark instead")
+    group.add_argument("--games", type=int, help="games in all (default: as many as --parallel)")
+    group.add_argument("--parallel", type=int, help="games at once (default: twice the cores)")
+    group.add_argument("--cache", choices=("fresh", "per-game", "warm"), default="fresh",
+                       help="numba's cache: one empty for the run (default), an empty one per game, "
+                            "or compiled before the first game")
+    group.add_argument("--engines", nargs="+", metavar="NAME",
+                       help=f"the bots (default: {' '.join(default_bots())})")
+    group.add_argument("--max-turns", type=int, default=Settings().max_turns,
+                       help="turns before a draw (default %(default)s: whole games)")
+    group.add_argument("--turn-ms", type=float, default=100.0, help="default %(default)s")
+    group.add_argument("--first-turn-ms", type=float, default=1000.0, help="default %(default)s")
+    bench_run = bench.get_default("run")
+
+    def dispatch(args: argparse.Namespace) -> int:
+        return run(args) if args.stress else bench_run(args)
+
+    bench.set_defaults(run=dispatch)
