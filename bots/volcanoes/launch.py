@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import gc
 import os
+import select
 import subprocess
 import sys
-import select
 import time
 
 from .pure.player import PurePlayer, ending_on_bad_input, read_turns
+from .pure.rules import BLUE, N_TILES, ORANGE
 from .registry import stand_in
-from .pure.rules import BLUE, ORANGE, N_TILES
 
 STAND_IN_TURN_SECONDS = 0.035
 STAND_IN_FIRST_TURN_SECONDS = 0.150
@@ -94,7 +94,10 @@ class _Engine:
         if self.proc is not None:
             if not self.ready:  # still loading: no need to wait for it
                 self.proc.kill()
-            self.proc.stdin.close()
+            try:
+                self.proc.stdin.close()
+            except OSError:  # it is gone already
+                pass
             self.proc.wait()
 
 
@@ -112,6 +115,13 @@ def play(name: str, stdin=None, stdout=None, log=None) -> None:
         main(bot_class(name)())
         return
     engine = _Engine(name)
+    try:
+        _play(name, pure, engine, stdin, stdout, log)
+    finally:  # the input ended, or was not CodinGame's: the child goes too
+        engine.close()
+
+
+def _play(name: str, pure: PurePlayer, engine: _Engine, stdin, stdout, log) -> None:
     relaying = False
     gc.disable()  # collections run after answering, never inside a timed turn
     with ending_on_bad_input(name):
@@ -129,7 +139,6 @@ def play(name: str, stdin=None, stdout=None, log=None) -> None:
                 engine.take_over(pure, log)
                 relaying = True
             gc.collect(1)
-    engine.close()
 
 
 def _follow(pure: PurePlayer, lines: list[str]) -> None:
@@ -163,7 +172,10 @@ def serve(name: str) -> None:
         bot.choose(GameState(levels, dormant, 0), 0.08)
     gc.collect()
     gc.freeze()  # what the imports made is never looked at again
-    print("ready", flush=True)
+    try:
+        print("ready", flush=True)
+    except BrokenPipeError:  # the game is over already
+        return
     resume = sys.stdin.readline().split()
     if len(resume) != 3:  # the game ended before the take-over
         return
@@ -175,4 +187,7 @@ def serve(name: str) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[2]) if sys.argv[1] == "--serve" else play(sys.argv[1])
+    if sys.argv[1] == "--serve":
+        serve(sys.argv[2])
+    else:
+        play(sys.argv[1])
