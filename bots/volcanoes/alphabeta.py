@@ -20,13 +20,11 @@ import time
 import numpy as np
 
 from referee.volcanoes import rules
-from referee.volcanoes.match import Settings
 
 from .base import Bot, GameState
 from .search import tt
 from .search.minimax import INFINITY, NODE_LIMIT, NODES, Workspace, search_root
 
-MAX_TURNS = Settings().max_turns
 MAX_DEPTH = 40
 THINK_FRACTION = 0.6  # of the budget: on a busy machine the process may lose the CPU mid-slice
 SLICE_SECONDS = 0.003  # the clock is read at least this often
@@ -69,7 +67,7 @@ class AlphaBetaBot(Bot):
         w.stats[NODE_LIMIT] = max(int(self.nodes_per_second * seconds), 50)
         started = time.perf_counter()
         done = search_root(*w.arrays(), state.turns_played, depth, moves, values, first,
-                           alpha, beta, MAX_TURNS)
+                           alpha, beta, rules.MAX_TURNS)
         elapsed = time.perf_counter() - started
         if elapsed > 0.001:
             rate = w.stats[NODES] / elapsed

@@ -62,7 +62,7 @@ class InProcessSeat:
 class Settings:
     turn_ms: float = 100.0
     first_turn_ms: float = 1000.0
-    max_turns: int = 200
+    max_turns: int = rules.MAX_TURNS
     soft_timeouts: bool = False  # CodinGame's newer mode: 50 ms of grace, the third overrun forfeits
     grace_ms: float = 50.0
     overruns_allowed: int = 2

@@ -10,14 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .board import HALF, N_TILES, NEIGHBOURS
-
-BLUE, ORANGE, GROWTH = 1, -1, 0
-MAX_LEVEL = 4
-MAX_ERUPTION_PHASES = 100  # more phases in one turn and the game is a draw
-CYCLE = (BLUE, ORANGE, GROWTH, ORANGE, BLUE, GROWTH)
-
-# Outcomes of a turn.
-ONGOING, BLUE_WINS, ORANGE_WINS, DRAW = 0, 1, 2, 3
+from .constants import (  # noqa: F401 - the reference's names for them
+    BLUE, BLUE_WINS, CYCLE, DRAW, GROWTH, MAX_ERUPTION_PHASES, MAX_LEVEL, ONGOING, ORANGE, ORANGE_WINS,
+)
 
 
 def actor(turn: int) -> int:

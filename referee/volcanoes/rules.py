@@ -10,13 +10,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import constants
 from .board import HALF, N_TILES, NEIGHBOURS
+from .constants import (  # noqa: F401 - the numba engine's names for them (frozen into its kernels)
+    BLUE, BLUE_WINS, DRAW, GROWTH, MAX_ERUPTION_PHASES, MAX_LEVEL, MAX_TURNS, ONGOING, ORANGE, ORANGE_WINS,
+)
 
-BLUE, ORANGE, GROWTH = 1, -1, 0
-MAX_LEVEL = 4
-MAX_ERUPTION_PHASES = 100  # more phases in one turn and the game is a draw
-ONGOING, BLUE_WINS, ORANGE_WINS, DRAW = 0, 1, 2, 3
-CYCLE = np.array([BLUE, ORANGE, GROWTH, ORANGE, BLUE, GROWTH], dtype=np.int64)
+CYCLE = np.array(constants.CYCLE, dtype=np.int64)
 
 # The neighbours as an array for the kernels (board.py stays free of numpy, for the bundle).
 NEIGHBOUR_ARRAY = np.array(NEIGHBOURS, dtype=np.int64)

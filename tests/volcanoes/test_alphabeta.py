@@ -7,7 +7,8 @@ import sys
 import numpy as np
 import pytest
 
-from bots.volcanoes.alphabeta import MAX_TURNS, AlphaBetaBot
+from bots.volcanoes.alphabeta import AlphaBetaBot
+from referee.volcanoes.constants import MAX_TURNS
 from bots.volcanoes.search.distance import BLOCKED, connection_distance
 from bots.volcanoes.search import evaluate as evaluation
 from bots.volcanoes.search.evaluate import WEIGHTS, distance, evaluate, new_scratch

@@ -18,13 +18,10 @@ from __future__ import annotations
 from random import Random
 
 from referee.volcanoes.board import HALF, N_TILES, NEIGHBOURS
+from referee.volcanoes.constants import (  # noqa: F401 - the pure engine's names for them
+    BLUE, BLUE_WINS, CYCLE, DRAW, GROWTH, MAX_ERUPTION_PHASES, MAX_LEVEL, MAX_TURNS, ONGOING, ORANGE, ORANGE_WINS,
+)
 
-BLUE, ORANGE, GROWTH = 1, -1, 0
-MAX_LEVEL = 4
-MAX_ERUPTION_PHASES = 100
-MAX_TURNS = 200
-ONGOING, BLUE_WINS, ORANGE_WINS, DRAW = 0, 1, 2, 3
-CYCLE = (BLUE, ORANGE, GROWTH, ORANGE, BLUE, GROWTH)
 # Who acts on each turn: ACTORS[turns_played] acts on turn turns_played + 1.
 ACTORS = tuple(CYCLE[t % 6] for t in range(MAX_TURNS + 6))
 TILES = range(N_TILES)

@@ -18,11 +18,10 @@ import math
 import numpy as np
 from numba import njit
 
-from referee.volcanoes.rules import BLUE, BLUE_WINS, CYCLE, DRAW, GROWTH, ONGOING, ORANGE_WINS
+from referee.volcanoes.rules import BLUE, BLUE_WINS, CYCLE, DRAW, GROWTH, MAX_TURNS, ONGOING, ORANGE_WINS
 
 from . import playout
 
-MAX_TURNS = 200
 # Columns of `nodes`.
 PARENT, FIRST, N_CHILDREN, N_TRIED, MOVE, MOVER, VISITS, PROOF, AMAF_VISITS = range(9)
 N_COLUMNS = 9
