@@ -10,6 +10,11 @@ visits grow (RAVE, Gelly & Silver 2007); an unvisited move is valued by AMAF alo
 tries the promising tiles first. Connection games suit AMAF: a tile that helps later mostly
 helps now.
 
+Each node searches only its decisive moves when it has them (`_decisive`): a placement that wins
+at once, played alone; else, when the opponent moves next and could win at once, only the moves
+that may stop it. Worth 69% +-11 (80 games) against the same search without it at 400 iterations
+a move, and 63% +-12 (60 games) at 40 ms a move, whatever the bit-mask checks cost.
+
 A node is a position where a player is to move (growth turns are folded into the move before
 them); `wins` count for the player whose move led to it, so a parent picks the child best for its
 own mover though the movers do not simply alternate (blue, orange, growth, orange, blue, growth).
