@@ -114,3 +114,33 @@ def test_playouts_per_second_is_measured():
     assert playouts_per_second(0.2) > 0
     with pytest.raises(ValueError):
         playouts_per_second(0)
+
+
+def _position_with_one_threat():
+    """A random game's position where the opponent moves next and has exactly one winning
+    placement, and the mover has none (and no volcano about to erupt)."""
+    from random import Random
+
+    rng = Random(11)
+    while True:
+        board, turns, outcome = pure.new_board(), 0, pure.ONGOING
+        while outcome == pure.ONGOING and turns < pure.MAX_TURNS - 1:
+            mover = pure.ACTORS[turns]
+            if mover and pure.ACTORS[turns + 1] == -mover:
+                threats = pure.winning_placements(board, -mover)
+                top = pure.BLUE_TOP - 1 if mover > 0 else pure.ORANGE_TOP + 1
+                if (len(threats) == 1 and not pure.winning_placements(board, mover)
+                        and top not in board):
+                    return board, turns, threats[0]
+            moves = pure.legal_moves(board, mover) if mover else [-1]
+            if not moves:
+                break
+            outcome = pure.take_turn(board, turns, rng.choice(moves))
+            turns += 1
+
+
+def test_mcts_blocks_the_opponents_win_in_one():
+    board, turns, threat = _position_with_one_threat()
+    bot = MCTSBot(seed=4, iterations=30)
+    bot.start(pure.ACTORS[turns])
+    assert bot.choose(bytearray(board), turns, 0.0) == threat

@@ -152,3 +152,39 @@ def test_boards_convert_both_ways():
     levels = [((t * 7) % 9) - 4 for t in range(N_TILES)]
     assert pure.to_levels(pure.from_levels(levels)) == levels
     assert pure.new_board() == pure.from_levels([0] * N_TILES)
+
+
+def _random_positions(seed, count):
+    """Positions from random games, late ones included (where wins in one placement appear)."""
+    rng = Random(seed)
+    positions = []
+    while len(positions) < count:
+        board, turns, outcome = pure.new_board(), 0, pure.ONGOING
+        while outcome == pure.ONGOING and turns < pure.MAX_TURNS:
+            who = pure.ACTORS[turns]
+            moves = pure.legal_moves(board, who) if who else [-1]
+            if not moves:
+                break
+            positions.append(bytes(board))
+            outcome = pure.take_turn(board, turns, rng.choice(moves))
+            turns += 1
+    return positions
+
+
+def test_winning_placements_agree_with_the_reference():
+    """The bit-mask search for winning placements against the reference's connection test on each
+    empty tile of random positions (a placement never erupts)."""
+    found = 0
+    for board in _random_positions(7, 2000)[::3]:
+        levels = pure.to_levels(board)
+        for player in (pure.BLUE, pure.ORANGE):
+            expected = []
+            for t in range(N_TILES):
+                if levels[t] == 0:
+                    after = list(levels)
+                    after[t] = player
+                    if reference._connects(after, player):
+                        expected.append(t)
+            assert pure.winning_placements(bytearray(board), player) == expected
+            found += bool(expected)
+    assert found > 10  # the positions did hold wins to find

@@ -433,3 +433,65 @@ def random_playout(board, turns_played: int, bits=_rng.getrandbits, max_turns: i
                 if result:
                     return result
     return DRAW
+
+
+# --- Knowledge for the search ---------------------------------------------------------------
+
+
+def _antipode_distance() -> int:
+    """The fewest steps from any tile to its antipode."""
+    fewest = N_TILES
+    for start in TILES:
+        steps = {start: 0}
+        queue = [start]
+        for t in queue:
+            for n in _NB[t]:
+                if n not in steps:
+                    steps[n] = steps[t] + 1
+                    queue.append(n)
+        fewest = min(fewest, steps[(start + HALF) % N_TILES])
+    return fewest
+
+
+# A connection holds a path of _antipode_distance() + 1 tiles, so a player with fewer pieces than
+# that distance cannot win by one placement (checked by counting, before any flood).
+_FEWEST_TO_WIN = _antipode_distance()
+
+
+def winning_placements(board, player: int) -> list[int]:
+    """The empty tiles where a placement by `player` joins a tile to its antipode, in tile order
+    (a placement never erupts, so this is exact). Bit masks: each owned tile is labelled with its
+    component's mask, and an empty tile wins when it and its neighbours' masks hold an antipodal
+    pair; one flood per component, then a few ORs per empty tile."""
+    if player > 0:
+        if board.count(5) + board.count(6) + board.count(7) + board.count(8) < _FEWEST_TO_WIN:
+            return []
+    elif board.count(3) + board.count(2) + board.count(1) + board.count(0) < _FEWEST_TO_WIN:
+        return []
+    nb, bit = _NB, _BIT
+    masks = [0] * N_TILES
+    if player > 0:
+        mine = [board[t] > EMPTY for t in TILES]
+    else:
+        mine = [board[t] < EMPTY for t in TILES]
+    for t in TILES:
+        if mine[t] and not masks[t]:
+            mine[t] = False
+            members = [t]
+            m = bit[t]
+            for x in members:  # grows while it is walked: a breadth-first flood
+                for n in nb[x]:
+                    if mine[n]:
+                        mine[n] = False
+                        members.append(n)
+                        m |= bit[n]
+            for x in members:
+                masks[x] = m
+    found = []
+    for t in TILES:
+        if board[t] == EMPTY:
+            a, b, c = nb[t]
+            m = bit[t] | masks[a] | masks[b] | masks[c]
+            if m & (m >> HALF):
+                found.append(t)
+    return found
