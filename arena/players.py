@@ -30,8 +30,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, READY_LINE
 from bots.volcanoes.registry import BOTS
-from referee.process import BotError, BotExited, BotProcess, BotStartError, warm_up
+from referee.process import BotError, BotExited, BotProcess, BotStartError, warm_up, warm_up_command
 
 # Bots of this project (bots/volcanoes/registry.py), name -> "module:Class". Each takes `seed=None`.
 REGISTRY: dict[str, str] = {name: f"{module}:{cls}" for name, (module, cls) in BOTS.items()}
@@ -268,7 +269,32 @@ def open_seat(player: Player, seed: int):
         except Exception as exc:
             raise BotStartError(f"{player.label} could not start: {type(exc).__name__}: {exc}") from exc
         return GuardedSeat(bot)
-    return BotProcess(player.target, cwd=player.cwd)
+    if not _loads_first(player):
+        return BotProcess(player.target, cwd=player.cwd)
+    seat = BotProcess(player.target, cwd=player.cwd, env=dict(os.environ, **{LOAD_FIRST_VARIABLE: "1"}))
+    _wait_until_loaded(seat)
+    return seat
+
+
+def _loads_first(player: Player) -> bool:
+    """Whether `player` is one of this project's registered bots run as a process (a git pin, or
+    `python -m bots.volcanoes.NAME`) whose launcher can load the bot before the first turn, when asked
+    (`bots.volcanoes.launch`): then the game is played by the bot being rated, not by the pure-Python
+    stand-in that covers a process's start-up on CodinGame's clock."""
+    if warm_up_command(player.target, player.cwd) is None:
+        return False
+    launcher = Path(player.cwd or PROJECT_ROOT) / "bots" / "volcanoes" / "launch.py"
+    return launcher.is_file() and LOAD_FIRST_VARIABLE in launcher.read_text()
+
+
+def _wait_until_loaded(seat: BotProcess, seconds: float = 120.0) -> None:
+    """Until the bot says it has loaded (before any turn: no clock runs), it exits, or `seconds`;
+    if it never says so, its stand-in plays (the game is still fair, the engine weaker)."""
+    deadline = time.monotonic() + seconds
+    said = ""
+    while READY_LINE not in said and seat.running() and time.monotonic() < deadline:
+        time.sleep(0.02)
+        said += seat.take_stderr()
 
 
 class GuardedSeat:

@@ -347,6 +347,10 @@ class BotProcess:
         except OSError:
             pass
 
+    def running(self) -> bool:
+        """Whether the bot's process has not exited."""
+        return self._proc.poll() is None
+
     def take_stderr(self) -> str:
         """What the bot wrote on stderr since the last call (bounded)."""
         return self._stderr.take()

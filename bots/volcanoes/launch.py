@@ -29,6 +29,10 @@ from .pure.player import PurePlayer, ending_on_bad_input, read_turns
 from .pure.rules import BLUE, N_TILES, ORANGE
 from .registry import stand_in
 
+# Set by a referee that can wait before the game's first turn (the arena, for the bots it starts):
+# load the bot first, say READY_LINE on stderr, and only then read the first turn; no stand-in.
+LOAD_FIRST_VARIABLE = "CALDERA_LOAD_FIRST"
+READY_LINE = "ready: the bot takes over from the first turn"
 STAND_IN_TURN_SECONDS = 0.035
 STAND_IN_FIRST_TURN_SECONDS = 0.150
 
@@ -57,11 +61,12 @@ class _Engine:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.ready = False
 
-    def poll_ready(self, log) -> bool:
-        """Whether the child has said "ready" (never waits); False for good when it died."""
+    def poll_ready(self, log, wait: bool = False) -> bool:
+        """Whether the child has said "ready" (waits a second at most with `wait`, else never);
+        False for good when it died."""
         if self.ready or self.proc is None:
             return self.ready
-        if not select.select([self.proc.stdout], [], [], 0)[0]:
+        if not select.select([self.proc.stdout], [], [], 1.0 if wait else 0)[0]:
             return False
         line = self.proc.stdout.readline()
         if line.strip() != "ready":
@@ -116,13 +121,19 @@ def play(name: str, stdin=None, stdout=None, log=None) -> None:
         return
     engine = _Engine(name)
     try:
-        _play(name, pure, engine, stdin, stdout, log)
+        if os.environ.get(LOAD_FIRST_VARIABLE):
+            while not engine.poll_ready(log, wait=True):
+                if engine.proc is None:  # it could not load: the stand-in plays
+                    break
+            else:
+                engine.take_over(pure, log)
+                print(READY_LINE, file=log, flush=True)
+        _play(name, pure, engine, stdin, stdout, log, relaying=engine.ready)
     finally:  # the input ended, or was not CodinGame's: the child goes too
         engine.close()
 
 
-def _play(name: str, pure: PurePlayer, engine: _Engine, stdin, stdout, log) -> None:
-    relaying = False
+def _play(name: str, pure: PurePlayer, engine: _Engine, stdin, stdout, log, relaying: bool) -> None:
     gc.disable()  # collections run after answering, never inside a timed turn
     with ending_on_bad_input(name):
         for lines, started in read_turns(stdin):

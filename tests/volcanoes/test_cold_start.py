@@ -27,3 +27,19 @@ def test_a_bot_on_an_empty_numba_cache_plays_a_whole_game_without_a_forfeit(name
             result = play_game(blue, orange, seed=7, settings=settings)
         assert result.reason not in ("timeout", "invalid", "crash"), (seat, result.reason, result.detail)
         assert result.turns >= 8  # a whole game, not an early forfeit of the random bot
+
+
+def test_asked_to_load_first_a_bot_says_so_before_its_first_turn_and_then_plays_itself(tmp_path):
+    """The arena starts a process bot this way, so that its games are played by the bot it rates."""
+    from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, READY_LINE
+    from referee.volcanoes.board import NAMES, init_block
+
+    env = dict(os.environ, **{LOAD_FIRST_VARIABLE: "1"})
+    with BotProcess(bot("greedy"), env=env) as greedy:
+        said = ""
+        while READY_LINE not in said and greedy.running():
+            said += greedy.take_stderr()
+        assert READY_LINE in said and "takes over" in said
+        answer, _ = greedy.ask(init_block() + [" ".join(["0"] * 80), " ".join(NAMES)], timeout=5)
+        assert answer in NAMES
+        assert "takes over" not in greedy.take_stderr()  # it did before the game, once
