@@ -80,7 +80,8 @@ def test_a_git_pin_is_prepared_at_its_final_path_and_plays_from_an_empty_cache(t
     env = dict(os.environ, NUMBA_CACHE_DIR=str(numba_cache), XDG_CACHE_HOME=str(tmp_path / "xdg"))
     db = tmp_path / "pin.sqlite"
     done = subprocess.run([sys.executable, "-m", "arena.cli", "match", "greedy@HEAD", "random", "--pairs", "1",
-                           "--workers", "1", "--seed", "2", "--db", str(db), "--quiet"],
+                           "--workers", "1", "--seed", "2", "--db", str(db), "--quiet",
+                           "--turn-ms", "1000"],  # the cache is tested here, not the clock
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "preparing greedy@HEAD" in done.stderr and "preparing random" in done.stderr
