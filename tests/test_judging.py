@@ -1,10 +1,14 @@
-"""Every solo puzzle's judge has the same command shape."""
+"""Every solo puzzle's judge has the same command shape and the same exit statuses (referee/judging.py)."""
 import argparse
+import json
+from dataclasses import dataclass
 
 import pytest
 
 import referee.cli
-from referee.judging import positive_ms
+from referee.errors import InputFormatError
+from referee.judging import positive_ms, report_verdicts
+from referee.process import BotStartError
 
 PUZZLES = [game for game in referee.cli.GAMES if game != "volcanoes"]
 
@@ -14,7 +18,7 @@ def test_every_puzzle_judges_with_one_command_shape(game):
     args = referee.cli.build_parser().parse_args([game, "judge", "puzzles.txt", "python -m solver", "--time-ms",
                                                   "250", "--json"])
     assert (args.file, args.solver, args.time_ms, args.json) == ("puzzles.txt", "python -m solver", 250.0, True)
-    assert callable(args.run)
+    assert args.run.__module__ == f"referee.{game}.cli"
 
 
 def test_time_must_be_a_positive_number():
@@ -22,3 +26,55 @@ def test_time_must_be_a_positive_number():
     for bad in ("0", "-3", "fast"):
         with pytest.raises(argparse.ArgumentTypeError):
             positive_ms(bad)
+
+
+@dataclass
+class Verdict:
+    puzzle: int
+    error: str | None
+
+
+def _report(verdicts, *, as_json=False, raises=None):
+    def judging():
+        yield from verdicts
+        if raises is not None:
+            raise raises
+    return report_verdicts("toy", "puzzles.txt", judging, as_json, lambda v: {"puzzle": v.puzzle, "error": v.error},
+                           lambda v: f"puzzle {v.puzzle}: {v.error or 'right'}",
+                           lambda vs: f"{len(vs)} puzzles")
+
+
+def test_all_right_exits_0_and_prints_each_verdict_then_the_summary(capsys):
+    assert _report([Verdict(1, None), Verdict(2, None)]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["puzzle 1: right", "puzzle 2: right", "2 puzzles"]
+    assert err == ""
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_one_wrong_answer_exits_1_and_says_how_many(capsys, as_json):
+    assert _report([Verdict(1, None), Verdict(2, "timeout"), Verdict(3, None)], as_json=as_json) == 1
+    out, err = capsys.readouterr()
+    if as_json:
+        assert [json.loads(line) for line in out.splitlines()] == [
+            {"puzzle": 1, "error": None}, {"puzzle": 2, "error": "timeout"}, {"puzzle": 3, "error": None}]
+    else:
+        assert "puzzle 2: timeout" in out.splitlines()
+    assert err.strip() == "toy judge: 1 of 3 answers wrong"
+
+
+def test_every_answer_wrong_exits_1(capsys):
+    assert _report([Verdict(1, "crashed"), Verdict(2, "wrong")]) == 1
+    assert "2 of 2 answers wrong" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("failure, says", [
+    (InputFormatError("line 3: 'x' is not a cell"), "toy judge: puzzles.txt: line 3: 'x' is not a cell"),
+    (UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), "toy judge: puzzles.txt is not UTF-8 text"),
+    (FileNotFoundError(2, "No such file or directory"), "toy judge: cannot read puzzles.txt: No such file"),
+    (BotStartError("no such command"), "toy judge: solver cannot start: no such command"),
+])
+def test_bad_input_exits_2_with_one_line(capsys, failure, says):
+    assert _report([Verdict(1, None)], raises=failure) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and err.startswith(says), err
