@@ -322,7 +322,7 @@ def open_seat(player: Player, seed: int):
                 _warmed.add(player.target)
         except Exception as exc:
             raise BotStartError(f"{player.label} could not start: {type(exc).__name__}: {exc}") from exc
-        return GuardedSeat(bot)
+        return GuardedSeat(bot, target_options(player.target).get(TIME_OPTION, 100.0) / 100.0)
     if not _loads_first(player):
         return BotProcess(player.target, cwd=player.cwd)
     seat = BotProcess(player.target, cwd=player.cwd, env=dict(os.environ, **{LOAD_FIRST_VARIABLE: "1"}))
@@ -355,11 +355,18 @@ class GuardedSeat:
     """An in-process bot as a seat; an exception raised by the bot is a crash, as it would be in a
     process, instead of ending the whole run."""
 
-    def __init__(self, bot):
+    def __init__(self, bot, time_scale: float = 1.0):
+        """`time_scale`: the player's limits against CodinGame's (its `ms` option over 100 ms); its
+        adapter budgets the bot's search from them."""
         from bots.volcanoes.base import Bot, InProcessSeat
+        from bots.volcanoes.pure import player as pure
         from bots.volcanoes.pure.seat import PureSeat
 
-        self._seat = InProcessSeat(bot) if isinstance(bot, Bot) else PureSeat(bot)
+        if isinstance(bot, Bot):
+            self._seat = InProcessSeat(bot, time_scale=time_scale)
+        else:
+            self._seat = PureSeat(bot, turn_seconds=pure.TURN_SECONDS * time_scale,
+                                  first_turn_seconds=pure.FIRST_TURN_SECONDS * time_scale)
 
     def ask(self, lines: list[str], timeout: float) -> tuple[str, float]:
         try:
