@@ -168,8 +168,14 @@ def cmd_report(args) -> int:
 
 
 def cmd_bots(args) -> int:
+    from bots.volcanoes.registry import PARAMETERS
+
     for name, target in players_mod.REGISTRY.items():
-        print(f"{name:12} {target}")
+        declared = " ".join(f"{p.name}={p.default:g} [{p.low:g}, {p.high:g}] ({p.type.__name__})"
+                            for p in PARAMETERS.get(name, ()))
+        print(f"{name:12} {target:36} {declared}".rstrip())
+    print(f"\nOptions: NAME:OPT=VALUE,... (e.g. mcts:c=0.3,rave_k=2000); {players_mod.TIME_OPTION}=N sets a "
+          "player's turn limit in ms (its first turn scales with it), e.g. uct:ms=1000.")
     return 0
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, READY_LINE
-from bots.volcanoes.registry import BOTS
+from bots.volcanoes.registry import BOTS, parse_options
 from referee.process import BotError, BotExited, BotProcess, BotStartError, warm_up, warm_up_command
 
 # Bots of this project (bots/volcanoes/registry.py), name -> "module:Class". Each takes `seed=None`.
@@ -40,6 +40,7 @@ REGISTRY: dict[str, str] = {name: f"{module}:{cls}" for name, (module, cls) in B
 BASELINES = ("random", "boss", "greedy")
 ENGINES = ("mcts", "alphabeta", "uct")
 
+TIME_OPTION = "ms"  # `uct:ms=1000`: the player's turn limit in ms (its first turn scales with it)
 BUNDLE_PREFIX = "bundle:"  # `bundle:mcts`: the file `arena bundle mcts` writes, as a player
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 _LABEL = re.compile(r"^([A-Za-z0-9_.+-]+)=(.+)$")
@@ -73,6 +74,13 @@ def resolve(text: str, cache: Path | None = None) -> Player:
         return _bundle_pin(label, spec, cache)
     if spec in REGISTRY:
         return Player(label or spec, spec, "bot", REGISTRY[spec], _module_version(REGISTRY[spec]))
+    name, colon, options = spec.partition(":")
+    if colon and name in REGISTRY:
+        target = f"{REGISTRY[name]}:{_normal_options(text, name, options)}"
+        return Player(label or spec, spec, "bot", target, _bot_version(target))
+    if colon and (name.split("@", 1)[0] in REGISTRY or Path(name).is_file()):
+        raise PlayerError(f"player {text!r}: options (NAME:OPT=VALUE) are for registered bots run in-process; "
+                          "a pinned revision, a file or a command line cannot take them")
     if "@" in spec and spec.split("@", 1)[0] in REGISTRY and " " not in spec:
         return _git_pin(label, spec, cache)
     path = Path(spec)
@@ -89,6 +97,50 @@ def resolve(text: str, cache: Path | None = None) -> Player:
         f"unknown player {text!r}: not a registered bot ({names}), NAME@REVISION, bundle:NAME, a file "
         "or a command"
     )
+
+
+def _normal_options(text: str, name: str, options: str) -> str:
+    """`c=0.30,ms=1000` checked against bot `name`'s declared parameters, written canonically (sorted,
+    parsed values) so that equal options give equal versions; a PlayerError says what is wrong."""
+    items = [item for item in options.split(",")]
+    ms = [item for item in items if item.partition("=")[0].strip() == TIME_OPTION]
+    rest = [item for item in items if item not in ms]
+    try:
+        parsed = parse_options(name, ",".join(rest)) if rest else {}
+        if len(ms) > 1:
+            raise ValueError(f"option {TIME_OPTION!r} is given twice")
+        if ms:
+            value = ms[0].partition("=")[2].strip()
+            try:
+                parsed[TIME_OPTION] = float(value)
+            except ValueError:
+                raise ValueError(f"{TIME_OPTION}={value!r} is not a number of milliseconds") from None
+            if not 1.0 <= parsed[TIME_OPTION] <= 600_000.0:
+                raise ValueError(f"{TIME_OPTION}={value} is out of range [1, 600000]")
+    except ValueError as exc:
+        raise PlayerError(f"player {text!r}: {exc}") from None
+    return ",".join(f"{key}={parsed[key]!r}" for key in sorted(parsed))
+
+
+def target_options(target: str) -> dict:
+    """The options written in an in-process bot's target (`module:Class:c=0.3,ms=1000`), parsed."""
+    parts = target.split(":")
+    if len(parts) < 3 or not parts[2]:
+        return {}
+    items = (item.partition("=") for item in parts[2].split(","))
+    # Written by _normal_options: a float's repr has a point or an exponent, an int's has neither.
+    return {key: int(value) if value.lstrip("-").isdigit() else float(value) for key, _, value in items}
+
+
+def turn_ms(player: Player, default: float) -> float:
+    """`player`'s turn limit: its `ms` option, else the run's."""
+    return target_options(player.target).get(TIME_OPTION, default) if player.kind == "bot" else default
+
+
+def _bot_version(target: str) -> str:
+    """The module's hash, and the options when there are any: they are part of what plays."""
+    options = target.split(":")[2] if target.count(":") >= 2 else ""
+    return _module_version(target) + (f":{options}" if options else "")
 
 
 def resolve_all(texts: list[str], cache: Path | None = None) -> list[Player]:
@@ -213,7 +265,7 @@ def _file_pin(label: str | None, path: Path, cache: Path) -> Player:
 def changed_since(player: Player) -> str | None:
     """Why `player` would not play as it did when its run began (None if it would)."""
     if player.kind == "bot":
-        now = _module_version(player.target)
+        now = _bot_version(player.target)
         return None if now == player.version else f"its module changed (version {player.version}, now {now})"
     if player.kind == "git":
         return None if Path(player.cwd).is_dir() else f"its pinned tree {player.cwd} is gone"
@@ -254,7 +306,7 @@ _warmed: set[str] = set()
 
 
 def bot_class(target: str):
-    module, cls = target.split(":")
+    module, cls = target.split(":")[:2]
     return getattr(importlib.import_module(module), cls)
 
 
@@ -262,13 +314,15 @@ def open_seat(player: Player, seed: int):
     """A referee seat for one game (close it after the game)."""
     if player.kind == "bot":
         try:
-            bot = bot_class(player.target)(seed=seed)
+            options = target_options(player.target)
+            options.pop(TIME_OPTION, None)  # the referee's limit, which the bot's budget follows
+            bot = bot_class(player.target)(seed=seed, **options)
             if hasattr(bot, "warm_up") and player.target not in _warmed:  # before any timed turn
                 bot.warm_up()
                 _warmed.add(player.target)
         except Exception as exc:
             raise BotStartError(f"{player.label} could not start: {type(exc).__name__}: {exc}") from exc
-        return GuardedSeat(bot)
+        return GuardedSeat(bot, target_options(player.target).get(TIME_OPTION, 100.0) / 100.0)
     if not _loads_first(player):
         return BotProcess(player.target, cwd=player.cwd)
     seat = BotProcess(player.target, cwd=player.cwd, env=dict(os.environ, **{LOAD_FIRST_VARIABLE: "1"}))
@@ -301,11 +355,18 @@ class GuardedSeat:
     """An in-process bot as a seat; an exception raised by the bot is a crash, as it would be in a
     process, instead of ending the whole run."""
 
-    def __init__(self, bot):
+    def __init__(self, bot, time_scale: float = 1.0):
+        """`time_scale`: the player's limits against CodinGame's (its `ms` option over 100 ms); its
+        adapter budgets the bot's search from them."""
         from bots.volcanoes.base import Bot, InProcessSeat
+        from bots.volcanoes.pure import player as pure
         from bots.volcanoes.pure.seat import PureSeat
 
-        self._seat = InProcessSeat(bot) if isinstance(bot, Bot) else PureSeat(bot)
+        if isinstance(bot, Bot):
+            self._seat = InProcessSeat(bot, time_scale=time_scale)
+        else:
+            self._seat = PureSeat(bot, turn_seconds=pure.TURN_SECONDS * time_scale,
+                                  first_turn_seconds=pure.FIRST_TURN_SECONDS * time_scale)
 
     def ask(self, lines: list[str], timeout: float) -> tuple[str, float]:
         try:

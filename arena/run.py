@@ -22,7 +22,7 @@ from referee.process import BotError, claim_orphans
 from referee.volcanoes.match import Result, Settings, play_game
 
 from .errors import UsageError
-from .players import Player, open_seat
+from .players import Player, open_seat, turn_ms
 from .schedule import Job
 
 FORFEITS = ("timeout", "invalid", "crash", "start", "error")  # reasons that are a bot's fault
@@ -42,7 +42,8 @@ def play_job(job: Job, players: dict[str, Player], settings: Settings) -> dict:
                 result = Result(job.seed, other, exc.reason, f"{colour} {exc}", 0, [], [])
                 break
         else:
-            result = play_game(seats[0], seats[1], job.seed, settings)
+            limits = tuple(turn_ms(players[label], settings.turn_ms) for label in (job.blue, job.orange))
+            result = play_game(seats[0], seats[1], job.seed, settings, limits)
     finally:
         for seat in seats:
             seat.close()

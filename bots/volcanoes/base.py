@@ -64,9 +64,12 @@ _LEVELS = {str(level) for level in range(rules.MAX_LEVEL + 1)}  # as written, le
 class Player:
     """CodinGame's side of the protocol for one bot, one game at a time: lines in, a tile name out."""
 
-    def __init__(self, bot: Bot, safety: float = SAFETY_SECONDS, log=sys.stderr, cold_start: bool = False):
-        """`cold_start`: this process was started to play, so its first answer also covers start-up."""
+    def __init__(self, bot: Bot, safety: float = SAFETY_SECONDS, log=sys.stderr, cold_start: bool = False,
+                 turn_seconds: float = TURN_SECONDS, first_turn_seconds: float = FIRST_TURN_SECONDS):
+        """`cold_start`: this process was started to play, so its first answer also covers start-up.
+        `turn_seconds`, `first_turn_seconds`: the referee's limits (the arena's time odds change them)."""
         self.bot = bot
+        self.turn_seconds, self.first_turn_seconds = turn_seconds, first_turn_seconds
         self.safety = safety
         self.cold_start = cold_start
         self.log = log
@@ -95,7 +98,7 @@ class Player:
             raise InputFormatError(f"no legal move in this position: {position[:60]!r}")
         if first_turn:
             self.bot.start(state.player)
-        limit = FIRST_TURN_SECONDS if first_turn else TURN_SECONDS
+        limit = self.first_turn_seconds if first_turn else self.turn_seconds
         budget = limit - self.safety - (time.perf_counter() - started)
         if first_turn and self.cold_start:
             budget = min(budget, COLD_START_SECONDS - process_age())
@@ -123,9 +126,12 @@ class Player:
 class InProcessSeat(match.InProcessSeat):
     """A bot as a referee seat without a process: the same lines, the same adapter, no pipes."""
 
-    def __init__(self, bot: Bot, log=None):
+    def __init__(self, bot: Bot, log=None, time_scale: float = 1.0):
+        """`time_scale`: the referee's limits are this many times CodinGame's (time odds)."""
         stderr = io.StringIO()
-        super().__init__(Player(bot, log=log or stderr), stderr)
+        player = Player(bot, log=log or stderr, turn_seconds=TURN_SECONDS * time_scale,
+                        first_turn_seconds=FIRST_TURN_SECONDS * time_scale)
+        super().__init__(player, stderr)
 
 
 class _HideSciPy:

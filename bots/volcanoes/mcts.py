@@ -9,9 +9,10 @@ if __name__ == "__main__":  # before the imports below, which load numba: answer
     play("mcts")
     raise SystemExit
 
+from .registry import defaults
 from .uct import UctBot
 
-DEFAULTS = dict(c=0.2, rave_k=3000.0, decisive=True, solver=True)
+DEFAULTS = dict(defaults("mcts"), decisive=True, solver=True)  # c and rave_k: see registry.PARAMETERS
 
 
 class MctsBot(UctBot):

@@ -8,6 +8,8 @@ bots.volcanoes.pure.NAME`."""
 from __future__ import annotations
 
 import importlib
+import math
+from dataclasses import dataclass
 
 PURE_PREFIX = "pure-"
 # name -> (module, class); each module also runs as `python -m MODULE`.
@@ -21,6 +23,58 @@ BOTS = {
     "pure-mcts": ("bots.volcanoes.pure.mcts", "MCTSBot"),
     "pure-random": ("bots.volcanoes.pure.random", "RandomBot"),
 }
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A tunable option of a registered bot: its constructor takes it as a keyword argument."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    type: type = float
+
+    def parse(self, text: str):
+        """The value of `text`; a ValueError says what is wrong in one line."""
+        try:
+            value = self.type(text)
+        except ValueError:
+            raise ValueError(f"{self.name}={text!r} is not {'an integer' if self.type is int else 'a number'}") from None
+        if not (self.low <= value <= self.high) or value != value:
+            raise ValueError(f"{self.name}={text} is out of range [{self.low:g}, {self.high:g}]")
+        return value
+
+
+# name -> its tunable parameters (the one place their defaults are written; the bots read them here).
+PARAMETERS: dict[str, tuple[Parameter, ...]] = {
+    "uct": (Parameter("c", math.sqrt(2), 0.0, 10.0),),
+    "mcts": (Parameter("c", 0.2, 0.0, 10.0), Parameter("rave_k", 3000.0, 0.0, 1e7)),
+}
+
+
+def defaults(name: str) -> dict:
+    """The default value of each tunable parameter of registered bot `name`."""
+    return {p.name: p.default for p in PARAMETERS.get(name, ())}
+
+
+def parse_options(name: str, text: str) -> dict:
+    """`c=0.3,rave_k=2000` -> {"c": 0.3, "rave_k": 2000.0} for registered bot `name`; a ValueError
+    says in one line which option is unknown, malformed or out of range."""
+    declared = {p.name: p for p in PARAMETERS.get(name, ())}
+    known = ", ".join(declared) or "none"
+    options = {}
+    for item in text.split(","):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"{name}: option {item!r} is not NAME=VALUE")
+        if key not in declared:
+            raise ValueError(f"{name} has no option {key!r} (its options: {known})")
+        if key in options:
+            raise ValueError(f"{name}: option {key!r} is given twice")
+        options[key] = declared[key].parse(value.strip())
+    return options
 
 
 def is_pure(name: str) -> bool:

@@ -22,6 +22,7 @@ from referee.volcanoes import rules
 from referee.volcanoes.board import N_TILES
 
 from .base import Bot, GameState
+from .registry import defaults
 from .search import playout, tree
 
 BATCH = 64  # iterations per jitted call; the clock is read between calls
@@ -31,7 +32,7 @@ FIRST_TURN_SEARCH = 0.30  # seconds of search on a game's first turn
 class UctBot(Bot):
     name = "uct"
 
-    def __init__(self, seed: int | None = None, c: float = math.sqrt(2), solver: bool = False,
+    def __init__(self, seed: int | None = None, c: float = defaults("uct")["c"], solver: bool = False,
                  rave_k: float = 0.0, decisive: bool = False, capacity: int = 1 << 19,
                  time_fraction: float = 0.75):
         """`time_fraction`: the share of the turn's budget searched (the rest absorbs a late

@@ -112,8 +112,10 @@ _OUTCOMES = {
 }
 
 
-def play_game(blue: Seat, orange: Seat, seed: int, settings: Settings = Settings()) -> Result:
-    """Play one game to its end; the seats are not closed here."""
+def play_game(blue: Seat, orange: Seat, seed: int, settings: Settings = Settings(),
+              turn_ms: tuple[float | None, float | None] = (None, None)) -> Result:
+    """Play one game to its end; the seats are not closed here. `turn_ms` (blue's, orange's) gives a
+    seat its own turn limit instead of the settings' (time odds); its first turn scales with it."""
     seats = {rules.BLUE: blue, rules.ORANGE: orange}
     has_played = {rules.BLUE: False, rules.ORANGE: False}
     overruns = {rules.BLUE: 0, rules.ORANGE: 0}
@@ -142,7 +144,9 @@ def play_game(blue: Seat, orange: Seat, seed: int, settings: Settings = Settings
             valid_tiles = [int(t) for t in valid[:n_valid]]
             lines = [] if has_played[who] else init_block()
             lines += [position_line(levels, who), valid_line(valid_tiles)]
-            limit_ms = settings.turn_ms if has_played[who] else settings.first_turn_ms
+            own = turn_ms[0 if who == rules.BLUE else 1]
+            scale = 1.0 if own is None else own / settings.turn_ms
+            limit_ms = scale * (settings.turn_ms if has_played[who] else settings.first_turn_ms)
             wait_ms = limit_ms + (settings.grace_ms if settings.soft_timeouts else 0.0)
             entry = Turn(turn, COLOURS[who], sent=lines)
             log.append(entry)

@@ -1,0 +1,87 @@
+"""Player specs with options and a turn limit: `mcts:c=0.3,rave_k=2000`, `uct:ms=1000`."""
+import pytest
+
+from arena.players import PlayerError, open_seat, resolve, target_options, turn_ms
+from bots.volcanoes.registry import PARAMETERS, defaults, parse_options
+from referee.volcanoes.match import Settings, play_game
+
+
+def test_options_reach_the_bot_and_its_version(tmp_path):
+    player = resolve("mcts:rave_k=2000,c=0.3", tmp_path)
+    assert player.label == "mcts:rave_k=2000,c=0.3"
+    assert target_options(player.target) == {"c": 0.3, "rave_k": 2000.0}
+    plain = resolve("mcts", tmp_path)
+    assert player.version.startswith(plain.version) and player.version != plain.version
+    assert resolve("mcts:c=0.30,rave_k=2e3", tmp_path).version == player.version  # canonical
+    seat = open_seat(player, seed=1)
+    bot = seat._seat.player.bot
+    assert (bot.c, bot.rave_k, bot.decisive) == (0.3, 2000.0, True)  # the rest of mcts's defaults kept
+    seat.close()
+
+
+def test_time_option_sets_the_seats_limit_not_a_bot_argument(tmp_path):
+    player = resolve("uct:ms=1000", tmp_path)
+    assert turn_ms(player, 100.0) == 1000.0
+    assert turn_ms(resolve("uct", tmp_path), 100.0) == 100.0
+    open_seat(player, seed=1).close()  # `ms` is not passed to the constructor
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("mcts:k=1", "no option 'k'"),
+    ("mcts:c=11", "out of range"),
+    ("mcts:c=x", "not a number"),
+    ("mcts:c", "not NAME=VALUE"),
+    ("mcts:c=1,c=2", "given twice"),
+    ("greedy:c=1", "its options: none"),
+    ("uct:ms=0", "out of range"),
+    ("mcts@HEAD:c=1", "cannot take them"),
+])
+def test_bad_options_are_one_line_errors(tmp_path, spec, says):
+    with pytest.raises(PlayerError, match=says) as error:
+        resolve(spec, tmp_path)
+    assert "\n" not in str(error.value)
+
+
+def test_declared_defaults_are_the_bots_defaults():
+    from bots.volcanoes.mcts import MctsBot
+    from bots.volcanoes.uct import UctBot
+
+    assert defaults("mcts") == {"c": MctsBot(seed=0).c, "rave_k": MctsBot(seed=0).rave_k}
+    assert defaults("uct") == {"c": UctBot(seed=0).c}
+    for params in PARAMETERS.values():
+        for p in params:
+            assert p.low <= p.default <= p.high
+    assert parse_options("mcts", "c=0.5") == {"c": 0.5}
+
+
+class _Clock:
+    """A seat that records the limit it is given each turn and plays the first legal tile."""
+
+    def __init__(self):
+        self.timeouts = []
+
+    def ask(self, lines, timeout):
+        self.timeouts.append(timeout)
+        return (lines[-1].split() or ["RANDOM"])[0], 0.0
+
+    def take_stderr(self):
+        return ""
+
+
+def test_referee_gives_each_seat_its_own_limit():
+    blue, orange = _Clock(), _Clock()
+    play_game(blue, orange, seed=3, settings=Settings(max_turns=12), turn_ms=(None, 1000.0))
+    assert blue.timeouts[:2] == [1.0, 0.1]
+    assert orange.timeouts[:2] == [10.0, 1.0]
+
+
+def test_in_process_bot_budget_follows_its_time_option(tmp_path):
+    """The adapter budgets the bot's search from the player's own limit, not CodinGame's 100 ms."""
+    budgets = []
+    seat = open_seat(resolve("greedy:ms=1000", tmp_path), seed=1)
+    bot = seat._seat.player.bot
+    choose = bot.choose
+    bot.choose = lambda state, budget: budgets.append(budget) or choose(state, budget)
+    play_game(seat, _Clock(), seed=3, settings=Settings(max_turns=12), turn_ms=(1000.0, None))
+    seat.close()
+    assert 5.0 < budgets[0] <= 10.0 and all(0.5 < b <= 1.0 for b in budgets[1:])
