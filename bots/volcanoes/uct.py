@@ -13,7 +13,6 @@ if __name__ == "__main__":  # before the imports below, which load numba: answer
     play("uct")
     raise SystemExit
 
-import math
 import time
 
 import numpy as np
