@@ -1,0 +1,176 @@
+"""`arena tune`: SPSA finds a known optimum of a synthetic problem, an interrupted tune resumes without
+losing or repeating a game, and what the command refuses.
+
+The synthetic problem is a registered bot, `synthetic`, whose strength peaks at known parameter values;
+its games are drawn by an executor that plays none (`SyntheticGames`): blue wins with the logistic
+probability of the two sides' strength difference in Elo, drawn from the game's seeds. Everything
+else is the real command: the schedule, the database, the progress, the report."""
+import random
+from concurrent.futures import Future
+
+import pytest
+
+from arena import run
+from arena.cli import main
+from arena.players import REGISTRY, target_options
+from arena.schedule import derive_seed
+from arena.stats import expected_score
+from arena.store import Store
+from bots.volcanoes.registry import PARAMETERS, Parameter, defaults
+from referee.volcanoes.match import Result
+
+OPTIMUM = {"x": 0.7, "y": 30.0}  # the defaults (0.2, 80) are far from it
+SPANS = {"x": 1.0, "y": 100.0}
+PEAK_ELO = 1000.0  # the strength lost from the optimum to a range's far end, per parameter (quadratic)
+TOLERANCE = 0.15  # of each range; 200 simulated runs of the problem below all ended within 0.12
+
+
+class Synthetic:
+    """The registered class of `synthetic` (its games never create one)."""
+
+
+def strength(options: dict) -> float:
+    options = {**defaults("synthetic"), **options}
+    return -PEAK_ELO * sum(((options[name] - best) / SPANS[name]) ** 2 for name, best in OPTIMUM.items())
+
+
+class SyntheticGames:
+    """An executor for `arena.run.run_jobs` that draws each game instead of playing it; it raises
+    KeyboardInterrupt (as Ctrl-C would, between two games) once it has drawn `stop_after` games."""
+
+    tasks_in_flight = 1  # as arena.run.SerialExecutor: each game is stored before the next is drawn
+
+    def __init__(self, stop_after: int | None = None):
+        self.drawn, self.stop_after = 0, stop_after
+
+    def submit(self, fn, batch, players, settings) -> Future:
+        records = []
+        for job in batch:
+            if self.drawn == self.stop_after:
+                raise KeyboardInterrupt
+            self.drawn += 1
+            blue, orange = (strength(target_options(players[label].target)) for label in (job.blue, job.orange))
+            draw = random.Random(derive_seed(job.seed, job.blue_seed, job.orange_seed)).random()
+            winner = "blue" if draw < expected_score(blue - orange) else "orange"
+            records.append(run._record(job, players, Result(job.seed, winner, "connection", "", 10, [], []), 0.0))
+        future = Future()
+        future.set_result(records)
+        return future
+
+    def cancel(self, future) -> bool:
+        return future.cancel()
+
+    def shutdown(self) -> None:
+        pass
+
+
+@pytest.fixture
+def synthetic(monkeypatch):
+    """Registers `synthetic` and draws the games of `arena` commands run in this process; returns a
+    function that sets when the next command is interrupted."""
+    monkeypatch.setitem(REGISTRY, "synthetic", f"{__name__}:Synthetic")
+    monkeypatch.setitem(PARAMETERS, "synthetic", (Parameter("x", 0.2, 0.0, 1.0), Parameter("y", 80.0, 0.0, 100.0)))
+    stops = []
+    monkeypatch.setattr("arena.cli.make_executor", lambda *args: SyntheticGames(stops.pop() if stops else None))
+    return stops.append
+
+
+def tune(db, *extra):
+    return main(["tune", "synthetic", "--params", "x,y", "--db", str(db), "--quiet", "--workers", "1", *extra])
+
+
+def stored(db):
+    store = Store.open(db)
+    try:
+        games = [(g["a"], g["b"], g["pair"], g["swap"], g["blue_version"], g["orange_version"], g["winner"])
+                 for g in store.games()]
+        return games, store.iterations()
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_tune_finds_the_optimum_of_a_synthetic_bot(synthetic, tmp_path, capsys, seed):
+    db = tmp_path / "tune.sqlite"
+    assert tune(db, "--iterations", "100", "--pairs-per-iteration", "4", "--confirm-pairs", "20",
+                "--seed", str(seed)) == 0
+    games, iterations = stored(db)
+    assert len(games) == 100 * 8 + 2 * 20 and len(set(games)) == len(games)
+    final = iterations[-1]["after"]
+    for name, best in OPTIMUM.items():
+        assert abs(final[name] - best) <= TOLERANCE * SPANS[name], final
+    out = capsys.readouterr().out
+    tuned = next(line for line in out.splitlines() if line.startswith("tuned: "))
+    assert tuned.split()[1] == f"synthetic:x={round(final['x'], 3)!r},y={round(final['y'], 1)!r}"  # 1/1000 of a range
+    confirmation = next(line for line in out.splitlines() if line.startswith("tuned vs start"))
+    assert float(confirmation.split()[-3]) > 200  # its Elo: the tuned values are far stronger than the start
+    assert main(["report", str(db)]) == 0
+    assert capsys.readouterr().out == out
+
+
+def test_each_game_records_the_values_it_played(synthetic, tmp_path):
+    db = tmp_path / "tune.sqlite"
+    assert tune(db, "--iterations", "3", "--pairs-per-iteration", "2", "--confirm-pairs", "1", "--seed", "4") == 0
+    games, iterations = stored(db)
+    assert [(a, b) for a, b, *_ in games] == [("plus", "minus")] * 12 + [("tuned", "start")] * 2
+    for _, _, pair, swap, blue_version, orange_version, _ in games[:-2]:
+        plus, minus = (blue_version, orange_version) if swap == 0 else (orange_version, blue_version)
+        row = iterations[pair // 2]  # two pairs an iteration
+        assert plus.endswith(":x={!r},y={!r}".format(row["plus"]["x"], row["plus"]["y"])), plus
+        assert minus.endswith(":x={!r},y={!r}".format(row["minus"]["x"], row["minus"]["y"])), minus
+    for k, row in enumerate(iterations):
+        assert all(abs(row["plus"][n] - row["minus"][n]) == pytest.approx(2 * row["c"][n]) for n in OPTIMUM)
+        assert row["after"] != row["theta"] or row["net"] == 0
+        assert k == 0 or row["theta"] == iterations[k - 1]["after"]
+
+
+def test_an_interrupted_tune_resumes_without_losing_or_repeating_games(synthetic, tmp_path, capsys):
+    args = ["--iterations", "12", "--pairs-per-iteration", "2", "--confirm-pairs", "3", "--seed", "9"]
+    assert tune(tmp_path / "whole.sqlite", *args) == 0
+    whole = stored(tmp_path / "whole.sqlite")
+
+    db = tmp_path / "cut.sqlite"
+    synthetic(21)  # in iteration 6 (4 games each)
+    assert tune(db, *args) == 130
+    assert "arena tune --resume --db" in capsys.readouterr().err
+    assert len(stored(db)[0]) == 21 and stored(db)[1][-1]["after"] is None  # iteration 6: planned, not done
+    synthetic(28)  # in the confirmation (48 games before it)
+    assert main(["tune", "--resume", "--db", str(db), "--quiet", "--workers", "1"]) == 130
+    assert len(stored(db)[0]) == 49
+    assert main(["tune", "--resume", "--db", str(db), "--quiet", "--workers", "1"]) == 0
+    assert _without_times(stored(db)) == _without_times(whole)
+
+
+def _without_times(state):
+    games, iterations = state
+    return games, [{k: v for k, v in row.items() if k != "finished_at"} for row in iterations]
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["tune", "synthetic", "--params", "z"], "synthetic has no parameter 'z' (its parameters: x, y)"),
+    (["tune", "synthetic", "--params", "x=0.5:2"], "out of range"),
+    (["tune", "synthetic", "--params", "x=0.5:0.6"], "x starts at 0.2, outside [0.5, 0.6]"),
+    (["tune", "synthetic", "--params", "x=0.6:0.5"], "LOW < HIGH"),
+    (["tune", "synthetic", "--params", "x,x"], "given twice"),
+    (["tune", "random", "--params", "x"], "registered bot with parameters"),
+    (["tune", "synthetic"], "arena tune BOT --params"),
+    (["tune", "synthetic", "--params", "x", "--iterations", "0"], "--iterations must be at least 1"),
+    (["tune", "synthetic", "--params", "x", "--c-end", "0.9"], "--c-end is a fraction"),
+])
+def test_mistakes_are_one_line(synthetic, tmp_path, capsys, argv, says):
+    assert main([*argv, "--db", str(tmp_path / "t.sqlite"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1
+    assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_resume_refuses_other_settings(synthetic, tmp_path, capsys):
+    db = tmp_path / "t.sqlite"
+    assert tune(db, "--iterations", "2", "--pairs-per-iteration", "1", "--confirm-pairs", "0", "--seed", "1") == 0
+    capsys.readouterr()
+    assert main(["tune", "--resume", "--db", str(db), "--iterations", "3", "--quiet"]) == 2
+    assert "was run with --iterations 2, not 3" in capsys.readouterr().err
+    assert main(["tune", "synthetic", "--params", "x=0:0.5", "--resume", "--db", str(db), "--quiet"]) == 2
+    assert "was run with --params x=0.0:1.0,y=0.0:100.0" in capsys.readouterr().err
+    assert main(["tune", "synthetic", "--params", "y,x", "--resume", "--db", str(db), "--quiet"]) == 2
+    assert main(["tune", "synthetic", "--params", "x,y", "--resume", "--db", str(db), "--quiet"]) == 0
