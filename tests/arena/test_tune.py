@@ -14,6 +14,7 @@ from arena import run
 from arena.cli import main
 from arena.players import REGISTRY, target_options
 from arena.schedule import derive_seed
+from arena.spsa import Tuned, rounded
 from arena.stats import expected_score
 from arena.store import Store
 from bots.volcanoes.registry import PARAMETERS, Parameter, defaults
@@ -174,3 +175,18 @@ def test_resume_refuses_other_settings(synthetic, tmp_path, capsys):
     assert "was run with --params x=0.0:1.0,y=0.0:100.0" in capsys.readouterr().err
     assert main(["tune", "synthetic", "--params", "y,x", "--resume", "--db", str(db), "--quiet"]) == 2
     assert main(["tune", "synthetic", "--params", "x,y", "--resume", "--db", str(db), "--quiet"]) == 0
+
+
+def test_a_real_bot_plays_its_values_with_its_other_options_kept(tmp_path, capsys):
+    """`uct:ms=20` tuned over c: real games (outcomes unchecked: a busy machine may turn a 20 ms turn
+    into a timeout), each side at its values and at the start's 20 ms a turn."""
+    db = tmp_path / "uct.sqlite"
+    assert main(["tune", "uct:ms=20", "--params", "c=0.5:3", "--iterations", "1", "--pairs-per-iteration", "1",
+                 "--confirm-pairs", "1", "--seed", "2", "--workers", "1", "--db", str(db), "--quiet"]) == 0
+    games, (row,) = stored(db)
+    assert len(games) == 4
+    versions = {version.partition(":")[2] for game in games for version in game[4:6]}
+    assert versions == {f"c={row['plus']['c']!r},ms=20.0", f"c={row['minus']['c']!r},ms=20.0", "ms=20.0",
+                        f"c={rounded(row['after']['c'], Tuned('c', 0.5, 3.0, 0.0))!r},ms=20.0"}
+    assert row["plus"]["c"] + row["minus"]["c"] == pytest.approx(2 * 2 ** 0.5)  # around uct's default
+    assert "tuned: uct:c=" in capsys.readouterr().out
