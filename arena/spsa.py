@@ -115,10 +115,10 @@ class Spsa:
         for p in self.params:
             delta[p.name] = rng.choice((-1, 1))
             high, low = theta[p.name] + c[p.name] * delta[p.name], theta[p.name] - c[p.name] * delta[p.name]
-            if p.integer:
-                u = rng.random()
-                high, low = math.floor(high + u), math.floor(low + u)
             plus[p.name], minus[p.name] = p.clip(high), p.clip(low)
+            if p.integer:  # theta stays a real number; the sides play integers
+                u = rng.random()
+                plus[p.name], minus[p.name] = (int(math.floor(v + u)) for v in (plus[p.name], minus[p.name]))
         return Plan(k, delta, c, plus, minus)
 
     def update(self, theta: dict[str, float], plan: Plan, net: int) -> dict[str, float]:

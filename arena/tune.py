@@ -20,7 +20,7 @@ from tqdm import tqdm
 from bots.volcanoes.registry import PARAMETERS
 
 from .errors import UsageError
-from .players import Player, changed_since, prepare, resolve, target_options
+from .players import Player, prepare, resolve, target_options
 from .report import pairings_rows, players_rows, points, table
 from .run import run_jobs
 from .schedule import derive_seed, jobs
@@ -104,13 +104,6 @@ def new_config(start: Player, tuned: list[Tuned], *, opponent: Player | None, it
 
 def opponent_player(text: str) -> Player:
     return replace(resolve(text), label=OPPONENT)
-
-
-def check_unchanged(store: Store) -> None:
-    for player in store.players():
-        why = changed_since(player)
-        if why:
-            raise UsageError(f"cannot resume {store.path}: {player.label} ({player.spec}) {why}; start a new run")
 
 
 # ---------------------------------------------------------------- the run
