@@ -22,7 +22,6 @@ from .players import PlayerError, changed_since, prepare, resolve_all
 from .report import PairCounter, SprtCourse, points, text_report
 from .run import make_executor, run_jobs
 from .schedule import gauntlet, jobs, round_robin
-from .spsa import C_END
 from .stats import Z95, pentanomial_estimate
 from .store import Store, StoreError
 
@@ -30,7 +29,6 @@ from .store import Store, StoreError
 USER_ERRORS = (UsageError, PlayerError, BundleError)  # StoreError is a UsageError
 RUNS_DIR = Path("arena-runs")
 DEFAULT_PAIRS = {"match": 50, "tournament": 16, "sprt": 5000}
-TUNE_DEFAULTS = {"iterations": 200, "pairs_per_iteration": 4, "c_end": C_END, "r_end": None, "confirm_pairs": 50}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,18 +81,18 @@ def build_parser() -> argparse.ArgumentParser:
                         "(c,rave_k=500:20000)")
     p.add_argument("--opponent", metavar="PLAYER",
                    help="play each side against this player (default: the two sides against each other)")
-    p.add_argument("--iterations", type=int, help=f"SPSA iterations (default {TUNE_DEFAULTS['iterations']})")
+    p.add_argument("--iterations", type=int, help=f"SPSA iterations (default {tune.DEFAULTS['iterations']})")
     p.add_argument("--pairs-per-iteration", type=int, metavar="K",
-                   help=f"seat-swapped pairs an iteration plays (default {TUNE_DEFAULTS['pairs_per_iteration']}); "
+                   help=f"seat-swapped pairs an iteration plays (default {tune.DEFAULTS['pairs_per_iteration']}); "
                         "more keeps more workers busy")
     p.add_argument("--c-end", type=float, metavar="FRACTION",
-                   help=f"the last perturbation, a fraction of each range (default {TUNE_DEFAULTS['c_end']:g})")
+                   help=f"the last perturbation, a fraction of each range (default {tune.DEFAULTS['c_end']:g})")
     p.add_argument("--r-end", type=float,
                    help="OpenBench's r_end, the last gain (default: such that coin-toss games move each value "
                         "a tenth of its range)")
     p.add_argument("--confirm-pairs", type=int, metavar="N",
                    help=f"pairs of the final match of the tuned values against the start "
-                        f"(default {TUNE_DEFAULTS['confirm_pairs']}; 0: none)")
+                        f"(default {tune.DEFAULTS['confirm_pairs']}; 0: none)")
     _run_options(p)
     p.set_defaults(run=cmd_tune, players=[], pairs=None)
 
@@ -235,7 +233,7 @@ def cmd_tune(args) -> int:
 def _create_tune(args) -> Store:
     if not args.bot or not args.params:
         raise UsageError("arena tune BOT --params NAME[,NAME...] (e.g. arena tune mcts --params c,rave_k)")
-    options = {key: TUNE_DEFAULTS[key] if getattr(args, key) is None else getattr(args, key) for key in TUNE_DEFAULTS}
+    options = {key: tune.DEFAULTS[key] if getattr(args, key) is None else getattr(args, key) for key in tune.DEFAULTS}
     for key, least in (("iterations", 1), ("pairs_per_iteration", 1), ("confirm_pairs", 0)):
         if options[key] < least:
             raise UsageError(f"--{key.replace('_', '-')} must be at least {least}, not {options[key]}")

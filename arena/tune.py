@@ -24,11 +24,12 @@ from .players import Player, prepare, resolve, target_options
 from .report import pairings_rows, players_rows, points, table
 from .run import run_jobs
 from .schedule import derive_seed, jobs
-from .spsa import Plan, Spsa, Tuned, rounded
+from .spsa import C_END, Plan, Spsa, Tuned, rounded
 from .store import Store
 
 PLUS, MINUS, OPPONENT = "plus", "minus", "opponent"  # the labels of an iteration's games
 TUNED, START = "tuned", "start"  # the labels of the confirmation's games
+DEFAULTS = {"iterations": 200, "pairs_per_iteration": 4, "c_end": C_END, "r_end": None, "confirm_pairs": 50}
 TREND_SHARE = 0.1  # the progress line shows each value's change over this share of the iterations
 
 
