@@ -110,6 +110,11 @@ def opponent_player(text: str) -> Player:
 # ---------------------------------------------------------------- the run
 
 
+def tuned_values(params, theta: dict) -> dict:
+    """The final theta, each value to a thousandth of its range."""
+    return {p.name: rounded(theta[p.name], p) for p in params}
+
+
 def net(game: dict) -> int:
     """What `game` adds to its iteration's net: +1 for a win of plus (or a loss of minus against the
     opponent), -1 for the opposite, 0 for a draw."""
@@ -155,7 +160,7 @@ class Tuning:
             self.games.append(record)
             bar.update(1)
 
-        def play(pairings, run_seed, pairs, players) -> None:
+        def play_pairs(pairings, run_seed, pairs, players) -> None:
             todo = [job for job in jobs(pairings, run_seed, pairs) if job.key not in self.done]
             run_jobs(todo, players, _settings(config), executor, on_record=on_record,
                      games_per_task=games_per_task, tasks_in_flight=executor.tasks_in_flight)
@@ -167,14 +172,15 @@ class Tuning:
                 plan = self._plan(k)
                 players = {**self.fixed, PLUS: self._player(PLUS, plan.plus), MINUS: self._player(MINUS, plan.minus)}
                 pairs = range((k - 1) * k_pairs, k * k_pairs)
-                play(pairings, config["seed"], pairs, players)
+                play_pairs(pairings, config["seed"], pairs, players)
                 result = sum(net(g) for g in self.games if g["a"] in (PLUS, MINUS) and g["pair"] in pairs)
                 self.history.append(self.spsa.update(self.theta, plan, result))
                 self.store.finish_iteration(k, result, self.theta)
                 bar.set_postfix_str(self.describe(), refresh=False)
             if config["confirm_pairs"]:
                 players = {TUNED: self._player(TUNED, self.tuned()), START: self.start}
-                play([(TUNED, START)], derive_seed(config["seed"], "confirm"), range(config["confirm_pairs"]), players)
+                play_pairs([(TUNED, START)], derive_seed(config["seed"], "confirm"), range(config["confirm_pairs"]),
+                           players)
         finally:
             bar.close()
 
@@ -191,8 +197,7 @@ class Tuning:
         return resolve(f"{label}={spec_with(self.config['bot'], values)}")
 
     def tuned(self) -> dict:
-        """The final theta, each value to a thousandth of its range."""
-        return {p.name: rounded(self.theta[p.name], p) for p in self.spsa.params}
+        return tuned_values(self.spsa.params, self.theta)
 
     def describe(self) -> str:
         """Where the iterations stand: each value now, and its change over the last TREND_SHARE of them."""
@@ -227,8 +232,7 @@ def text_report(config: dict, games: list[dict], iterations: list[dict]) -> str:
     lines += ["", table(rows, ["parameter", "range", "start", *(f"it {m}" for m in marks)] if course else
                         ["parameter", "range", "start", "now"])]
     if len(finished) == config["iterations"]:
-        tuned = {p.name: rounded(finished[-1]["after"][p.name], p) for p in params}
-        tuned_spec = spec_with(config["bot"], tuned)
+        tuned_spec = spec_with(config["bot"], tuned_values(params, finished[-1]["after"]))
         lines += ["", f"tuned: {tuned_spec}   (check it: arena sprt tuned={tuned_spec} {config['bot']})"]
     confirmation = [g for g in games if g["a"] == TUNED]
     if confirmation:
