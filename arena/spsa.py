@@ -19,8 +19,9 @@ The default r_end is set by the noise: if plus and minus were equally strong, ev
 difference adds a drift on top, which grows with the square root of the games played: more iterations
 resolve smaller differences. c_end is a tenth of the range rather than OpenBench's twentieth because
 our runs are short (hundreds of iterations, not tens of thousands): a larger perturbation makes a
-larger difference between the sides, and SPSA's signal grows with it (measured on a synthetic problem,
-tests/arena/test_tune.py: after 100 iterations of 4 pairs, the error fell by half).
+larger difference between the sides, and SPSA's signal grows with it (simulated on the synthetic problem
+of tests/arena/test_tune.py with a peak 400 Elo deep, 200 runs of 100 iterations of 4 pairs: the median
+distance to the optimum fell from 0.28 to 0.15 of the range).
 """
 from __future__ import annotations
 
