@@ -1,5 +1,5 @@
-"""The `arena` command: matches, tournaments and SPRT tests between bots, and reports from their
-databases. `arena tournament` with no argument plays the project's own bots against each other."""
+"""The `arena` command: matches, tournaments and SPRT tests between bots, the tuning of a bot's
+parameters, and reports from their databases. `arena tournament` with no argument plays the project's own bots against each other."""
 from __future__ import annotations
 
 import argparse
