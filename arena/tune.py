@@ -74,7 +74,7 @@ def spec_with(bot: str, values: dict) -> str:
     """The spec `bot` (`mcts`, `mcts:c=0.3,ms=1000`) with `values` for its tuned parameters, its
     other options kept."""
     name, _, written = bot.partition(":")
-    options = dict(item.split("=", 1) for item in written.split(",") if item)
+    options = {key.strip(): value.strip() for key, _, value in (item.partition("=") for item in written.split(",") if item)}
     options.update({key: repr(value) for key, value in values.items()})
     return f"{name}:{','.join(f'{key}={options[key]}' for key in sorted(options))}"
 
