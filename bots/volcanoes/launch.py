@@ -21,6 +21,7 @@ from __future__ import annotations
 import gc
 import os
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -60,6 +61,7 @@ class _Engine:
         self.proc = subprocess.Popen([sys.executable, "-m", "bots.volcanoes.launch", "--serve", name],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.ready = False
+        self.paused = False
 
     def poll_ready(self, log, wait: bool = False) -> bool:
         """Whether the child has said "ready" (waits a second at most with `wait`, else never);
@@ -77,16 +79,36 @@ class _Engine:
         self.ready = True
         return True
 
+    def pause(self) -> None:
+        """Stop a loading child while the stand-in thinks: on a busy machine a loading child (numba's
+        import, the kernels) took the stand-in's processor time and made it miss turns. It loads
+        while the opponent thinks. (Where signals cannot stop a process, it loads on regardless.)"""
+        if self._loading() and hasattr(signal, "SIGSTOP"):
+            self.proc.send_signal(signal.SIGSTOP)
+            self.paused = True
+
+    def carry_on(self) -> None:
+        """Let a paused child load on."""
+        if self.paused:
+            self.paused = False
+            if self.proc is not None:
+                self.proc.send_signal(signal.SIGCONT)
+
+    def _loading(self) -> bool:
+        return self.proc is not None and not self.ready and self.proc.poll() is None
+
     def take_over(self, pure: PurePlayer, log) -> None:
         """Tell the child where the game stands (seat and turn, or none between games)."""
         self.proc.stdin.write(f"resume {pure.colour} {pure.turn}\n")
         print(f"[{self.name}] ready after {time.perf_counter() - self.started:.2f} s: it takes over "
               "from the pure-Python stand-in", file=log, flush=True)
 
-    def answer(self, lines: list[str]) -> str | None:
-        """The child's answer to this turn; None when it has died (said on its stderr)."""
+    def answer(self, lines: list[str], started: float) -> str | None:
+        """The child's answer to this turn, whose first line this process read at `started` (a
+        `time.perf_counter()` instant: the clock is the system's, the same in both processes, so
+        the child's budget counts the relay's time too); None when it has died (said on its stderr)."""
         try:
-            self.proc.stdin.write("\n".join(lines) + "\n")
+            self.proc.stdin.write(f"{started!r} {len(lines)}\n" + "\n".join(lines) + "\n")
             answer = self.proc.stdout.readline()
         except OSError:
             answer = ""
@@ -96,6 +118,7 @@ class _Engine:
         return answer.rstrip("\n")
 
     def close(self) -> None:
+        self.carry_on()  # a stopped process would not see its input end
         if self.proc is not None:
             if not self.ready:  # still loading: no need to wait for it
                 self.proc.kill()
@@ -137,15 +160,17 @@ def _play(name: str, pure: PurePlayer, engine: _Engine, stdin, stdout, log, rela
     gc.disable()  # collections run after answering, never inside a timed turn
     with ending_on_bad_input(name):
         for lines, started in read_turns(stdin):
-            answer = engine.answer(lines) if relaying else None
+            answer = engine.answer(lines, started) if relaying else None
             if relaying and answer is None:  # the child died (its stderr says why)
                 print(f"[{name}] its process ended; the pure-Python stand-in plays on", file=log, flush=True)
                 relaying = False
             if answer is None:
+                engine.pause()
                 answer = pure.answer(lines, started)
             else:
                 _follow(pure, lines)
             print(answer, file=stdout, flush=True)
+            engine.carry_on()
             if not relaying and engine.poll_ready(log):  # the opponent's turn pays for the switch
                 engine.take_over(pure, log)
                 relaying = True
@@ -194,7 +219,14 @@ def serve(name: str) -> None:
     colour, turn = int(resume[1]), int(resume[2])
     if turn:
         player.resume(colour, turn)
-    player.run(sys.stdin, sys.stdout)
+    player.run(sys.stdin, sys.stdout, turns=_relayed_turns(sys.stdin))
+
+
+def _relayed_turns(stdin):
+    """The child's side of `_Engine.answer`: each turn's lines and the instant the parent read them."""
+    for header in stdin:
+        started, count = header.split()
+        yield [stdin.readline().rstrip("\n") for _ in range(int(count))], float(started)
 
 
 if __name__ == "__main__":
