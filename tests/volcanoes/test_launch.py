@@ -57,3 +57,37 @@ def test_a_relayed_turn_is_timed_from_when_the_parent_read_it():
     assert out.getvalue().strip() in NAMES
     assert len(bot.budgets) == 1
     assert bot.budgets[0] <= 0.100 - base.SAFETY_SECONDS - 0.050
+
+
+def test_an_in_process_seat_collects_no_garbage_inside_a_timed_turn():
+    """A full collection in a process that has loaded numba took 0.2 s: never inside a turn."""
+    import gc
+
+    from referee.volcanoes.match import InProcessSeat
+
+    inside, collections = [False], []
+
+    class Allocating:
+        def answer(self, lines, started):
+            inside[0] = True
+            for _ in range(20_000):  # far past the collector's first threshold (700 objects)
+                cycle = []
+                cycle.append(cycle)
+            inside[0] = False
+            return "A"
+
+    def watch(phase, info):
+        if phase == "start" and inside[0]:
+            collections.append(info["generation"])
+
+    was_enabled = gc.isenabled()
+    gc.enable()  # (a bot's `Player.run` in this test process turns it off for good)
+    gc.callbacks.append(watch)
+    try:
+        assert InProcessSeat(Allocating()).ask(["x"], timeout=10.0)[0] == "A"
+        assert gc.isenabled()  # on again for the referee's work between turns
+    finally:
+        gc.callbacks.remove(watch)
+        if not was_enabled:
+            gc.disable()
+    assert collections == []
