@@ -116,13 +116,15 @@ class Player:
         self.tracker.colour, self.tracker.turn = colour, turn
         self.bot.start(colour)
 
-    def run(self, stdin=sys.stdin, stdout=sys.stdout, turns=None) -> None:
-        """Play on stdin/stdout until the input ends (warm the bot up first). `turns`: each turn's
-        lines and the instant its clock started, when not read from stdin as CodinGame writes them."""
+    def run(self, stdin=sys.stdin, stdout=sys.stdout, answered=None) -> None:
+        """Play on stdin/stdout until the input ends (warm the bot up first); `answered()` is called
+        after each answer is written."""
         gc.disable()  # collections run after answering, never inside a timed turn
         with ending_on_bad_input(self.bot.name):
-            for lines, started in turns or read_turns(stdin):
+            for lines, started in read_turns(stdin):
                 print(self.answer(lines, started), file=stdout, flush=True)
+                if answered:
+                    answered()
                 gc.collect(1)
 
 

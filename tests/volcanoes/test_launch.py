@@ -1,13 +1,13 @@
 """The launcher's relay and its loading child (`bots.volcanoes.launch`), piece by piece."""
-import io
+import os
+import signal
 import subprocess
 import sys
 import time
 
 import pytest
 
-from bots.volcanoes import base, launch
-from referee.volcanoes.board import NAMES, init_block
+from bots.volcanoes import launch
 
 
 def _state(pid: int) -> str:
@@ -36,27 +36,52 @@ def test_a_loading_child_is_stopped_while_the_stand_in_thinks_and_let_go_after()
         engine.proc.wait()
 
 
-class _Recording(base.Bot):
-    name = "recording"
-
-    def __init__(self):
-        self.budgets = []
-
-    def choose(self, state, budget):
-        self.budgets.append(budget)
-        return int(state.legal_moves()[0])
+def _children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as children:
+        return [int(child) for child in children.read().split()]
 
 
-def test_a_relayed_turn_is_timed_from_when_the_parent_read_it():
-    """The child's budget counts the relay's time: the parent read the turn 50 ms before the child."""
-    lines = init_block() + [" ".join(["0"] * 80), " ".join(NAMES)]
-    read_by_parent = time.perf_counter() - 0.050
-    relayed = io.StringIO(f"{read_by_parent!r} {len(lines)}\n" + "\n".join(lines) + "\n")
-    bot, out = _Recording(), io.StringIO()
-    base.Player(bot, first_turn_seconds=0.100).run(relayed, out, turns=launch._relayed_turns(relayed))
-    assert out.getvalue().strip() in NAMES
-    assert len(bot.budgets) == 1
-    assert bot.budgets[0] <= 0.100 - base.SAFETY_SECONDS - 0.050
+class _KillingTheBotAfter:
+    """A process seat whose launcher's child (the bot, which has taken over) is killed after the
+    seat's `turns`-th answer."""
+
+    def __init__(self, seat, turns: int):
+        self.seat, self.turns, self.killed = seat, turns, False
+
+    def ask(self, lines, timeout):
+        answer = self.seat.ask(lines, timeout)
+        self.turns -= 1
+        if self.turns == 0:
+            for child in _children(self.seat._proc.pid):
+                os.kill(child, signal.SIGKILL)
+                self.killed = True
+        return answer
+
+    def take_stderr(self):
+        return self.seat.take_stderr()
+
+    def close(self):
+        self.seat.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_bot_plays_on_the_game_s_own_pipes_and_if_it_dies_the_stand_in_plays_on():
+    from referee.process import BotProcess
+    from referee.volcanoes.match import Settings, play_game
+
+    env = dict(os.environ, **{launch.LOAD_FIRST_VARIABLE: "1"})
+    with BotProcess([sys.executable, "-m", "bots.volcanoes.greedy"], env=env) as greedy, \
+            BotProcess([sys.executable, "-m", "bots.volcanoes.random"]) as rival:
+        said = ""
+        while launch.READY_LINE not in said and greedy.running():
+            said += greedy.take_stderr()
+        seat = _KillingTheBotAfter(greedy, turns=2)
+        result = play_game(seat, rival, seed=11, settings=Settings(turn_ms=150, first_turn_ms=1000))
+        stderr = "".join(turn.stderr for turn in result.turn_log if turn.stderr) + greedy.take_stderr()
+    assert seat.killed
+    assert result.reason not in ("timeout", "invalid", "crash"), (result.reason, result.detail)
+    assert result.turns > 6  # the game went on past the bot's death
+    assert "stand-in plays on" in stderr
 
 
 def test_an_in_process_seat_collects_no_garbage_inside_a_timed_turn():
