@@ -14,7 +14,7 @@ from tqdm import tqdm
 
 from referee.volcanoes.match import Settings
 
-from . import bench, bundle, stress
+from . import analyse, bench, bundle, stress
 from . import players as players_mod
 from .bundle import BundleError
 from .errors import UsageError
@@ -85,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.register(sub)
     stress.register(sub.choices["bench"])
     bundle.register(sub)
+    analyse.register(sub)
     return parser
 
 

@@ -105,16 +105,20 @@ def render(config: dict, labels: list[str], games: list[dict], folder: str) -> s
     return _PAGE.replace("__TITLE__", html.escape(f"arena {config['command']}")).replace("__BODY__", "\n".join(sections))
 
 
+def stored_replay(game: dict) -> dict:
+    """The replay of a stored game, rebuilt from its moves (the database keeps no positions)."""
+    return replay_from_moves(
+        game["moves"].split(), seed=game["seed"], players={"blue": game["blue"], "orange": game["orange"]},
+        winner=game["winner"], reason=game["reason"], detail=game["detail"], turns=game["turns"])
+
+
 def write(config: dict, labels: list[str], games: list[dict], out: Path) -> Path:
     """Write the page and one replay page per game; returns the folder of replays."""
     folder = out.with_name(out.stem + "_games")
     folder.mkdir(parents=True, exist_ok=True)
     for g in games:
         if g.get("moves"):
-            replay = replay_from_moves(
-                g["moves"].split(), seed=g["seed"], players={"blue": g["blue"], "orange": g["orange"]},
-                winner=g["winner"], reason=g["reason"], detail=g["detail"], turns=g["turns"])
-            (folder / f"game-{g['id']}.html").write_text(render_replay(replay))
+            (folder / f"game-{g['id']}.html").write_text(render_replay(stored_replay(g)))
     out.write_text(render(config, labels, games, folder.name))
     return folder
 
