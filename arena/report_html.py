@@ -60,8 +60,11 @@ def _line_chart(series: dict[str, list[tuple[float, float]]], guides: dict[str, 
         points = " ".join(f"{px:.1f},{py:.1f}" for px, py in (at(x, y) for x, y in line))
         parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2" '
                      f'data-series="{html.escape(name)}"/>')
-        parts.append(f'<text x="{width - legend}" y="{pad + 14 * i}" fill="{colour}" class="axis">'
-                     f'{html.escape(name)}</text>')
+        y = pad + 14 * i  # the legend: a key in the series' colour and style, then its name
+        parts.append(f'<g class="legend-key" data-series="{html.escape(name)}">'
+                     f'<line x1="{width - legend}" y1="{y - 4}" x2="{width - legend + 18}" y2="{y - 4}" '
+                     f'stroke="{colour}" stroke-width="3"/>'
+                     f'<text x="{width - legend + 24}" y="{y}" class="axis">{html.escape(name)}</text></g>')
     parts.append("</svg>")
     return "".join(parts)
 
