@@ -180,27 +180,30 @@ def players_rows(games: list[dict], labels: list[str], order: list[str]) -> tupl
 
 
 def ratings_table(games: list[dict], labels: list[str]) -> tuple[str, list[str]]:
-    """OpenSkill and Bradley-Terry ratings side by side, best first by OpenSkill; and that order."""
+    """OpenSkill and Bradley-Terry ratings side by side, best first by Elo; and that order."""
     rows, header, order = ratings_rows(games, labels)
     return table(rows, header), order
 
 
 def ratings_rows(games: list[dict], labels: list[str]) -> tuple[list[list], list[str], list[str]]:
     """The ratings table's (rows, header), and the players best first."""
-    ratings = openskill_ratings(games, labels)
+    skill = {r.label: r for r in openskill_ratings(games, labels)}
     fit = bradley_terry_fit(games, labels)
+    # Best first by Elo: the fit weighs every game alike, where OpenSkill's updates depend on the
+    # order games ended in; and each row's gap over the next is then a difference of the fit's own.
+    order = sorted(labels, key=lambda label: -fit.ratings[label].elo)
     rows = []
-    for i, r in enumerate(ratings):
-        e = fit.ratings[r.label]
+    for i, label in enumerate(order):
+        r, e = skill[label], fit.ratings[label]
         gap = "-"  # over the next player down the table: neighbours told apart when it excludes 0
-        if i + 1 < len(ratings):
-            g = fit.gap(r.label, ratings[i + 1].label)
+        if i + 1 < len(order):
+            g = fit.gap(label, order[i + 1])
             gap = f"{fmt_elo(g.elo)} {fmt_elo_interval(*g.interval)}"
-        rows.append([i + 1, r.label, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"[{r.interval[0]:.2f}, {r.interval[1]:.2f}]",
-                     fmt_elo(e.elo), f"{e.stderr:.0f}", fmt_elo_interval(*e.interval), gap])
-    header = ["#", "player", "mu", "sigma", "95% interval", "Elo", "+-se", "95% interval",
-              "Elo over the next (95% interval)"]
-    return rows, header, [r.label for r in ratings]
+        rows.append([i + 1, label, fmt_elo(e.elo), f"{e.stderr:.0f}", fmt_elo_interval(*e.interval), gap,
+                     f"{r.mu:.2f}", f"{r.sigma:.2f}", f"[{r.interval[0]:.2f}, {r.interval[1]:.2f}]"])
+    header = ["#", "player", "Elo", "+-se", "95% interval", "Elo over the next (95% interval)",
+              "mu", "sigma", "95% interval"]
+    return rows, header, order
 
 
 def cross_table(games: list[dict], order: list[str]) -> str:
@@ -270,7 +273,7 @@ def text_report(config: dict, labels: list[str], games: list[dict]) -> str:
     parts += ["", "Pairings (Elo of the first against the second, from seat-swapped pairs):",
               pairings_table(games, pairings)]
     if config["command"] == "tournament":
-        parts += ["", "Ratings (OpenSkill Plackett-Luce mu and sigma; Elo from a Bradley-Terry fit, mean 0):", ratings, "", "Cross-table:", cross_table(games, order)]
+        parts += ["", "Ratings, best first by Elo (a Bradley-Terry fit, mean 0), and OpenSkill's (Plackett-Luce mu and sigma):", ratings, "", "Cross-table:", cross_table(games, order)]
     parts += ["", "Players (errors score as losses, as on CodinGame; times in ms after the first turn):",
               players_table(games, labels, order)]
     return "\n".join(parts)

@@ -98,7 +98,7 @@ def render(config: dict, labels: list[str], games: list[dict], folder: str) -> s
         progress = rating_progress(games, labels)
         series = {label: [(n, mus[label]) for n, mus in progress] for label in order}
         sections += ["<h2>Ratings</h2>",
-                     "<p>OpenSkill Plackett-Luce mu and sigma; Elo from a Bradley-Terry fit, mean 0.</p>",
+                     "<p>Best first by Elo (a Bradley-Terry fit, mean 0), and OpenSkill's (Plackett-Luce mu and sigma).</p>",
                      _table("ratings", rows, header),
                      _line_chart(series, {}, "OpenSkill mu by games played", "rating-chart"),
                      "<h2>Cross-table</h2>", _table("cross", *cross_rows(games, order))]

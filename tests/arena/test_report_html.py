@@ -41,7 +41,7 @@ def test_report_page_matches_the_text_report(tournament, browser):
     text, page = tournament
     browser.get(page.as_uri())
     ratings = _page_table(browser, "ratings")
-    assert ratings == _text_table(text, "Ratings (")
+    assert ratings == _text_table(text, "Ratings, ")
     players = _page_table(browser, "players")
     assert players == _text_table(text, "Players (")
     assert len(players) == 4 and {row[0] for row in players} == {"random", "boss", "greedy", "twin"}
