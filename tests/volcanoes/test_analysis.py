@@ -190,3 +190,17 @@ def test_browser_value_curve_goes_to_a_turn_and_shows_the_preferred_move(browser
     browser.find_element(By.ID, "names").click()
     assert browser.execute_script(hidden) != "none"
     browser.save_screenshot(str(tmp_path / "analysed.png"))
+
+
+def test_view_draws_an_analysed_replay_and_refuses_a_broken_analysis(game, tmp_path):
+    good = analysis.annotate(game, _fake_answers(game, lambda f: 0.5), "mcts", 100)
+    bad = json.loads(json.dumps(good))
+    bad["analysis"]["frames"][1]["value"] = 7
+    for name, replay in (("good", good), ("bad", bad)):
+        (tmp_path / f"{name}.json").write_text(json.dumps(replay))
+    view = [sys.executable, "-m", "referee.cli", "volcanoes", "view"]
+    ok = subprocess.run(view + [str(tmp_path / "good.json")], capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and '"analysis":{"engine":"mcts"' in (tmp_path / "good.html").read_text()
+    refused = subprocess.run(view + [str(tmp_path / "bad.json")], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert "position 1 of its analysis" in refused.stderr
