@@ -29,8 +29,9 @@ from .report import points, table
 from .report_html import stored_replay
 from .store import Store, StoreError
 
-PHASES = ((1, 30, "opening (turns 1-30)"), (31, 90, "middle (turns 31-90)"), (91, 10**9, "end (turns 91+)"))
+PHASES = ("opening (the game's first third)", "middle (its second third)", "end (its last third)")
 WORST_SHOWN = 10
+WINNING = 0.9  # a player's expected score in a position it should win
 
 
 def register(subparsers) -> None:
@@ -144,18 +145,20 @@ def _mistake_lines(found: list[analysis.Mistake]) -> str:
 def summary(games: list[tuple[str, dict]], player: str) -> str:
     """`player`'s typical mistakes over analysed games (name, replay): how many, when in the game,
     the worst."""
-    found = [(name, m) for name, replay in games
+    found = [(name, m, len(replay["turn_log"])) for name, replay in games
              for m in analysis.mistakes(replay, per_side=None) if m.player == _side(replay, player)]
     moves = sum(1 for _, replay in games for entry in replay["turn_log"] if entry["actor"] == _side(replay, player))
-    average = sum(m.loss for _, m in found) / max(len(found), 1)
+    average = sum(m.loss for _, m, _ in found) / max(len(found), 1)
     lines = [f"\n{player}: {len(found)} mistakes (moves that lost {analysis.MISTAKE:.0%} or more of its expected "
-             f"score; {average:.0%} on average) in {len(games)} games, {moves} moves; by the phase of the game:"]
-    by_phase = Counter(next(name for low, high, name in PHASES if low <= m.frame <= high) for _, m in found)
-    lines += [f"  {name}: {by_phase[name]}" for _, _, name in PHASES]
+             f"score; {average:.0%} on average) in {len(games)} games, {moves} moves"]
+    thrown = sum(1 for _, m, _ in found if m.before >= WINNING and m.before - m.loss < 0.5)
+    lines.append(f"  {thrown} of them threw a winning position away ({WINNING:.0%} or more before, under 50% after)")
+    by_phase = Counter(PHASES[min(3 * (m.frame - 1) // turns, 2)] for _, m, turns in found)
+    lines += ["  by the phase of the game:"] + [f"    {name}: {by_phase[name]}" for name in PHASES]
     worst = sorted(found, key=lambda item: -item[1].loss)[:WORST_SHOWN]
     if worst:
         rows = [[name, m.frame, m.played or "(forfeit)", m.best or "-", f"{m.before:.0%}",
-                 f"-{m.loss:.0%}"] for name, m in worst]
+                 f"-{m.loss:.0%}"] for name, m, _ in worst]
         lines += ["  the worst:", "  " + table(rows, ["game", "turn", "played", "engine", "expected before",
                                                      "lost"]).replace("\n", "\n  ")]
     return "\n".join(lines)
