@@ -1,5 +1,5 @@
-"""Analyse games: search every position of a replay with an engine at a fixed budget, on every
-core, and add the values and preferred moves to the replay (`referee.volcanoes.analysis` says which
+"""Analyse games: search every position of a replay with an engine at a fixed budget, and the
+position after the engine's move, on every core, and add the values and preferred moves to the replay (`referee.volcanoes.analysis` says which
 positions and what the replay gains; the page draws them).
 
 The budget is a number of search iterations, not seconds, and every position is searched from a
@@ -20,7 +20,7 @@ from referee.volcanoes.board import N_TILES
 from .registry import BOTS, bot_class
 from .state import GameState
 
-ITERATIONS = 20_000  # per position: about 0.1-0.4 s of one core for mcts
+ITERATIONS = 20_000  # per search, two a position: about 0.1-0.4 s of one core each for mcts
 ENGINE = "mcts"
 
 
@@ -38,12 +38,19 @@ def _load(engine: str, seed: int) -> None:
     _engine.warm_up()
 
 
-def _evaluate(position: analysis.Position, iterations: int) -> tuple[int, int, float]:
+def _search(position: analysis.Position, iterations: int) -> tuple[int, float]:
     levels = np.array(position.levels, dtype=np.int8)
     dormant = np.zeros(N_TILES, dtype=np.bool_)
     dormant[position.dormant] = True
-    tile, value = _engine.evaluate(GameState(levels, dormant, position.turns_played), iterations)
-    return position.frame, tile, value
+    return _engine.evaluate(GameState(levels, dormant, position.turns_played), iterations)
+
+
+def _evaluate(position: analysis.Position, iterations: int) -> tuple[int, int, float, float]:
+    """(frame, the engine's move, blue's value of the position, blue's value after that move)."""
+    tile, value = _search(position, iterations)
+    following = analysis.after(position, tile) if tile >= 0 else value
+    after_best = following if isinstance(following, float) else _search(following, iterations)[1]
+    return position.frame, tile, value, after_best
 
 
 class Analyser:
@@ -76,7 +83,7 @@ class Analyser:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
 
-    def _answers(self, found: list[analysis.Position]) -> Iterable[tuple[int, int, float]]:
+    def _answers(self, found: list[analysis.Position]) -> Iterable[tuple[int, int, float, float]]:
         iterations = [self.iterations] * len(found)
         if self._pool is None:
             return map(_evaluate, found, iterations)
@@ -86,8 +93,8 @@ class Analyser:
         """The replay with its analysis; `progress(done, total)` after each position."""
         found = analysis.positions(replay)
         answers = {}
-        for frame, tile, value in self._answers(found):
-            answers[frame] = (tile, value)
+        for frame, *answer in self._answers(found):
+            answers[frame] = tuple(answer)
             if progress:
                 progress(len(answers), len(found))
         return analysis.annotate(replay, answers, self.engine, self.iterations)

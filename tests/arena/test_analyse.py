@@ -49,7 +49,8 @@ def test_the_summary_counts_a_players_mistakes_by_phase_and_the_wins_thrown_away
     searched = [p.frame for p in analysis.positions(replay)]
     blue_after = [f for f in searched if replay["turn_log"][f - 1]["actor"] == "blue" and f - 1 in searched]
     early, late = blue_after[1], blue_after[-1]  # blue at 95%, falls to 30% after early, to 5% after late
-    answers = {f: (-1, 0.95 if f < early else 0.3 if f < late else 0.05) for f in searched}
+    values = {f: 0.95 if f < early else 0.3 if f < late else 0.05 for f in searched}
+    answers = {f: (-1, v, v) for f, v in values.items()}
     text = summary([("g", analysis.annotate(replay, answers, "mcts", 10))], "me")
     assert "me: 2 mistakes" in text and "1 of them threw a winning position away" in text
     assert "opening (the game's first third): 1" in text and "end (its last third): 1" in text

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from referee.volcanoes import analysis, rules
-from referee.volcanoes.board import NAMES
+from referee.volcanoes.board import INDEX, NAMES
 from referee.volcanoes.replay import replay_from_moves, replay_problem
 from referee.volcanoes.view import frames
 
@@ -32,7 +32,9 @@ def test_positions_are_the_frames_before_each_players_turn(game):
 
 
 def _fake_answers(game, values):
-    return {p.frame: (p.frame % 80, values(p.frame)) for p in analysis.positions(game)}
+    """An engine's answers if `values(frame)` were exact: the position's value, and the same after
+    its move (tile `frame % 80`)."""
+    return {p.frame: (p.frame % 80, values(p.frame), values(p.frame)) for p in analysis.positions(game)}
 
 
 def test_annotate_values_best_moves_and_losses(game):
@@ -72,20 +74,45 @@ def test_a_blue_mistake_loses_blue_value(game):
     assert not [m for m in analysis.mistakes(out) if m.player == "orange"]  # orange gained
 
 
-def test_only_the_largest_mistakes_of_a_side_are_marked_and_never_the_engines_move(game):
+def test_only_the_largest_mistakes_of_a_side_are_marked(game):
     falls = _blue_turns(game)[:5]  # blue loses 0.15, 0.16, ... at each
     def value(frame):
         return 0.95 - sum(0.15 + 0.01 * k for k, after in enumerate(falls) if frame >= after)
-    answers = _fake_answers(game, value)
-    out = analysis.annotate(game, answers, "mcts", 100)
+    out = analysis.annotate(game, _fake_answers(game, value), "mcts", 100)
     marked = [m.frame for m in analysis.mistakes(out) if m.player == "blue"]
     assert marked == falls[-analysis.MISTAKES_SHOWN:]
     assert len([m for m in analysis.mistakes(out, per_side=None) if m.player == "blue"]) == 5
-    # The same fall after the engine's own move is the noise of two searches, not a mistake.
-    before = falls[-1] - 1
-    answers[before] = (NAMES.index(game["turn_log"][before]["move"]), answers[before][1])
+
+
+def test_a_loss_compares_the_position_after_the_engines_move_with_the_one_after_the_move_played(game):
+    # A search leans to the player to move: blue's value reads 0.7 where blue moves next, 0.5 where
+    # orange does, 0.6 in truth. Comparing two positions with different players to move would see
+    # losses of 0.2 everywhere; the position after the engine's move has the same side to move as
+    # the one after the move played, so the lean cancels.
+    def lean(turn):  # of a position before turn `turn` (a growth turn: the turn after it)
+        turn += int(rules.actor(turn)) == rules.GROWTH
+        return 0.1 if int(rules.actor(turn)) == rules.BLUE else -0.1
+
+    found = analysis.positions(game)
+    answers = {p.frame: (p.frame % 80, 0.6 + lean(p.turns_played + 1), 0.6 + lean(p.turns_played + 2))
+               for p in found}
     out = analysis.annotate(game, answers, "mcts", 100)
-    assert falls[-1] not in [m.frame for m in analysis.mistakes(out)]
+    frames_ = out["analysis"]["frames"]
+    losses = [f["loss"] for f in frames_[1:-1] if "loss" in f]
+    assert losses and all(loss == pytest.approx(0.0, abs=1e-9) for loss in losses)
+    assert analysis.mistakes(out) == []
+
+
+def test_after_a_move_comes_the_growth_that_follows_or_the_games_end(game, shortest_path):
+    first = analysis.positions(game)[1]  # orange to move on turn 2; growth follows
+    tile = INDEX[game["turn_log"][1]["move"]]
+    following = analysis.after(first, tile)
+    assert following.turns_played == 3 and following.levels == frames(game)[3]["levels"]
+    path = shortest_path(0, 40)  # blue joins N01 to its antipode by one placement
+    levels = [0] * 80
+    for t in path[1:]:
+        levels[t] = 1
+    assert analysis.after(analysis.Position(0, levels, [], 0), path[0]) == 1.0
 
 
 @pytest.mark.parametrize("bad, why", [
@@ -132,6 +159,10 @@ def test_analyser_in_parallel_gives_what_one_process_gives(game):
     with Analyser("mcts", 300, workers=2) as two:
         pooled = two.analyse(short, lambda done, total: seen.append((done, total)))
     assert pooled["analysis"] == alone["analysis"]
+    shown = pooled["analysis"]["frames"]
+    for frame in range(1, len(shown)):  # where the engine's move was played, nothing is lost
+        if short["turn_log"][frame - 1].get("move") == shown[frame - 1].get("best") and "loss" in shown[frame]:
+            assert shown[frame]["loss"] == 0.0
     total = len(analysis.positions(short))
     assert seen == [(i, total) for i in range(1, total + 1)]
 
