@@ -10,6 +10,12 @@ class InputFormatError(ValueError):
         self.where = where
         super().__init__(f"{where}: {what}" if where else what)
 
+    def within(self, where: str | None) -> InputFormatError:
+        """The same error, located inside `where` too ("file.txt, line 4" before "character 3")."""
+        if not where:
+            return self
+        return InputFormatError(self.what, f"{where}, {self.where}" if self.where else where)
+
 
 def shorten(text: str, limit: int = 60) -> str:
     """`text` quoted for a message, cut to about `limit` characters (input can be megabytes)."""

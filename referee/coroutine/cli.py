@@ -3,18 +3,12 @@ from __future__ import annotations
 
 import sys
 
-from referee.coroutine.rules import format_answer, format_puzzle, parse_puzzles
+from referee.coroutine.rules import format_answer, format_puzzle
 from referee.coroutine.search import solve
-from referee.judging import add_judge_command, report_verdicts
 
 
-def register(games) -> None:
-    parser = games.add_parser("coroutine", help="the Coroutine puzzle")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    add_judge_command(commands, item="puzzle", file_help="puzzles of 3 lines, separated by blank lines",
-                      default_ms=1000, run=run_judge)
-
+def register(commands) -> None:
+    """The commands of `referee coroutine` beyond `judge`."""
     generate = commands.add_parser("generate", help="random puzzles whose optimum is exactly N turns")
     generate.add_argument("--turns", type=int, required=True, metavar="N")
     generate.add_argument("--count", type=int, default=1, metavar="K")
@@ -30,24 +24,6 @@ def register(games) -> None:
     bound = commands.add_parser("bound", help="prove by exhaustive search whether any board needs N turns or more")
     bound.add_argument("--turns", type=int, default=30, metavar="N", help="(default 30)")
     bound.set_defaults(run=run_bound)
-
-
-def run_judge(args) -> int:
-    from referee.coroutine.judge import judge
-
-    def judging():
-        with open(args.file, encoding="utf-8") as file:
-            puzzles = parse_puzzles(file.read())
-        for index, board in enumerate(puzzles, start=1):
-            yield judge(board, args.solver, args.time_ms, index)
-
-    def summary(verdicts) -> str:
-        solved = sum(v.solved for v in verdicts)
-        optimal = sum(v.optimal for v in verdicts)
-        return f"{len(verdicts)} puzzles: {solved} solved, {optimal} answered optimally"
-
-    return report_verdicts("coroutine", args.file, judging, args.json, lambda v: v.as_dict(),
-                           lambda v: v.describe(), summary)
 
 
 def run_generate(args) -> int:

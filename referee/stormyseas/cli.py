@@ -1,4 +1,5 @@
-"""`referee stormyseas ...`: judge a solver, show a card or a solution, time the search."""
+"""`referee stormyseas ...`: show a card or a solution, time the search (`judge` is the one judge
+runner's, referee/judging.py)."""
 from __future__ import annotations
 
 import argparse
@@ -7,19 +8,11 @@ import time
 from pathlib import Path
 
 from referee.errors import InputFormatError
-from referee.judging import add_judge_command, report_verdicts
-from referee.stormyseas import judge, rules, search, view
+from referee.stormyseas import rules, search, view
 
 
-def register(subparsers) -> None:
-    group = subparsers.add_parser("stormyseas", help="Stormy Seas: the sliding-block puzzle of waves and boats")
-    commands = group.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    p = add_judge_command(commands, item="card", default_ms=60_000, run=run_judge, time_help=", start-up included",
-                          file_help="cards: 8 lines of 9 characters each, separated by blank lines")
-    p.add_argument("--rotation", action="store_true", help="allow the red boat's quarter turns (tell the solver too)")
-    p.add_argument("--no-optima", action="store_true", help="do not search for the optima")
-
+def register(commands) -> None:
+    """The commands of `referee stormyseas` beyond `judge`."""
     p = commands.add_parser("show", help="draw a card, and the states of a solution")
     p.add_argument("file", help="a card file")
     p.add_argument("--card", type=int, default=1, help="which card of the file (1-based, default 1)")
@@ -48,16 +41,6 @@ def _read_cards(path: str) -> list[rules.Card]:
 def _fail(message: str) -> int:
     print(f"referee stormyseas: {message}", file=sys.stderr)
     return 2
-
-
-def run_judge(args: argparse.Namespace) -> int:
-    def judging():
-        for i, card in enumerate(_read_cards(args.file), 1):
-            yield judge.judge_card(card, args.solver, puzzle=i, time_ms=args.time_ms, rotation=args.rotation,
-                                   with_optima=not args.no_optima)
-
-    return report_verdicts("stormyseas", args.file, judging, args.json, lambda v: v.as_dict(), lambda v: v.line(),
-                           judge.summary)
 
 
 def run_show(args: argparse.Namespace) -> int:
