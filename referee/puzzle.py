@@ -52,6 +52,10 @@ class Puzzle(ABC):
     default_ms: float  # the judge's time for one answer
     time_help: str = ""  # what that time includes, when more than the answer
     one_solver_each: bool = False  # the judge starts a fresh solver for every instance
+    # Documentation that the contract test checks: instances as written (one with no solution where
+    # the puzzle has one), and malformed instances with the position their error must name.
+    examples: tuple[str, ...]
+    malformed: tuple[tuple[str, str], ...]
 
     # --- text -----------------------------------------------------------------------------------
 

@@ -17,6 +17,11 @@ from referee.iqtwist.rules import State
 from referee.iqtwist.search import count_solutions, solutions, warm_up
 
 
+def solve(challenge) -> list[str]:
+    """Every canonical solution of a challenge, sorted (none: the empty list)."""
+    return solutions(challenge.state)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = puzzle_solver.parser(PUZZLE, "Print every canonical solution of each challenge read from stdin.")
     parser.add_argument("--count", action="store_true", help="count the solutions of the empty board")
@@ -29,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         ms = 1000 * (time.perf_counter() - start)
         print(f"{count} solutions of the empty board in {ms:.1f} ms", file=sys.stderr)
         return 0
-    return puzzle_solver.run(PUZZLE, lambda challenge: solutions(challenge.state))
+    return puzzle_solver.run(PUZZLE, solve)
 
 
 if __name__ == "__main__":

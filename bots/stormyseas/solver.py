@@ -8,11 +8,18 @@ optima); NONE is printed only when it has exhausted every reachable position. Th
 """
 from __future__ import annotations
 
+import functools
 import sys
 
 from bots import puzzle_solver
 from referee.stormyseas.puzzle import PUZZLE
-from referee.stormyseas.search import METRICS, solve
+from referee.stormyseas.search import METRICS, solve as search
+
+
+def solve(card, metric: str = "units", rotation: bool = False):
+    """An optimal solution's slides, or None when the card has no solution."""
+    solution = search(card, metric, rotation=rotation)
+    return None if solution is None else solution.slides
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,12 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--metric", choices=METRICS, default="units", help="what to minimise (default: unit moves)")
     parser.add_argument("--rotation", action="store_true", help="the red boat may turn (the physical game's rule)")
     args = parser.parse_args(argv)
-
-    def search(card):
-        solution = solve(card, args.metric, rotation=args.rotation)
-        return None if solution is None else solution.slides
-
-    return puzzle_solver.run(PUZZLE, search)
+    return puzzle_solver.run(PUZZLE, functools.partial(solve, metric=args.metric, rotation=args.rotation))
 
 
 if __name__ == "__main__":

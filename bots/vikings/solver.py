@@ -9,6 +9,7 @@ solve time on stderr, then the total, median and maximum (wall clock, and the pr
 """
 from __future__ import annotations
 
+import functools
 import statistics
 import sys
 
@@ -18,6 +19,12 @@ from referee.vikings.rules import parse_moves
 from referee.vikings.search import breadth_first_solution, shortest_solution
 
 SEARCHES = {"astar": shortest_solution, "bfs": breadth_first_solution}
+
+
+def solve(objective, search=shortest_solution) -> list[int] | None:
+    """A shortest solution (the tiles to turn), or None when the objective cannot be met."""
+    solution = search(objective)
+    return None if solution is None else parse_moves(solution)
 
 
 class _Times:
@@ -49,12 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     search = SEARCHES[args.search]
     search(PUZZLE.parse_instance("N0O1N1N0O0O1N0N3N1Rt Rv"))  # compile, or load numba's cache, before timing
 
-    def solve(objective):
-        solution = search(objective)
-        return None if solution is None else parse_moves(solution)
-
     times = _Times() if args.times else None
-    status = puzzle_solver.run(PUZZLE, solve, times)
+    status = puzzle_solver.run(PUZZLE, functools.partial(solve, search=search), times)
     if times is not None and times.wall:
         print(times.totals(), file=sys.stderr)
     return status

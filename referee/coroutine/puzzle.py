@@ -16,6 +16,10 @@ class Coroutine(Puzzle):
     file_help = "puzzles of 3 lines, separated by blank lines"
     default_ms = 1000
     one_solver_each = True  # a solver reads 3 lines and answers once
+    examples = ("045 1245 0145\n1457 - 136\n067 157 027", "- - -\n- - -\n- - -")
+    malformed = (("045 1245 0145\n1457 - 136\n067 157 028", "line 3, cell 3"),
+                 ("045 1245\n1457 - 136\n067 157 027", "line 1"),
+                 ("045 1245 0145\n1457 5 136\n067 157 027", "line 2, cell 2"))
 
     def parse_instance(self, text, where=None):
         try:

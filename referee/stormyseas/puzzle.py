@@ -16,6 +16,12 @@ class StormySeas(Puzzle):
     default_ms = 60_000
     time_help = ", start-up included"
     one_solver_each = True  # a solver reads one card (8 lines) and answers once
+    examples = ("--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##X##-#-\n###x###--",
+                "--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##x##-#-\n###X###--")
+    malformed = (("--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##X#?-#-\n###x###--",
+                  "line 7, cell 6"),
+                 ("--#-#-###\n--#-###-#\n--#-##-##\n--#-#-##\n--#-#-###\n--#-###-#\n-##X##-#-\n###x###--",
+                  "line 4"))
 
     def parse_instance(self, text, where=None):
         try:
