@@ -1,6 +1,8 @@
 """Errors about text a person or a bot wrote: what is wrong, and where."""
 from __future__ import annotations
 
+import sys
+
 
 class InputFormatError(ValueError):
     """Malformed puzzle, board or answer text. `where` locates it ("line 2, cell 3", "turn 7")."""
@@ -20,3 +22,10 @@ class InputFormatError(ValueError):
 def shorten(text: str, limit: int = 60) -> str:
     """`text` quoted for a message, cut to about `limit` characters (input can be megabytes)."""
     return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text):,} characters)"
+
+
+def refuse(args, message: str) -> int:
+    """A puzzle command's one line for a user's mistake, `GAME COMMAND: message` on stderr (the
+    judge's too), and its exit status, 2."""
+    print(f"{args.game} {args.command}: {message}", file=sys.stderr)
+    return 2

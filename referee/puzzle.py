@@ -52,6 +52,7 @@ class Puzzle(ABC):
     default_ms: float  # the judge's time for one answer
     time_help: str = ""  # what that time includes, when more than the answer
     one_solver_each: bool = False  # the judge starts a fresh solver for every instance
+    instance_lines: int = 1  # the lines of one instance, as a solver reads it
     # Documentation that the contract test checks: instances as written (one with no solution where
     # the puzzle has one), and malformed instances with the position their error must name.
     examples: tuple[str, ...]
@@ -79,12 +80,13 @@ class Puzzle(ABC):
         return found
 
     def read_instance(self, stream: TextIO) -> str | None:
-        """The next instance's text from a solver's input, None at its end; never reads past the
-        instance (a judge keeps the input open). One non-blank line, by default."""
-        for line in stream:
+        """The next instance's text from a solver's input (its next `instance_lines` non-blank
+        lines), None at its end; never reads past the instance (a judge keeps the input open)."""
+        lines: list[str] = []
+        while len(lines) < self.instance_lines and (line := stream.readline()):
             if line.strip():
-                return line.strip()
-        return None
+                lines.append(line.rstrip("\r\n"))
+        return "\n".join(lines).strip() or None
 
     @abstractmethod
     def parse_answer(self, instance, text: str) -> list:

@@ -5,6 +5,7 @@ import sys
 
 from referee.coroutine.rules import format_answer, format_puzzle
 from referee.coroutine.search import solve
+from referee.errors import refuse
 
 
 def register(commands) -> None:
@@ -31,9 +32,9 @@ def run_generate(args) -> int:
     from referee.coroutine.generate import generate
 
     if not 1 <= args.turns <= MOST_TURNS:
-        return _fail(f"--turns must be 1 to {MOST_TURNS}: an optimal line visits each of {MOST_TURNS} states at most once")
+        return refuse(args, f"--turns must be 1 to {MOST_TURNS}: an optimal line visits each of {MOST_TURNS} states at most once")
     if args.count < 1:
-        return _fail("--count must be at least 1")
+        return refuse(args, "--count must be at least 1")
     boards = generate(args.turns, args.count, args.seed, args.effort)
     print("\n\n".join(format_puzzle(board) for board in boards))
     if len(boards) < args.count:
@@ -64,7 +65,7 @@ def run_bound(args) -> int:
     from referee.coroutine.fast import MOST_TURNS
 
     if not 2 <= args.turns <= MOST_TURNS:
-        return _fail(f"--turns must be 2 to {MOST_TURNS}")
+        return refuse(args, f"--turns must be 2 to {MOST_TURNS}")
     result = bound(args.turns)
     searched = f"{result.lines:,} lines of {args.turns - 1} states survive the search"
     if result.longest < args.turns:
@@ -75,7 +76,3 @@ def run_bound(args) -> int:
         print(format_puzzle(result.board))
     return 0
 
-
-def _fail(message: str) -> int:
-    print(f"referee coroutine: {message}", file=sys.stderr)
-    return 2

@@ -15,6 +15,7 @@ class Coroutine(Puzzle):
     item = "puzzle"
     file_help = "puzzles of 3 lines, separated by blank lines"
     default_ms = 1000
+    instance_lines = 3
     one_solver_each = True  # a solver reads 3 lines and answers once
     examples = ("045 1245 0145\n1457 - 136\n067 157 027", "- - -\n- - -\n- - -")
     malformed = (("045 1245 0145\n1457 - 136\n067 157 028", "line 3, cell 3"),
@@ -32,13 +33,6 @@ class Coroutine(Puzzle):
 
     def parse_instances(self, text, source):
         return rules.parse_puzzles(text)
-
-    def read_instance(self, stream):
-        lines = []
-        while len(lines) < 3 and (line := stream.readline()):
-            if line.strip():
-                lines.append(line)
-        return "".join(lines) or None
 
     def parse_answer(self, instance, text):
         return rules.parse_answer(text)

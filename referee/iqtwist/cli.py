@@ -7,7 +7,7 @@ import os
 import random
 import sys
 
-from referee.errors import InputFormatError
+from referee.errors import InputFormatError, refuse
 from referee.iqtwist import bench
 from referee.iqtwist.generate import LEVELS, generate
 from referee.iqtwist.picture import svg_picture, text_picture
@@ -53,8 +53,7 @@ def register(commands) -> None:
 
 def run_generate(args: argparse.Namespace) -> int:
     if args.count < 1:
-        print("iqtwist generate: --count must be at least 1", file=sys.stderr)
-        return 2
+        return refuse(args, "--count must be at least 1")
     rng = random.Random(args.seed)
     for _ in range(args.count):
         print(generate(args.level, rng), flush=True)
@@ -85,16 +84,14 @@ def run_show(args: argparse.Namespace) -> int:
     try:
         state = parse_state(args.placements)
     except InputFormatError as exc:
-        print(f"iqtwist show: {exc}", file=sys.stderr)
-        return 2
+        return refuse(args, str(exc))
     print(text_picture(state, coloured=_wants_colour(args.no_color)))
     if args.svg:
         try:
             with open(args.svg, "w", encoding="utf-8") as handle:
                 handle.write(svg_picture(state))
         except OSError as exc:
-            print(f"iqtwist show: cannot write {args.svg}: {exc.strerror}", file=sys.stderr)
-            return 2
+            return refuse(args, f"cannot write {args.svg}: {exc.strerror}")
         print(f"wrote {args.svg}")
     return 0
 
@@ -103,7 +100,6 @@ def run_bench(args: argparse.Namespace) -> int:
     try:
         lines, all_good = bench.run(args.file)
     except InputFormatError as exc:
-        print(f"iqtwist bench: {exc}", file=sys.stderr)
-        return 2
+        return refuse(args, str(exc))
     print("\n".join(lines))
     return 0 if all_good else 1

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from referee.errors import InputFormatError
+from referee.errors import InputFormatError, refuse
 from referee.stormyseas import rules, search, view
 
 
@@ -38,11 +38,6 @@ def _read_cards(path: str) -> list[rules.Card]:
     return rules.parse_cards(text)
 
 
-def _fail(message: str) -> int:
-    print(f"referee stormyseas: {message}", file=sys.stderr)
-    return 2
-
-
 def run_show(args: argparse.Namespace) -> int:
     try:
         cards = _read_cards(args.file)
@@ -51,7 +46,7 @@ def run_show(args: argparse.Namespace) -> int:
         card = cards[args.card - 1]
         slides = rules.parse_solution(args.solution, rotation=args.rotation) if args.solution else []
     except InputFormatError as exc:
-        return _fail(str(exc))
+        return refuse(args, str(exc))
     frames = [(card.start, "start")]
     error = None
     units = 0
@@ -84,7 +79,7 @@ def run_bench(args: argparse.Namespace) -> int:
     try:
         cards = _read_cards(args.file)
     except InputFormatError as exc:
-        return _fail(f"{args.file}: {exc}")
+        return refuse(args, f"{args.file}: {exc}")
     metrics = search.METRICS if args.metric == "both" else (args.metric,)
     search.solve(cards[0], metrics[0], rotation=args.rotation)  # load (or compile) the kernel untimed
     for metric in metrics:

@@ -15,6 +15,7 @@ class StormySeas(Puzzle):
     file_help = "cards: 8 lines of 9 characters each, separated by blank lines"
     default_ms = 60_000
     time_help = ", start-up included"
+    instance_lines = rules.ROWS
     one_solver_each = True  # a solver reads one card (8 lines) and answers once
     examples = ("--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##X##-#-\n###x###--",
                 "--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##x##-#-\n###X###--")
@@ -34,13 +35,6 @@ class StormySeas(Puzzle):
 
     def parse_instances(self, text, source):
         return rules.parse_cards(text)
-
-    def read_instance(self, stream):
-        lines = []
-        while len(lines) < rules.ROWS and (line := stream.readline()):
-            if line.strip() or lines:  # blank lines between cards are skipped
-                lines.append(line)
-        return "".join(lines) or None
 
     def parse_answer(self, instance, text):
         return rules.parse_solution(text)

@@ -6,7 +6,7 @@ import argparse
 import random
 import sys
 
-from referee.errors import InputFormatError
+from referee.errors import InputFormatError, refuse
 from referee.vikings import rules, view
 from referee.vikings.generate import MAX_BOARDS, generate
 
@@ -35,8 +35,7 @@ def register(commands) -> None:
 
 def run_generate(args: argparse.Namespace) -> int:
     if min(args.moves, args.count, args.boards) < 1:
-        print("vikings generate: --moves, --count and --boards must be at least 1", file=sys.stderr)
-        return 2
+        return refuse(args, "--moves, --count and --boards must be at least 1")
     rng = random.Random(args.seed)
     printed: set[str] = set()
     tries = 0
@@ -65,8 +64,7 @@ def run_show(args: argparse.Namespace) -> int:
             raise InputFormatError(f"target names boat {missing[0]}, which is not on the board")
         board, error = rules.replay(rules.Objective(board, targets), rules.parse_moves(args.moves))
     except InputFormatError as exc:
-        print(f"vikings show: {exc}", file=sys.stderr)
-        return 2
+        return refuse(args, str(exc))
     color = sys.stdout.isatty() if args.color is None else args.color
     print(view.text(board, targets, color=color))
     if error:
@@ -76,6 +74,5 @@ def run_show(args: argparse.Namespace) -> int:
             with open(args.svg, "w", encoding="utf-8") as handle:
                 handle.write(view.svg(board, targets))
         except OSError as exc:
-            print(f"vikings show: cannot write {args.svg}: {exc.strerror}", file=sys.stderr)
-            return 2
+            return refuse(args, f"cannot write {args.svg}: {exc.strerror}")
     return 1 if error else 0
