@@ -89,3 +89,10 @@ def unsolved_verdict(board: Board) -> Verdict:
     """A verdict with the puzzle's optimum and nothing solved yet."""
     best_turns, best_steps = optimum(board) or (None, None)
     return Verdict(1, False, False, None, None, None, None, best_turns, best_steps, None)
+
+
+def summary(verdicts: list[Verdict]) -> str:
+    """The line after every verdict."""
+    solved = sum(v.solved for v in verdicts)
+    optimal = sum(v.optimal for v in verdicts)
+    return f"{len(verdicts)} puzzles: {solved} solved, {optimal} answered optimally"

@@ -75,9 +75,7 @@ class Coroutine(Puzzle):
         return verdict.describe()
 
     def summary(self, verdicts):
-        solved = sum(v.solved for v in verdicts)
-        optimal = sum(v.optimal for v in verdicts)
-        return f"{len(verdicts)} puzzles: {solved} solved, {optimal} answered optimally"
+        return judge.summary(verdicts)
 
 
 PUZZLE = Coroutine()

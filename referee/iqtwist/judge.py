@@ -152,6 +152,15 @@ def _describe(verdict: Verdict) -> str:
     return f"challenge {verdict.puzzle} {verdict.challenge}: FAILED ({found}{timing}): {verdict.error}"
 
 
+def describe(verdict: Verdict) -> str:
+    """A verdict's report line."""
+    found = f"{verdict.solutions} line(s), {verdict.expected} solution(s)"
+    timing = f" in {verdict.time_ms:.1f} ms" if verdict.time_ms is not None else ""
+    if verdict.solved:
+        return f"challenge {verdict.puzzle} {verdict.challenge}: solved, {found}{timing}"
+    return f"challenge {verdict.puzzle} {verdict.challenge}: FAILED ({found}{timing}): {verdict.error}"
+
+
 def summary_rows(verdicts: list[Verdict]) -> list[str]:
     """The table after the verdicts: each check per challenge, then the time per challenge."""
     rows = [

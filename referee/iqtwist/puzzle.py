@@ -75,11 +75,7 @@ class IQTwist(Puzzle):
         return f"{error.reason} after {len(read)} line(s): {error}" + (f" (last stderr line: {tail[-1]})" if tail else "")
 
     def describe(self, verdict):
-        found = f"{verdict.solutions} line(s), {verdict.expected} solution(s)"
-        timing = f" in {verdict.time_ms:.1f} ms" if verdict.time_ms is not None else ""
-        if verdict.solved:
-            return f"challenge {verdict.puzzle} {verdict.challenge}: solved, {found}{timing}"
-        return f"challenge {verdict.puzzle} {verdict.challenge}: FAILED ({found}{timing}): {verdict.error}"
+        return judge.describe(verdict)
 
     def summary(self, verdicts):
         return "\n".join(judge.summary_rows(verdicts))
