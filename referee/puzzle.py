@@ -27,6 +27,7 @@ line before the empty line that closes an answer), printed only when a search ha
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from abc import ABC, abstractmethod
 from typing import Any, TextIO
@@ -143,8 +144,7 @@ class Puzzle(ABC):
 
     def failure(self, error: BotError, stderr: str, read: list[str]) -> str:
         """Why a solver gave no answer, from its error, its stderr and the lines it did print."""
-        tail = stderr.strip().splitlines()
-        return f"solver {error.reason}: {error}" + (f" (stderr: {tail[-1][:200]})" if tail else "")
+        return f"solver {error.reason}: {error}" + last_stderr_line(stderr, "stderr: ")
 
     def read_answer(self, bot: BotProcess, instance, timeout: float, read: list[str]) -> tuple[str, float]:
         """Send one instance and read its answer: (the answer's text, the seconds it took). One line,
@@ -163,7 +163,14 @@ class Puzzle(ABC):
 
     @staticmethod
     def as_dict(verdict) -> dict:
-        return verdict.as_dict()
+        """A verdict (a dataclass) as one JSON object of `judge --json`."""
+        return dataclasses.asdict(verdict)
+
+
+def last_stderr_line(stderr: str, label: str = "last stderr line: ") -> str:
+    """` (LABEL the last line)` of a failed solver's stderr (200 characters at most), or ""."""
+    lines = stderr.strip().splitlines()
+    return f" ({label}{lines[-1][:200]})" if lines else ""
 
 
 def load(name: str) -> Puzzle:

@@ -5,7 +5,7 @@ or `NONE` when it finds no answer); stdin stays open, so a solver reads 3 lines,
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 
 from referee.coroutine.rules import START, Board, IllegalTurn, is_solved, parse_answer, play
 from referee.coroutine.search import optimum
@@ -25,9 +25,6 @@ class Verdict:
     optimal_turns: int | None  # None: the puzzle has no answer
     optimal_steps: int | None
     time_ms: float | None
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
     def describe(self) -> str:
         best = (

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from referee.errors import InputFormatError
 from referee.iqtwist.pieces import PIECES, footprint
@@ -63,9 +63,6 @@ class Verdict:
     solutions: int  # lines answered
     expected: int  # solutions the challenge has
     time_ms: float | None  # None when the solver failed to answer
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def check_solution(challenge: State, line: str) -> tuple[str, str] | None:
@@ -142,14 +139,6 @@ def failed(number: int, challenge: str, expected: list[str], failure: str, lines
 
 def _yes(flag: bool) -> str:
     return "yes" if flag else "NO"
-
-
-def _describe(verdict: Verdict) -> str:
-    found = f"{verdict.solutions} line(s), {verdict.expected} solution(s)"
-    timing = f" in {verdict.time_ms:.1f} ms" if verdict.time_ms is not None else ""
-    if verdict.solved:
-        return f"challenge {verdict.puzzle} {verdict.challenge}: solved, {found}{timing}"
-    return f"challenge {verdict.puzzle} {verdict.challenge}: FAILED ({found}{timing}): {verdict.error}"
 
 
 def describe(verdict: Verdict) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from referee.iqtwist import judge, rules, search
-from referee.puzzle import IllegalStep, Puzzle
+from referee.puzzle import IllegalStep, Puzzle, last_stderr_line
 
 
 class Challenge(NamedTuple):
@@ -71,18 +71,13 @@ class IQTwist(Puzzle):
         return judge.failed(number, instance.text, expected, failure, len(read))
 
     def failure(self, error, stderr, read):
-        tail = stderr.strip().splitlines()
-        return f"{error.reason} after {len(read)} line(s): {error}" + (f" (last stderr line: {tail[-1]})" if tail else "")
+        return f"{error.reason} after {len(read)} line(s): {error}" + last_stderr_line(stderr)
 
     def describe(self, verdict):
         return judge.describe(verdict)
 
     def summary(self, verdicts):
         return "\n".join(judge.summary_rows(verdicts))
-
-    @staticmethod
-    def as_dict(verdict):
-        return verdict.to_dict()
 
 
 PUZZLE = IQTwist()

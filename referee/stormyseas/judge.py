@@ -7,7 +7,7 @@ the solver's start-up (a numba solver compiles its kernel on its very first run)
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from referee.errors import InputFormatError
 from referee.puzzle import NONE
@@ -38,9 +38,6 @@ class Verdict:
     optimum_slides: int | None
     time_ms: int | None
     answer: str | None
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
     def line(self) -> str:
         head = f"card {self.puzzle}: "

@@ -10,7 +10,7 @@ objective runs from writing its line to reading the answer, so the first include
 from __future__ import annotations
 
 import statistics
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from referee.errors import InputFormatError
 from referee.puzzle import NONE
@@ -28,9 +28,6 @@ class Verdict:
     length: int | None  # moves in the answer (None for NONE, no answer or not a move string)
     optimum: int | None  # the fewest moves (None when the objective cannot be met)
     time_ms: float | None
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def check_answer(objective: rules.Objective, answer: str, optimum: str | None) -> tuple[bool, int | None, str | None]:

@@ -3,7 +3,7 @@ state a Board, a step the tile to turn a quarter clockwise."""
 from __future__ import annotations
 
 from referee.errors import InputFormatError
-from referee.puzzle import IllegalStep, Puzzle
+from referee.puzzle import IllegalStep, Puzzle, last_stderr_line
 from referee.vikings import judge, rules, search
 
 
@@ -60,18 +60,13 @@ class Vikings(Puzzle):
         return judge.failed(number, str(instance), expected, failure)
 
     def failure(self, error, stderr, read):
-        tail = stderr.strip().splitlines()
-        return f"{error.reason}: {error}" + (f" (last stderr line: {tail[-1]})" if tail else "")
+        return f"{error.reason}: {error}" + last_stderr_line(stderr)
 
     def describe(self, verdict):
         return judge.describe(verdict)
 
     def summary(self, verdicts):
         return judge.summary(verdicts)
-
-    @staticmethod
-    def as_dict(verdict):
-        return verdict.to_dict()
 
 
 PUZZLE = Vikings()
