@@ -1,12 +1,14 @@
 """The `referee` command: one subcommand group per game, each defined in `referee/<game>/cli.py`.
 
 Volcanoes' `register(groups)` adds its group; every puzzle's group is made here, with the one
-`judge` command (referee/judging.py), and its `register(commands)` adds the puzzle's other commands.
+`judge` command (referee/judging.py), and its `register(commands)`, where it has a cli.py, adds the
+puzzle's other commands.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 
 from referee import puzzle
@@ -24,7 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
         commands = groups.add_parser(name, help=game.title).add_subparsers(dest="command", required=True,
                                                                           metavar="COMMAND")
         add_judge_command(commands, game)
-        importlib.import_module(f"referee.{name}.cli").register(commands)
+        if importlib.util.find_spec(f"referee.{name}.cli"):  # the puzzle's commands beyond `judge`
+            importlib.import_module(f"referee.{name}.cli").register(commands)
     return parser
 
 
