@@ -15,7 +15,8 @@ from arena.cli import main
 from arena.players import REGISTRY, target_options
 from arena.schedule import derive_seed
 from arena.spsa import Tuned, rounded
-from arena.stats import expected_score
+from arena.report import pentanomial
+from arena.stats import expected_score, pentanomial_estimate
 from arena.store import Store
 from bots.volcanoes.registry import PARAMETERS, Parameter, defaults
 from referee.volcanoes.match import Result
@@ -103,8 +104,11 @@ def test_tune_finds_the_optimum_of_a_synthetic_bot(synthetic, tmp_path, capsys, 
     out = capsys.readouterr().out
     tuned = next(line for line in out.splitlines() if line.startswith("tuned: "))
     assert tuned.split()[1] == f"synthetic:x={round(final['x'], 3)!r},y={round(final['y'], 1)!r}"  # 1/1000 of a range
-    confirmation = next(line for line in out.splitlines() if line.startswith("tuned vs start"))
-    assert float(confirmation.split()[-3]) > 200  # its Elo: the tuned values are far stronger than the start
+    assert any(line.startswith("tuned vs start") for line in out.splitlines())  # the confirmation
+    store = Store.open(db)
+    confirmation = pentanomial_estimate(pentanomial(store.games(), "tuned", "start"))
+    store.close()
+    assert confirmation.n == 20 and confirmation.elo_interval[0] > 200  # far stronger than the start
     assert main(["report", str(db)]) == 0
     assert capsys.readouterr().out == out
 
