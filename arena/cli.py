@@ -43,6 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     except USER_ERRORS as exc:
         print(f"arena: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `arena report DB | head`: the reader has what it wanted
+        # Python's own flush at exit would fail on the closed pipe again: point stdout elsewhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -131,11 +131,13 @@ class Player:
 class InProcessSeat(match.InProcessSeat):
     """A bot as a referee seat without a process: the same lines, the same adapter, no pipes."""
 
-    def __init__(self, bot: Bot, log=None, time_scale: float = 1.0):
-        """`time_scale`: the referee's limits are this many times CodinGame's (time odds)."""
+    def __init__(self, bot: Bot, log=None, time_scale: float = 1.0, first_turn_scale: float | None = None):
+        """`time_scale`: the referee's turn limit is this many times CodinGame's (time odds);
+        `first_turn_scale` likewise for the first turn (by default the same)."""
         stderr = io.StringIO()
+        first_turn_scale = time_scale if first_turn_scale is None else first_turn_scale
         player = Player(bot, log=log or stderr, turn_seconds=TURN_SECONDS * time_scale,
-                        first_turn_seconds=FIRST_TURN_SECONDS * time_scale)
+                        first_turn_seconds=FIRST_TURN_SECONDS * first_turn_scale)
         super().__init__(player, stderr)
 
 
