@@ -1,8 +1,8 @@
 """Random playouts per second from the opening, on one core: `python -m bots.volcanoes.bench_playouts`.
 
-Times the search's playout loop (`search.playout`, uniform random legal moves, the loop inside
-jitted code), the same with `mcts`'s decisive moves, and for comparison the rules engine's
-`random_playout` called from Python. Figures depend on the machine's load: best of `--repeats`.
+Times the bitboard core's playout loop (`search.bitboard`, uniform random legal moves, the loop
+inside jitted code) and the older lean engine's (`search.playout`), each also with `mcts`'s decisive
+moves, and for comparison the rules engine's `random_playout` called from Python. Figures depend on the machine's load: best of `--repeats`.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import time
 
 from referee.volcanoes import rules
 
-from .search import playout
+from .search import bitboard, playout
 
 
 def _rate(run, count: int) -> tuple[float, float]:
@@ -31,12 +31,17 @@ def main(argv=None) -> None:
     scratch = playout.new_scratch()
     playout.warm_up()
     playout.seed(1)
+    bitboard.warm_up()
+    board, bit_scratch, rng = bitboard.new_board(), bitboard.new_scratch(), bitboard.new_rng(1)
 
     def search_loop(count):
         return playout.playouts_from(levels, dormant, 0, count, False, scratch)
 
     def decisive_loop(count):
         return playout.playouts_from(levels, dormant, 0, count, True, scratch)
+
+    def bitboard_loop(count, decisive=False):
+        return bitboard.playouts_from(board, 0, count, decisive, bit_scratch, rng)
 
     def rules_loop(count):
         total = 0
@@ -46,6 +51,10 @@ def main(argv=None) -> None:
         return total
 
     rules_loop(1)
+    best = max(_rate(bitboard_loop, args.playouts) for _ in range(args.repeats))
+    print(f"search.bitboard (jitted loop): {best[0]:,.0f} playouts/s, {best[1]:.1f} turns each")
+    heavy = max(_rate(lambda n: bitboard_loop(n, True), args.playouts // 4) for _ in range(args.repeats))
+    print(f"search.bitboard with decisive moves: {heavy[0]:,.0f} playouts/s, {heavy[1]:.1f} turns each")
     best = max(_rate(search_loop, args.playouts) for _ in range(args.repeats))
     print(f"search.playout (jitted loop): {best[0]:,.0f} playouts/s, {best[1]:.1f} turns each")
     heavy = max(_rate(decisive_loop, args.playouts // 4) for _ in range(args.repeats))
