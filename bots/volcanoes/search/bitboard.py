@@ -80,7 +80,8 @@ _NEW_LEVEL = np.array([[[_new_level(b, x, y) for y in range(4)] for x in range(4
                       dtype=np.int64)
 
 # Rows of the scratch array.
-_BLUE_PUSH, _ORANGE_PUSH, _TOUCHED, _ERUPTING, _LABEL, _COMP_NORTH, _COMP_SOUTH, _MOVES = range(8)
+_BLUE_PUSH, _ORANGE_PUSH, _TOUCHED, _ERUPTING, _LABEL, _COMP_NORTH, _COMP_SOUTH = range(7)
+MOVES = 7  # free for callers (a list of moves)
 PLAYED = 8  # the tiles each colour played in playouts: bit 1 blue, bit 2 orange (callers clear it)
 N_ROWS = 9
 
