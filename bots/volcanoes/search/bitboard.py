@@ -80,10 +80,10 @@ _NEW_LEVEL = np.array([[[_new_level(b, x, y) for y in range(4)] for x in range(4
                       dtype=np.int64)
 
 # Rows of the scratch array.
-_BLUE_PUSH, _ORANGE_PUSH, _TOUCHED, _ERUPTING, _LABEL, _COMP_NORTH, _COMP_SOUTH = range(7)
-MOVES = 7  # free for callers (a list of moves)
-PLAYED = 8  # the tiles each colour played in playouts: bit 1 blue, bit 2 orange (callers clear it)
-N_ROWS = 9
+_LABEL, _COMP_NORTH, _COMP_SOUTH = range(3)
+MOVES = 3  # free for callers (a list of moves)
+PLAYED = 4  # the tiles each colour played in playouts: bit 1 blue, bit 2 orange (callers clear it)
+N_ROWS = 5
 
 
 def new_board() -> np.ndarray:
@@ -248,58 +248,110 @@ def _set_level(board, tile, before, after):
 
 
 @njit(cache=True)
-def _erupt(board, scratch, n_erupting):
-    """Resolve the eruptions of the `n_erupting` tiles in the _ERUPTING row, phase by phase.
-    Returns (phases, the tiles blue gained (two words), the tiles orange gained); stops once
-    past the phase limit."""
-    erupting = scratch[_ERUPTING]
-    blue = scratch[_BLUE_PUSH]
-    orange = scratch[_ORANGE_PUSH]
-    touched = scratch[_TOUCHED]
+def _push_word(board, w, a0, a1, b0, b1):
+    """One eruption phase on word w of the board, for the tiles that only one colour's eruptions
+    touch: (a1, a0) counts each tile's blue eruptions in binary, (b1, b0) its orange ones. A push
+    raises a colour's own tiles and empty tiles (capped at 4) and destroys the other colour's
+    tiles. Returns (blue tiles now erupting, orange ones, tiles blue gained, tiles orange gained)."""
+    p1, p2, p3, p4 = board[w], board[2 + w], board[4 + w], board[6 + w]
+    q1, q2, q3, q4 = board[8 + w], board[10 + w], board[12 + w], board[14 + w]
+    empty = ~(p1 | p2 | p3 | p4 | q1 | q2 | q3 | q4)
+    by_blue = (a0 | a1) & ~(b0 | b1)
+    by_orange = (b0 | b1) & ~(a0 | a1)
+    # Blue pushes of 1, 2 or 3 on the tiles only blue touches.
+    one, two, three = by_blue & a0 & ~a1, by_blue & a1 & ~a0, by_blue & a1 & a0
+    gained_blue = empty & by_blue
+    top_blue = (p1 & three) | (p2 & (two | three)) | (p3 & by_blue)
+    board[w] = (p1 & ~by_blue & ~by_orange) | (gained_blue & one)
+    board[2 + w] = (p2 & ~by_blue & ~by_orange) | (gained_blue & two) | (p1 & one)
+    board[4 + w] = (p3 & ~by_blue & ~by_orange) | (gained_blue & three) | (p1 & two) | (p2 & one)
+    board[6 + w] = (p4 & ~by_orange) | top_blue
+    # The same for orange.
+    one, two, three = by_orange & b0 & ~b1, by_orange & b1 & ~b0, by_orange & b1 & b0
+    gained_orange = empty & by_orange
+    top_orange = (q1 & three) | (q2 & (two | three)) | (q3 & by_orange)
+    board[8 + w] = (q1 & ~by_orange & ~by_blue) | (gained_orange & one)
+    board[10 + w] = (q2 & ~by_orange & ~by_blue) | (gained_orange & two) | (q1 & one)
+    board[12 + w] = (q3 & ~by_orange & ~by_blue) | (gained_orange & three) | (q1 & two) | (q2 & one)
+    board[14 + w] = (q4 & ~by_blue) | top_orange
+    return top_blue, top_orange, gained_blue, gained_orange
+
+
+@njit(cache=True)
+def _mixed_word(board, w, a0, a1, b0, b1):
+    """The tiles of word w that both colours' eruptions touch (rare), one by one with the
+    table; none of them reaches level 4. Returns (tiles blue gained, tiles orange gained)."""
+    gained_blue = gained_orange = _ZERO
+    mixed = (a0 | a1) & (b0 | b1)
+    while mixed:
+        s = U(lowest_bit(mixed))
+        mixed &= mixed - _ONE
+        t = 64 * w + np.int64(s)
+        blue = np.int64((a0 >> s) & _ONE) + 2 * np.int64((a1 >> s) & _ONE)
+        orange = np.int64((b0 >> s) & _ONE) + 2 * np.int64((b1 >> s) & _ONE)
+        before = level_at(board, t)
+        after = _NEW_LEVEL[before + 4, blue, orange]
+        _set_level(board, t, before, after)
+        if before == 0:
+            if after > 0:
+                gained_blue |= _ONE << s
+            elif after < 0:
+                gained_orange |= _ONE << s
+    return gained_blue, gained_orange
+
+
+@njit(cache=True)
+def _count(erupting_lo, erupting_hi):
+    """Each tile's number of neighbours in a set, in binary: (ones_lo, ones_hi, twos_lo, twos_hi)."""
+    c0_lo = c0_hi = c1_lo = c1_hi = _ZERO
+    x = erupting_lo
+    while x:
+        v = lowest_bit(x)
+        x &= x - _ONE
+        n_lo, n_hi = _NB_MASK[v, 0], _NB_MASK[v, 1]
+        c1_lo |= c0_lo & n_lo  # at most 3 neighbours: no overflow
+        c1_hi |= c0_hi & n_hi
+        c0_lo ^= n_lo
+        c0_hi ^= n_hi
+    x = erupting_hi
+    while x:
+        v = 64 + lowest_bit(x)
+        x &= x - _ONE
+        n_lo, n_hi = _NB_MASK[v, 0], _NB_MASK[v, 1]
+        c1_lo |= c0_lo & n_lo
+        c1_hi |= c0_hi & n_hi
+        c0_lo ^= n_lo
+        c0_hi ^= n_hi
+    return c0_lo, c0_hi, c1_lo, c1_hi
+
+
+@njit(cache=True)
+def _erupt(board, blue_lo, blue_hi, orange_lo, orange_hi):
+    """Resolve eruptions phase by phase from the given blue and orange volcanoes, every tile of a
+    phase at once. Returns (phases, the tiles blue gained (two words), the tiles orange gained);
+    stops once past the phase limit."""
     gained_blue_lo = gained_blue_hi = gained_orange_lo = gained_orange_hi = _ZERO
     phases = 0
-    while n_erupting > 0:
+    while blue_lo | blue_hi | orange_lo | orange_hi:
         phases += 1
         if phases > MAX_ERUPTION_PHASES:
             break
-        # Count every eruption of the phase before any level changes.
-        n_touched = 0
-        for i in range(n_erupting):
-            volcano = erupting[i]
-            is_blue = board[6 + (volcano >> 6)] & (_ONE << U(volcano & 63))
-            for j in range(3):
-                n = _NB[volcano, j]
-                if blue[n] == 0 and orange[n] == 0:
-                    touched[n_touched] = n
-                    n_touched += 1
-                if is_blue:
-                    blue[n] += 1
-                else:
-                    orange[n] += 1
-        n_erupting = 0
-        for i in range(n_touched):
-            t = touched[i]
-            before = level_at(board, t)
-            after = _NEW_LEVEL[before + 4, blue[t], orange[t]]
-            blue[t] = 0
-            orange[t] = 0
-            if after == before:
-                continue
-            _set_level(board, t, before, after)
-            if (after == MAX_LEVEL or after == -MAX_LEVEL) and -MAX_LEVEL < before < MAX_LEVEL:
-                erupting[n_erupting] = t
-                n_erupting += 1
-            if before == 0:
-                m = _ONE << U(t & 63)
-                if after > 0:
-                    if t < 64:
-                        gained_blue_lo |= m
-                    else:
-                        gained_blue_hi |= m
-                elif t < 64:
-                    gained_orange_lo |= m
-                else:
-                    gained_orange_hi |= m
+        a0_lo, a0_hi, a1_lo, a1_hi = _count(blue_lo, blue_hi)
+        b0_lo, b0_hi, b1_lo, b1_hi = _count(orange_lo, orange_hi)
+        blue_lo, orange_lo, gb, go = _push_word(board, 0, a0_lo, a1_lo, b0_lo, b1_lo)
+        gained_blue_lo |= gb
+        gained_orange_lo |= go
+        blue_hi, orange_hi, gb, go = _push_word(board, 1, a0_hi, a1_hi, b0_hi, b1_hi)
+        gained_blue_hi |= gb
+        gained_orange_hi |= go
+        if (a0_lo | a1_lo) & (b0_lo | b1_lo):
+            gb, go = _mixed_word(board, 0, a0_lo, a1_lo, b0_lo, b1_lo)
+            gained_blue_lo |= gb
+            gained_orange_lo |= go
+        if (a0_hi | a1_hi) & (b0_hi | b1_hi):
+            gb, go = _mixed_word(board, 1, a0_hi, a1_hi, b0_hi, b1_hi)
+            gained_blue_hi |= gb
+            gained_orange_hi |= go
     return phases, gained_blue_lo, gained_blue_hi, gained_orange_lo, gained_orange_hi
 
 
@@ -378,8 +430,12 @@ def play(board, player, tile, scratch):
         board[own + 2 * level + w] |= m
         if level < 3:
             return ONGOING  # a volcano rose: nothing new for anyone
-        scratch[_ERUPTING, 0] = tile
-        phases, bl, bh, ol, oh = _erupt(board, scratch, 1)
+        lo = m if w == 0 else _ZERO
+        hi = m if w == 1 else _ZERO
+        if player == BLUE:
+            phases, bl, bh, ol, oh = _erupt(board, lo, hi, _ZERO, _ZERO)
+        else:
+            phases, bl, bh, ol, oh = _erupt(board, _ZERO, _ZERO, lo, hi)
         return _after_eruptions(board, phases, bl, bh, ol, oh)
     board[own + w] |= m
     colour = 0 if player == BLUE else 1
@@ -401,23 +457,18 @@ def play(board, player, tile, scratch):
 
 @njit(cache=True)
 def grow(board, scratch):
-    """The growth turn in an ongoing position; returns the outcome."""
-    erupting = scratch[_ERUPTING]
-    n = 0
+    """The growth turn in an ongoing position; returns the outcome. (`scratch` is unused: the
+    same arguments as `play`.)"""
+    blue_lo, blue_hi, orange_lo, orange_hi = board[4], board[5], board[12], board[13]  # level 3: erupts
     for b in range(0, 16, 8):  # blue, orange
         for w in range(2):
-            top = board[b + 4 + w]  # level 3: erupts
-            board[b + 6 + w] |= top
+            board[b + 6 + w] |= board[b + 4 + w]
             board[b + 4 + w] = board[b + 2 + w]
             board[b + 2 + w] = board[b + w]
             board[b + w] = _ZERO
-            while top:
-                erupting[n] = 64 * w + lowest_bit(top)
-                n += 1
-                top &= top - _ONE
-    if n == 0:
+    if not (blue_lo | blue_hi | orange_lo | orange_hi):
         return ONGOING
-    phases, bl, bh, ol, oh = _erupt(board, scratch, n)
+    phases, bl, bh, ol, oh = _erupt(board, blue_lo, blue_hi, orange_lo, orange_hi)
     return _after_eruptions(board, phases, bl, bh, ol, oh)
 
 
