@@ -98,7 +98,7 @@ def test_random_moves_are_legal_and_uniform():
     assert chi2 < len(legal) + 6 * np.sqrt(2 * len(legal)), chi2  # well beyond p = 1e-6 for ~50 dof
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.lists(st.integers(-1, 1), min_size=N_TILES, max_size=N_TILES), st.sampled_from([1, -1]))
 def test_winning_tile_is_the_lowest_connecting_placement(signs, player):
     """On a random board (not connected for `player`), the lowest empty tile whose placement

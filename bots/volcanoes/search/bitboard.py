@@ -79,11 +79,12 @@ def _new_level(before: int, blue: int, orange: int) -> int:
 _NEW_LEVEL = np.array([[[_new_level(b, x, y) for y in range(4)] for x in range(4)] for b in range(-4, 5)],
                       dtype=np.int64)
 
-# Rows of the scratch array.
-_LABEL, _COMP_NORTH, _COMP_SOUTH = range(3)
-MOVES = 3  # free for callers (a list of moves)
-PLAYED = 4  # the tiles each colour played in playouts: bit 1 blue, bit 2 orange (callers clear it)
-N_ROWS = 5
+# Rows of the scratch array: for `winning_tile`, each component's tiles in the north and in the
+# south (bit k: tile k, tile k + 40) and its empty neighbours (two words).
+_C_NORTH, _C_SOUTH, _C_FRONT_LO, _C_FRONT_HI = range(4)
+MOVES = 4  # free for callers (a list of moves)
+PLAYED = 5  # the tiles each colour played in playouts: bit 1 blue, bit 2 orange (callers clear it)
+N_ROWS = 6
 
 
 def new_board() -> np.ndarray:
@@ -484,7 +485,9 @@ def step(board, turn, tile, scratch):
 @njit(cache=True)
 def winning_tile(board, player, scratch):
     """The lowest empty tile whose placement joins a tile to its antipode for `player`, or -1
-    (wins by raising a volcano to an eruption are not looked for)."""
+    (wins by raising a volcano to an eruption are not looked for). No component holds a tile and
+    its antipode yet, so a placement wins when its tile's antipode is in a component it touches,
+    or when it touches two components that hold a tile and its antipode between them."""
     colour = 0 if player == BLUE else 1
     o_lo = occupied(board, colour, 0)
     o_hi = occupied(board, colour, 1)
@@ -496,14 +499,14 @@ def winning_tile(board, player, scratch):
     o_north, o_south = o_lo & _NORTH, _south(o_lo, o_hi)
     if not (o_north & o_south or o_north & _south(e_lo, e_hi) or e_lo & _NORTH & o_south):
         return -1
-    label = scratch[_LABEL]
-    comp_north = scratch[_COMP_NORTH]
-    comp_south = scratch[_COMP_SOUTH]
-    n_components = 0
+    north, south = scratch[_C_NORTH], scratch[_C_SOUTH]
+    front_lo, front_hi = scratch[_C_FRONT_LO], scratch[_C_FRONT_HI]
+    wins_lo = wins_hi = _ZERO
+    n = 0
     left_lo, left_hi = o_lo, o_hi
-    while left_lo | left_hi:
+    while left_lo | left_hi:  # each component: its tiles, then its empty neighbours
         t = lowest_bit(left_lo) if left_lo else 64 + lowest_bit(left_hi)
-        comp_lo = comp_hi = _ZERO
+        comp_lo = comp_hi = around_lo = around_hi = _ZERO
         if t < 64:
             comp_lo = _ONE << U(t)
         else:
@@ -516,34 +519,33 @@ def winning_tile(board, player, scratch):
             else:
                 t = 64 + lowest_bit(todo_hi)
                 todo_hi &= todo_hi - _ONE
-            label[t] = n_components
+            around_lo |= _NB_MASK[t, 0]
+            around_hi |= _NB_MASK[t, 1]
             new_lo = _NB_MASK[t, 0] & o_lo & ~comp_lo
             new_hi = _NB_MASK[t, 1] & o_hi & ~comp_hi
             comp_lo |= new_lo
             comp_hi |= new_hi
             todo_lo |= new_lo
             todo_hi |= new_hi
-        comp_north[n_components] = np.int64(comp_lo & _NORTH)
-        comp_south[n_components] = np.int64(_south(comp_lo, comp_hi))
-        n_components += 1
         left_lo &= ~comp_lo
         left_hi &= ~comp_hi
-    for w in range(2):
-        candidates = e_lo if w == 0 else e_hi
-        while candidates:
-            t = 64 * w + lowest_bit(candidates)
-            candidates &= candidates - _ONE
-            if not (_NB_MASK[t, 0] & o_lo or _NB_MASK[t, 1] & o_hi):
-                continue
-            north = _ONE << U(t) if t < HALF else _ZERO
-            south = _ONE << U(t - HALF) if t >= HALF else _ZERO
-            for j in range(3):
-                n = _NB[t, j]
-                if (o_lo if n < 64 else o_hi) & (_ONE << U(n & 63)):
-                    north |= U(comp_north[label[n]])
-                    south |= U(comp_south[label[n]])
-            if north & south:
-                return t
+        around_lo &= e_lo
+        around_hi &= e_hi
+        c_north, c_south = comp_lo & _NORTH, _south(comp_lo, comp_hi)
+        # Empty neighbours whose antipode is in the component.
+        wins_lo |= around_lo & (c_south | (c_north << U(HALF)))
+        wins_hi |= around_hi & (c_north >> U(64 - HALF))
+        for i in range(n):  # empty tiles next to this and an earlier component that pair up
+            if (c_north & U(south[i])) | (c_south & U(north[i])):
+                wins_lo |= around_lo & U(front_lo[i])
+                wins_hi |= around_hi & U(front_hi[i])
+        north[n], south[n] = np.int64(c_north), np.int64(c_south)
+        front_lo[n], front_hi[n] = np.int64(around_lo), np.int64(around_hi)
+        n += 1
+    if wins_lo:
+        return lowest_bit(wins_lo)
+    if wins_hi:
+        return 64 + lowest_bit(wins_hi)
     return -1
 
 
