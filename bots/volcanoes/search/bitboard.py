@@ -1,16 +1,18 @@
 """The rules of Volcanoes on bitboards, for the numba search: a turn is a few 64-bit operations.
 
-A board is `uint64[16]`: for each colour (0 blue, 1 orange) and level k = 1..4, the set of that
+A board is `uint64[18]`: for each colour (0 blue, 1 orange) and level k = 1..4, the set of that
 colour's tiles at level k (one-hot planes), each set two words (tiles 0-63, then 64-79); word
-`(colour * 4 + k - 1) * 2 + w`. There are no dormant flags: at a turn boundary a volcano is dormant
+`(colour * 4 + k - 1) * 2 + w` (words 16 and 17 are never read: see `_set_level`). There are no dormant flags: at a turn boundary a volcano is dormant
 exactly when its level is 4 (an eruption phase limit ends the game as a draw), so:
 - the legal moves are a mask (empty tiles and the player's levels 1-3), and a random move is the
   r-th set bit of that mask, with no list built;
 - a growth turn moves each plane up one (level 3 becomes 4 and erupts): eight word moves;
-- an eruption phase sums each touched tile's blue and orange eruptions and reads its new level from
-  a table (`_NEW_LEVEL`), which does the pushes, the destruction across zero and the cap at 4;
-- a colour can only connect through a tile it gained this turn (an empty tile it took), and only if
-  it holds some tile and its antipode, so the connection test runs only then: a flood fill over
+- an eruption phase runs on every tile at once: each tile's count of erupting blue and orange
+  neighbours is kept in two bit planes per colour, and the pushes are plane updates (a tile that
+  both colours push, which is rare, takes its new level from a table, `_NEW_LEVEL`);
+- a colour can only connect through a tile it gained this turn (an empty tile it took), only if it
+  holds 12 tiles and some tile and its antipode, and a placement only if it joins two of its
+  neighbours or its antipode is owned, so the connection test runs only then: a flood fill over
   neighbour masks, from the gained tiles.
 Like `playout.py` it relies on the position before a turn being ongoing. Exact to
 `referee/volcanoes/reference.py` (tests/volcanoes/test_bitboard.py). Randomness is an explicit
