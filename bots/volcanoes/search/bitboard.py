@@ -359,6 +359,34 @@ def _erupt(board, blue_lo, blue_hi, orange_lo, orange_hi):
 
 
 @njit(cache=True)
+def _component(t, o_lo, o_hi):
+    """The component of tile t in the set (o_lo, o_hi), and the tiles around it (its tiles'
+    neighbours, in the set or not): (comp_lo, comp_hi, around_lo, around_hi)."""
+    comp_lo = comp_hi = around_lo = around_hi = _ZERO
+    if t < 64:
+        comp_lo = _ONE << U(t)
+    else:
+        comp_hi = _ONE << U(t - 64)
+    todo_lo, todo_hi = comp_lo, comp_hi
+    while todo_lo | todo_hi:
+        if todo_lo:
+            t = lowest_bit(todo_lo)
+            todo_lo &= todo_lo - _ONE
+        else:
+            t = 64 + lowest_bit(todo_hi)
+            todo_hi &= todo_hi - _ONE
+        around_lo |= _NB_MASK[t, 0]
+        around_hi |= _NB_MASK[t, 1]
+        new_lo = _NB_MASK[t, 0] & o_lo & ~comp_lo
+        new_hi = _NB_MASK[t, 1] & o_hi & ~comp_hi
+        comp_lo |= new_lo
+        comp_hi |= new_hi
+        todo_lo |= new_lo
+        todo_hi |= new_hi
+    return comp_lo, comp_hi, around_lo, around_hi
+
+
+@njit(cache=True)
 def connects_from(board, colour, seed_lo, seed_hi):
     """Whether a component of the colour's tiles that holds one of the seed tiles joins a tile to
     its antipode."""
@@ -374,25 +402,7 @@ def connects_from(board, colour, seed_lo, seed_hi):
         return False
     while seed_lo | seed_hi:
         t = lowest_bit(seed_lo) if seed_lo else 64 + lowest_bit(seed_hi)
-        comp_lo = comp_hi = _ZERO
-        if t < 64:
-            comp_lo = _ONE << U(t)
-        else:
-            comp_hi = _ONE << U(t - 64)
-        todo_lo, todo_hi = comp_lo, comp_hi
-        while todo_lo | todo_hi:
-            if todo_lo:
-                t = lowest_bit(todo_lo)
-                todo_lo &= todo_lo - _ONE
-            else:
-                t = 64 + lowest_bit(todo_hi)
-                todo_hi &= todo_hi - _ONE
-            new_lo = _NB_MASK[t, 0] & o_lo & ~comp_lo
-            new_hi = _NB_MASK[t, 1] & o_hi & ~comp_hi
-            comp_lo |= new_lo
-            comp_hi |= new_hi
-            todo_lo |= new_lo
-            todo_hi |= new_hi
+        comp_lo, comp_hi, _, _ = _component(t, o_lo, o_hi)
         if comp_lo & _NORTH & _south(comp_lo, comp_hi):
             return True
         seed_lo &= ~comp_lo
@@ -508,27 +518,7 @@ def winning_tile(board, player, scratch):
     left_lo, left_hi = o_lo, o_hi
     while left_lo | left_hi:  # each component: its tiles, then its empty neighbours
         t = lowest_bit(left_lo) if left_lo else 64 + lowest_bit(left_hi)
-        comp_lo = comp_hi = around_lo = around_hi = _ZERO
-        if t < 64:
-            comp_lo = _ONE << U(t)
-        else:
-            comp_hi = _ONE << U(t - 64)
-        todo_lo, todo_hi = comp_lo, comp_hi
-        while todo_lo | todo_hi:
-            if todo_lo:
-                t = lowest_bit(todo_lo)
-                todo_lo &= todo_lo - _ONE
-            else:
-                t = 64 + lowest_bit(todo_hi)
-                todo_hi &= todo_hi - _ONE
-            around_lo |= _NB_MASK[t, 0]
-            around_hi |= _NB_MASK[t, 1]
-            new_lo = _NB_MASK[t, 0] & o_lo & ~comp_lo
-            new_hi = _NB_MASK[t, 1] & o_hi & ~comp_hi
-            comp_lo |= new_lo
-            comp_hi |= new_hi
-            todo_lo |= new_lo
-            todo_hi |= new_hi
+        comp_lo, comp_hi, around_lo, around_hi = _component(t, o_lo, o_hi)
         left_lo &= ~comp_lo
         left_hi &= ~comp_hi
         around_lo &= e_lo
