@@ -14,14 +14,14 @@ from tqdm import tqdm
 
 from referee.volcanoes.match import Settings
 
-from . import bench, bundle, stress
+from . import analyse, bench, bundle, stress
 from . import players as players_mod
 from .bundle import BundleError
 from .errors import UsageError
 from .players import PlayerError, changed_since, prepare, resolve_all
 from .report import PairCounter, SprtCourse, points, text_report
 from .run import make_executor, run_jobs
-from .schedule import gauntlet, jobs, round_robin
+from .schedule import gauntlet, jobs, ladder, round_robin
 from .stats import Z95, pentanomial_estimate
 from .store import Store, StoreError
 
@@ -29,6 +29,7 @@ from .store import Store, StoreError
 USER_ERRORS = (UsageError, PlayerError, BundleError)  # StoreError is a UsageError
 RUNS_DIR = Path("arena-runs")
 DEFAULT_PAIRS = {"match": 50, "tournament": 16, "sprt": 5000}
+LADDER_PAIRS, LADDER_REACH = 8, 2  # `arena tournament` alone: each bot against the next two, ~1 min on 2 cores
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,9 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("tournament", help="round robin (or a gauntlet) with ratings and a cross-table")
     p.add_argument("players", nargs="*", metavar="PLAYER",
-                   help=f"players (default: {' '.join(players_mod.default_tournament())})")
+                   help=f"players (default: a ladder of {' '.join(players_mod.default_tournament())}, "
+                        f"each against the next {LADDER_REACH}, {LADDER_PAIRS} pairs each)")
     p.add_argument("--gauntlet", metavar="PLAYER", help="play this one against each of the others only")
-    p.add_argument("--pairs", type=int, help="pairs of games per pairing (default 16)")
+    p.add_argument("--pairs", type=int, help="pairs of games per pairing (default 16; the ladder 8)")
     _run_options(p)
     p.set_defaults(run=cmd_tournament)
 
@@ -85,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.register(sub)
     stress.register(sub.choices["bench"])
     bundle.register(sub)
+    analyse.register(sub)
     return parser
 
 
@@ -119,12 +122,16 @@ def cmd_match(args) -> int:
 
 
 def cmd_tournament(args) -> int:
-    if not args.resume and not args.players:
+    default = not args.resume and not args.players
+    if default:  # a ladder of the project's bots, strongest first
         args.players = players_mod.default_tournament()
+        args.pairs = LADDER_PAIRS if args.pairs is None else args.pairs
     if not args.resume and len(args.players) < 2:
         raise PlayerError("a tournament needs at least two players")
 
     def pairings(labels):
+        if default and args.gauntlet is None:
+            return ladder(labels, LADDER_REACH)
         if args.gauntlet is None:
             return round_robin(labels)
         hero = next((p for p, text in zip(labels, args.players, strict=True) if args.gauntlet in (p, text)), None)

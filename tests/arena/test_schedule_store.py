@@ -4,7 +4,7 @@ import sqlite3
 import pytest
 
 from arena.players import resolve_all
-from arena.schedule import derive_seed, gauntlet, jobs, round_robin
+from arena.schedule import derive_seed, gauntlet, jobs, ladder, round_robin
 from arena.store import Store, StoreError
 
 
@@ -67,3 +67,26 @@ def test_store_round_trip_and_guards(tmp_path):
     sqlite3.connect(tmp_path / "other.sqlite").close()
     with pytest.raises(StoreError, match="not an arena database"):
         Store.open(tmp_path / "other.sqlite")
+
+
+def test_a_ladder_pairs_each_player_with_the_next_ones():
+    assert ladder(["a", "b", "c", "d"], 2) == [("a", "b"), ("a", "c"), ("b", "c"), ("b", "d"), ("c", "d")]
+    assert ladder(["a", "b", "c"], 1) == [("a", "b"), ("b", "c")]
+    assert ladder(["a", "b", "c"], 5) == round_robin(["a", "b", "c"])
+
+
+def test_the_default_tournament_is_the_ladder(monkeypatch):
+    import arena.cli as cli
+
+    seen = {}
+
+    def play(args, command, make_pairings, sprt=None):
+        seen.update(players=args.players, pairs=args.pairs, pairings=make_pairings(args.players))
+        return 0
+
+    monkeypatch.setattr(cli, "_play", play)
+    assert cli.main(["tournament"]) == 0
+    ladder_order = ["mcts", "alphabeta", "uct", "pure-mcts", "greedy", "boss", "random"]
+    assert seen == {"players": ladder_order, "pairs": cli.LADDER_PAIRS, "pairings": ladder(ladder_order, 2)}
+    assert cli.main(["tournament", "random", "boss", "greedy"]) == 0  # players named: a round robin
+    assert seen["pairings"] == round_robin(["random", "boss", "greedy"]) and seen["pairs"] is None
