@@ -17,6 +17,8 @@ import time
 
 import numpy as np
 
+from referee.volcanoes import rules
+
 from .base import Bot, GameState
 from .registry import defaults
 from .search import bitboard, tree
@@ -84,13 +86,14 @@ class UctBot(Bot):
         answer: (the move it would play, blue's expected score from 0 to 1). Game analysis uses it."""
         self.start(state.player)
         tree.reset(self.nodes, self.reward, self.meta, -state.player)
-        self.last_search = {"iterations": self._search(self.nodes, self.reward, self.meta, state.levels,
-                                                       state.dormant, state.turns_played, iterations)}
-        child = tree.best_child(self.nodes, self.solver)
+        bitboard.from_levels(state.levels, self.root)
+        self.last_search = {"iterations": tree.search(self.nodes, self.reward, self.meta, self.root,
+                                                      state.turns_played, iterations, self.options, self.work)}
+        child = tree.best_child(self.nodes, self.options.solver)
         if child < 0:  # no legal move: the player to move has lost
             return -1, 0.0 if state.player == rules.BLUE else 1.0
         proof = self.nodes[child, tree.PROOF]
-        if self.solver and proof != rules.ONGOING:
+        if self.options.solver and proof != rules.ONGOING:
             blue = {rules.BLUE_WINS: 1.0, rules.ORANGE_WINS: 0.0}.get(int(proof), 0.5)
         else:
             mover = self.reward[child, tree.SCORE] / max(self.nodes[child, tree.VISITS], 1)
