@@ -150,7 +150,8 @@ def _select(x, r):
 
 @njit(cache=True)
 def random_below(rng, n):
-    """A uniform integer in [0, n), n < 2**32, from the xorshift64* state `rng`."""
+    """A uniform integer in [0, n), n < 2**32 (bias below n / 2**32), from the xorshift64* state
+    `rng`: the top 32 bits of its output scaled to the range, no division."""
     x = rng[0]
     x ^= x >> U(12)
     x ^= x << U(25)
