@@ -1,7 +1,5 @@
-"""The bitboard rules core agrees with the plain-Python reference turn by turn on random games
-(the 800 recorded games are in test_conformance.py), and its pieces with naive versions."""
-import itertools
-
+"""The bitboard core's pieces against naive versions. Whole games against the reference: the engine
+contract (tests/contracts/test_engine_contract.py) and the 800 recorded games (test_conformance.py)."""
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,53 +7,6 @@ from hypothesis import strategies as st
 from bots.volcanoes.search import bitboard
 from referee.volcanoes import reference, rules
 from referee.volcanoes.board import N_TILES
-
-
-def _play_both(pick, max_turns=200):
-    """Play a game in the reference and in `bitboard.step`, choosing each move with `pick(legal)`."""
-    pos = reference.Position()
-    board, scratch = bitboard.new_board(), bitboard.new_scratch()
-    buf = np.empty(N_TILES, dtype=np.int64)
-    levels = np.empty(N_TILES, dtype=np.int8)
-    for turn in range(1, max_turns + 1):
-        who = reference.actor(turn)
-        tile = 0
-        if who == reference.GROWTH:
-            expected = reference.grow(pos)
-        else:
-            legal = reference.legal_moves(pos, who)
-            n = bitboard.legal_moves(board, who, buf)
-            assert list(buf[:n]) == legal, f"turn {turn}"
-            if not legal:
-                return
-            tile = pick(legal)
-            expected = reference.play(pos, tile)
-        got = bitboard.step(board, turn, tile, scratch)
-        assert got == expected, f"turn {turn}"
-        bitboard.to_levels(board, levels)
-        assert list(levels) == pos.levels, f"turn {turn}"
-        assert [abs(x) == reference.MAX_LEVEL for x in pos.levels] == pos.dormant, "dormant is level 4"
-        if expected != reference.ONGOING:
-            return
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.data())
-def test_random_games_agree(data):
-    _play_both(lambda legal: legal[data.draw(st.integers(0, len(legal) - 1))])
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(0, N_TILES - 1), min_size=1, max_size=60))
-def test_crowded_boards_agree(tiles):
-    """Concentrated play (few tiles, many raises) makes chain eruptions and mixed overflows."""
-    wishes = itertools.cycle(tiles)
-
-    def nearest_to_wish(legal):
-        wish = next(wishes)
-        return min(legal, key=lambda t: (t - wish) % N_TILES)
-
-    _play_both(nearest_to_wish)
 
 
 @settings(max_examples=200, deadline=None)

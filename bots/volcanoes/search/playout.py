@@ -1,7 +1,7 @@
 """A lean rules step and random playouts over levels arrays, preallocated scratch space.
 
 The search now plays on the bitboard core (`bitboard.py`, about four times faster); this engine
-stays as the baseline `arena bench` and `bench_playouts` print beside it (and `.ci/bench-acceptance`
+stays as the baseline `arena bench` prints beside it (and `.ci/bench-acceptance`
 slows it on purpose).
 
 `step` plays one turn exactly as `rules.take_turn` does (tested against it and the reference), but
