@@ -196,6 +196,8 @@ def kernel_specs(only: list[str] | None = None) -> list[Spec]:
     specs = [Spec("playouts/s pure python", {"figure": "pure_playouts"}, "1/cpu-s"),
              Spec("playouts/s numba", {"figure": "numba_playouts"}, "1/cpu-s"),
              Spec("playouts/s numba decisive", {"figure": "numba_decisive_playouts"}, "1/cpu-s"),
+             Spec("playouts/s numba bitboard", {"figure": "bitboard_playouts"}, "1/cpu-s"),
+             Spec("playouts/s numba bitboard decisive", {"figure": "bitboard_decisive_playouts"}, "1/cpu-s"),
              Spec("playouts/s numba rules (called from python)", {"figure": "rules_playouts"}, "1/cpu-s"),
              Spec("referee turns/s (random bots)", {"figure": "referee_turns"}, "1/cpu-s")]
     for bot in (name for name in BOTS if not is_pure(name)):  # searches that report `last_search`

@@ -81,8 +81,34 @@ def _numba_playouts(seconds: float, decisive: bool) -> float:
     return _rate(batch, seconds)
 
 
+def _bitboard_playouts(seconds: float, decisive: bool) -> float:
+    bitboard = _project_module("bots.volcanoes.search.bitboard")
+    try:
+        bitboard.warm_up()
+        board, scratch, rng = bitboard.new_board(), bitboard.new_scratch(), bitboard.new_rng(1)
+    except (AttributeError, TypeError) as exc:
+        raise Unavailable(f"search.bitboard's interface differs: {exc}") from exc
+    count = 64 if decisive else 256
+
+    def batch():
+        bitboard.playouts_from(board, 0, count, decisive, scratch, rng)
+        return count
+
+    return _rate(batch, seconds)
+
+
+def bitboard_playouts(seconds: float, **_) -> float:
+    """The bitboard core's jitted playout loop (issue 21), beside the older `numba_playouts`."""
+    return _bitboard_playouts(seconds, False)
+
+
+def bitboard_decisive_playouts(seconds: float, **_) -> float:
+    return _bitboard_playouts(seconds, True)
+
+
 def numba_playouts(seconds: float, **_) -> float:
-    """The search's jitted playout loop (uniform random legal moves, the loop inside jitted code)."""
+    """The older jitted playout loop (`search.playout`; uniform random legal moves, the loop inside
+    jitted code), the baseline of `bitboard_playouts`."""
     return _numba_playouts(seconds, False)
 
 
@@ -207,6 +233,8 @@ FIGURES = {
     "pure_playouts": pure_playouts,
     "numba_playouts": numba_playouts,
     "numba_decisive_playouts": numba_decisive_playouts,
+    "bitboard_playouts": bitboard_playouts,
+    "bitboard_decisive_playouts": bitboard_decisive_playouts,
     "rules_playouts": rules_playouts,
     "referee_turns": referee_turns,
     "search_speed": search_speed,

@@ -15,7 +15,7 @@ def test_options_reach_the_bot_and_its_version(tmp_path):
     assert resolve("mcts:c=0.30,rave_k=2e3", tmp_path).version == player.version  # canonical
     seat = open_seat(player, seed=1)
     bot = seat._seat.player.bot
-    assert (bot.c, bot.rave_k, bot.decisive) == (0.3, 2000.0, True)  # the rest of mcts's defaults kept
+    assert (bot.options.c, bot.options.rave_k, bot.options.decisive) == (0.3, 2000.0, True)  # the rest of mcts's defaults kept
     seat.close()
 
 
@@ -46,8 +46,8 @@ def test_declared_defaults_are_the_bots_defaults():
     from bots.volcanoes.mcts import MctsBot
     from bots.volcanoes.uct import UctBot
 
-    assert defaults("mcts") == {"c": MctsBot(seed=0).c, "rave_k": MctsBot(seed=0).rave_k}
-    assert defaults("uct") == {"c": UctBot(seed=0).c}
+    assert defaults("mcts") == {"c": MctsBot(seed=0).options.c, "rave_k": MctsBot(seed=0).options.rave_k}
+    assert defaults("uct") == {"c": UctBot(seed=0).options.c}
     for params in PARAMETERS.values():
         for p in params:
             assert p.low <= p.default <= p.high

@@ -2,6 +2,7 @@
 reference.py), turn by turn on random games: the numba kernels (referee/volcanoes/rules.py) and the
 pure-Python engine that plays on CodinGame (bots/volcanoes/pure/rules.py). Each turn compares who
 acts, the legal moves, the outcome, the levels, the dormant flags and both players' connections.
+The search's bitboard core (bots/volcanoes/search/bitboard.py) plays too.
 
 An engine enters the test through a small adapter below (its own state and calls); the games are
 drawn by hypothesis: uniform random moves, raise-heavy play (chain eruptions, mixed pushes,
@@ -18,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bots.volcanoes.pure import rules as pure
+from bots.volcanoes.search import bitboard
 from referee.volcanoes import reference, rules
 from referee.volcanoes.board import N_TILES
 from referee.volcanoes.constants import BLUE, GROWTH, MAX_LEVEL, MAX_TURNS, ONGOING, ORANGE
@@ -102,7 +104,36 @@ class Pure:
         return pure.connects(self.board, who)
 
 
-ENGINES = {"numba": Numba, "pure": Pure}
+class Bitboard:
+    def __init__(self):
+        self.board, self.scratch = bitboard.new_board(), bitboard.new_scratch()
+        self.buf = np.empty(N_TILES, dtype=np.int64)
+        self.levels_ = np.empty(N_TILES, dtype=np.int8)
+
+    actor = staticmethod(rules.actor)  # the core has no actor of its own: `step` reads the cycle
+
+    def legal(self, who):
+        n = bitboard.legal_moves(self.board, who, self.buf)
+        return [int(t) for t in self.buf[:n]]
+
+    def play(self, who, tile):
+        return bitboard.play(self.board, who, tile, self.scratch)
+
+    def grow(self):
+        return bitboard.grow(self.board, self.scratch)
+
+    def levels(self):
+        bitboard.to_levels(self.board, self.levels_)
+        return [int(x) for x in self.levels_]
+
+    def dormant(self):  # no flags either: a volcano at the top level is dormant
+        return [abs(level) == MAX_LEVEL for level in self.levels()]
+
+    def connects(self, who):
+        return bool(bitboard.connects(self.board, 0 if who == BLUE else 1))
+
+
+ENGINES = {"numba": Numba, "pure": Pure, "bitboard": Bitboard}
 
 
 def play_both(engine, choose) -> None:

@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+from bots.volcanoes.search import bitboard
 from referee.volcanoes import reference, rules
 from referee.volcanoes.board import INDEX, N_TILES, NAMES
 from referee.volcanoes.protocol import position_line, valid_line
@@ -50,7 +51,28 @@ class NumbaEngine:
         return [int(x) for x in self.levels], sorted(NAMES[t] for t in range(N_TILES) if self.dormant[t])
 
 
-@pytest.mark.parametrize("engine_class", [ReferenceEngine, NumbaEngine])
+class BitboardEngine(NumbaEngine):
+    """The search's bitboard core (`bots/volcanoes/search/bitboard.py`), seen through levels."""
+
+    def __init__(self):
+        super().__init__()
+        self.board, self.scratch = bitboard.new_board(), bitboard.new_scratch()
+
+    def lines(self, player):
+        n = bitboard.legal_moves(self.board, player, self.buf)
+        bitboard.to_levels(self.board, self.levels)
+        return position_line(self.levels, player), valid_line(list(self.buf[:n]))
+
+    def step(self, move):
+        self.turn += 1
+        return bitboard.step(self.board, self.turn, -1 if move == "GROW" else INDEX[move], self.scratch)
+
+    def state(self):
+        bitboard.to_levels(self.board, self.levels)
+        return [int(x) for x in self.levels], sorted(NAMES[t] for t in range(N_TILES) if abs(self.levels[t]) == 4)
+
+
+@pytest.mark.parametrize("engine_class", [ReferenceEngine, NumbaEngine, BitboardEngine])
 def test_all_recorded_games_replay_exactly(conformance_games, engine_class):
     for game in conformance_games:
         engine = engine_class()

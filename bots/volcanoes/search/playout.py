@@ -1,4 +1,8 @@
-"""A lean rules step and random playouts for tree search, over preallocated scratch space.
+"""A lean rules step and random playouts over levels arrays, preallocated scratch space.
+
+The search now plays on the bitboard core (`bitboard.py`, about four times faster); this engine
+stays as the baseline `arena bench` prints beside it (and `.ci/bench-acceptance`
+slows it on purpose).
 
 `step` plays one turn exactly as `rules.take_turn` does (tested against it and the reference), but
 does less work:
@@ -30,13 +34,14 @@ from referee.volcanoes.rules import (
     ORANGE_WINS,
 )
 
+from .bitboard import MIN_CHAIN
+
 _NB = NEIGHBOUR_ARRAY
 
 # Rows of the scratch array.
 _DELTA, _TOUCHED, _TOUCHED_LIST, _ERUPTING, _CHANGED, _CHANGED_LIST, _MARK, _STACK, _MOVES, _COUNTERS = range(10)
 PLAYED = 10  # the tiles each colour played in playouts: bit 1 blue, bit 2 orange (callers clear it)
 _LABEL, _NORTH, _SOUTH = 11, 12, 13
-MIN_CHAIN = 12  # the fewest tiles joining a tile to its antipode
 N_ROWS = 14
 _STAMP = 0  # _COUNTERS row: the last DFS stamp used
 

@@ -6,21 +6,47 @@ one node. An edge is one move plus the growth turn that follows it, so a player 
 in a row across a growth turn simply has two edges in a row: each node records its `MOVER`, and
 a node's statistics are from its mover's point of view.
 
-Options (plain UCT has them off): `c`, the exploration constant; `solver` (MCTS-Solver: proven
+`Options` (plain UCT has them off): `c`, the exploration constant; `solver` (MCTS-Solver: proven
 wins, losses and draws are backed up and proven losses never selected; a node whose player can
 connect by a placement is proven at once); `rave_k` (RAVE: AMAF values blended into the
-selection, see `_select_rave`); `decisive` playouts (see `playout.playout`).
+selection, see `_select_rave`); `decisive` playouts (see `bitboard.playout`).
+
+Positions are boards of the bitboard rules core (`bitboard.py`); `Work` holds an iteration's board,
+the core's scratch space and the random generator's state.
 """
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from referee.volcanoes.rules import BLUE, BLUE_WINS, CYCLE, DRAW, GROWTH, MAX_TURNS, ONGOING, ORANGE_WINS
 
-from . import playout
+from . import bitboard
+
+
+class Options(NamedTuple):
+    """The search's options (a named tuple: numba passes it whole)."""
+
+    c: float  # exploration constant
+    solver: bool  # MCTS-Solver
+    decisive: bool  # decisive playouts
+    rave_k: float  # RAVE's k; 0 selects with plain UCB1
+
+
+class Work(NamedTuple):
+    """Scratch space for `search`: the position during an iteration, the bitboard core's scratch
+    rows, and the random generator's state (playouts and the children's order draw from it)."""
+
+    board: np.ndarray
+    scratch: np.ndarray
+    rng: np.ndarray
+
+
+def new_work(seed: int) -> Work:
+    return Work(bitboard.new_board(), bitboard.new_scratch(), bitboard.new_rng(seed))
 
 # Columns of `nodes`.
 PARENT, FIRST, N_CHILDREN, N_TRIED, MOVE, MOVER, VISITS, PROOF, AMAF_VISITS = range(9)
@@ -73,32 +99,33 @@ def _win_for(player):
 
 
 @njit(cache=True)
-def edge(levels, dormant, turn, player, tile, scratch):
+def edge(board, turn, player, tile, scratch):
     """Play `tile` on turn `turn` + 1 and the growth after it if there is one; returns
     (outcome, turns played after the edge). Past MAX_TURNS the game is a draw."""
     turn += 1
-    result = playout.play(levels, dormant, player, tile, scratch)
+    result = bitboard.play(board, player, tile, scratch)
     if result == ONGOING and turn < MAX_TURNS and CYCLE[turn % 6] == GROWTH:
         turn += 1
-        result = playout.grow(levels, dormant, scratch)
+        result = bitboard.grow(board, scratch)
     if result == ONGOING and turn >= MAX_TURNS:
         result = DRAW
     return result, turn
 
 
 @njit(cache=True)
-def _expand(nodes, reward, meta, node, levels, player, solver, scratch):
-    """Give `node` a block of children, one per legal move of `player`, in a shuffled order
-    (plain UCT tries them in that order). With the solver, a placement that connects is found
-    at once, and it and `node` are proven. Returns False when the tree is full."""
-    winning = playout.winning_tile(levels, player, scratch) if solver else -1
-    moves = scratch[playout._MOVES]
-    n = playout.legal_moves(levels, player, moves)
+def _expand(nodes, reward, meta, node, player, solver, work):
+    """Give `node` a block of children, one per legal move of `player` in `work.board`, in a
+    shuffled order (plain UCT tries them in that order). With the solver, a placement that
+    connects is found at once, and it and `node` are proven. Returns False when the tree is full."""
+    board, scratch = work.board, work.scratch
+    winning = bitboard.winning_tile(board, player, scratch) if solver else -1
+    moves = scratch[bitboard.MOVES]
+    n = bitboard.legal_moves(board, player, moves)
     first = meta[N_NODES]
     if first + n > nodes.shape[0]:
         return False
     for i in range(n - 1, 0, -1):
-        j = np.random.randint(i + 1)
+        j = bitboard.random_below(work.rng, i + 1)
         moves[i], moves[j] = moves[j], moves[i]
     for i in range(n):
         child = first + i
@@ -203,16 +230,16 @@ def _prove(nodes, node):
 
 
 @njit(cache=True)
-def search(nodes, reward, meta, root_levels, root_dormant, root_turns, iterations, c, solver,
-           decisive, rave_k, levels, dormant, scratch):
-    """Run up to `iterations` iterations from the root position; returns how many ran (fewer
-    when the root is proven or the tree is full). `rave_k` > 0 selects with RAVE."""
-    played = scratch[playout.PLAYED]
+def search(nodes, reward, meta, root, root_turns, iterations, options, work):
+    """Run up to `iterations` iterations from the position `root` (a bitboard) with `Options`
+    `options`; returns how many ran (fewer when the root is proven or the tree is full)."""
+    c, solver, decisive, rave_k = options.c, options.solver, options.decisive, options.rave_k
+    board, scratch = work.board, work.scratch
+    played = scratch[bitboard.PLAYED]
     for done in range(iterations):
         if nodes[0, PROOF] != ONGOING:
             return done
-        levels[:] = root_levels
-        dormant[:] = root_dormant
+        board[:] = root
         played[:] = 0
         node = 0
         turn = root_turns
@@ -222,7 +249,7 @@ def search(nodes, reward, meta, root_levels, root_dormant, root_turns, iteration
                 break
             player = CYCLE[turn % 6]
             if nodes[node, FIRST] < 0:
-                if not _expand(nodes, reward, meta, node, levels, player, solver, scratch):
+                if not _expand(nodes, reward, meta, node, player, solver, work):
                     return done
                 continue
             if rave_k > 0.0:
@@ -235,12 +262,12 @@ def search(nodes, reward, meta, root_levels, root_dormant, root_turns, iteration
                 else:
                     child = _select(nodes, reward, node, c, solver)
             node = child
-            outcome, turn = edge(levels, dormant, turn, player, nodes[node, MOVE], scratch)
+            outcome, turn = edge(board, turn, player, nodes[node, MOVE], scratch)
             if nodes[node, VISITS] == 0:  # a new node: its outcome, or a playout
                 if outcome != ONGOING:
                     nodes[node, PROOF] = outcome
                 else:
-                    outcome, _ = playout.playout(levels, dormant, turn, MAX_TURNS, decisive, scratch)
+                    outcome, _ = bitboard.playout(board, turn, MAX_TURNS, decisive, scratch, work.rng)
                 break
         # Back up the outcome; with the solver, proofs climb while they can; with RAVE, each
         # child of a node on the path whose move its mover played later on gets an AMAF update.

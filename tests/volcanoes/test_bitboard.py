@@ -1,0 +1,92 @@
+"""The bitboard core's pieces against naive versions. Whole games against the reference: the engine
+contract (tests/contracts/test_engine_contract.py) and the 800 recorded games (test_conformance.py)."""
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bots.volcanoes.search import bitboard
+from referee.volcanoes import reference, rules
+from referee.volcanoes.board import N_TILES
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-4, 4), min_size=N_TILES, max_size=N_TILES))
+def test_levels_round_trip_and_connections(levels):
+    levels = np.array(levels, dtype=np.int8)
+    board = bitboard.new_board()
+    bitboard.from_levels(levels, board)
+    back = np.empty(N_TILES, dtype=np.int8)
+    bitboard.to_levels(board, back)
+    assert np.array_equal(back, levels)
+    assert bitboard.connects(board, 0) == rules.connects(levels, rules.BLUE)
+    assert bitboard.connects(board, 1) == rules.connects(levels, rules.ORANGE)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 2**64 - 1), st.data())
+def test_select_finds_the_rth_set_bit(word, data):
+    bits = [i for i in range(64) if word >> i & 1]
+    r = data.draw(st.integers(0, len(bits) - 1))
+    assert bitboard._select(np.uint64(word), r) == bits[r]
+
+
+def test_random_moves_are_legal_and_uniform():
+    """On a board with 50 legal tiles for blue, 50,000 draws hit each legal tile about 1,000
+    times (a chi-square test at p = 1e-6) and never an illegal one."""
+    levels = np.zeros(N_TILES, dtype=np.int8)
+    levels[::3] = -1  # orange: not blue's
+    levels[1::8] = 4  # dormant
+    levels[2::8] = 2  # blue, can rise
+    board = bitboard.new_board()
+    bitboard.from_levels(levels, board)
+    legal = [t for t in range(N_TILES) if rules.is_legal(levels, np.abs(levels) == 4, rules.BLUE, t)]
+    rng = bitboard.new_rng(7)
+    draws = 1000 * len(legal)
+    counts = np.bincount([bitboard.random_move(board, rules.BLUE, rng) for _ in range(draws)], minlength=N_TILES)
+    assert set(np.flatnonzero(counts)) == set(legal)
+    expected = draws / len(legal)
+    chi2 = float(((counts[legal] - expected) ** 2 / expected).sum())
+    assert chi2 < len(legal) + 6 * np.sqrt(2 * len(legal)), chi2  # well beyond p = 1e-6 for ~50 dof
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(-1, 1), min_size=N_TILES, max_size=N_TILES), st.sampled_from([1, -1]))
+def test_winning_tile_is_the_lowest_connecting_placement(signs, player):
+    """On a random board (not connected for `player`), the lowest empty tile whose placement
+    connects the player, or -1."""
+    levels = np.array(signs, dtype=np.int8)
+    if rules.connects(levels, player):
+        return
+    expected = -1
+    for tile in np.flatnonzero(levels == 0):
+        after = levels.copy()
+        after[tile] = player
+        if rules.connects(after, player):
+            expected = tile
+            break
+    board = bitboard.new_board()
+    bitboard.from_levels(levels, board)
+    assert bitboard.winning_tile(board, player, bitboard.new_scratch()) == expected
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.booleans())
+def test_playouts_end_like_the_rules(seed, decisive):
+    """A playout's moves are legal and its outcome is the rules' outcome on the final board."""
+    board, scratch, rng = bitboard.new_board(), bitboard.new_scratch(), bitboard.new_rng(seed)
+    pos = reference.Position()
+    for turn in range(1, 201):  # random moves, step by step, against the reference
+        who = reference.actor(turn)
+        tile = 0 if who == reference.GROWTH else bitboard.random_move(board, who, rng)
+        if who != reference.GROWTH:
+            assert tile in reference.legal_moves(pos, who)
+        expected = reference.grow(pos) if who == reference.GROWTH else reference.play(pos, tile)
+        assert bitboard.step(board, turn, tile, scratch) == expected
+        if expected != reference.ONGOING:
+            break
+    board = bitboard.new_board()
+    outcome, turns = bitboard.playout(board, 0, 200, decisive, scratch, rng)
+    levels = np.empty(N_TILES, dtype=np.int8)
+    bitboard.to_levels(board, levels)
+    assert 0 < turns <= 200
+    assert rules.outcome(levels, 0) == outcome or (outcome == rules.DRAW and turns == 200)
