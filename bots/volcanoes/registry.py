@@ -50,6 +50,10 @@ class Parameter:
 PARAMETERS: dict[str, tuple[Parameter, ...]] = {
     "uct": (Parameter("c", math.sqrt(2), 0.0, 10.0),),
     "mcts": (Parameter("c", 0.2, 0.0, 10.0), Parameter("rave_k", 3000.0, 0.0, 1e7)),
+    # iterations=N searches exactly N a turn (0: by the clock), for comparisons that must not
+    # depend on the machine's speed.
+    "pure-mcts": (Parameter("exploration", 0.05, 0.0, 10.0), Parameter("rave_bias", 0.02, 0.0, 100.0),
+                  Parameter("iterations", 0, 0, 1_000_000, int), Parameter("decisive", 1, 0, 1, int)),
 }
 
 

@@ -29,6 +29,7 @@ from math import log, sqrt
 from random import Random
 
 from . import rules
+from .decisive import decisive_playout
 from .player import main
 
 EXPLORATION = 0.05
@@ -39,35 +40,37 @@ _REWARD = {
     rules.BLUE: (0.0, 1.0, 0.0, 0.5),
     rules.ORANGE: (0.0, 0.0, 1.0, 0.5),
 }
+_WIN_FOR = {rules.BLUE: rules.BLUE_WINS, rules.ORANGE: rules.ORANGE_WINS}
 # How far below our last root the tree is searched for the position we are shown next: the
 # opponent's move, the growth folded into it, and the opponent's second move.
 _REUSE_DEPTH = 2
 
 
-def _decisive(board, turns: int, moves: list[int]) -> list[int]:
-    """The moves worth searching: a winning placement alone if the mover has one; else, when the
-    opponent moves next and has winning placements, only the moves that may stop them (taking such
-    a tile, or raising an own volcano to its top so that it erupts)."""
+def _decisive(board, turns: int, moves: list[int]) -> tuple[list[int], bool]:
+    """The moves worth searching, and whether the first wins at once: a winning placement alone if
+    the mover has one; else, when the opponent moves next and has winning placements, only the
+    moves that may stop them (taking such a tile, or raising an own volcano to its top so that it
+    erupts: every other move loses, so a node proven lost on these is lost)."""
     mover = rules.ACTORS[turns]
     wins = rules.winning_placements(board, mover)
     if wins:
-        return wins[:1]
+        return wins[:1], True
     if rules.ACTORS[turns + 1] != -mover:
-        return moves
+        return moves, False
     threats = rules.winning_placements(board, -mover)
     if not threats:
-        return moves
+        return moves, False
     erupting = rules.BLUE_TOP - 1 if mover > 0 else rules.ORANGE_TOP + 1
     stops = [t for t in moves if t in threats or board[t] == erupting]
-    return stops or moves
+    return stops or moves, False
 
 
 DECISIVE = True
 
 
 class Node:
-    __slots__ = ("board", "turns", "by", "outcome", "move", "moves", "children", "visits", "wins",
-                 "amaf_visits", "amaf_wins")
+    __slots__ = ("board", "turns", "by", "outcome", "proof", "move", "moves", "children", "visits",
+                 "wins", "amaf_visits", "amaf_wins")
 
     def __init__(self, board, turns: int, by: int, outcome: int, move: int, rng: Random):
         self.board = board
@@ -75,10 +78,17 @@ class Node:
         self.by = by  # the player whose move led here
         self.outcome = outcome
         self.move = move
+        # The outcome under best play when the search has proven it (MCTS-Solver), else ONGOING.
+        self.proof = outcome
         # The mover's legal moves (none once the game is over) and the children tried so far.
-        moves = rules.legal_moves(board, rules.ACTORS[turns]) if outcome == rules.ONGOING else []
+        mover = rules.ACTORS[turns]
+        moves = rules.legal_moves(board, mover) if outcome == rules.ONGOING else []
         if moves and DECISIVE:
-            moves = _decisive(board, turns, moves)
+            moves, winning = _decisive(board, turns, moves)
+            if winning:
+                self.proof = _WIN_FOR[mover]
+        if not moves and outcome == rules.ONGOING:  # no legal move: the referee forfeits the mover
+            self.proof = _WIN_FOR[-mover]
         cut = int(rng.random() * len(moves))  # ties in the selection go to the first: start anywhere
         self.moves = moves[cut:] + moves[:cut]
         self.children: dict[int, Node] = {}
@@ -104,17 +114,43 @@ class Node:
         return node
 
 
+def _prove(node: Node) -> bool:
+    """After a child of `node` was proven: prove `node` too if its mover has a proven win there,
+    or once every move is tried and proven (the best of them for the mover); whether it did."""
+    mover = rules.ACTORS[node.turns]
+    win = _WIN_FOR[mover]
+    best = _WIN_FOR[-mover]
+    for child in node.children.values():
+        if child.proof == win:
+            node.proof = win
+            return True
+        if child.proof == rules.ONGOING:
+            return False
+        if child.proof == rules.DRAW:
+            best = rules.DRAW
+    if len(node.children) < len(node.moves):
+        return False
+    node.proof = best
+    return True
+
+
 class MCTSBot:
     name = "mcts"
 
     def __init__(self, seed: int | None = None, exploration: float = EXPLORATION,
-                 rave_bias: float = RAVE_BIAS, iterations: int | None = None):
+                 rave_bias: float = RAVE_BIAS, iterations: int | None = None, decisive: int = 1,
+                 solver: int = 1):
         """`iterations`: search exactly this many a turn whatever the clock says (for tests and
-        for comparisons that must not depend on the machine's speed)."""
+        for comparisons that must not depend on the machine's speed). `decisive`: playouts that
+        take and block wins in one (`pure.decisive`), else uniformly random ones. `solver`:
+        MCTS-Solver (proven outcomes climb the tree; a proven loss is never chosen when another
+        move is left)."""
         self.rng = Random(seed)
         self.fixed_iterations = iterations
         self.exploration = exploration
         self.rave_bias = rave_bias
+        self.playout = decisive_playout if decisive else rules.random_playout
+        self.solver = bool(solver)
         self.root: Node | None = None  # the node of our last move, where the next search starts
         self._searched: Node | None = None
         self.iterations = 0  # of the last search
@@ -137,10 +173,19 @@ class MCTSBot:
                 gc.enable()
         if not root.children:  # no legal move: the referee forfeits us whatever we answer
             return 0
-        best = max(root.children.values(), key=lambda c: (c.visits, c.wins))
+        best = self._best(root)
         self.root = best
         self._searched = root  # (its other branches are freed at the start of the next turn)
         return best.move
+
+    def _best(self, root: Node) -> Node:
+        """The most visited child; with the solver, a proven win first, a proven loss last."""
+        if not self.solver:
+            return max(root.children.values(), key=lambda c: (c.visits, c.wins))
+        win = _WIN_FOR[rules.ACTORS[root.turns]]
+        loss = _WIN_FOR[-rules.ACTORS[root.turns]]
+        return max(root.children.values(),
+                   key=lambda c: (c.proof == win, c.proof != loss, c.visits, c.wins))
 
     def _reuse(self, board, turns_played: int) -> Node:
         """The node of this position in the last search's tree, or a new root."""
@@ -160,6 +205,7 @@ class MCTSBot:
         children, amaf_visits, amaf_wins = node.children, node.amaf_visits, node.amaf_wins
         scale = self.exploration * sqrt(log(node.visits + 1))
         bias = self.rave_bias
+        lost = _WIN_FOR[-rules.ACTORS[node.turns]] if self.solver else -1
         best_move, best_value = -1, -1.0
         for move in node.moves:
             rn = amaf_visits[move]
@@ -167,6 +213,8 @@ class MCTSBot:
             child = children.get(move)
             if child is None:
                 value = rq + scale
+            elif child.proof == lost:
+                continue
             else:
                 n = child.visits
                 q = child.wins / n
@@ -174,31 +222,41 @@ class MCTSBot:
                 value = q + beta * (rq - q) + scale / sqrt(n)
             if value > best_value:
                 best_move, best_value = move, value
-        return best_move
+        return best_move if best_move >= 0 else node.moves[0]  # (every move lost: any will do)
 
     def _search(self, root: Node, deadline: float) -> None:
         rng = self.rng
         bits = rng.getrandbits
         clock = time.perf_counter
-        playout = rules.random_playout
+        playout = self.playout
         actors = rules.ACTORS
         iterations = 0
         fixed = self.fixed_iterations
+        solver = self.solver
+        if root.proof != rules.ONGOING:  # decided already: nothing to search
+            if root.moves and not root.children:  # (a win in one, found when the node was made)
+                root.child(root.moves[0], rng)
+            self.iterations = 0
+            return
         while iterations < fixed if fixed else (iterations == 0 or clock() < deadline):
             iterations += 1
             node = root
             path = [node]
-            # Down the tree to a new node (or the end of the game).
-            while node.outcome == rules.ONGOING and node.moves:
+            # Down the tree to a new node (or the end of the game, or a proven outcome).
+            while node.proof == rules.ONGOING:
                 node = node.child(self._select(node), rng)
                 path.append(node)
                 if node.visits == 0:
                     break
             played = ([], [])
-            if node.outcome != rules.ONGOING:
-                outcome = node.outcome
+            if node.proof != rules.ONGOING:
+                outcome = node.proof
             else:
                 outcome = playout(node.board, node.turns, bits, rules.MAX_TURNS, played)
+            if solver and node.proof != rules.ONGOING:
+                for i in range(len(path) - 2, -1, -1):
+                    if not _prove(path[i]):
+                        break
             # Back up: each node's own statistics, and AMAF for its mover's tiles played after it
             # (in the tree below it, its own move included, and in the playout).
             blue_later, orange_later = set(played[0]), set(played[1])
@@ -217,6 +275,8 @@ class MCTSBot:
                 for tile in later:
                     amaf_visits[tile] += 1
                     amaf_wins[tile] += reward
+            if root.proof != rules.ONGOING:
+                break
         self.iterations = iterations
 
 
