@@ -53,7 +53,8 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
     # iterations=N searches exactly N a turn (0: by the clock), for comparisons that must not
     # depend on the machine's speed.
     "pure-mcts": (Parameter("exploration", 0.05, 0.0, 10.0), Parameter("rave_bias", 0.02, 0.0, 100.0),
-                  Parameter("iterations", 0, 0, 1_000_000, int), Parameter("decisive", 1, 0, 1, int)),
+                  Parameter("iterations", 0, 0, 1_000_000, int), Parameter("decisive", 1, 0, 1, int),
+                  Parameter("solver", 1, 0, 1, int)),
 }
 
 

@@ -119,18 +119,13 @@ def _prove(node: Node) -> bool:
     or once every move is tried and proven (the best of them for the mover); whether it did."""
     mover = rules.ACTORS[node.turns]
     win = _WIN_FOR[mover]
-    best = _WIN_FOR[-mover]
-    for child in node.children.values():
-        if child.proof == win:
-            node.proof = win
-            return True
-        if child.proof == rules.ONGOING:
-            return False
-        if child.proof == rules.DRAW:
-            best = rules.DRAW
-    if len(node.children) < len(node.moves):
+    proofs = [child.proof for child in node.children.values()]
+    if win in proofs:
+        node.proof = win
+        return True
+    if len(proofs) < len(node.moves) or rules.ONGOING in proofs:
         return False
-    node.proof = best
+    node.proof = rules.DRAW if rules.DRAW in proofs else _WIN_FOR[-mover]
     return True
 
 
