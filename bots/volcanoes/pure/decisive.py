@@ -180,7 +180,9 @@ def decisive_playout(board, turns_played: int, bits, max_turns: int = MAX_TURNS,
             m = bit[t]
             for n in nb[t]:
                 if (board[n] - EMPTY) * who > 0:
-                    r = _find(par, node[n])
+                    r = node[n]
+                    while par[r] != r:  # (rules._find, inlined)
+                        par[r] = r = par[par[r]]
                     if r != k:
                         par[r] = k
                         m |= cm[r]

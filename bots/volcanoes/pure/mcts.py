@@ -69,8 +69,8 @@ DECISIVE = True
 
 
 class Node:
-    __slots__ = ("board", "turns", "by", "outcome", "proof", "move", "moves", "children", "visits",
-                 "wins", "amaf_visits", "amaf_wins")
+    __slots__ = ("board", "turns", "by", "outcome", "proof", "move", "moves", "children", "tried",
+                 "visits", "wins", "amaf_visits", "amaf_wins")
 
     def __init__(self, board, turns: int, by: int, outcome: int, move: int, rng: Random):
         self.board = board
@@ -91,7 +91,8 @@ class Node:
             self.proof = _WIN_FOR[-mover]
         cut = int(rng.random() * len(moves))  # ties in the selection go to the first: start anywhere
         self.moves = moves[cut:] + moves[:cut]
-        self.children: dict[int, Node] = {}
+        self.children: list[Node | None] = [None] * rules.N_TILES  # by move (a list: _select's loop)
+        self.tried: list[Node] = []  # the same children, in the order they were made
         self.visits = 0
         self.wins = 0.0
         self.amaf_visits = [0] * rules.N_TILES
@@ -99,7 +100,7 @@ class Node:
 
     def child(self, move: int, rng: Random) -> Node:
         """The child after `move` (and the growth turn after it, if one follows), made on demand."""
-        node = self.children.get(move)
+        node = self.children[move]
         if node is None:
             board = bytearray(self.board)
             mover = rules.ACTORS[self.turns]
@@ -111,6 +112,7 @@ class Node:
             if outcome == rules.ONGOING and turns >= rules.MAX_TURNS:
                 outcome = rules.DRAW
             node = self.children[move] = Node(board, turns, mover, outcome, move, rng)
+            self.tried.append(node)
         return node
 
 
@@ -119,7 +121,7 @@ def _prove(node: Node) -> bool:
     or once every move is tried and proven (the best of them for the mover); whether it did."""
     mover = rules.ACTORS[node.turns]
     win = _WIN_FOR[mover]
-    proofs = [child.proof for child in node.children.values()]
+    proofs = [child.proof for child in node.tried]
     if win in proofs:
         node.proof = win
         return True
@@ -166,7 +168,7 @@ class MCTSBot:
         finally:
             if collecting:
                 gc.enable()
-        if not root.children:  # no legal move: the referee forfeits us whatever we answer
+        if not root.tried:  # no legal move: the referee forfeits us whatever we answer
             return 0
         best = self._best(root)
         self.root = best
@@ -176,10 +178,10 @@ class MCTSBot:
     def _best(self, root: Node) -> Node:
         """The most visited child; with the solver, a proven win first, a proven loss last."""
         if not self.solver:
-            return max(root.children.values(), key=lambda c: (c.visits, c.wins))
+            return max(root.tried, key=lambda c: (c.visits, c.wins))
         win = _WIN_FOR[rules.ACTORS[root.turns]]
         loss = _WIN_FOR[-rules.ACTORS[root.turns]]
-        return max(root.children.values(),
+        return max(root.tried,
                    key=lambda c: (c.proof == win, c.proof != loss, c.visits, c.wins))
 
     def _reuse(self, board, turns_played: int) -> Node:
@@ -190,7 +192,7 @@ class MCTSBot:
             for node in level:
                 if node.turns == turns_played and node.board == board:
                     return node
-            level = [child for node in level for child in node.children.values()]
+            level = [child for node in level for child in node.tried]
         return Node(bytearray(board), turns_played, -rules.ACTORS[turns_played], rules.ONGOING, -1,
                     self.rng)
 
@@ -205,7 +207,7 @@ class MCTSBot:
         for move in node.moves:
             rn = amaf_visits[move]
             rq = amaf_wins[move] / rn if rn else FIRST_PLAY
-            child = children.get(move)
+            child = children[move]
             if child is None:
                 value = rq + scale
             elif child.proof == lost:
@@ -229,7 +231,7 @@ class MCTSBot:
         fixed = self.fixed_iterations
         solver = self.solver
         if root.proof != rules.ONGOING:  # decided already: nothing to search
-            if root.moves and not root.children:  # (a win in one, found when the node was made)
+            if root.moves and not root.tried:  # (a win in one, found when the node was made)
                 root.child(root.moves[0], rng)
             self.iterations = 0
             return
