@@ -72,7 +72,7 @@ class Node:
     __slots__ = ("board", "turns", "by", "outcome", "proof", "move", "moves", "children", "tried",
                  "visits", "wins", "amaf_visits", "amaf_wins")
 
-    def __init__(self, board, turns: int, by: int, outcome: int, move: int, rng: Random):
+    def __init__(self, board, turns: int, by: int, outcome: int, move: int, rng: Random, prior: int = 0):
         self.board = board
         self.turns = turns  # turns played
         self.by = by  # the player whose move led here
@@ -97,8 +97,22 @@ class Node:
         self.wins = 0.0
         self.amaf_visits = [0] * rules.N_TILES
         self.amaf_wins = [0.0] * rules.N_TILES
+        if prior and len(moves) > 1:
+            nb = rules._NB
+            high, low = prior * 0.6, prior * 0.45
+            visits, wins = self.amaf_visits, self.amaf_wins
+            if mover > 0:
+                for t in moves:
+                    a, b, c = nb[t]
+                    visits[t] = prior
+                    wins[t] = high if board[t] > 4 or board[a] > 4 or board[b] > 4 or board[c] > 4 else low
+            else:
+                for t in moves:
+                    a, b, c = nb[t]
+                    visits[t] = prior
+                    wins[t] = high if board[t] < 4 or board[a] < 4 or board[b] < 4 or board[c] < 4 else low
 
-    def child(self, move: int, rng: Random) -> Node:
+    def child(self, move: int, rng: Random, prior: int = 0) -> Node:
         """The child after `move` (and the growth turn after it, if one follows), made on demand."""
         node = self.children[move]
         if node is None:
@@ -111,7 +125,7 @@ class Node:
                 turns += 1
             if outcome == rules.ONGOING and turns >= rules.MAX_TURNS:
                 outcome = rules.DRAW
-            node = self.children[move] = Node(board, turns, mover, outcome, move, rng)
+            node = self.children[move] = Node(board, turns, mover, outcome, move, rng, prior)
             self.tried.append(node)
         return node
 
@@ -136,7 +150,7 @@ class MCTSBot:
 
     def __init__(self, seed: int | None = None, exploration: float = EXPLORATION,
                  rave_bias: float = RAVE_BIAS, iterations: int | None = None, decisive: int = 1,
-                 solver: int = 1):
+                 solver: int = 1, prior: int = 0):
         """`iterations`: search exactly this many a turn whatever the clock says (for tests and
         for comparisons that must not depend on the machine's speed). `decisive`: playouts that
         take and block wins in one (`pure.decisive`), else uniformly random ones. `solver`:
@@ -148,6 +162,7 @@ class MCTSBot:
         self.rave_bias = rave_bias
         self.playout = decisive_playout if decisive else rules.random_playout
         self.solver = bool(solver)
+        self.prior = prior
         self.root: Node | None = None  # the node of our last move, where the next search starts
         self._searched: Node | None = None
         self.iterations = 0  # of the last search
@@ -230,6 +245,7 @@ class MCTSBot:
         iterations = 0
         fixed = self.fixed_iterations
         solver = self.solver
+        prior = self.prior
         if root.proof != rules.ONGOING:  # decided already: nothing to search
             if root.moves and not root.tried:  # (a win in one, found when the node was made)
                 root.child(root.moves[0], rng)
@@ -241,7 +257,7 @@ class MCTSBot:
             path = [node]
             # Down the tree to a new node (or the end of the game, or a proven outcome).
             while node.proof == rules.ONGOING:
-                node = node.child(self._select(node), rng)
+                node = node.child(self._select(node), rng, prior)
                 path.append(node)
                 if node.visits == 0:
                     break
