@@ -58,7 +58,7 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
     "pure-mcts": (Parameter("exploration", pure_mcts.EXPLORATION, 0.0, 10.0),
                   Parameter("rave_bias", pure_mcts.RAVE_BIAS, 0.0, 100.0),
                   Parameter("iterations", 0, 0, 1_000_000, int), Parameter("decisive", 1, 0, 1, int),
-                  Parameter("solver", 1, 0, 1, int), Parameter("prior", 0, 0, 1000, int)),
+                  Parameter("solver", 1, 0, 1, int), Parameter("prior", pure_mcts.PRIOR_VISITS, 0, 1000, int)),
 }
 
 
