@@ -58,7 +58,10 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
     "pure-mcts": (Parameter("exploration", pure_mcts.EXPLORATION, 0.0, 10.0),
                   Parameter("rave_bias", pure_mcts.RAVE_BIAS, 0.0, 100.0),
                   Parameter("iterations", 0, 0, 1_000_000, int), Parameter("decisive", 1, 0, 1, int),
-                  Parameter("solver", 1, 0, 1, int), Parameter("prior", pure_mcts.PRIOR_VISITS, 0, 1000, int)),
+                  Parameter("solver", 1, 0, 1, int), Parameter("prior", pure_mcts.PRIOR_VISITS, 0, 1000, int),
+                  Parameter("prior_own", pure_mcts.PRIOR_NEAR_OWN, 0.0, 1.0),
+                  Parameter("prior_enemy", pure_mcts.PRIOR_NEAR_ENEMY, 0.0, 1.0),
+                  Parameter("prior_alone", pure_mcts.PRIOR_ALONE, 0.0, 1.0)),
 }
 
 

@@ -73,12 +73,13 @@ def _decisive(board, turns: int, moves: list[int]) -> tuple[list[int], bool]:
 DECISIVE = True
 
 
-def _prior(board, mover: int, moves: list[int], prior: int, visits: list[int], wins: list[float]) -> None:
-    """`prior` virtual AMAF visits for each move, with a mean by what the tile touches: the mover's
-    own pieces (or it is one: a volcano raised), else the opponent's, else nothing. Few playouts
-    pass through a new node; until they do, these steer it away from tiles off on their own."""
+def _prior(board, mover: int, moves: list[int], prior: tuple, visits: list[int], wins: list[float]) -> None:
+    """`prior` = (n, and n times the means near own pieces, near the opponent's, alone): n virtual
+    AMAF visits for each move, with a mean by what the tile touches: the mover's own pieces (or it
+    is one: a volcano raised), else the opponent's, else nothing. Few playouts pass through a new
+    node; until they do, these steer it away from tiles off on their own."""
     nb = rules._NB
-    near_own, near_enemy, alone = prior * PRIOR_NEAR_OWN, prior * PRIOR_NEAR_ENEMY, prior * PRIOR_ALONE
+    prior, near_own, near_enemy, alone = prior
     if mover < 0:  # orange's view of the board: its pieces above EMPTY
         board = board.translate(_MIRROR)
     for t in moves:
@@ -99,7 +100,7 @@ class Node:
     __slots__ = ("board", "turns", "by", "outcome", "proof", "move", "moves", "children", "tried",
                  "visits", "wins", "amaf_visits", "amaf_wins")
 
-    def __init__(self, board, turns: int, by: int, outcome: int, move: int, rng: Random, prior: int = 0):
+    def __init__(self, board, turns: int, by: int, outcome: int, move: int, rng: Random, prior: tuple | None = None):
         self.board = board
         self.turns = turns  # turns played
         self.by = by  # the player whose move led here
@@ -127,7 +128,7 @@ class Node:
         if prior and len(moves) > 1:
             _prior(board, mover, moves, prior, self.amaf_visits, self.amaf_wins)
 
-    def child(self, move: int, rng: Random, prior: int = 0) -> Node:
+    def child(self, move: int, rng: Random, prior: tuple | None = None) -> Node:
         """The child after `move` (and the growth turn after it, if one follows), made on demand."""
         node = self.children[move]
         if node is None:
@@ -165,19 +166,23 @@ class MCTSBot:
 
     def __init__(self, seed: int | None = None, exploration: float = EXPLORATION,
                  rave_bias: float = RAVE_BIAS, iterations: int | None = None, decisive: int = 1,
-                 solver: int = 1, prior: int = PRIOR_VISITS):
+                 solver: int = 1, prior: int = PRIOR_VISITS, prior_own: float = PRIOR_NEAR_OWN,
+                 prior_enemy: float = PRIOR_NEAR_ENEMY, prior_alone: float = PRIOR_ALONE):
         """`iterations`: search exactly this many a turn whatever the clock says (for tests and
         for comparisons that must not depend on the machine's speed). `decisive`: playouts that
         take and block wins in one (`pure.decisive`), else uniformly random ones. `solver`:
         MCTS-Solver (proven outcomes climb the tree; a proven loss is never chosen when another
-        move is left). `prior`: virtual AMAF visits at each new node (`_prior`; 0: none)."""
+        move is left). `prior`: virtual AMAF visits at each new node (`_prior`; 0: none), at
+        the means `prior_own`, `prior_enemy` and `prior_alone`."""
         self.rng = Random(seed)
         self.fixed_iterations = iterations
         self.exploration = exploration
         self.rave_bias = rave_bias
         self.playout = decisive_playout if decisive else rules.random_playout
         self.solver = bool(solver)
-        self.prior = prior
+        # (visits, and the AMAF sums they add: the means times the visits)
+        self.prior = ((prior, prior * prior_own, prior * prior_enemy, prior * prior_alone)
+                      if prior else None)
         self.root: Node | None = None  # the node of our last move, where the next search starts
         self._searched: Node | None = None
         self.iterations = 0  # of the last search
