@@ -188,17 +188,23 @@ class Spec:
 
 
 def kernel_specs(only: list[str] | None = None) -> list[Spec]:
+    """Every figure of the project (`arena bench --list` prints their names), or those whose name
+    holds one of the words `only`."""
     from bots.volcanoes.registry import BOTS, is_pure
+    from referee.puzzle import NAMES as PUZZLES
 
     specs = [Spec("playouts/s pure python", {"figure": "pure_playouts"}, "1/cpu-s"),
              Spec("playouts/s numba", {"figure": "numba_playouts"}, "1/cpu-s"),
              Spec("playouts/s numba decisive", {"figure": "numba_decisive_playouts"}, "1/cpu-s"),
+             Spec("playouts/s numba rules (called from python)", {"figure": "rules_playouts"}, "1/cpu-s"),
              Spec("referee turns/s (random bots)", {"figure": "referee_turns"}, "1/cpu-s")]
     for bot in (name for name in BOTS if not is_pure(name)):  # searches that report `last_search`
         for kind in ("iterations", "nodes"):
             specs.append(Spec(f"{bot} {kind}/s", {"figure": "search_speed", "bot": bot, "kind": kind,
                                                   "positions": str(POSITIONS_FILE)}, "1/cpu-s"))
     specs.append(Spec("iqtwist challenges/s", {"figure": "iqtwist_challenges"}, "1/cpu-s"))
+    for puzzle in PUZZLES:  # every puzzle of the contract: its first example, by its solver
+        specs.append(Spec(f"puzzle {puzzle} solves/s", {"figure": "puzzle_solves", "puzzle": puzzle}, "1/cpu-s"))
     if only:
         specs = [s for s in specs if any(word in s.name for word in only)]
         if not specs:
@@ -487,6 +493,7 @@ def register(commands) -> None:
     saved.add_argument("--any-machine", action="store_true", help="compare with FILE although it came from "
                                                                   "another machine (a warning, not a refusal)")
     bench.add_argument("--json", action="store_true", help="print every measured value as JSON")
+    bench.add_argument("--list", action="store_true", help="list the figures (for --only) and exit")
     bench.set_defaults(run=main)
 
 
@@ -495,6 +502,9 @@ def _progress(done: int, total: int) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    if args.list:
+        print("\n".join(spec.name for spec in kernel_specs(args.only)))
+        return 0
     rounds = args.rounds or (8 if args.quick else 12)
     if rounds < 4:
         raise BenchError("--rounds must be at least 4 (an interval needs several pairs of processes)")

@@ -82,13 +82,33 @@ def _numba_playouts(seconds: float, decisive: bool) -> float:
 
 
 def numba_playouts(seconds: float, **_) -> float:
-    """The search's jitted playout loop (what bots/volcanoes/bench_playouts.py times)."""
+    """The search's jitted playout loop (uniform random legal moves, the loop inside jitted code)."""
     return _numba_playouts(seconds, False)
 
 
 def numba_decisive_playouts(seconds: float, **_) -> float:
-    """The same loop with mcts's decisive moves (bench_playouts.py's second figure)."""
+    """The same loop with mcts's decisive moves."""
     return _numba_playouts(seconds, True)
+
+
+def rules_playouts(seconds: float, **_) -> float:
+    """The rules engine's own `random_playout` kernel, called once a playout from Python (the
+    search's loop keeps the loop inside jitted code: this shows what that saves)."""
+    rules = _project_module("referee.volcanoes.rules")
+    seed = [0]
+
+    def batch():
+        for _ in range(16):
+            seed[0] += 1
+            levels, dormant = rules.new_state()
+            rules.random_playout(levels, dormant, 0, rules.MAX_TURNS, seed[0])
+        return 16
+
+    try:
+        rules.warm_up()
+    except AttributeError as exc:
+        raise Unavailable(f"referee.volcanoes.rules' interface differs: {exc}") from exc
+    return _rate(batch, seconds)
 
 
 def referee_turns(seconds: float, **_) -> float:
@@ -124,6 +144,25 @@ def iqtwist_challenges(seconds: float, **_) -> float:
     def batch():
         bench.time_challenges(sample)
         return len(sample)
+
+    return _rate(batch, seconds)
+
+
+def puzzle_solves(seconds: float, puzzle: str, **_) -> float:
+    """A puzzle's first documented example (`Puzzle.examples`) solved by the project's solver
+    (`bots/NAME/solver.py`'s `solve`), per CPU second: every puzzle of the contract gets this figure."""
+    contract = _project_module("referee.puzzle")
+    solver = _project_module(f"bots.{puzzle}.solver")
+    try:
+        rules = contract.load(puzzle)
+        instance = rules.parse_instance(rules.examples[0])
+        solve = solver.solve
+    except (AttributeError, KeyError) as exc:
+        raise Unavailable(f"{puzzle} does not keep the puzzle contract here: {exc}") from exc
+
+    def batch():
+        solve(instance)
+        return 1
 
     return _rate(batch, seconds)
 
@@ -168,9 +207,11 @@ FIGURES = {
     "pure_playouts": pure_playouts,
     "numba_playouts": numba_playouts,
     "numba_decisive_playouts": numba_decisive_playouts,
+    "rules_playouts": rules_playouts,
     "referee_turns": referee_turns,
     "search_speed": search_speed,
     "iqtwist_challenges": iqtwist_challenges,
+    "puzzle_solves": puzzle_solves,
 }
 
 

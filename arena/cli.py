@@ -1,5 +1,5 @@
-"""The `arena` command: matches, tournaments and SPRT tests between bots, and reports from their
-databases. `arena tournament` with no argument plays the project's own bots against each other."""
+"""The `arena` command: matches, tournaments and SPRT tests between bots, the tuning of a bot's
+parameters, and reports from their databases. `arena tournament` with no argument plays the project's own bots against each other."""
 from __future__ import annotations
 
 import argparse
@@ -14,14 +14,14 @@ from tqdm import tqdm
 
 from referee.volcanoes.match import Settings
 
-from . import bench, bundle, stress
+from . import analyse, bench, bundle, stress, tune
 from . import players as players_mod
 from .bundle import BundleError
 from .errors import UsageError
 from .players import PlayerError, changed_since, prepare, resolve_all
 from .report import PairCounter, SprtCourse, points, text_report
 from .run import make_executor, run_jobs
-from .schedule import gauntlet, jobs, round_robin
+from .schedule import gauntlet, jobs, ladder, round_robin
 from .stats import Z95, pentanomial_estimate
 from .store import Store, StoreError
 
@@ -29,6 +29,7 @@ from .store import Store, StoreError
 USER_ERRORS = (UsageError, PlayerError, BundleError)  # StoreError is a UsageError
 RUNS_DIR = Path("arena-runs")
 DEFAULT_PAIRS = {"match": 50, "tournament": 16, "sprt": 5000}
+LADDER_PAIRS, LADDER_REACH = 8, 2  # `arena tournament` alone: each bot against the next two, ~1 min on 2 cores
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,6 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     except USER_ERRORS as exc:
         print(f"arena: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `arena report DB | head`: the reader has what it wanted
+        # Python's own flush at exit would fail on the closed pipe again: point stdout elsewhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,9 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("tournament", help="round robin (or a gauntlet) with ratings and a cross-table")
     p.add_argument("players", nargs="*", metavar="PLAYER",
-                   help=f"players (default: {' '.join(players_mod.default_tournament())})")
+                   help=f"players (default: a ladder of {' '.join(players_mod.default_tournament())}, "
+                        f"each against the next {LADDER_REACH}, {LADDER_PAIRS} pairs each)")
     p.add_argument("--gauntlet", metavar="PLAYER", help="play this one against each of the others only")
-    p.add_argument("--pairs", type=int, help="pairs of games per pairing (default 16)")
+    p.add_argument("--pairs", type=int, help="pairs of games per pairing (default 16; the ladder 8)")
     _run_options(p)
     p.set_defaults(run=cmd_tournament)
 
@@ -73,6 +79,29 @@ def build_parser() -> argparse.ArgumentParser:
     _run_options(p)
     p.set_defaults(run=cmd_sprt)
 
+    p = sub.add_parser("tune", help="tune a bot's parameters by SPSA over paired games, then confirm")
+    p.add_argument("bot", nargs="?", metavar="BOT",
+                   help="a registered bot with parameters (see `arena bots`); mcts:c=0.3 starts from c=0.3")
+    p.add_argument("--params", metavar="NAMES",
+                   help="the parameters to tune, over their declared ranges (c,rave_k) or narrower ones "
+                        "(c,rave_k=500:20000)")
+    p.add_argument("--opponent", metavar="PLAYER",
+                   help="play each side against this player (default: the two sides against each other)")
+    p.add_argument("--iterations", type=int, help=f"SPSA iterations (default {tune.DEFAULTS['iterations']})")
+    p.add_argument("--pairs-per-iteration", type=int, metavar="K",
+                   help=f"seat-swapped pairs an iteration plays (default {tune.DEFAULTS['pairs_per_iteration']}); "
+                        "more keeps more workers busy")
+    p.add_argument("--c-end", type=float, metavar="FRACTION",
+                   help=f"the last perturbation, a fraction of each range (default {tune.DEFAULTS['c_end']:g})")
+    p.add_argument("--r-end", type=float,
+                   help="OpenBench's r_end, the last gain (default: such that coin-toss games move each value "
+                        "a tenth of its range)")
+    p.add_argument("--confirm-pairs", type=int, metavar="N",
+                   help=f"pairs of the final match of the tuned values against the start "
+                        f"(default {tune.DEFAULTS['confirm_pairs']}; 0: none)")
+    _run_options(p)
+    p.set_defaults(run=cmd_tune, players=[], pairs=None)
+
     p = sub.add_parser("report", help="rebuild a run's report from its database alone")
     p.add_argument("db", metavar="DB")
     p.add_argument("-o", "--output", metavar="HTML",
@@ -85,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.register(sub)
     stress.register(sub.choices["bench"])
     bundle.register(sub)
+    analyse.register(sub)
     return parser
 
 
@@ -119,12 +149,16 @@ def cmd_match(args) -> int:
 
 
 def cmd_tournament(args) -> int:
-    if not args.resume and not args.players:
+    default = not args.resume and not args.players
+    if default:  # a ladder of the project's bots, strongest first
         args.players = players_mod.default_tournament()
+        args.pairs = LADDER_PAIRS if args.pairs is None else args.pairs
     if not args.resume and len(args.players) < 2:
         raise PlayerError("a tournament needs at least two players")
 
     def pairings(labels):
+        if default and args.gauntlet is None:
+            return ladder(labels, LADDER_REACH)
         if args.gauntlet is None:
             return round_robin(labels)
         hero = next((p for p, text in zip(labels, args.players, strict=True) if args.gauntlet in (p, text)), None)
@@ -151,10 +185,16 @@ def cmd_report(args) -> int:
     store = Store.open(args.db, readonly=True)  # a report never changes the file it reads
     try:
         config, labels, games = store.config, [p.label for p in store.players()], store.games()
+        iterations = store.iterations() if config["command"] == "tune" else None
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{args.db} is damaged: {exc}") from None
     finally:
         store.close()
+    if iterations is not None:
+        if args.output:
+            raise UsageError("a tune's report is text only: drop -o")
+        print(tune.text_report(config, games, iterations))
+        return 0
     print(text_report(config, labels, games))
     if args.output:
         from . import report_html
@@ -179,6 +219,65 @@ def cmd_bots(args) -> int:
     return 0
 
 
+def cmd_tune(args) -> int:
+    store = _resume(args, "tune") if args.resume else _create_tune(args)
+    try:
+        if args.resume:
+            _check_tune_resumable(args, store)
+        tuning = tune.Tuning(store)
+        executor = make_executor(args.backend, max(args.workers, 1), args.ray_address)
+        try:
+            tuning.play(executor, games_per_task=max(args.games_per_worker, 1), quiet=args.quiet)
+        except KeyboardInterrupt:
+            print(f"\ninterrupted; {len(store.done_keys())} games are stored. Continue with:\n"
+                  f"  arena tune --resume --db {store.path}", file=sys.stderr)
+            return 130
+        finally:
+            executor.shutdown()
+        print(tune.text_report(store.config, store.games(), store.iterations()))
+        print(f"\nDatabase: {store.path}  (arena report {store.path} rebuilds this report)", file=sys.stderr)
+        return 0
+    finally:
+        store.close()
+
+
+def _create_tune(args) -> Store:
+    if not args.bot or not args.params:
+        raise UsageError("arena tune BOT --params NAME[,NAME...] (e.g. arena tune mcts --params c,rave_k)")
+    options = {key: tune.DEFAULTS[key] if getattr(args, key) is None else getattr(args, key) for key in tune.DEFAULTS}
+    for key, least in (("iterations", 1), ("pairs_per_iteration", 1), ("confirm_pairs", 0)):
+        if options[key] < least:
+            raise UsageError(f"--{key.replace('_', '-')} must be at least {least}, not {options[key]}")
+    if not 0 < options["c_end"] <= 0.5:
+        raise UsageError(f"--c-end is a fraction of each range, in (0, 0.5], not {options['c_end']:g}")
+    if options["r_end"] is not None and not options["r_end"] > 0:
+        raise UsageError(f"--r-end must be above zero, not {options['r_end']:g}")
+    start, tuned = tune.parse_params(args.bot, args.params)
+    opponent = tune.opponent_player(args.opponent) if args.opponent else None
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    config = tune.new_config(start, tuned, opponent=opponent, iterations=options["iterations"],
+                             pairs=options["pairs_per_iteration"], seed=seed, settings=_settings(args),
+                             c_end=options["c_end"], r_end=options["r_end"], confirm_pairs=options["confirm_pairs"])
+    return _new_store(args, config, [start] + ([opponent] if opponent else []))
+
+
+def _check_tune_resumable(args, store: Store) -> None:
+    """What the command line says of the run must be what the database holds (the rest is taken from it)."""
+    config = store.config
+    stored = {"bot": config["bot"], "opponent": config["opponent"], "iterations": config["iterations"],
+              "pairs_per_iteration": config["pairs_per_iteration"], "confirm_pairs": config["confirm_pairs"],
+              "c_end": config["spsa"]["c_end"], "r_end": config["spsa"]["r_end"],
+              "params": ",".join(f"{p['name']}={p['low']!r}:{p['high']!r}" for p in config["params"])}
+    if args.params:
+        args.params = ",".join(f"{t.name}={t.low!r}:{t.high!r}"
+                               for t in tune.parse_params(args.bot or config["bot"], args.params)[1])
+    for key, value in stored.items():
+        given = getattr(args, key)
+        if given is not None and given != value:
+            option = "BOT" if key == "bot" else f"--{key.replace('_', '-')}"
+            raise StoreError(f"{store.path} was run with {option} {value}, not {given}")
+
+
 # ---------------------------------------------------------------- one run
 
 
@@ -194,9 +293,7 @@ def _create(args, command, make_pairings, sprt) -> Store:
     pairs = DEFAULT_PAIRS[command] if args.pairs is None else args.pairs
     if pairs < 1:
         raise UsageError("the number of pairs must be at least 1")
-    for option in ("turn_ms", "first_turn_ms"):
-        if not getattr(args, option) > 0:
-            raise UsageError(f"--{option.replace('_', '-')} must be above zero, not {getattr(args, option):g}")
+    settings = _settings(args)
     players = resolve_all(args.players)
     labels = [p.label for p in players]
     config = {
@@ -205,11 +302,22 @@ def _create(args, command, make_pairings, sprt) -> Store:
         "pairings": [list(p) for p in make_pairings(labels)],
         "pairs": pairs,
         "seed": args.seed if args.seed is not None else secrets.randbelow(2**31),
-        "settings": {"turn_ms": args.turn_ms, "first_turn_ms": args.first_turn_ms},
+        "settings": settings,
         "sprt": sprt,
     }
+    return _new_store(args, config, players)
+
+
+def _settings(args) -> dict:
+    for option in ("turn_ms", "first_turn_ms"):
+        if not getattr(args, option) > 0:
+            raise UsageError(f"--{option.replace('_', '-')} must be above zero, not {getattr(args, option):g}")
+    return {"turn_ms": args.turn_ms, "first_turn_ms": args.first_turn_ms}
+
+
+def _new_store(args, config: dict, players) -> Store:
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-    path = Path(args.db) if args.db else RUNS_DIR / f"{command}-{stamp}.sqlite"
+    path = Path(args.db) if args.db else RUNS_DIR / f"{config['command']}-{stamp}.sqlite"
     store = Store.create(path, config, players)
     store.lock()
     return store

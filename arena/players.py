@@ -16,6 +16,7 @@ commit of a pin, or the hash of a file's content (a bundle's too).
 """
 from __future__ import annotations
 
+import gc
 import hashlib
 import importlib
 import io
@@ -33,12 +34,13 @@ from pathlib import Path
 from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, READY_LINE
 from bots.volcanoes.registry import BOTS, parse_options
 from referee.process import BotError, BotExited, BotProcess, BotStartError, warm_up, warm_up_command
+from referee.volcanoes.match import Settings
 
 # Bots of this project (bots/volcanoes/registry.py), name -> "module:Class". Each takes `seed=None`.
 REGISTRY: dict[str, str] = {name: f"{module}:{cls}" for name, (module, cls) in BOTS.items()}
-# The default tournament: the baselines and the first registered of the engines, strongest first.
-BASELINES = ("random", "boss", "greedy")
-ENGINES = ("mcts", "alphabeta", "uct")
+# The default tournament, a ladder over the whole range of strength, strongest first: the engines,
+# the pure-Python submission, the baselines.
+LADDER = ("mcts", "alphabeta", "uct", "pure-mcts", "greedy", "boss", "random")
 
 TIME_OPTION = "ms"  # `uct:ms=1000`: the player's turn limit in ms (its first turn scales with it)
 BUNDLE_PREFIX = "bundle:"  # `bundle:mcts`: the file `arena bundle mcts` writes, as a player
@@ -61,8 +63,8 @@ class Player:
 
 
 def default_tournament() -> list[str]:
-    engine = next((name for name in ENGINES if name in REGISTRY), None)
-    return list(BASELINES) + ([engine] if engine else [])
+    """The players of `arena tournament` without players: the ladder's registered bots."""
+    return [name for name in LADDER if name in REGISTRY]
 
 
 def resolve(text: str, cache: Path | None = None) -> Player:
@@ -310,8 +312,8 @@ def bot_class(target: str):
     return getattr(importlib.import_module(module), cls)
 
 
-def open_seat(player: Player, seed: int):
-    """A referee seat for one game (close it after the game)."""
+def open_seat(player: Player, seed: int, settings: Settings | None = None):
+    """A referee seat for one game under the run's `settings` (close it after the game)."""
     if player.kind == "bot":
         try:
             options = target_options(player.target)
@@ -320,9 +322,18 @@ def open_seat(player: Player, seed: int):
             if hasattr(bot, "warm_up") and player.target not in _warmed:  # before any timed turn
                 bot.warm_up()
                 _warmed.add(player.target)
+                # What numba's import and the kernels made (200,000 objects) is never freed: out of
+                # the collector's sight, a full collection between turns takes microseconds, not 0.2 s.
+                gc.collect()
+                gc.freeze()
         except Exception as exc:
             raise BotStartError(f"{player.label} could not start: {type(exc).__name__}: {exc}") from exc
-        return GuardedSeat(bot, target_options(player.target).get(TIME_OPTION, 100.0) / 100.0)
+        settings = settings or Settings()
+        # This seat's limits as the referee gives them (`match.play_game`): its own turn limit, and
+        # the run's first turn scaled alike; CodinGame's are 100 and 1000 ms.
+        own = turn_ms(player, settings.turn_ms)
+        first = own / settings.turn_ms * settings.first_turn_ms
+        return GuardedSeat(bot, own / Settings.turn_ms, first / Settings.first_turn_ms)
     if not _loads_first(player):
         return BotProcess(player.target, cwd=player.cwd)
     seat = BotProcess(player.target, cwd=player.cwd, env=dict(os.environ, **{LOAD_FIRST_VARIABLE: "1"}))
@@ -355,18 +366,19 @@ class GuardedSeat:
     """An in-process bot as a seat; an exception raised by the bot is a crash, as it would be in a
     process, instead of ending the whole run."""
 
-    def __init__(self, bot, time_scale: float = 1.0):
-        """`time_scale`: the player's limits against CodinGame's (its `ms` option over 100 ms); its
-        adapter budgets the bot's search from them."""
+    def __init__(self, bot, time_scale: float = 1.0, first_turn_scale: float | None = None):
+        """`time_scale`, `first_turn_scale`: the seat's limits for a turn and for the first turn
+        against CodinGame's (100 and 1000 ms); its adapter budgets the bot's search from them."""
         from bots.volcanoes.base import Bot, InProcessSeat
         from bots.volcanoes.pure import player as pure
         from bots.volcanoes.pure.seat import PureSeat
 
+        first_turn_scale = time_scale if first_turn_scale is None else first_turn_scale
         if isinstance(bot, Bot):
-            self._seat = InProcessSeat(bot, time_scale=time_scale)
+            self._seat = InProcessSeat(bot, time_scale=time_scale, first_turn_scale=first_turn_scale)
         else:
             self._seat = PureSeat(bot, turn_seconds=pure.TURN_SECONDS * time_scale,
-                                  first_turn_seconds=pure.FIRST_TURN_SECONDS * time_scale)
+                                  first_turn_seconds=pure.FIRST_TURN_SECONDS * first_turn_scale)
 
     def ask(self, lines: list[str], timeout: float) -> tuple[str, float]:
         try:

@@ -61,6 +61,25 @@ class EloRating:
 
 def bradley_terry(games: list[dict], labels: list[str], prior_draws: float = 1.0) -> dict[str, EloRating]:
     """Elo ratings (mean 0) with standard errors, by Newton's method on the log-likelihood."""
+    return bradley_terry_fit(games, labels, prior_draws).ratings
+
+
+@dataclass(frozen=True)
+class BradleyTerryFit:
+    ratings: dict[str, EloRating]
+    covariance: np.ndarray  # of the ratings, in `ratings`' order
+
+    def gap(self, a: str, b: str) -> EloRating:
+        """a's rating minus b's, with its standard error: the ratings' errors are correlated (every
+        game moves two of them), so the difference's error is not the two errors combined."""
+        i, j = list(self.ratings).index(a), list(self.ratings).index(b)
+        c = self.covariance
+        variance = c[i, i] + c[j, j] - 2.0 * c[i, j]
+        return EloRating(f"{a} - {b}", self.ratings[a].elo - self.ratings[b].elo, math.sqrt(max(variance, 0.0)))
+
+
+def bradley_terry_fit(games: list[dict], labels: list[str], prior_draws: float = 1.0) -> BradleyTerryFit:
+    """`bradley_terry`'s ratings with their covariance."""
     index = {label: i for i, label in enumerate(labels)}
     n = len(labels)
     played = np.zeros((n, n))  # games between i and j
@@ -92,5 +111,5 @@ def bradley_terry(games: list[dict], labels: list[str], prior_draws: float = 1.0
         ratings -= ratings.mean()
         if np.abs(step).max() < 1e-9:
             break
-    return {label: EloRating(label, float(ratings[i]), float(math.sqrt(max(covariance[i, i], 0.0))))
-            for label, i in index.items()}
+    return BradleyTerryFit({label: EloRating(label, float(ratings[i]), float(math.sqrt(max(covariance[i, i], 0.0))))
+                            for label, i in index.items()}, covariance)

@@ -6,7 +6,7 @@ import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from .ratings import bradley_terry, openskill_ratings
+from .ratings import bradley_terry_fit, openskill_ratings
 from .stats import SprtState, pentanomial_estimate, sprt_state
 
 ERROR_KINDS = ("timeout", "invalid", "crash")  # a bot that cannot start counts as a crash
@@ -120,6 +120,28 @@ def fmt_elo(value: float) -> str:
     return f"{round(value):+d}"
 
 
+def fmt_elo_interval(low: float, high: float) -> str:
+    """`[low, high]`, or a one-sided bound (`< -234`) where one end is infinite."""
+    if math.isinf(low) and math.isinf(high):
+        return "unbounded"
+    if math.isinf(low):
+        return f"< {fmt_elo(high)}"
+    if math.isinf(high):
+        return f"> {fmt_elo(low)}"
+    return f"[{fmt_elo(low)}, {fmt_elo(high)}]"
+
+
+def fmt_estimate(est) -> tuple[str, str]:
+    """(Elo, its 95% interval) of a score estimate as the tables show them. At 0% or 100% the Elo
+    difference itself is infinite, so the Elo column shows the interval's one-sided bound."""
+    if not est.n:
+        return "-", "-"
+    interval = fmt_elo_interval(*est.elo_interval)
+    if math.isinf(est.elo):
+        return interval, "one-sided"
+    return fmt_elo(est.elo), interval
+
+
 def table(rows: list[list[str]], header: list[str]) -> str:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
@@ -158,22 +180,30 @@ def players_rows(games: list[dict], labels: list[str], order: list[str]) -> tupl
 
 
 def ratings_table(games: list[dict], labels: list[str]) -> tuple[str, list[str]]:
-    """OpenSkill and Bradley-Terry ratings side by side, best first by OpenSkill; and that order."""
+    """OpenSkill and Bradley-Terry ratings side by side, best first by Elo; and that order."""
     rows, header, order = ratings_rows(games, labels)
     return table(rows, header), order
 
 
 def ratings_rows(games: list[dict], labels: list[str]) -> tuple[list[list], list[str], list[str]]:
     """The ratings table's (rows, header), and the players best first."""
-    ratings = openskill_ratings(games, labels)
-    elo = bradley_terry(games, labels)
+    skill = {r.label: r for r in openskill_ratings(games, labels)}
+    fit = bradley_terry_fit(games, labels)
+    # Best first by Elo: the fit weighs every game alike, where OpenSkill's updates depend on the
+    # order games ended in; and each row's gap over the next is then a difference of the fit's own.
+    order = sorted(labels, key=lambda label: -fit.ratings[label].elo)
     rows = []
-    for i, r in enumerate(ratings):
-        e = elo[r.label]
-        rows.append([i + 1, r.label, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"[{r.interval[0]:.2f}, {r.interval[1]:.2f}]",
-                     fmt_elo(e.elo), f"{e.stderr:.0f}", f"[{fmt_elo(e.interval[0])}, {fmt_elo(e.interval[1])}]"])
-    header = ["#", "player", "mu", "sigma", "95% interval", "Elo", "+-se", "95% interval"]
-    return rows, header, [r.label for r in ratings]
+    for i, label in enumerate(order):
+        r, e = skill[label], fit.ratings[label]
+        gap = "-"  # over the next player down the table: neighbours told apart when it excludes 0
+        if i + 1 < len(order):
+            g = fit.gap(label, order[i + 1])
+            gap = f"{fmt_elo(g.elo)} {fmt_elo_interval(*g.interval)}"
+        rows.append([i + 1, label, fmt_elo(e.elo), f"{e.stderr:.0f}", fmt_elo_interval(*e.interval), gap,
+                     f"{r.mu:.2f}", f"{r.sigma:.2f}", f"[{r.interval[0]:.2f}, {r.interval[1]:.2f}]"])
+    header = ["#", "player", "Elo", "+-se", "95% interval", "Elo over the next (95% interval)",
+              "mu", "sigma", "95% interval"]
+    return rows, header, order
 
 
 def cross_table(games: list[dict], order: list[str]) -> str:
@@ -212,11 +242,7 @@ def pairings_rows(games: list[dict], pairings: list[tuple[str, str]]) -> tuple[l
         est = pentanomial_estimate(counts)
         got = Counter(points(g, a) for g in games if g["a"] == a and g["b"] == b)
         wins, draws, losses = got[1.0], got[0.5], got[0.0]
-        if est.n:
-            low, high = est.elo_interval
-            elo, interval = fmt_elo(est.elo), f"[{fmt_elo(low)}, {fmt_elo(high)}]"
-        else:
-            elo, interval = "-", "-"
+        elo, interval = fmt_estimate(est)
         rows.append([f"{a} vs {b}", f"{wins}-{draws}-{losses}", est.n,
                      " ".join(map(str, counts)), elo, interval])
     return rows, ["pairing", "W-D-L", "pairs", "pentanomial 0..2", "Elo", "95% interval"]
@@ -247,7 +273,7 @@ def text_report(config: dict, labels: list[str], games: list[dict]) -> str:
     parts += ["", "Pairings (Elo of the first against the second, from seat-swapped pairs):",
               pairings_table(games, pairings)]
     if config["command"] == "tournament":
-        parts += ["", "Ratings (OpenSkill Plackett-Luce mu and sigma; Elo from a Bradley-Terry fit, mean 0):", ratings, "", "Cross-table:", cross_table(games, order)]
+        parts += ["", "Ratings, best first by Elo (a Bradley-Terry fit, mean 0), and OpenSkill's (Plackett-Luce mu and sigma):", ratings, "", "Cross-table:", cross_table(games, order)]
     parts += ["", "Players (errors score as losses, as on CodinGame; times in ms after the first turn):",
               players_table(games, labels, order)]
     return "\n".join(parts)

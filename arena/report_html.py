@@ -60,8 +60,11 @@ def _line_chart(series: dict[str, list[tuple[float, float]]], guides: dict[str, 
         points = " ".join(f"{px:.1f},{py:.1f}" for px, py in (at(x, y) for x, y in line))
         parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2" '
                      f'data-series="{html.escape(name)}"/>')
-        parts.append(f'<text x="{width - legend}" y="{pad + 14 * i}" fill="{colour}" class="axis">'
-                     f'{html.escape(name)}</text>')
+        y = pad + 14 * i  # the legend: a key in the series' colour and style, then its name
+        parts.append(f'<g class="legend-key" data-series="{html.escape(name)}">'
+                     f'<line x1="{width - legend}" y1="{y - 4}" x2="{width - legend + 18}" y2="{y - 4}" '
+                     f'stroke="{colour}" stroke-width="3"/>'
+                     f'<text x="{width - legend + 24}" y="{y}" class="axis">{html.escape(name)}</text></g>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -95,7 +98,7 @@ def render(config: dict, labels: list[str], games: list[dict], folder: str) -> s
         progress = rating_progress(games, labels)
         series = {label: [(n, mus[label]) for n, mus in progress] for label in order}
         sections += ["<h2>Ratings</h2>",
-                     "<p>OpenSkill Plackett-Luce mu and sigma; Elo from a Bradley-Terry fit, mean 0.</p>",
+                     "<p>Best first by Elo (a Bradley-Terry fit, mean 0), and OpenSkill's (Plackett-Luce mu and sigma).</p>",
                      _table("ratings", rows, header),
                      _line_chart(series, {}, "OpenSkill mu by games played", "rating-chart"),
                      "<h2>Cross-table</h2>", _table("cross", *cross_rows(games, order))]
@@ -105,16 +108,20 @@ def render(config: dict, labels: list[str], games: list[dict], folder: str) -> s
     return _PAGE.replace("__TITLE__", html.escape(f"arena {config['command']}")).replace("__BODY__", "\n".join(sections))
 
 
+def stored_replay(game: dict) -> dict:
+    """The replay of a stored game, rebuilt from its moves (the database keeps no positions)."""
+    return replay_from_moves(
+        game["moves"].split(), seed=game["seed"], players={"blue": game["blue"], "orange": game["orange"]},
+        winner=game["winner"], reason=game["reason"], detail=game["detail"], turns=game["turns"])
+
+
 def write(config: dict, labels: list[str], games: list[dict], out: Path) -> Path:
     """Write the page and one replay page per game; returns the folder of replays."""
     folder = out.with_name(out.stem + "_games")
     folder.mkdir(parents=True, exist_ok=True)
     for g in games:
         if g.get("moves"):
-            replay = replay_from_moves(
-                g["moves"].split(), seed=g["seed"], players={"blue": g["blue"], "orange": g["orange"]},
-                winner=g["winner"], reason=g["reason"], detail=g["detail"], turns=g["turns"])
-            (folder / f"game-{g['id']}.html").write_text(render_replay(replay))
+            (folder / f"game-{g['id']}.html").write_text(render_replay(stored_replay(g)))
     out.write_text(render(config, labels, games, folder.name))
     return folder
 

@@ -35,7 +35,7 @@ def play_job(job: Job, players: dict[str, Player], settings: Settings) -> dict:
     try:
         for colour, label, seed in (("blue", job.blue, job.blue_seed), ("orange", job.orange, job.orange_seed)):
             try:
-                seats.append(open_seat(players[label], seed))
+                seats.append(open_seat(players[label], seed, settings))
                 _open_seats.add(seats[-1])
             except BotError as exc:
                 other = "orange" if colour == "blue" else "blue"

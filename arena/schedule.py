@@ -1,4 +1,4 @@
-"""Which games to play: pairings (a match, a round robin, a gauntlet) and their seat-swapped pairs.
+"""Which games to play: pairings (a match, a round robin, a ladder, a gauntlet) and their seat-swapped pairs.
 
 A job is one game. Its seeds come from the run seed and its place in the schedule alone, so a run
 resumed from its database plays exactly the games it had not finished. Pair k of every pairing uses
@@ -52,6 +52,13 @@ def derive_seed(run_seed: int, *parts) -> int:
 
 def round_robin(labels: list[str]) -> list[tuple[str, str]]:
     return list(combinations(labels, 2))
+
+
+def ladder(labels: list[str], reach: int = 2) -> list[tuple[str, str]]:
+    """Each player against the next `reach` players of `labels` (ordered by expected strength):
+    games go where the result is in doubt, between neighbours, and a player two rungs away ties
+    the ratings together, rather than to walkovers between the ends of the ladder."""
+    return [(a, b) for i, a in enumerate(labels) for b in labels[i + 1 : i + 1 + reach]]
 
 
 def gauntlet(hero: str, labels: list[str]) -> list[tuple[str, str]]:

@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
+Z95_COVERAGE = 0.95  # what an interval built with Z95 covers
 PENTANOMIAL_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)  # the points of a pair, index = points * 2
 REGULARIZE = 1e-3  # an empty pentanomial class counts this much (Fishtest's regularization)
 MIN_PAIRS = 10
@@ -59,8 +60,23 @@ class Estimate:
 
     @property
     def elo_interval(self) -> tuple[float, float]:
+        """The 95% interval of the Elo difference; one end is infinite where the score's interval
+        reaches 0 or 1 (a one-sided bound). A clean sweep has no spread to build an interval from,
+        so its one finite end is the exact bound of `sweep_bound`."""
+        if self.n and self.score <= 0.0:
+            return -math.inf, elo_from_score(sweep_bound(self.n))
+        if self.n and self.score >= 1.0:
+            return elo_from_score(1.0 - sweep_bound(self.n)), math.inf
         low, high = self.score_interval
         return elo_from_score(low), elo_from_score(high)
+
+
+def sweep_bound(n: int) -> float:
+    """The score that n observations that all scored 0 lie below with 95% confidence, as the upper
+    end of a two-sided 95% interval: 1 - 0.025^(1/n), the Clopper-Pearson bound at zero successes
+    (the exact form of the rule of three). For seat-swapped pairs n counts pairs, not games: the two
+    games of a pair share a seed, so pairs are the independent observations."""
+    return 1.0 - ((1.0 - Z95_COVERAGE) / 2.0) ** (1.0 / n)
 
 
 def _mean_var(values_probs: list[tuple[float, float]]) -> tuple[float, float]:

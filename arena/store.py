@@ -17,8 +17,9 @@ from pathlib import Path
 from .errors import UsageError
 from .players import Player
 
-SCHEMA_VERSION = 1  # stored as the run's "schema"; a file of a newer one is refused, not misread
-TABLES = {"run", "players", "games"}
+SCHEMA_VERSION = 2  # stored as the run's "schema"; a file of a newer one is refused, not misread
+# 1: run, players, games. 2: tune_iterations (`arena tune`); a file of schema 1 reads as before.
+TABLES = {"run", "players", "games"}  # every run has these
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS run (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -38,7 +39,13 @@ CREATE TABLE IF NOT EXISTS games (
     moves TEXT, seconds REAL, worker TEXT, finished_at TEXT NOT NULL,
     UNIQUE (a, b, pair, swap)
 );
+CREATE TABLE IF NOT EXISTS tune_iterations (
+    iteration INTEGER PRIMARY KEY,
+    theta TEXT NOT NULL, delta TEXT NOT NULL, c TEXT NOT NULL, plus TEXT NOT NULL, minus TEXT NOT NULL,
+    net INTEGER, after TEXT, finished_at TEXT
+);
 """
+ITERATION_JSON = ("theta", "delta", "c", "plus", "minus", "after")  # {parameter: value} objects
 
 GAME_COLUMNS = (
     "a", "b", "pair", "swap", "blue", "orange", "blue_version", "orange_version",
@@ -177,6 +184,29 @@ class Store:
     def games(self) -> list[dict]:
         """Every game, in the order they ended."""
         return [dict(row) for row in self.db.execute("SELECT * FROM games ORDER BY id")]
+
+    def add_iteration(self, iteration: int, **planned: dict) -> None:
+        """A tuning iteration, planned before its games: the values it plays (`ITERATION_JSON`)."""
+        with self.transaction():
+            self.db.execute(
+                "INSERT INTO tune_iterations (iteration, theta, delta, c, plus, minus) VALUES (?, ?, ?, ?, ?, ?)",
+                (iteration, *(json.dumps(planned[k]) for k in ("theta", "delta", "c", "plus", "minus"))),
+            )
+
+    def finish_iteration(self, iteration: int, net: int, after: dict) -> None:
+        """The iteration's result, once its last game is stored: plus's net wins and the values after."""
+        finished = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+        with self.transaction():
+            self.db.execute("UPDATE tune_iterations SET net = ?, after = ?, finished_at = ? WHERE iteration = ?",
+                            (net, json.dumps(after), finished, iteration))
+
+    def iterations(self) -> list[dict]:
+        """Every tuning iteration planned, in order (`net` and `after` None until it is finished)."""
+        rows = []
+        for row in self.db.execute("SELECT * FROM tune_iterations ORDER BY iteration"):
+            row = dict(row)
+            rows.append({k: json.loads(v) if k in ITERATION_JSON and v is not None else v for k, v in row.items()})
+        return rows
 
     def done_keys(self) -> set[tuple[str, str, int, int]]:
         return {tuple(row) for row in self.db.execute("SELECT a, b, pair, swap FROM games")}

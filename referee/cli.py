@@ -1,19 +1,33 @@
-"""The `referee` command: one subcommand group per game, each defined in `referee/<game>/cli.py`."""
+"""The `referee` command: one subcommand group per game, each defined in `referee/<game>/cli.py`.
+
+Volcanoes' `register(groups)` adds its group; every puzzle's group is made here, with the one
+`judge` command (referee/judging.py), and its `register(commands)`, where it has a cli.py, adds the
+puzzle's other commands.
+"""
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 
-# Each module here has `register(subparsers)`, adding its game's group (`referee GAME ...`).
-GAMES = ("volcanoes", "coroutine", "iqtwist", "vikings", "stormyseas")
+from referee import puzzle
+from referee.judging import add_judge_command
+
+GAMES = ("volcanoes", *puzzle.NAMES)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="referee", description="Referees and judges for Caldera's games.")
     groups = parser.add_subparsers(dest="game", required=True, metavar="GAME")
-    for game in GAMES:
-        importlib.import_module(f"referee.{game}.cli").register(groups)
+    importlib.import_module("referee.volcanoes.cli").register(groups)
+    for name in puzzle.NAMES:
+        game = puzzle.load(name)
+        commands = groups.add_parser(name, help=game.title).add_subparsers(dest="command", required=True,
+                                                                          metavar="COMMAND")
+        add_judge_command(commands, game)
+        if importlib.util.find_spec(f"referee.{name}.cli"):  # the puzzle's commands beyond `judge`
+            importlib.import_module(f"referee.{name}.cli").register(commands)
     return parser
 
 

@@ -1,19 +1,22 @@
-"""The one command shape every solo puzzle's judge shares:
+"""The one judge runner of every solo puzzle (each puzzle is a `referee.puzzle.Puzzle`):
 
     referee NAME judge FILE SOLVER_CMD [--time-ms N] [--json]
 
-The judge runs SOLVER_CMD as a process on each puzzle of FILE, replays its answer and prints a
-line per puzzle (or, with --json, one JSON object per puzzle per line), then a summary.
+The judge runs SOLVER_CMD as a process on each instance of FILE, replays its answer and prints a
+line per instance (or, with --json, one JSON object per instance per line), then a summary. One
+solver process answers every instance in turn (a fresh one after a timeout or a crash), or a fresh
+one answers each where the puzzle says so (`one_solver_each`: its solvers read a single instance).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from .errors import InputFormatError
-from .process import BotStartError
+from .process import BotError, BotProcess, BotStartError
+from .puzzle import Puzzle
 
 
 def positive_ms(text: str) -> float:
@@ -27,18 +30,64 @@ def positive_ms(text: str) -> float:
     return value
 
 
-def add_judge_command(commands, *, item: str, file_help: str, default_ms: float, run,
-                      time_help: str = "") -> argparse.ArgumentParser:
-    """Add `judge FILE SOLVER_CMD [--time-ms N] [--json]` to a puzzle's subcommands; `item` names
-    one puzzle of FILE (puzzle, challenge, objective, card). Returns the parser for extra options."""
+def add_judge_command(commands, puzzle: Puzzle) -> argparse.ArgumentParser:
+    """Add `judge FILE SOLVER_CMD [--time-ms N] [--json]` (and the puzzle's own judge options) to a
+    puzzle's subcommands."""
+    item, default_ms = puzzle.item, puzzle.default_ms
     judge = commands.add_parser("judge", help=f"run a solver on every {item} of FILE and check its answers")
-    judge.add_argument("file", metavar="FILE", help=file_help)
+    judge.add_argument("file", metavar="FILE", help=puzzle.file_help)
     judge.add_argument("solver", metavar="SOLVER_CMD", help="the solver's command line, one argument (quote it)")
     judge.add_argument("--time-ms", type=positive_ms, default=default_ms,
-                       help=f"time for each answer{time_help} (default {default_ms:g})")
+                       help=f"time for each answer{puzzle.time_help} (default {default_ms:g})")
     judge.add_argument("--json", action="store_true", help=f"one JSON object per {item} per line")
-    judge.set_defaults(run=run)
+    puzzle.add_judge_options(judge)
+    judge.set_defaults(run=lambda args: run_judge(puzzle, args))
     return judge
+
+
+def run_judge(puzzle: Puzzle, args: argparse.Namespace) -> int:
+    """`referee NAME judge ...`: judge every instance of the file, report, return the exit status."""
+    options = puzzle.judge_options(args)
+
+    def judging():
+        with open(args.file, encoding="utf-8") as file:
+            instances = puzzle.parse_instances(file.read(), args.file)
+        return judge(puzzle, instances, args.solver, args.time_ms, **options)
+
+    return report_verdicts(puzzle.name, args.file, judging, args.json, puzzle.as_dict, puzzle.describe,
+                           puzzle.summary)
+
+
+def judge_one(puzzle: Puzzle, instance, command: str, time_ms: float | None = None, **options):
+    """The verdict on `command`'s answer to one instance (time_ms: the puzzle's default)."""
+    return next(judge(puzzle, [instance], command, time_ms or puzzle.default_ms, **options))
+
+
+def judge(puzzle: Puzzle, instances: list, command: str, time_ms: float, **options) -> Iterator:
+    """Yield a verdict per instance, the solver's answer checked against the puzzle's oracle.
+    BotStartError when the command cannot start."""
+    bot = None
+    try:
+        for number, instance in enumerate(instances, start=1):
+            expected = puzzle.oracle(instance, **options)
+            if bot is None:
+                bot = BotProcess(command)
+            read: list[str] = []
+            try:
+                answer, seconds = puzzle.read_answer(bot, instance, time_ms / 1000, read)
+            except BotError as exc:
+                failure = puzzle.failure(exc, bot.take_stderr(), read)
+                bot.close()
+                bot = None
+                yield puzzle.failed(number, instance, expected, failure, read, **options)
+                continue
+            if puzzle.one_solver_each:
+                bot.close()
+                bot = None
+            yield puzzle.verdict(number, instance, expected, answer, seconds, **options)
+    finally:
+        if bot is not None:
+            bot.close()
 
 
 def report_verdicts(game: str, source: str, judging: Callable[[], Iterable], as_json: bool,

@@ -1,35 +1,17 @@
-"""Coroutine solver: read a puzzle (3 lines) on stdin, print an optimal answer, or NONE.
+"""Coroutine solver: read puzzles (3 lines each) on stdin, print an optimal answer to each, or NONE.
 
 Optimal: fewest turns (forced passes count), then fewest steps. NONE is printed only after every
 reachable state was explored. `--trace` adds a table, one row a turn, to check the answer by hand.
+The command's shape (input, NONE, bad input, exit statuses) is every solver's: bots/puzzle_solver.py.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 
-from referee.coroutine.rules import (
-    DIRECTION_NAMES,
-    SQUARE_NAMES,
-    START,
-    Board,
-    Turn,
-    arrows,
-    format_answer,
-    parse_puzzle,
-    play,
-)
+from bots import puzzle_solver
+from referee.coroutine.puzzle import PUZZLE
+from referee.coroutine.rules import DIRECTION_NAMES, SQUARE_NAMES, START, Board, Turn, arrows, play
 from referee.coroutine.search import solve
-from referee.errors import InputFormatError
-
-
-def read_puzzle(stream) -> str:
-    """The first 3 non-blank lines of `stream`; it is not read to its end (a judge keeps it open)."""
-    lines = []
-    while len(lines) < 3 and (line := stream.readline()):
-        if line.strip():
-            lines.append(line)
-    return "".join(lines)
 
 
 def trace(board: Board, turns: list[Turn]) -> str:
@@ -48,24 +30,18 @@ def trace(board: Board, turns: list[Turn]) -> str:
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bots.coroutine.solver", description=__doc__.splitlines()[0])
-    parser.add_argument("--trace", action="store_true", help="after the answer, print a turn-by-turn table")
-    args = parser.parse_args(argv)
-    try:
-        board = parse_puzzle(read_puzzle(sys.stdin))
-    except InputFormatError as exc:
-        print(f"coroutine solver: {exc}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError:
-        print("coroutine solver: the input is not UTF-8 text", file=sys.stderr)
-        return 2
-    turns = solve(board)
-    print("NONE" if turns is None else format_answer(turns), flush=True)
-    if args.trace and turns is not None:
+def _print_trace(text, board, turns, seconds, cpu_seconds) -> None:
+    if turns is not None and board is not None:
         steps = sum(turn.direction is not None for turn in turns)
-        print(f"\n{len(turns)} turns: {steps} steps, {len(turns) - steps} forced passes\n{trace(board, turns)}")
-    return 0
+        print(f"\n{len(turns)} turns: {steps} steps, {len(turns) - steps} forced passes\n{trace(board, turns)}",
+              flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = puzzle_solver.parser(PUZZLE, __doc__.splitlines()[0])
+    parser.add_argument("--trace", action="store_true", help="after each answer, print a turn-by-turn table")
+    args = parser.parse_args(argv)
+    return puzzle_solver.run(PUZZLE, solve, _print_trace if args.trace else None)
 
 
 if __name__ == "__main__":

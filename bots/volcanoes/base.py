@@ -27,10 +27,12 @@ from .tracking import Tracker
 
 BLUE, ORANGE, GROWTH = rules.BLUE, rules.ORANGE, rules.GROWTH
 
-# Time a bot may use of CodinGame's limits; the rest covers reading, writing and process noise.
+# Time a bot may use of CodinGame's limits; the rest covers reading, writing and process noise. 40 ms
+# and not 30: with twice as many games as cores (`arena bench --stress --cache warm`), waiting for a
+# processor after the search's deadline, in the bot and in the referee, took up to 45 ms.
 TURN_SECONDS = 0.100
 FIRST_TURN_SECONDS = 1.000
-SAFETY_SECONDS = 0.030
+SAFETY_SECONDS = 0.040
 # A process started to play spends its first turn starting, importing and loading kernels too (the
 # referee's clock runs from when it sent the input, right after starting it): its first answer must
 # come this long after the process started, at the latest.
@@ -114,23 +116,28 @@ class Player:
         self.tracker.colour, self.tracker.turn = colour, turn
         self.bot.start(colour)
 
-    def run(self, stdin=sys.stdin, stdout=sys.stdout) -> None:
-        """Play on stdin/stdout until the input ends (warm the bot up first)."""
+    def run(self, stdin=sys.stdin, stdout=sys.stdout, answered=None) -> None:
+        """Play on stdin/stdout until the input ends (warm the bot up first); `answered()` is called
+        after each answer is written."""
         gc.disable()  # collections run after answering, never inside a timed turn
         with ending_on_bad_input(self.bot.name):
             for lines, started in read_turns(stdin):
                 print(self.answer(lines, started), file=stdout, flush=True)
+                if answered:
+                    answered()
                 gc.collect(1)
 
 
 class InProcessSeat(match.InProcessSeat):
     """A bot as a referee seat without a process: the same lines, the same adapter, no pipes."""
 
-    def __init__(self, bot: Bot, log=None, time_scale: float = 1.0):
-        """`time_scale`: the referee's limits are this many times CodinGame's (time odds)."""
+    def __init__(self, bot: Bot, log=None, time_scale: float = 1.0, first_turn_scale: float | None = None):
+        """`time_scale`: the referee's turn limit is this many times CodinGame's (time odds);
+        `first_turn_scale` likewise for the first turn (by default the same)."""
         stderr = io.StringIO()
+        first_turn_scale = time_scale if first_turn_scale is None else first_turn_scale
         player = Player(bot, log=log or stderr, turn_seconds=TURN_SECONDS * time_scale,
-                        first_turn_seconds=FIRST_TURN_SECONDS * time_scale)
+                        first_turn_seconds=FIRST_TURN_SECONDS * first_turn_scale)
         super().__init__(player, stderr)
 
 

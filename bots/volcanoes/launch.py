@@ -7,8 +7,9 @@ the first turn, right after starting the process. So the process answers with a 
 first turn: the pure-Python engine (`bots.volcanoes.pure`, the program we submit to CodinGame),
 which imports in a few milliseconds, while a child process (`--serve NAME`) imports the bot and
 compiles or loads its kernels. Once the child says it is ready, this process tells it the seat and
-turn number the stand-in's adapter has tracked and relays every later turn's lines to it and its
-answer back (the switch is logged on stderr); if the child dies, the stand-in plays on.
+turn number the stand-in's adapter has tracked, and the child plays the rest of the game on this
+process's stdin and stdout, which it inherited (the switch is logged on stderr); if the child dies,
+the stand-in plays on.
 
 Why a child and not a thread: a loading thread shares the interpreter lock with the stand-in;
 compiling held it for up to half a second at a time, and on a busy machine the OS can pause a
@@ -21,12 +22,12 @@ from __future__ import annotations
 import gc
 import os
 import select
+import signal
 import subprocess
 import sys
 import time
 
 from .pure.player import PurePlayer, ending_on_bad_input, read_turns
-from .pure.rules import BLUE, N_TILES, ORANGE
 from .registry import stand_in
 
 # Set by a referee that can wait before the game's first turn (the arena, for the bots it starts):
@@ -48,18 +49,31 @@ def process_age() -> float:
 
 
 class _Engine:
-    """The bot in a child process (`python -m bots.volcanoes.launch --serve NAME`), which imports
-    numba and compiles or loads the kernels on its own interpreter lock: a loading thread in this
-    process held the lock for tens of milliseconds at a time, and longer when the machine was so
-    busy that the OS paused it while it held the lock (the stand-in then missed turns). Once it
-    says "ready", this process relays each turn's lines to it and its answer back."""
+    """The bot in a child process (`python -m bots.volcanoes.launch --serve NAME IN OUT`), which
+    imports numba and compiles or loads the kernels on its own interpreter lock: a loading thread in
+    this process held the lock for tens of milliseconds at a time, and longer when the machine was so
+    busy that the OS paused it while it held the lock (the stand-in then missed turns).
 
-    def __init__(self, name: str):
+    Once it says "ready" and is told where the game stands, the child reads the game's input and
+    writes its answers itself, on copies of this process's stdin and stdout that it inherited: no
+    turn waits for this process to pass lines on (each such hop is a wait for a processor on a busy
+    machine). It tells this process the seat and turn it has answered, so that if it dies the
+    stand-in plays on from there."""
+
+    def __init__(self, name: str, game_in, game_out):
         self.name = name
         self.started = time.perf_counter()
-        self.proc = subprocess.Popen([sys.executable, "-m", "bots.volcanoes.launch", "--serve", name],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.ready = False
+        game = (os.dup(game_in.fileno()), os.dup(game_out.fileno()))
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "bots.volcanoes.launch", "--serve", name, *map(str, game)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, pass_fds=game)
+        finally:
+            for fd in game:
+                os.close(fd)
+        self.ready = False  # it has loaded
+        self.playing = False  # it has the game
+        self.paused = False
 
     def poll_ready(self, log, wait: bool = False) -> bool:
         """Whether the child has said "ready" (waits a second at most with `wait`, else never);
@@ -77,25 +91,49 @@ class _Engine:
         self.ready = True
         return True
 
+    def pause(self) -> None:
+        """Stop a loading child while the stand-in thinks: on a busy machine a loading child (numba's
+        import, the kernels) took the stand-in's processor time and made it miss turns. It loads
+        while the opponent thinks. (Where signals cannot stop a process, it loads on regardless.)"""
+        if self._loading() and hasattr(signal, "SIGSTOP"):
+            self.proc.send_signal(signal.SIGSTOP)
+            self.paused = True
+
+    def carry_on(self) -> None:
+        """Let a paused child load on."""
+        if self.paused:
+            self.paused = False
+            if self.proc is not None:
+                self.proc.send_signal(signal.SIGCONT)
+
+    def _loading(self) -> bool:
+        return self.proc is not None and not self.ready and self.proc.poll() is None
+
     def take_over(self, pure: PurePlayer, log) -> None:
-        """Tell the child where the game stands (seat and turn, or none between games)."""
+        """Hand the game to the child, telling it where the game stands (seat and turn, or none
+        before the first turn)."""
         self.proc.stdin.write(f"resume {pure.colour} {pure.turn}\n")
+        self.playing = True
         print(f"[{self.name}] ready after {time.perf_counter() - self.started:.2f} s: it takes over "
               "from the pure-Python stand-in", file=log, flush=True)
 
-    def answer(self, lines: list[str]) -> str | None:
-        """The child's answer to this turn; None when it has died (said on its stderr)."""
-        try:
-            self.proc.stdin.write("\n".join(lines) + "\n")
-            answer = self.proc.stdout.readline()
-        except OSError:
-            answer = ""
-        if not answer:
-            self.proc, self.ready = None, False
-            return None
-        return answer.rstrip("\n")
+    def follow(self, pure: PurePlayer, log) -> bool:
+        """Wait while the child plays: False when the game's input ended (it says "end"); True when
+        it died first (its stderr says why), with `pure` set to the seat and turn it last answered,
+        from where the stand-in plays on."""
+        for line in self.proc.stdout:
+            said = line.split()
+            if said == ["end"]:
+                return False
+            if len(said) == 3 and said[0] == "turn":
+                pure.colour, pure.turn = int(said[1]), int(said[2])
+        print(f"[{self.name}] its process ended; the pure-Python stand-in plays on", file=log, flush=True)
+        self.proc.wait()
+        self.proc, self.ready, self.playing = None, False, False
+        return True
 
     def close(self) -> None:
+        self.carry_on()  # a stopped process would not see its input end
         if self.proc is not None:
             if not self.ready:  # still loading: no need to wait for it
                 self.proc.kill()
@@ -107,7 +145,8 @@ class _Engine:
 
 
 def play(name: str, stdin=None, stdout=None, log=None) -> None:
-    """Play registered bot `name` on stdin/stdout, the stand-in answering until it is ready."""
+    """Play registered bot `name` on stdin/stdout (real files: the child inherits them), the
+    stand-in answering until the bot is ready."""
     stdin, stdout, log = stdin or sys.stdin, stdout or sys.stdout, log or sys.stderr
     try:
         # Shorter turns than the submission's: the loading child shares the machine.
@@ -119,7 +158,7 @@ def play(name: str, stdin=None, stdout=None, log=None) -> None:
 
         main(bot_class(name)())
         return
-    engine = _Engine(name)
+    engine = _Engine(name, stdin, stdout)
     try:
         if os.environ.get(LOAD_FIRST_VARIABLE):
             while not engine.poll_ready(log, wait=True):
@@ -128,44 +167,34 @@ def play(name: str, stdin=None, stdout=None, log=None) -> None:
             else:
                 engine.take_over(pure, log)
                 print(READY_LINE, file=log, flush=True)
-        _play(name, pure, engine, stdin, stdout, log, relaying=engine.ready)
+        _play(name, pure, engine, stdin, stdout, log)
     finally:  # the input ended, or was not CodinGame's: the child goes too
         engine.close()
 
 
-def _play(name: str, pure: PurePlayer, engine: _Engine, stdin, stdout, log, relaying: bool) -> None:
+def _play(name: str, pure: PurePlayer, engine: _Engine, stdin, stdout, log) -> None:
     gc.disable()  # collections run after answering, never inside a timed turn
+    turns = read_turns(stdin)
     with ending_on_bad_input(name):
-        for lines, started in read_turns(stdin):
-            answer = engine.answer(lines) if relaying else None
-            if relaying and answer is None:  # the child died (its stderr says why)
-                print(f"[{name}] its process ended; the pure-Python stand-in plays on", file=log, flush=True)
-                relaying = False
-            if answer is None:
-                answer = pure.answer(lines, started)
-            else:
-                _follow(pure, lines)
+        while True:
+            if engine.playing and not engine.follow(pure, log):
+                return
+            turn = next(turns, None)
+            if turn is None:
+                return
+            engine.pause()
+            answer = pure.answer(*turn)
             print(answer, file=stdout, flush=True)
-            if not relaying and engine.poll_ready(log):  # the opponent's turn pays for the switch
+            engine.carry_on()
+            if engine.poll_ready(log):  # the opponent's turn pays for the switch
                 engine.take_over(pure, log)
-                relaying = True
             gc.collect(1)
 
 
-def _follow(pure: PurePlayer, lines: list[str]) -> None:
-    """Keep the stand-in's seat and turn count in step while the child plays, so that it can play
-    on from here if the child dies."""
-    if lines[0].strip() == str(N_TILES):  # a new game
-        observed = lines[N_TILES + 1].split()
-        pure.colour = BLUE if all(x == "0" for x in observed) else ORANGE
-        pure.turn = 1 if pure.colour == BLUE else 2
-    else:
-        pure.turn += 4 if pure.turn % 6 in (1, 4) else 2
-
-
-def serve(name: str) -> None:
-    """The child's side: load the bot, say "ready", learn where the game stands, then play the
-    relayed turns with the numba adapter."""
+def serve(name: str, game_in: int, game_out: int) -> None:
+    """The child's side: load the bot, say "ready", learn where the game stands, then play it on
+    the game's own input and output (file descriptors `game_in`, `game_out`), saying after each
+    answer which seat and turn it answered, and "end" when the input ended."""
     from .base import Player, hiding_scipy
     from .registry import bot_class
 
@@ -194,11 +223,17 @@ def serve(name: str) -> None:
     colour, turn = int(resume[1]), int(resume[2])
     if turn:
         player.resume(colour, turn)
-    player.run(sys.stdin, sys.stdout)
+
+    def report() -> None:
+        print(f"turn {player.tracker.colour} {player.tracker.turn}", flush=True)
+
+    with open(game_in, closefd=True) as stdin, open(game_out, "w", closefd=True) as stdout:
+        player.run(stdin, stdout, answered=report)
+    print("end", flush=True)
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "--serve":
-        serve(sys.argv[2])
+        serve(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     else:
         play(sys.argv[1])

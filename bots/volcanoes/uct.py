@@ -89,3 +89,22 @@ class UctBot(Bot):
         child = tree.best_child(self.nodes, self.solver)
         return int(self.nodes[child, tree.MOVE]) if child >= 0 else int(state.legal_moves()[0])
 
+    def evaluate(self, state: GameState, iterations: int) -> tuple[int, float]:
+        """Search `state` afresh for `iterations` iterations whatever the clock (fewer when the
+        root is proven or the tree fills up), reseeded, so the same position always gets the same
+        answer: (the move it would play, blue's expected score from 0 to 1). Game analysis uses it."""
+        self.start(state.player)
+        tree.reset(self.nodes, self.reward, self.meta, -state.player)
+        self.last_search = {"iterations": self._search(self.nodes, self.reward, self.meta, state.levels,
+                                                       state.dormant, state.turns_played, iterations)}
+        child = tree.best_child(self.nodes, self.solver)
+        if child < 0:  # no legal move: the player to move has lost
+            return -1, 0.0 if state.player == rules.BLUE else 1.0
+        proof = self.nodes[child, tree.PROOF]
+        if self.solver and proof != rules.ONGOING:
+            blue = {rules.BLUE_WINS: 1.0, rules.ORANGE_WINS: 0.0}.get(int(proof), 0.5)
+        else:
+            mover = self.reward[child, tree.SCORE] / max(self.nodes[child, tree.VISITS], 1)
+            blue = float(mover) if state.player == rules.BLUE else 1.0 - float(mover)
+        return int(self.nodes[child, tree.MOVE]), blue
+

@@ -3,18 +3,13 @@ from __future__ import annotations
 
 import sys
 
-from referee.coroutine.rules import format_answer, format_puzzle, parse_puzzles
+from referee.coroutine.rules import format_answer, format_puzzle
 from referee.coroutine.search import solve
-from referee.judging import add_judge_command, report_verdicts
+from referee.errors import refuse
 
 
-def register(games) -> None:
-    parser = games.add_parser("coroutine", help="the Coroutine puzzle")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    add_judge_command(commands, item="puzzle", file_help="puzzles of 3 lines, separated by blank lines",
-                      default_ms=1000, run=run_judge)
-
+def register(commands) -> None:
+    """The commands of `referee coroutine` beyond `judge`."""
     generate = commands.add_parser("generate", help="random puzzles whose optimum is exactly N turns")
     generate.add_argument("--turns", type=int, required=True, metavar="N")
     generate.add_argument("--count", type=int, default=1, metavar="K")
@@ -32,32 +27,14 @@ def register(games) -> None:
     bound.set_defaults(run=run_bound)
 
 
-def run_judge(args) -> int:
-    from referee.coroutine.judge import judge
-
-    def judging():
-        with open(args.file, encoding="utf-8") as file:
-            puzzles = parse_puzzles(file.read())
-        for index, board in enumerate(puzzles, start=1):
-            yield judge(board, args.solver, args.time_ms, index)
-
-    def summary(verdicts) -> str:
-        solved = sum(v.solved for v in verdicts)
-        optimal = sum(v.optimal for v in verdicts)
-        return f"{len(verdicts)} puzzles: {solved} solved, {optimal} answered optimally"
-
-    return report_verdicts("coroutine", args.file, judging, args.json, lambda v: v.as_dict(),
-                           lambda v: v.describe(), summary)
-
-
 def run_generate(args) -> int:
     from referee.coroutine.fast import MOST_TURNS
     from referee.coroutine.generate import generate
 
     if not 1 <= args.turns <= MOST_TURNS:
-        return _fail(f"--turns must be 1 to {MOST_TURNS}: an optimal line visits each of {MOST_TURNS} states at most once")
+        return refuse(args, f"--turns must be 1 to {MOST_TURNS}: an optimal line visits each of {MOST_TURNS} states at most once")
     if args.count < 1:
-        return _fail("--count must be at least 1")
+        return refuse(args, "--count must be at least 1")
     boards = generate(args.turns, args.count, args.seed, args.effort)
     print("\n\n".join(format_puzzle(board) for board in boards))
     if len(boards) < args.count:
@@ -88,7 +65,7 @@ def run_bound(args) -> int:
     from referee.coroutine.fast import MOST_TURNS
 
     if not 2 <= args.turns <= MOST_TURNS:
-        return _fail(f"--turns must be 2 to {MOST_TURNS}")
+        return refuse(args, f"--turns must be 2 to {MOST_TURNS}")
     result = bound(args.turns)
     searched = f"{result.lines:,} lines of {args.turns - 1} states survive the search"
     if result.longest < args.turns:
@@ -99,7 +76,3 @@ def run_bound(args) -> int:
         print(format_puzzle(result.board))
     return 0
 
-
-def _fail(message: str) -> int:
-    print(f"referee coroutine: {message}", file=sys.stderr)
-    return 2

@@ -1,16 +1,16 @@
-"""Judge a Coroutine solver: run it on a puzzle, replay its answer, compare with the optimum.
+"""Judge a Coroutine answer: replay it, compare with the optimum (the runner is referee/judging.py).
 
 Protocol: the solver gets the puzzle's 3 lines on stdin and prints one answer line (`A2 B- A2 ...`,
 or `NONE` when it finds no answer); stdin stays open, so a solver reads 3 lines, not to end of input.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 
-from referee.coroutine.rules import START, Board, IllegalTurn, format_puzzle, is_solved, parse_answer, play
+from referee.coroutine.rules import START, Board, IllegalTurn, is_solved, parse_answer, play
 from referee.coroutine.search import optimum
 from referee.errors import InputFormatError
-from referee.process import BotError, BotProcess, BotTimeout
+from referee.puzzle import NONE
 
 
 @dataclass
@@ -25,9 +25,6 @@ class Verdict:
     optimal_turns: int | None  # None: the puzzle has no answer
     optimal_steps: int | None
     time_ms: float | None
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
     def describe(self) -> str:
         best = (
@@ -68,10 +65,12 @@ def check_answer(board: Board, line: str) -> tuple[str | None, int, int]:
     return None, steps, passes
 
 
-def verdict_for(board: Board, line: str, puzzle: int = 1, time_ms: float | None = None) -> Verdict:
-    """The verdict on an answer `line` for `board`."""
-    unsolved = _unsolved(board, puzzle, time_ms)
-    if line.strip() == "NONE":
+def verdict_for(board: Board, line: str, puzzle: int = 1, time_ms: float | None = None,
+                unsolved: Verdict | None = None) -> Verdict:
+    """The verdict on an answer `line` for `board` (`unsolved`: the board's `unsolved` verdict,
+    when it is known already)."""
+    unsolved = replace(unsolved or unsolved_verdict(board), puzzle=puzzle, time_ms=time_ms)
+    if line.strip() == NONE:
         if unsolved.optimal_turns is None:
             return replace(unsolved, optimal=True)
         return replace(unsolved, error=f"answered NONE, but the puzzle is solved in {unsolved.optimal_turns} turns")
@@ -83,18 +82,14 @@ def verdict_for(board: Board, line: str, puzzle: int = 1, time_ms: float | None 
     return replace(unsolved, solved=True, optimal=optimal, turns=turns, steps=steps, passes=passes)
 
 
-def _unsolved(board: Board, puzzle: int, time_ms: float | None) -> Verdict:
+def unsolved_verdict(board: Board) -> Verdict:
     """A verdict with the puzzle's optimum and nothing solved yet."""
     best_turns, best_steps = optimum(board) or (None, None)
-    return Verdict(puzzle, False, False, None, None, None, None, best_turns, best_steps, time_ms)
+    return Verdict(1, False, False, None, None, None, None, best_turns, best_steps, None)
 
 
-def judge(board: Board, command: str, time_ms: float = 1000, puzzle: int = 1) -> Verdict:
-    """Run `command` on `board` and judge its answer. Raises BotStartError when it cannot start."""
-    with BotProcess(command) as bot:
-        try:
-            line, seconds = bot.ask(format_puzzle(board).splitlines(), time_ms / 1000)
-        except BotError as exc:
-            hint = " (the puzzle is 3 lines and stdin stays open)" if isinstance(exc, BotTimeout) else ""
-            return replace(_unsolved(board, puzzle, None), error=f"solver {exc.reason}: {exc}{hint}")
-    return verdict_for(board, line, puzzle, round(seconds * 1000, 1))
+def summary(verdicts: list[Verdict]) -> str:
+    """The line after every verdict."""
+    solved = sum(v.solved for v in verdicts)
+    optimal = sum(v.optimal for v in verdicts)
+    return f"{len(verdicts)} puzzles: {solved} solved, {optimal} answered optimally"

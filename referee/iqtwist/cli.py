@@ -1,18 +1,15 @@
-"""`referee iqtwist ...`: judge a solver, generate challenges, check or show a placement string,
-time the search."""
+"""`referee iqtwist ...`: generate challenges, check or show a placement string, time the search
+(`judge` is the one judge runner's, referee/judging.py)."""
 from __future__ import annotations
 
 import argparse
 import os
 import random
-import statistics
 import sys
 
-from referee.errors import InputFormatError
+from referee.errors import InputFormatError, refuse
 from referee.iqtwist import bench
 from referee.iqtwist.generate import LEVELS, generate
-from referee.iqtwist.judge import Verdict, judge
-from referee.judging import add_judge_command, report_verdicts
 from referee.iqtwist.picture import svg_picture, text_picture
 from referee.iqtwist.rules import (
     is_solved,
@@ -24,13 +21,8 @@ from referee.iqtwist.rules import (
 from referee.iqtwist.search import count_solutions
 
 
-def register(subparsers) -> None:
-    game = subparsers.add_parser("iqtwist", help="IQ-Twist: place pieces with holes over coloured pegs")
-    commands = game.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    add_judge_command(commands, item="challenge", file_help="challenges, one placement string a line",
-                      default_ms=10_000, run=run_judge)
-
+def register(commands) -> None:
+    """The commands of `referee iqtwist` beyond `judge`."""
     generate_cmd = commands.add_parser("generate", help="print new challenges with exactly one solution")
     generate_cmd.add_argument("--level", choices=list(LEVELS), required=True)
     generate_cmd.add_argument("--count", type=int, default=1, help="how many challenges (default 1)")
@@ -59,67 +51,9 @@ def register(subparsers) -> None:
     bench_cmd.set_defaults(run=run_bench)
 
 
-def read_challenges(path: str) -> list[str]:
-    """The challenges of FILE: one placement string a line; blank lines and `#` comments skipped."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    except OSError as exc:
-        raise InputFormatError(f"cannot read: {exc.strerror}", path) from None
-    challenges = []
-    for number, line in enumerate(lines, start=1):
-        line = line.strip()
-        if line and not line.startswith("#"):
-            parse_state(line, f"{path}, line {number}")
-            challenges.append(line)
-    if not challenges:
-        raise InputFormatError("no challenge in the file", path)
-    return challenges
-
-
-def _yes(flag: bool) -> str:
-    return "yes" if flag else "NO"
-
-
-def _describe(verdict: Verdict) -> str:
-    found = f"{verdict.solutions} line(s), {verdict.expected} solution(s)"
-    timing = f" in {verdict.time_ms:.1f} ms" if verdict.time_ms is not None else ""
-    if verdict.solved:
-        return f"challenge {verdict.puzzle} {verdict.challenge}: solved, {found}{timing}"
-    return f"challenge {verdict.puzzle} {verdict.challenge}: FAILED ({found}{timing}): {verdict.error}"
-
-
-def _summary(verdicts: list[Verdict]) -> list[str]:
-    rows = [
-        f"{'#':>4}  {'valid':5}  {'complete':8}  {'consistent':10}  {'canonical':9}  {'all found':9}  "
-        f"{'found':>9}  {'ms':>9}"
-    ]
-    for v in verdicts:
-        ms = f"{v.time_ms:9.1f}" if v.time_ms is not None else f"{'-':>9}"
-        rows.append(
-            f"{v.puzzle:>4}  {_yes(v.valid):5}  {_yes(v.complete):8}  {_yes(v.consistent):10}  "
-            f"{_yes(v.canonical):9}  {_yes(v.all_found):9}  {f'{v.solutions}/{v.expected}':>9}  {ms}"
-        )
-    times = [v.time_ms for v in verdicts if v.time_ms is not None]
-    solved = sum(v.solved for v in verdicts)
-    line = f"solved {solved} of {len(verdicts)}"
-    if times:
-        line += (
-            f"; time per challenge: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms"
-            " (the first includes the solver's start-up)"
-        )
-    return rows + [line]
-
-
-def run_judge(args: argparse.Namespace) -> int:
-    return report_verdicts("iqtwist", args.file, lambda: judge(read_challenges(args.file), args.solver, args.time_ms),
-                           args.json, Verdict.to_dict, _describe, lambda verdicts: "\n".join(_summary(verdicts)))
-
-
 def run_generate(args: argparse.Namespace) -> int:
     if args.count < 1:
-        print("iqtwist generate: --count must be at least 1", file=sys.stderr)
-        return 2
+        return refuse(args, "--count must be at least 1")
     rng = random.Random(args.seed)
     for _ in range(args.count):
         print(generate(args.level, rng), flush=True)
@@ -150,16 +84,14 @@ def run_show(args: argparse.Namespace) -> int:
     try:
         state = parse_state(args.placements)
     except InputFormatError as exc:
-        print(f"iqtwist show: {exc}", file=sys.stderr)
-        return 2
+        return refuse(args, str(exc))
     print(text_picture(state, coloured=_wants_colour(args.no_color)))
     if args.svg:
         try:
             with open(args.svg, "w", encoding="utf-8") as handle:
                 handle.write(svg_picture(state))
         except OSError as exc:
-            print(f"iqtwist show: cannot write {args.svg}: {exc.strerror}", file=sys.stderr)
-            return 2
+            return refuse(args, f"cannot write {args.svg}: {exc.strerror}")
         print(f"wrote {args.svg}")
     return 0
 
@@ -168,7 +100,6 @@ def run_bench(args: argparse.Namespace) -> int:
     try:
         lines, all_good = bench.run(args.file)
     except InputFormatError as exc:
-        print(f"iqtwist bench: {exc}", file=sys.stderr)
-        return 2
+        return refuse(args, str(exc))
     print("\n".join(lines))
     return 0 if all_good else 1

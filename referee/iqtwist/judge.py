@@ -1,5 +1,5 @@
-"""Judge an IQ-Twist solver: give it each challenge, check its solutions against the rules and
-against every solution the referee's own search finds.
+"""Judge an IQ-Twist answer: check its solutions against the rules and against every solution the
+referee's own search finds (the runner is referee/judging.py).
 
 Protocol: one solver process answers all the challenges in turn. The judge writes a challenge (one
 placement string and a newline) and reads solutions, one a line, until an empty line (surrounding
@@ -10,9 +10,9 @@ solver's start-up.
 """
 from __future__ import annotations
 
+import statistics
 import time
-from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from referee.errors import InputFormatError
 from referee.iqtwist.pieces import PIECES, footprint
@@ -21,10 +21,8 @@ from referee.iqtwist.rules import (
     canonical,
     is_solved,
     parse_placement_string,
-    parse_state,
     validity_problem,
 )
-from referee.iqtwist.search import solutions, warm_up
 from referee.process import BotError, BotProcess
 
 MAX_ANSWER_LINES = 10_000  # the empty board, the most a challenge can have, has 5992 solutions
@@ -65,9 +63,6 @@ class Verdict:
     solutions: int  # lines answered
     expected: int  # solutions the challenge has
     time_ms: float | None  # None when the solver failed to answer
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def check_solution(challenge: State, line: str) -> tuple[str, str] | None:
@@ -115,8 +110,9 @@ def check_answer(challenge: State, lines: list[str], expected: list[str]) -> Che
     return checks
 
 
-def _read_answer(bot: BotProcess, challenge: str, timeout: float, lines: list[str]) -> float:
-    """Send one challenge and append the lines up to the empty line to `lines`; the seconds taken."""
+def read_answer(bot: BotProcess, challenge: str, timeout: float, lines: list[str]) -> tuple[str, float]:
+    """Send one challenge and append the lines up to the empty line to `lines`: (the answer's text,
+    the seconds taken)."""
     start = time.perf_counter()
     deadline = start + timeout
     line, _ = bot.ask([challenge], timeout)
@@ -125,47 +121,53 @@ def _read_answer(bot: BotProcess, challenge: str, timeout: float, lines: list[st
             raise BotError(f"more than {MAX_ANSWER_LINES} solution lines")
         lines.append(line.strip())
         line = bot.read_line(deadline - time.perf_counter())
-    return time.perf_counter() - start
+    return "\n".join(lines), time.perf_counter() - start
 
 
-def judge(challenges: list[str], command: str, time_ms: float = 10_000) -> Iterator[Verdict]:
-    """Yield a verdict per challenge (placement strings; InputFormatError for one that is malformed
-    or invalid). BotStartError when the command cannot start."""
-    warm_up()
-    bot = None
-    try:
-        for number, challenge in enumerate(challenges, start=1):
-            state = parse_state(challenge, f"challenge {number}")
-            expected = solutions(state)
-            if bot is None:
-                bot = BotProcess(command)
-            lines: list[str] = []
-            try:
-                seconds = _read_answer(bot, challenge, time_ms / 1000, lines)
-            except BotError as exc:
-                stderr = bot.take_stderr().strip().splitlines()
-                bot.close()
-                bot = None
-                error = f"{exc.reason} after {len(lines)} line(s): {exc}"
-                error += f" (last stderr line: {stderr[-1]})" if stderr else ""
-                yield Verdict(number, challenge, False, error, *[False] * 5, len(lines), len(expected), None)
-                continue
-            checks = check_answer(state, lines, expected)
-            yield Verdict(
-                number,
-                challenge,
-                checks.solved,
-                checks.error,
-                checks.valid,
-                checks.complete,
-                checks.consistent,
-                checks.canonical,
-                checks.all_found,
-                len(lines),
-                len(expected),
-                round(1000 * seconds, 3),
-            )
-    finally:
-        if bot is not None:
-            bot.close()
+def verdict(number: int, challenge: str, state: State, expected: list[str], answer: str, seconds: float) -> Verdict:
+    """The verdict on an answer's text (solution lines) for one challenge."""
+    lines = [line.strip() for line in answer.splitlines() if line.strip()]
+    checks = check_answer(state, lines, expected)
+    return Verdict(number, challenge, checks.solved, checks.error, checks.valid, checks.complete, checks.consistent,
+                   checks.canonical, checks.all_found, len(lines), len(expected), round(1000 * seconds, 3))
 
+
+def failed(number: int, challenge: str, expected: list[str], failure: str, lines: int) -> Verdict:
+    """The verdict on a solver that gave no (whole) answer."""
+    return Verdict(number, challenge, False, failure, *[False] * 5, lines, len(expected), None)
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "NO"
+
+
+def describe(verdict: Verdict) -> str:
+    """A verdict's report line."""
+    found = f"{verdict.solutions} line(s), {verdict.expected} solution(s)"
+    timing = f" in {verdict.time_ms:.1f} ms" if verdict.time_ms is not None else ""
+    if verdict.solved:
+        return f"challenge {verdict.puzzle} {verdict.challenge}: solved, {found}{timing}"
+    return f"challenge {verdict.puzzle} {verdict.challenge}: FAILED ({found}{timing}): {verdict.error}"
+
+
+def summary_rows(verdicts: list[Verdict]) -> list[str]:
+    """The table after the verdicts: each check per challenge, then the time per challenge."""
+    rows = [
+        f"{'#':>4}  {'valid':5}  {'complete':8}  {'consistent':10}  {'canonical':9}  {'all found':9}  "
+        f"{'found':>9}  {'ms':>9}"
+    ]
+    for v in verdicts:
+        ms = f"{v.time_ms:9.1f}" if v.time_ms is not None else f"{'-':>9}"
+        rows.append(
+            f"{v.puzzle:>4}  {_yes(v.valid):5}  {_yes(v.complete):8}  {_yes(v.consistent):10}  "
+            f"{_yes(v.canonical):9}  {_yes(v.all_found):9}  {f'{v.solutions}/{v.expected}':>9}  {ms}"
+        )
+    times = [v.time_ms for v in verdicts if v.time_ms is not None]
+    solved = sum(v.solved for v in verdicts)
+    line = f"solved {solved} of {len(verdicts)}"
+    if times:
+        line += (
+            f"; time per challenge: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms"
+            " (the first includes the solver's start-up)"
+        )
+    return rows + [line]

@@ -1,4 +1,5 @@
-"""`referee stormyseas ...`: judge a solver, show a card or a solution, time the search."""
+"""`referee stormyseas ...`: show a card or a solution, time the search (`judge` is the one judge
+runner's, referee/judging.py)."""
 from __future__ import annotations
 
 import argparse
@@ -6,20 +7,12 @@ import sys
 import time
 from pathlib import Path
 
-from referee.errors import InputFormatError
-from referee.judging import add_judge_command, report_verdicts
-from referee.stormyseas import judge, rules, search, view
+from referee.errors import InputFormatError, refuse
+from referee.stormyseas import rules, search, view
 
 
-def register(subparsers) -> None:
-    group = subparsers.add_parser("stormyseas", help="Stormy Seas: the sliding-block puzzle of waves and boats")
-    commands = group.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    p = add_judge_command(commands, item="card", default_ms=60_000, run=run_judge, time_help=", start-up included",
-                          file_help="cards: 8 lines of 9 characters each, separated by blank lines")
-    p.add_argument("--rotation", action="store_true", help="allow the red boat's quarter turns (tell the solver too)")
-    p.add_argument("--no-optima", action="store_true", help="do not search for the optima")
-
+def register(commands) -> None:
+    """The commands of `referee stormyseas` beyond `judge`."""
     p = commands.add_parser("show", help="draw a card, and the states of a solution")
     p.add_argument("file", help="a card file")
     p.add_argument("--card", type=int, default=1, help="which card of the file (1-based, default 1)")
@@ -45,21 +38,6 @@ def _read_cards(path: str) -> list[rules.Card]:
     return rules.parse_cards(text)
 
 
-def _fail(message: str) -> int:
-    print(f"referee stormyseas: {message}", file=sys.stderr)
-    return 2
-
-
-def run_judge(args: argparse.Namespace) -> int:
-    def judging():
-        for i, card in enumerate(_read_cards(args.file), 1):
-            yield judge.judge_card(card, args.solver, puzzle=i, time_ms=args.time_ms, rotation=args.rotation,
-                                   with_optima=not args.no_optima)
-
-    return report_verdicts("stormyseas", args.file, judging, args.json, lambda v: v.as_dict(), lambda v: v.line(),
-                           judge.summary)
-
-
 def run_show(args: argparse.Namespace) -> int:
     try:
         cards = _read_cards(args.file)
@@ -68,7 +46,7 @@ def run_show(args: argparse.Namespace) -> int:
         card = cards[args.card - 1]
         slides = rules.parse_solution(args.solution, rotation=args.rotation) if args.solution else []
     except InputFormatError as exc:
-        return _fail(str(exc))
+        return refuse(args, str(exc))
     frames = [(card.start, "start")]
     error = None
     units = 0
@@ -101,7 +79,7 @@ def run_bench(args: argparse.Namespace) -> int:
     try:
         cards = _read_cards(args.file)
     except InputFormatError as exc:
-        return _fail(f"{args.file}: {exc}")
+        return refuse(args, f"{args.file}: {exc}")
     metrics = search.METRICS if args.metric == "both" else (args.metric,)
     search.solve(cards[0], metrics[0], rotation=args.rotation)  # load (or compile) the kernel untimed
     for metric in metrics:

@@ -1,4 +1,4 @@
-"""Judge a Stormy Seas solver: give it a card, read one solution line, replay it slide by slide.
+"""Judge a Stormy Seas answer: replay it slide by slide (the runner is referee/judging.py).
 
 The optima come from the exact search in search.py, so any card can be judged, not only the known
 ones (`with_optima=False` skips them). The card goes to the solver as 8 lines and its stdin stays
@@ -7,10 +7,10 @@ the solver's start-up (a numba solver compiles its kernel on its very first run)
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from referee.errors import InputFormatError
-from referee.process import BotError, BotProcess
+from referee.puzzle import NONE
 from referee.stormyseas import rules, search
 from referee.stormyseas.rules import Card
 
@@ -24,7 +24,7 @@ class Replay:
     states: list[rules.State]  # the start, then the state after each legal slide
 
 
-NO_SOLUTION = "NONE"  # what a solver answers for a card it proves unsolvable
+NO_SOLUTION = NONE  # what a solver answers for a card it proves unsolvable
 
 
 @dataclass
@@ -38,9 +38,6 @@ class Verdict:
     optimum_slides: int | None
     time_ms: int | None
     answer: str | None
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
     def line(self) -> str:
         head = f"card {self.puzzle}: "
@@ -92,30 +89,17 @@ def optima(card: Card, *, rotation: bool = False) -> tuple[int | None, int | Non
     return by_units.units, search.solve(card, "slides", rotation=rotation).slide_count
 
 
-def judge_card(
-    card: Card,
-    command: str,
-    *,
-    puzzle: int = 1,
-    time_ms: int = 60_000,
-    rotation: bool = False,
-    with_optima: bool = True,
-) -> Verdict:
-    """Run the solver on one card (a fresh process), replay its answer. BotStartError propagates."""
-    answer = None
-    seconds = None
-    with BotProcess(command) as bot:
-        try:
-            answer, seconds = bot.ask(rules.render(card, card.start), time_ms / 1000)
-        except BotError as exc:
-            error = f"solver {exc.reason}: {exc}"
-            stderr = bot.take_stderr().strip()
-            if stderr:
-                error += f" (stderr: {stderr.splitlines()[-1][:200]})"
-    best_units, best_slides = optima(card, rotation=rotation) if with_optima else (None, None)
-    time_taken = None if seconds is None else round(seconds * 1000)
-    if answer is None:
-        return Verdict(puzzle, False, error, None, None, best_units, best_slides, time_taken, None)
+def oracle(card: Card, *, rotation: bool = False, with_optima: bool = True) -> tuple[int | None, int | None]:
+    """The optima the judge reports: (None, None) without `with_optima` (a NONE answer still gets
+    them, in `verdict`)."""
+    return optima(card, rotation=rotation) if with_optima else (None, None)
+
+
+def verdict(card: Card, answer: str, seconds: float, optimum: tuple[int | None, int | None], *, puzzle: int = 1,
+            rotation: bool = False, with_optima: bool = True) -> Verdict:
+    """The verdict on one answer line, given the card's `oracle`."""
+    best_units, best_slides = optimum
+    time_taken = round(seconds * 1000)
     if answer.strip() == NO_SOLUTION:
         if not with_optima:
             best_units, best_slides = optima(card, rotation=rotation)
@@ -125,6 +109,11 @@ def judge_card(
     return Verdict(
         puzzle, result.solved, result.error, result.units, result.slides, best_units, best_slides, time_taken, answer
     )
+
+
+def failed(optimum: tuple[int | None, int | None], failure: str, *, puzzle: int = 1) -> Verdict:
+    """The verdict on a solver that gave no answer."""
+    return Verdict(puzzle, False, failure, None, None, *optimum, None, None)
 
 
 def summary(verdicts: list[Verdict]) -> str:

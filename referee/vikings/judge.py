@@ -1,5 +1,5 @@
-"""Judge a Vikings solver: give it each objective, replay its answer move by move, compare its length
-with the optimum found by the referee's own search.
+"""Judge a Vikings answer: replay it move by move, compare its length with the optimum found by the
+referee's own search (the runner is referee/judging.py).
 
 Protocol: one solver process answers all the objectives in turn. The judge writes an objective
 (`BOARD TARGET` and a newline) and reads one line: the tiles to turn, one digit a quarter-turn
@@ -9,15 +9,12 @@ objective runs from writing its line to reading the answer, so the first include
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+import statistics
+from dataclasses import dataclass
 
 from referee.errors import InputFormatError
-from referee.process import BotError, BotProcess
+from referee.puzzle import NONE
 from referee.vikings import rules
-from referee.vikings.search import shortest_solution
-
-NONE = "NONE"
 
 
 @dataclass
@@ -31,9 +28,6 @@ class Verdict:
     length: int | None  # moves in the answer (None for NONE, no answer or not a move string)
     optimum: int | None  # the fewest moves (None when the objective cannot be met)
     time_ms: float | None
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def check_answer(objective: rules.Objective, answer: str, optimum: str | None) -> tuple[bool, int | None, str | None]:
@@ -57,35 +51,47 @@ def check_answer(objective: rules.Objective, answer: str, optimum: str | None) -
     return True, len(moves), None
 
 
-def _verdict(number: int, line: str, objective: rules.Objective, answer: str, optimum: str | None,
-             seconds: float) -> Verdict:
+def verdict(number: int, line: str, objective: rules.Objective, answer: str, optimum: str | None,
+            seconds: float) -> Verdict:
+    """The verdict on one answer line, given a shortest solution (None when there is none)."""
     solved, length, error = check_answer(objective, answer, optimum)
     best = None if optimum is None else len(optimum)
     optimal = solved and length == best
     return Verdict(number, line, solved, optimal, error, answer, length, best, round(1000 * seconds, 3))
 
 
-def judge(lines: list[str], command: str, time_ms: float = 10_000) -> Iterator[Verdict]:
-    """Yield a verdict per objective line (InputFormatError for one that is malformed or invalid).
-    BotStartError when the command cannot start."""
-    bot = None
-    try:
-        for number, line in enumerate(lines, start=1):
-            objective = rules.parse_objective(line)
-            optimum = shortest_solution(objective)
-            if bot is None:
-                bot = BotProcess(command)
-            try:
-                answer, seconds = bot.ask([line], time_ms / 1000)
-            except BotError as exc:
-                stderr = bot.take_stderr().strip().splitlines()
-                bot.close()
-                bot = None
-                error = f"{exc.reason}: {exc}" + (f" (last stderr line: {stderr[-1]})" if stderr else "")
-                best = None if optimum is None else len(optimum)
-                yield Verdict(number, line, False, False, error, None, None, best, None)
-                continue
-            yield _verdict(number, line, objective, answer, optimum, seconds)
-    finally:
-        if bot is not None:
-            bot.close()
+def failed(number: int, line: str, optimum: str | None, failure: str) -> Verdict:
+    """The verdict on a solver that gave no answer."""
+    return Verdict(number, line, False, False, failure, None, None, None if optimum is None else len(optimum), None)
+
+
+def _answered(v: Verdict) -> str:
+    if v.answer is None:
+        return "no answer"
+    if v.answer.strip() == NONE:
+        return "NONE"
+    return "not a move string" if v.length is None else f"{v.length} moves"
+
+
+def describe(v: Verdict) -> str:
+    """A verdict's report line."""
+    best = "no solution" if v.optimum is None else f"optimum {v.optimum}"
+    got = _answered(v)
+    timing = f" in {v.time_ms:.1f} ms" if v.time_ms is not None else ""
+    head = f"objective {v.puzzle} {v.objective}: "
+    if v.solved:
+        quality = "optimal" if v.optimal else "NOT optimal"
+        return head + f"solved, {got}, {best}, {quality}{timing}"
+    return head + f"FAILED ({got}, {best}{timing}): {v.error}"
+
+
+def summary(verdicts: list[Verdict]) -> str:
+    """The line after every verdict."""
+    solved = sum(v.solved for v in verdicts)
+    optimal = sum(v.optimal for v in verdicts)
+    line = f"solved {solved} of {len(verdicts)}, {optimal} optimal"
+    times = [v.time_ms for v in verdicts if v.time_ms is not None]
+    if times:
+        line += (f"; time per objective: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms,"
+                 f" total {sum(times) / 1000:.2f} s (the first includes the solver's start-up)")
+    return line

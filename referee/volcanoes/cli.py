@@ -9,8 +9,8 @@ from pathlib import Path
 
 from ..process import BotError, BotProcess, claim_orphans, warm_up
 from . import rules
-from .board import INDEX, N_TILES
 from .match import Settings, play_game
+from .replay import replay_problem
 
 
 def _positive(kind):
@@ -77,24 +77,6 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _replay_problem(replay) -> str | None:
-    """What makes `replay` unfit for the page (None when it is fit): the fields the page reads."""
-    if not isinstance(replay, dict) or not isinstance(replay.get("turn_log"), list):
-        return "it has no list of turns (turn_log)"
-    if not isinstance(replay.get("players", {}), dict):
-        return "its players are not an object"
-    for number, entry in enumerate(replay["turn_log"], 1):
-        if not isinstance(entry, dict) or not {"turn", "actor"} <= entry.keys():
-            return f"entry {number} of turn_log is not a turn (with turn and actor)"
-        levels, dormant = entry.get("levels"), entry.get("dormant", [])
-        if levels and not (isinstance(levels, list) and len(levels) == N_TILES
-                           and all(type(x) is int and abs(x) <= rules.MAX_LEVEL for x in levels)):
-            return f"turn {entry['turn']}: its levels are not {N_TILES} levels from -4 to 4"
-        if not (isinstance(dormant, list) and all(name in INDEX for name in dormant)):
-            return f"turn {entry['turn']}: its dormant volcanoes are not tile names"
-    return None
-
-
 def run_view(args: argparse.Namespace) -> int:
     from .view import render
 
@@ -107,7 +89,7 @@ def run_view(args: argparse.Namespace) -> int:
     except ValueError as exc:  # not UTF-8, not JSON
         print(f"referee: {source} is not a replay file (not JSON: {exc})", file=sys.stderr)
         return 2
-    problem = _replay_problem(replay)
+    problem = replay_problem(replay)
     if problem:
         print(f"referee: {source} is not a Volcanoes replay: {problem}", file=sys.stderr)
         return 2

@@ -5,6 +5,7 @@ A seat is anything with `ask(lines, timeout) -> (line, seconds)` raising `BotErr
 """
 from __future__ import annotations
 
+import gc
 import io
 import time
 from dataclasses import asdict, dataclass, field
@@ -39,9 +40,17 @@ class InProcessSeat:
         self._log = log
 
     def ask(self, lines: list[str], timeout: float) -> tuple[str, float]:
-        started = time.perf_counter()
-        answer = self.player.answer(lines, started)
-        seconds = time.perf_counter() - started
+        # No garbage collection inside the timed turn, as in a bot's own process: a full collection
+        # in a process that has loaded numba takes tens of milliseconds. It runs between turns.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            started = time.perf_counter()
+            answer = self.player.answer(lines, started)
+            seconds = time.perf_counter() - started
+        finally:
+            if collecting:
+                gc.enable()
         if seconds > timeout:
             raise BotTimeout(f"answered after {seconds * 1000:.0f} ms")
         return answer, seconds

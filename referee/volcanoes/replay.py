@@ -5,6 +5,9 @@ from . import rules
 from .board import INDEX, N_TILES, NAMES
 
 
+ACTORS = ("blue", "orange", "growth")
+
+
 def replay_from_moves(moves: list[str], **fields) -> dict:
     """A replay (as `Result.replay` writes it, less the lines, times and stderr) from the moves:
     tile names and GROW, in order. `fields` (seed, players, winner, reason, ...) are copied in."""
@@ -26,3 +29,43 @@ def replay_from_moves(moves: list[str], **fields) -> dict:
             "dormant": [NAMES[t] for t in range(N_TILES) if dormant[t]],
         })
     return {"game": "volcanoes", **fields, "moves": " ".join(moves), "turn_log": log}
+
+
+def replay_problem(replay) -> str | None:
+    """What makes `replay` unfit for the page (None when it is fit): the fields the page reads."""
+    if not isinstance(replay, dict) or not isinstance(replay.get("turn_log"), list):
+        return "it has no list of turns (turn_log)"
+    if not isinstance(replay.get("players", {}), dict):
+        return "its players are not an object"
+    for number, entry in enumerate(replay["turn_log"], 1):
+        if not isinstance(entry, dict) or not {"turn", "actor"} <= entry.keys():
+            return f"entry {number} of turn_log is not a turn (with turn and actor)"
+        if entry["actor"] not in ACTORS:
+            return f"entry {number} of turn_log: its actor is not one of {', '.join(ACTORS)}"
+        levels, dormant = entry.get("levels"), entry.get("dormant", [])
+        if levels and not (isinstance(levels, list) and len(levels) == N_TILES
+                           and all(type(x) is int and abs(x) <= rules.MAX_LEVEL for x in levels)):
+            return f"turn {entry['turn']}: its levels are not {N_TILES} levels from -4 to 4"
+        if not (isinstance(dormant, list) and all(name in INDEX for name in dormant)):
+            return f"turn {entry['turn']}: its dormant volcanoes are not tile names"
+    if "analysis" in replay:
+        return _analysis_problem(replay["analysis"], len(replay["turn_log"]) + 1)
+    return None
+
+
+def _analysis_problem(analysis, n_frames: int) -> str | None:
+    """What makes an analysis (`referee.volcanoes.analysis.annotate`) unfit for the page."""
+    frames = analysis.get("frames") if isinstance(analysis, dict) else None
+    if not (isinstance(frames, list) and len(frames) == n_frames):
+        return f"its analysis does not have one entry for each of its {n_frames} positions"
+    for number, frame in enumerate(frames):
+        if not isinstance(frame, dict):
+            return f"position {number} of its analysis is not an object"
+        value, best, loss = frame.get("value"), frame.get("best"), frame.get("loss", 0.0)
+        if not (_is_number(value) and 0 <= value <= 1 and _is_number(loss) and (best is None or best in INDEX)):
+            return f"position {number} of its analysis is not a value from 0 to 1, a loss and a tile name or null"
+    return None
+
+
+def _is_number(x) -> bool:
+    return type(x) in (int, float) and x == x  # not NaN

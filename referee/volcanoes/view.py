@@ -8,6 +8,7 @@ import html
 import json
 import math
 
+from .analysis import mistakes
 from .board import HALF, N_TILES, NAMES, NEIGHBOURS, NET
 
 SIDE = 100.0  # a big triangle's side, in SVG units
@@ -108,6 +109,8 @@ def render(replay: dict) -> str:
         "players": replay.get("players", {}),
         "result": {k: replay.get(k) for k in ("winner", "reason", "detail", "seed", "turns")},
         "chain": winning_chain(frames(replay)[-1]["levels"]) if replay.get("reason") == "connection" else [],
+        "analysis": replay.get("analysis"),
+        "mistakes": [vars(m) for m in mistakes(replay)] if replay.get("analysis") else [],
     }
     title = html.escape(f"Volcanoes, seed {replay.get('seed')}: {replay.get('winner')} ({replay.get('reason')})")
     return _PAGE.replace("__TITLE__", title).replace("__DATA__", script_json(data))
@@ -130,6 +133,21 @@ text.dormant { font-weight: bold; fill: #fff; }
 #stderr { white-space: pre-wrap; font-family: monospace; font-size: 12px; max-height: 140px; overflow: auto;
   background: #111; padding: 4px; margin: 0; }
 .blue { color: #5aa9ff; } .orange { color: #ff9d3b; }
+text.name { font-size: 5px; fill: #111; text-anchor: middle; pointer-events: none; display: none; }
+#board.names text.name { display: inline; }
+polygon.best { stroke: #7dff8a; stroke-width: 2.4; stroke-dasharray: 3 1.5; }
+circle#best-marker { fill: none; stroke: #7dff8a; stroke-width: 1.6; pointer-events: none; }
+#analysis { display: none; margin-top: 8px; }
+#curve { width: 760px; height: 150px; background: #262a33; border-radius: 6px; cursor: pointer; }
+#curve .guide { stroke: #777; stroke-dasharray: 4 3; stroke-width: 0.8; }
+#curve .point { fill: #cfd3dc; }
+#curve .point.mistake { fill: #ff4d6a; stroke: #fff; stroke-width: 0.8; }
+#curve-now { stroke: #7dff8a; stroke-width: 1.2; }
+#curve text { fill: #cfd3dc; font-size: 9px; }
+.legend { font-size: 13px; display: flex; gap: 16px; align-items: center; margin: 4px 0; }
+.key { display: inline-block; width: 18px; height: 3px; vertical-align: middle; margin-right: 4px; }
+.key.dot { width: 9px; height: 9px; border-radius: 50%; }
+#mistakes button { margin: 2px 4px 2px 0; font-size: 12px; }
 </style></head>
 <body>
 <h1>__TITLE__</h1>
@@ -143,6 +161,16 @@ text.dormant { font-weight: bold; fill: #fff; }
   <button id="last" title="last turn (End)">last</button>
   <input id="slider" type="range" min="0" value="0">
   <span id="counter"></span>
+  <label title="show each tile's name (N)"><input id="names" type="checkbox"> tile names</label>
+</div>
+<div id="analysis">
+  <svg id="curve" viewBox="0 0 760 150" xmlns="http://www.w3.org/2000/svg"></svg>
+  <div class="legend">
+    <span><span class="key" style="background:#5aa9ff"></span>blue's expected score (top: blue wins, bottom: orange wins)</span>
+    <span><span class="key dot" style="background:#ff4d6a"></span>a move that lost the most</span>
+    <span><span class="key" style="background:#7dff8a"></span>this turn; on the board, the engine's move</span>
+  </div>
+  <div id="mistakes"></div>
 </div>
 <div id="info">
   <span>turn</span><span id="turn"></span>
@@ -151,6 +179,7 @@ text.dormant { font-weight: bold; fill: #fff; }
   <span>eruptions</span><span id="eruptions"></span>
   <span>changed</span><span id="changed"></span>
   <span>result</span><span id="result"></span>
+  <span>engine</span><span id="engine"></span>
   <span>stderr</span><pre id="stderr"></pre>
 </div>
 <script id="replay-data" type="application/json">__DATA__</script>
@@ -178,7 +207,63 @@ data.triangles.forEach((tri, t) => {
   label.setAttribute("y", (tri[0][1] + tri[1][1] + tri[2][1]) / 3);
   label.setAttribute("class", "level");
   svg.appendChild(label); labels.push(label);
+  const name = document.createElementNS(NS, "text");
+  name.setAttribute("x", label.getAttribute("x"));
+  name.setAttribute("y", Number(label.getAttribute("y")) + 6.5);
+  name.setAttribute("class", "name");
+  name.textContent = names[t];
+  svg.appendChild(name);
 });
+const bestMarker = document.createElementNS(NS, "circle");
+bestMarker.id = "best-marker"; bestMarker.setAttribute("r", 7); bestMarker.style.display = "none";
+svg.appendChild(bestMarker);
+const namesBox = document.getElementById("names");
+namesBox.onchange = () => svg.classList.toggle("names", namesBox.checked);
+// The analysis: blue's expected score after each turn, drawn under the board; a click picks a turn.
+const analysis = data.analysis, curve = document.getElementById("curve");
+const CW = 760, CH = 150, CPAD = 14;
+function cx(i) { return CPAD + i * (CW - 2 * CPAD) / Math.max(frames.length - 1, 1); }
+function cy(v) { return CPAD + (1 - v) * (CH - 2 * CPAD); }
+function svgNode(kind, attrs) {
+  const node = document.createElementNS(NS, kind);
+  for (const k in attrs) node.setAttribute(k, attrs[k]);
+  curve.appendChild(node); return node;
+}
+let nowLine = null;
+if (analysis) {
+  document.getElementById("analysis").style.display = "block";
+  const av = analysis.frames;
+  svgNode("line", {x1: CPAD, x2: CW - CPAD, y1: cy(0.5), y2: cy(0.5), class: "guide"});
+  svgNode("text", {x: 2, y: cy(1) + 3}).textContent = "blue";
+  svgNode("text", {x: 2, y: cy(0) + 3}).textContent = "orange";
+  svgNode("polyline", {points: av.map((a, i) => cx(i) + "," + cy(a.value)).join(" "), fill: "none",
+    stroke: "#5aa9ff", "stroke-width": 1.6, id: "curve-line"});
+  nowLine = svgNode("line", {y1: CPAD - 6, y2: CH - CPAD + 6, id: "curve-now"});
+  const marked = new Set(data.mistakes.map(m => m.frame));
+  av.forEach((a, i) => {
+    const dot = svgNode("circle", {cx: cx(i), cy: cy(a.value), r: marked.has(i) ? 3.6 : 1.8,
+      class: "point" + (marked.has(i) ? " mistake" : "")});
+    dot.dataset.frame = i; dot.dataset.value = a.value;
+    const tip = document.createElementNS(NS, "title");
+    tip.textContent = "turn " + frames[i].turn + ": blue " + pct(a.value) + ", orange " + pct(1 - a.value);
+    dot.appendChild(tip);
+  });
+  curve.addEventListener("click", e => {
+    const box = curve.getBoundingClientRect(), x = (e.clientX - box.left) * CW / box.width;
+    stop(); show(Math.round((x - CPAD) * (frames.length - 1) / (CW - 2 * CPAD)));
+  });
+  const list = document.getElementById("mistakes");
+  list.textContent = data.mistakes.length ? "moves that lost the most (go to the position before): " : "no move lost 10% or more of its player's expected score";
+  data.mistakes.forEach(m => {
+    const b = document.createElement("button");
+    b.className = m.player; b.dataset.frame = m.frame;
+    b.textContent = "turn " + frames[m.frame].turn + " " + m.player + " " + (m.played || "forfeit") + " -" + pct(m.loss) +
+      (m.best ? " (engine: " + m.best + ")" : "");
+    b.onclick = () => { stop(); show(m.frame - 1); };  // the position the mistake was made in
+    list.appendChild(b);
+  });
+}
+function pct(v) { return Math.round(100 * v) + "%"; }
 const slider = document.getElementById("slider");
 slider.max = frames.length - 1;
 document.getElementById("players").innerHTML =
@@ -209,8 +294,32 @@ function show(i) {
   document.getElementById("eruptions").textContent = (f.erupted || []).join(" ");
   document.getElementById("changed").textContent = f.changed.map(t => names[t]).join(" ");
   document.getElementById("stderr").textContent = f.stderr || "";
+  showAnalysis(f);
   const r = data.result;
   document.getElementById("result").textContent = last ? r.winner + " (" + r.reason + ": " + r.detail + ")" : "";
+}
+function showAnalysis(f) {
+  polys.forEach(p => p.classList.remove("best"));
+  bestMarker.style.display = "none";
+  const engine = document.getElementById("engine");
+  if (!analysis) { engine.textContent = ""; return; }
+  const a = analysis.frames[index], next = frames[index + 1];
+  nowLine.setAttribute("x1", cx(index)); nowLine.setAttribute("x2", cx(index));
+  let text = "blue " + pct(a.value) + ", orange " + pct(1 - a.value);
+  if (a.best) {  // the engine's move for the next turn, marked on this position
+    const t = names.indexOf(a.best), tri = data.triangles[t];
+    polys[t].classList.add("best");
+    bestMarker.setAttribute("cx", (tri[0][0] + tri[1][0] + tri[2][0]) / 3);
+    bestMarker.setAttribute("cy", (tri[0][1] + tri[1][1] + tri[2][1]) / 3);
+    bestMarker.style.display = "";
+    bestMarker.dataset.tile = a.best;
+    text += "; " + analysis.engine + " prefers " + a.best + " for " + next.actor;
+    if (next.move) {
+      const lost = analysis.frames[index + 1].loss;
+      text += "; " + next.actor + " played " + next.move + (lost > 0 ? " and lost " + pct(lost) : "");
+    }
+  }
+  engine.textContent = text;
 }
 function stop() { clearInterval(timer); timer = null; document.getElementById("play").textContent = "play"; }
 function play() {
@@ -231,6 +340,7 @@ document.addEventListener("keydown", e => {
   else if (e.key === "Home") { stop(); show(0); }
   else if (e.key === "End") { stop(); show(frames.length - 1); }
   else if (e.key === " ") { e.preventDefault(); play(); }
+  else if (e.key === "n" || e.key === "N") { namesBox.checked = !namesBox.checked; namesBox.onchange(); }
 });
 show(0);
 </script>

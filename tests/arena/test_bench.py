@@ -207,3 +207,17 @@ def test_bench_positions_are_legal_positions():
         assert turns >= 0
     turns = bench.protocol_turns(positions[:3])
     assert len(turns[0]) == 81 + 2 and all(len(t) == 2 for t in turns[1:])
+
+
+def test_every_puzzle_and_the_rules_playout_loop_have_a_figure(capsys):
+    from arena import bench_worker, cli
+    from referee.puzzle import NAMES
+
+    puzzles = [spec.request["puzzle"] for spec in bench.kernel_specs(["puzzle"])]
+    assert puzzles == list(NAMES)
+    assert cli.main(["bench", "--list", "--only", "puzzle", "rules"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0] == "playouts/s numba rules (called from python)" and len(listed) == 1 + len(NAMES)
+    for name in ("coroutine", "vikings"):  # (the others' kernels take longer to load)
+        assert bench_worker.puzzle_solves(0.01, puzzle=name) > 0
+    assert bench_worker.rules_playouts(0.01) > 0

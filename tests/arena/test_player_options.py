@@ -85,3 +85,16 @@ def test_in_process_bot_budget_follows_its_time_option(tmp_path):
     play_game(seat, _Clock(), seed=3, settings=Settings(max_turns=12), turn_ms=(1000.0, None))
     seat.close()
     assert 5.0 < budgets[0] <= 10.0 and all(0.5 < b <= 1.0 for b in budgets[1:])
+
+
+def test_in_process_bot_budget_follows_the_run_s_limits(tmp_path):
+    """`--turn-ms 20` with no `ms` option: the bot budgets from 20 ms, not CodinGame's 100."""
+    budgets = []
+    settings = Settings(max_turns=12, turn_ms=20.0, first_turn_ms=500.0)
+    seat = open_seat(resolve("greedy", tmp_path), seed=1, settings=settings)
+    bot = seat._seat.player.bot
+    choose = bot.choose
+    bot.choose = lambda state, budget: budgets.append(budget) or choose(state, budget)
+    play_game(seat, _Clock(), seed=3, settings=settings)
+    seat.close()
+    assert 0.1 < budgets[0] <= 0.5 and all(b <= 0.02 for b in budgets[1:])

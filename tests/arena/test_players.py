@@ -25,7 +25,7 @@ def test_registered_bots_and_labels(tmp_path):
         resolve_all(["greedy", "greedy"], tmp_path)
     with pytest.raises(PlayerError, match="unknown player 'nosuchbot'"):
         resolve("nosuchbot", tmp_path)
-    assert default_tournament()[:3] == ["random", "boss", "greedy"]
+    assert default_tournament() == ["mcts", "alphabeta", "uct", "pure-mcts", "greedy", "boss", "random"]
 
 
 def test_a_file_is_pinned_by_a_copy(tmp_path):

@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from arena.ratings import bradley_terry, openskill_ratings
+from arena.ratings import bradley_terry, bradley_terry_fit, openskill_ratings
 
 
 def game(blue, orange, winner):
@@ -41,3 +41,12 @@ def test_openskill_ranks_the_winner_first_and_narrows_with_games():
     assert many[0].sigma < few[0].sigma
     low, high = many[0].interval
     assert low < many[0].mu < high
+
+
+def test_the_gap_between_two_players_has_the_error_of_their_difference():
+    # Two players: ratings are +d/2 and -d/2, so the gap is d with se(d) = 129.282 (see above), twice
+    # each rating's error, not their errors combined (sqrt(2) * 64.641 = 91.4).
+    games = [game("a", "b", "blue")] * 3 + [game("b", "a", "orange")] * 3 + [game("a", "b", "orange")] * 2
+    gap = bradley_terry_fit(games, ["a", "b"]).gap("a", "b")
+    assert gap.elo == pytest.approx(165.989, abs=1e-3)
+    assert gap.stderr == pytest.approx(129.282, abs=1e-3)

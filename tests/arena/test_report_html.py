@@ -41,7 +41,7 @@ def test_report_page_matches_the_text_report(tournament, browser):
     text, page = tournament
     browser.get(page.as_uri())
     ratings = _page_table(browser, "ratings")
-    assert ratings == _text_table(text, "Ratings (")
+    assert ratings == _text_table(text, "Ratings, ")
     players = _page_table(browser, "players")
     assert players == _text_table(text, "Players (")
     assert len(players) == 4 and {row[0] for row in players} == {"random", "boss", "greedy", "twin"}
@@ -49,6 +49,12 @@ def test_report_page_matches_the_text_report(tournament, browser):
     cross = [[cell for cell in row if cell] for row in _page_table(browser, "cross")]
     assert cross == _text_table(text, "Cross-table:")
     assert browser.find_elements(By.CSS_SELECTOR, "#rating-chart polyline")  # the progress chart
+    # Its legend: a key for each line, in the line's colour, beside the line's name.
+    lines = browser.execute_script("return Array.from(document.querySelectorAll('#rating-chart polyline'))"
+                                   ".map(p => [p.dataset.series, p.getAttribute('stroke')])")
+    keys = browser.execute_script("return Array.from(document.querySelectorAll('#rating-chart .legend-key'))"
+                                  ".map(g => [g.textContent, g.querySelector('line').getAttribute('stroke')])")
+    assert keys == lines and len(keys) == 4
 
     games = _page_table(browser, "games")
     assert len(games) == 4 * 3 // 2 * 2 * 2  # 6 pairings, 2 pairs each, 2 games a pair

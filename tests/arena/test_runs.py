@@ -158,3 +158,16 @@ def test_sprt_never_accepts_h1_between_copies_of_a_bot(tmp_path, capsys, seed):
     out = capsys.readouterr().out
     assert "accepted H1" not in out
     assert "accepted H0" in out or "no decision within 30 pairs" in out
+
+
+def test_a_report_whose_reader_has_gone_ends_quietly(tmp_path):
+    """`arena report DB | head`: the pipe closes early; no traceback, exit 0."""
+    db = tmp_path / "m.sqlite"
+    assert main(["match", "random", "boss", "--pairs", "1", "--seed", "3", "--workers", "1", "--db", str(db),
+                 "--quiet", *CALM]) == 0
+    read, write = os.pipe()
+    os.close(read)  # every write to the report's stdout fails at once
+    done = subprocess.run([sys.executable, "-m", "arena.cli", "report", str(db)], stdout=write,
+                          stderr=subprocess.PIPE, text=True, timeout=60)
+    os.close(write)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr

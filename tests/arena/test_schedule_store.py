@@ -4,7 +4,7 @@ import sqlite3
 import pytest
 
 from arena.players import resolve_all
-from arena.schedule import derive_seed, gauntlet, jobs, round_robin
+from arena.schedule import derive_seed, gauntlet, jobs, ladder, round_robin
 from arena.store import Store, StoreError
 
 
@@ -67,3 +67,61 @@ def test_store_round_trip_and_guards(tmp_path):
     sqlite3.connect(tmp_path / "other.sqlite").close()
     with pytest.raises(StoreError, match="not an arena database"):
         Store.open(tmp_path / "other.sqlite")
+
+
+def test_a_file_of_schema_1_is_read_and_played_on(tmp_path):
+    """Schema 2 added the tuning iterations' table: a file written before it reads as it did, and a run
+    resumed on it gets the table."""
+    players = resolve_all(["random", "boss"])
+    config = {"command": "match", "pairings": [["random", "boss"]], "pairs": 2, "seed": 1}
+    store = Store.create(tmp_path / "old.sqlite", config, players)
+    store.add_game(_record(0, 0))
+    store.close()
+    db = sqlite3.connect(tmp_path / "old.sqlite")
+    db.execute("DROP TABLE tune_iterations")
+    db.execute("UPDATE run SET value = '1' WHERE key = 'schema'")
+    db.commit()
+    db.close()
+    store = Store.open(tmp_path / "old.sqlite", readonly=True)
+    assert store.get("schema") == 1 and len(store.games()) == 1
+    store.close()
+    store = Store.open(tmp_path / "old.sqlite")
+    store.add_game(_record(0, 1))
+    assert store.iterations() == [] and len(store.games()) == 2
+    store.close()
+
+
+def test_tuning_iterations_are_stored_as_planned_then_finished(tmp_path):
+    store = Store.create(tmp_path / "t.sqlite", {"command": "tune", "seed": 1}, resolve_all(["random"]))
+    store.add_iteration(1, theta={"c": 0.2}, delta={"c": -1}, c={"c": 0.05}, plus={"c": 0.15}, minus={"c": 0.25})
+    (row,) = store.iterations()
+    assert (row["plus"], row["minus"], row["net"], row["after"]) == ({"c": 0.15}, {"c": 0.25}, None, None)
+    store.finish_iteration(1, -3, {"c": 0.2000000000000001})
+    (row,) = store.iterations()
+    assert (row["net"], row["after"]) == (-3, {"c": 0.2000000000000001}) and row["finished_at"]
+    with pytest.raises(sqlite3.IntegrityError):  # an iteration is planned once
+        store.add_iteration(1, theta={}, delta={}, c={}, plus={}, minus={})
+    store.close()
+
+
+def test_a_ladder_pairs_each_player_with_the_next_ones():
+    assert ladder(["a", "b", "c", "d"], 2) == [("a", "b"), ("a", "c"), ("b", "c"), ("b", "d"), ("c", "d")]
+    assert ladder(["a", "b", "c"], 1) == [("a", "b"), ("b", "c")]
+    assert ladder(["a", "b", "c"], 5) == round_robin(["a", "b", "c"])
+
+
+def test_the_default_tournament_is_the_ladder(monkeypatch):
+    import arena.cli as cli
+
+    seen = {}
+
+    def play(args, command, make_pairings, sprt=None):
+        seen.update(players=args.players, pairs=args.pairs, pairings=make_pairings(args.players))
+        return 0
+
+    monkeypatch.setattr(cli, "_play", play)
+    assert cli.main(["tournament"]) == 0
+    ladder_order = ["mcts", "alphabeta", "uct", "pure-mcts", "greedy", "boss", "random"]
+    assert seen == {"players": ladder_order, "pairs": cli.LADDER_PAIRS, "pairings": ladder(ladder_order, 2)}
+    assert cli.main(["tournament", "random", "boss", "greedy"]) == 0  # players named: a round robin
+    assert seen["pairings"] == round_robin(["random", "boss", "greedy"]) and seen["pairs"] is None

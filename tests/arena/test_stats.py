@@ -11,6 +11,7 @@ from arena.stats import (
     pentanomial_llr,
     sprt_bounds,
     sprt_state,
+    sweep_bound,
     trinomial_estimate,
 )
 
@@ -20,6 +21,16 @@ def test_logistic_elo_both_ways():
     assert elo_from_score(0.75) == pytest.approx(400 * math.log10(3))  # 190.85: 3 to 1 odds
     assert elo_from_score(expected_score(123.4)) == pytest.approx(123.4)
     assert elo_from_score(0.0) == -math.inf and elo_from_score(1.0) == math.inf
+
+
+def test_a_clean_sweep_has_a_one_sided_bound():
+    # 16 pairs all lost: the score is below 1 - 0.025^(1/16) = 0.205907 at 95% (two-sided), an Elo
+    # difference below -400 log10(1 / 0.205907 - 1) = -234.48; all won: above +234.48.
+    assert sweep_bound(16) == pytest.approx(0.205907, abs=1e-6)
+    lost, won = pentanomial_estimate([16, 0, 0, 0, 0]), pentanomial_estimate([0, 0, 0, 0, 16])
+    assert lost.elo_interval == (-math.inf, pytest.approx(-234.48, abs=0.01))
+    assert won.elo_interval == (pytest.approx(234.48, abs=0.01), math.inf)
+    assert sweep_bound(64) < sweep_bound(16)  # more pairs, a tighter bound
 
 
 def test_trinomial_interval_by_hand():

@@ -1,5 +1,6 @@
-"""The pure-Python rules (what plays on CodinGame) agree with the reference rules and with the
-800 games recorded from CodinGame's referee, turn by turn; so do their random playouts."""
+"""The pure-Python rules (what plays on CodinGame) agree with the 800 games recorded from
+CodinGame's referee, turn by turn; so do their random playouts with the reference rules. (That they
+agree with the reference on random games is the engine contract, tests/contracts/test_engine_contract.py.)"""
 from random import Random
 
 from hypothesis import given, settings
@@ -11,10 +12,6 @@ from referee.volcanoes.board import INDEX, N_TILES, NAMES
 from referee.volcanoes.protocol import position_line, valid_line
 
 WINNERS = {pure.BLUE_WINS: "blue", pure.ORANGE_WINS: "orange", pure.DRAW: "draw"}
-
-
-def _dormant(pos):
-    return [abs(level) == reference.MAX_LEVEL for level in pos.levels]
 
 
 def test_all_recorded_games_replay_exactly(conformance_games):
@@ -44,50 +41,6 @@ def test_all_recorded_games_replay_exactly(conformance_games):
             top = sorted(NAMES[t] for t in range(N_TILES) if abs(levels[t]) == pure.MAX_LEVEL)
             assert top == sorted(dormant), f"game {game['game']}: dormant is not |level| == 4"
         assert WINNERS.get(outcome) == game["winner"], f"game {game['game']}: winner"
-
-
-def _play_both(choose, max_turns=pure.MAX_TURNS):
-    """One game in both engines; `choose(legal, levels)` picks each move. Checks every turn."""
-    pos = reference.Position()
-    board = pure.new_board()
-    for turn in range(1, max_turns + 1):
-        who = reference.actor(turn)
-        if who == reference.GROWTH:
-            expected, got = reference.grow(pos), pure.grow(board)
-        else:
-            legal = reference.legal_moves(pos, who)
-            assert pure.legal_moves(board, who) == legal, f"turn {turn}"
-            if not legal:
-                return
-            tile = choose(legal, pos.levels)
-            assert pure.is_legal(board, who, tile)
-            expected, got = reference.play(pos, tile), pure.play(board, who, tile)
-        assert got == expected, f"turn {turn}"
-        assert pure.to_levels(board) == pos.levels, f"turn {turn}"
-        if expected != reference.ONGOING:
-            return
-        assert _dormant(pos) == pos.dormant, f"turn {turn}: dormant is not |level| == 4"
-        for player in (pure.BLUE, pure.ORANGE):
-            assert not pure.connects(board, player)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.data())
-def test_random_games_agree_with_the_reference(data):
-    _play_both(lambda legal, levels: legal[data.draw(st.integers(0, len(legal) - 1))])
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.floats(0.0, 0.95))
-def test_eruption_heavy_games_agree_with_the_reference(seed, raise_rate):
-    """Raising own volcanoes often makes chain eruptions, mixed pushes and simultaneous wins."""
-    rng = Random(seed)
-
-    def choose(legal, levels):
-        own = [t for t in legal if levels[t] != 0]
-        return rng.choice(own) if own and rng.random() < raise_rate else rng.choice(legal)
-
-    _play_both(choose)
 
 
 def _replay_playout_in_reference(board, turns_played, draws):

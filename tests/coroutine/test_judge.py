@@ -1,3 +1,4 @@
+import functools
 import json
 import random
 import shlex
@@ -7,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.coroutine.judge import judge, verdict_for
+from referee.coroutine.judge import verdict_for
+from referee.coroutine.puzzle import PUZZLE
 from referee.coroutine.rules import START, format_answer, is_solved, parse_puzzle, successors
+from referee.judging import judge_one
 from referee.process import BotStartError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "coroutine"
@@ -16,6 +19,7 @@ PUBLISHED = parse_puzzle((DATA / "published.txt").read_text())
 ANSWER = "A2 B- A2 B0 A6 B5 A5 B1 A3 B7 A1 B6 A5 B- A0"
 STUCK = parse_puzzle("- - -\n- - -\n- - -")
 SOLVER = shlex.join([sys.executable, "-m", "bots.coroutine.solver"])
+judge = functools.partial(judge_one, PUZZLE)
 
 
 def python(code):

@@ -1,7 +1,6 @@
 """The judge: its checks on answers, and whole runs against the solver bot and misbehaving ones."""
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import textwrap
@@ -9,8 +8,9 @@ import textwrap
 import pytest
 
 import referee.cli
-from referee.iqtwist import cli
-from referee.iqtwist.judge import check_answer, judge
+from referee import judging
+from referee.iqtwist.judge import check_answer
+from referee.iqtwist.puzzle import PUZZLE
 from referee.iqtwist.rules import parse_state
 
 SOLVER = f"{sys.executable} -m bots.iqtwist.solver"
@@ -22,10 +22,11 @@ TWO_SOLUTIONS = ["a6A0b6B0c1A3d2A6e2C3f3C2g4A7h6D0", "a7A7b6A5c1A3d2A6e2C3f3C2g4
 
 
 def run_cli(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="referee")
-    cli.register(parser.add_subparsers(dest="game", required=True))
-    args = parser.parse_args(list(argv))
-    return args.run(args)
+    return referee.cli.main(list(argv))
+
+
+def judge(challenges: list[str], command: str, time_ms: float = PUZZLE.default_ms):
+    return judging.judge(PUZZLE, [PUZZLE.parse_instance(text) for text in challenges], command, time_ms)
 
 
 def test_iqtwist_is_a_game_of_the_referee_command():

@@ -1,7 +1,7 @@
 """The judge (replaying answers, real solver processes) and the `referee stormyseas` subcommands."""
 from __future__ import annotations
 
-import argparse
+import functools
 import json
 import shlex
 import sys
@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.stormyseas import cli, judge
+import referee.cli as referee_cli
+from referee.judging import judge_one
+from referee.stormyseas import judge
+from referee.stormyseas.puzzle import PUZZLE
 from referee.stormyseas.rules import parse_card
 
 CARDS_FILE = Path(__file__).resolve().parents[1] / "data" / "stormyseas" / "cards.txt"
@@ -19,11 +22,11 @@ OPTIMAL_3 = "4L2, 5L2, XU3, 4R2, 6L2, 7L1, 8R2, XD5"
 
 
 def referee(*argv: str) -> int:
-    """`referee stormyseas ...` (only this game's group, so the test needs no other game)."""
-    parser = argparse.ArgumentParser(prog="referee")
-    cli.register(parser.add_subparsers(dest="game", required=True))
-    args = parser.parse_args(["stormyseas", *argv])
-    return args.run(args)
+    """`referee stormyseas ...`, in this process."""
+    return referee_cli.main(["stormyseas", *argv])
+
+
+judge_card = functools.partial(judge_one, PUZZLE)
 
 
 def python_bot(code: str) -> str:
@@ -67,7 +70,7 @@ def test_replay_counts_units_and_slides(cards):
 
 
 def test_judge_with_the_solver(cards):
-    verdict = judge.judge_card(cards["card_3"], SOLVER + " --metric slides")
+    verdict = judge_card(cards["card_3"], SOLVER + " --metric slides")
     assert verdict.solved and verdict.error is None
     assert (verdict.units, verdict.slides, verdict.optimum_units, verdict.optimum_slides) == (19, 8, 19, 8)
     assert verdict.line().startswith("card 1: solved in 19 (optimal) unit moves, 8 (optimal) slides (")
@@ -83,7 +86,7 @@ def test_judge_with_the_solver(cards):
     ],
 )
 def test_judge_states_why_a_solver_failed(cards, code, error):
-    verdict = judge.judge_card(cards["card_3"], python_bot(code), time_ms=1500, with_optima=False)
+    verdict = judge_card(cards["card_3"], python_bot(code), time_ms=1500, with_optima=False)
     assert not verdict.solved
     assert verdict.error.endswith(error)
 

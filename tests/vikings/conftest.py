@@ -2,13 +2,12 @@
 and the unit-test vectors), and running `referee vikings ...` in-process."""
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from referee.vikings import cli
+import referee.cli
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "vikings"
 
@@ -56,11 +55,8 @@ def _read_vectors() -> dict[str, list[list[str]]]:
 
 
 def _run_cli(*argv: str) -> int:
-    """`referee vikings ...` with only this game registered; its exit status."""
-    parser = argparse.ArgumentParser(prog="referee")
-    cli.register(parser.add_subparsers(dest="game", required=True))
-    args = parser.parse_args(list(argv))
-    return args.run(args)
+    """`referee ...` in this process; its exit status."""
+    return referee.cli.main(list(argv))
 
 
 @pytest.fixture(scope="session")

@@ -201,17 +201,6 @@ def bot():
     return bot
 
 
-def test_plays_legal_moves(bot):
-    for levels, dormant, turns in _random_positions(6, seed=8, every=3):
-        position = _player_turn(levels, dormant, turns)
-        if position is None:
-            continue
-        state = GameState(*position)
-        bot.start(state.player)
-        move = bot.choose(state, 0.01)
-        assert move in set(state.legal_moves().tolist())
-
-
 @pytest.mark.parametrize("turns, missing", [(0, 3), (4, 6)])
 def test_takes_an_immediate_win(bot, turns, missing, shortest_path):
     # Blue volcanoes on a shortest path from N01 to S01, one tile left empty.

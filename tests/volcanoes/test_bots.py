@@ -16,9 +16,6 @@ from referee.volcanoes import rules
 from referee.volcanoes.board import INDEX, NAMES
 from referee.volcanoes.match import Settings, play_game
 
-BASELINES = [RandomBot, BossBot, GreedyBot]
-
-
 class Scripted(Bot):
     """Plays given moves and remembers what the adapter told it."""
 
@@ -83,14 +80,6 @@ def test_adapter_says_on_stderr_when_a_position_is_impossible():
     # Whatever blue played, a board where nothing at all happened cannot follow.
     player.answer([" ".join(zeros), " ".join(NAMES)])
     assert "no legal sequence of turns leads to this position" in log.getvalue()
-
-
-@pytest.mark.parametrize("bot_class", BASELINES)
-def test_baselines_play_legal_moves_to_the_end(bot_class):
-    for seed in range(3):
-        result = play_game(InProcessSeat(bot_class(seed=seed)), InProcessSeat(RandomBot(seed=seed + 7)),
-                           seed=seed, settings=Settings(turn_ms=2000, first_turn_ms=5000))
-        assert result.reason in ("connection", "simultaneous", "eruptions", "max-turns"), result.detail
 
 
 def test_boss_prefers_an_empty_equator_tile_then_the_highest_empty_tile():

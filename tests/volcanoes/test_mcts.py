@@ -1,5 +1,5 @@
-"""The tree-search bots: legal moves, immediate wins, the solver's proofs, and whole games as
-processes through the referee."""
+"""The tree-search bots: immediate wins, the solver's proofs, and whole games as
+processes through the referee (legal moves within the budget: tests/contracts/test_bot_contract.py)."""
 import sys
 from collections import deque
 
@@ -56,33 +56,6 @@ def chain_with_gaps():
     levels[gap] = levels[detour_gap] = 0
     assert not rules.connects(levels, rules.BLUE)
     return levels, dormant, gap, detour_gap
-
-
-def random_position(seed, turns):
-    """The last position with a player to move within `turns` random turns of an unfinished game."""
-    levels, dormant = rules.new_state()
-    rng = np.random.default_rng(seed)
-    moves = np.empty(80, dtype=np.int64)
-    snapshot = GameState(levels.copy(), dormant.copy(), 0)
-    for turn in range(1, turns + 1):
-        who = rules.actor(turn)
-        tile = moves[rng.integers(rules.legal_moves(levels, dormant, who, moves))] if who else 0
-        if rules.take_turn(levels, dormant, turn, tile) != rules.ONGOING:
-            break
-        if rules.actor(turn + 1) != rules.GROWTH:
-            snapshot = GameState(levels.copy(), dormant.copy(), turn)
-    return snapshot
-
-
-@pytest.mark.parametrize("bot_class", BOTS)
-def test_moves_are_legal(bot_class):
-    bot = bot_class(seed=3)
-    for seed in range(8):
-        state = random_position(seed, turns=int(np.random.default_rng(seed).integers(0, 60)))
-        bot.start(state.player)
-        tile = bot.choose(state, 0.01)
-        assert tile in state.legal_moves()
-        assert bot.last_search["iterations"] > 0
 
 
 def orange_chain_with_gap(levels):

@@ -1,0 +1,81 @@
+"""Coroutine under the puzzle contract (referee/puzzle.py): an instance is a Board, a step a Turn."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from referee.coroutine import judge, rules
+from referee.errors import InputFormatError
+from referee.process import BotTimeout
+from referee.puzzle import IllegalStep, Puzzle
+
+
+class Coroutine(Puzzle):
+    name = "coroutine"
+    title = "the Coroutine puzzle"
+    item = "puzzle"
+    file_help = "puzzles of 3 lines, separated by blank lines"
+    default_ms = 1000
+    instance_lines = 3
+    one_solver_each = True  # a solver reads 3 lines and answers once
+    examples = ("045 1245 0145\n1457 - 136\n067 157 027", "- - -\n- - -\n- - -")
+    malformed = (("045 1245 0145\n1457 - 136\n067 157 028", "line 3, cell 3"),
+                 ("045 1245\n1457 - 136\n067 157 027", "line 1"),
+                 ("045 1245 0145\n1457 5 136\n067 157 027", "line 2, cell 2"))
+
+    def parse_instance(self, text, where=None):
+        try:
+            return rules.parse_puzzle(text)
+        except InputFormatError as exc:
+            raise exc.within(where) from None
+
+    def format_instance(self, instance):
+        return rules.format_puzzle(instance)
+
+    def parse_instances(self, text, source):
+        return rules.parse_puzzles(text)
+
+    def parse_answer(self, instance, text):
+        return rules.parse_answer(text)
+
+    def format_answer(self, answer):
+        return rules.format_answer(answer)
+
+    def start(self, instance):
+        return rules.START
+
+    def legal_steps(self, instance, state):
+        return [turn for turn, _ in rules.successors(instance, state)]
+
+    def apply(self, instance, state, step):
+        try:
+            return rules.play(instance, state, step)
+        except rules.IllegalTurn as exc:
+            raise IllegalStep(str(exc)) from None
+
+    def is_solved(self, instance, state):
+        return rules.is_solved(state)
+
+    def solutions(self, instance, answer):
+        return [answer]
+
+    def oracle(self, instance):
+        return judge.unsolved_verdict(instance)
+
+    def verdict(self, number, instance, expected, answer, seconds):
+        return judge.verdict_for(instance, answer, number, round(seconds * 1000, 1), expected)
+
+    def failed(self, number, instance, expected, failure, read):
+        return replace(expected, puzzle=number, error=failure)
+
+    def failure(self, error, stderr, read):
+        hint = " (the puzzle is 3 lines and stdin stays open)" if isinstance(error, BotTimeout) else ""
+        return f"solver {error.reason}: {error}{hint}"
+
+    def describe(self, verdict):
+        return verdict.describe()
+
+    def summary(self, verdicts):
+        return judge.summary(verdicts)
+
+
+PUZZLE = Coroutine()

@@ -1,0 +1,87 @@
+"""Stormy Seas under the puzzle contract (referee/puzzle.py): an instance is a Card, a step a unit
+Move, an answer a line of slides. The contract's rules are the standard game's (no rotation); the
+judge takes `--rotation` and `--no-optima`."""
+from __future__ import annotations
+
+from referee.errors import InputFormatError
+from referee.puzzle import IllegalStep, Puzzle
+from referee.stormyseas import judge, rules
+
+
+class StormySeas(Puzzle):
+    name = "stormyseas"
+    title = "Stormy Seas: the sliding-block puzzle of waves and boats"
+    item = "card"
+    file_help = "cards: 8 lines of 9 characters each, separated by blank lines"
+    default_ms = 60_000
+    time_help = ", start-up included"
+    instance_lines = rules.ROWS
+    one_solver_each = True  # a solver reads one card (8 lines) and answers once
+    examples = ("--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##X##-#-\n###x###--",
+                "--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##x##-#-\n###X###--")
+    malformed = (("--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##X#?-#-\n###x###--",
+                  "line 7, cell 6"),
+                 ("--#-#-###\n--#-###-#\n--#-##-##\n--#-#-##\n--#-#-###\n--#-###-#\n-##X##-#-\n###x###--",
+                  "line 4"))
+
+    def parse_instance(self, text, where=None):
+        try:
+            return rules.parse_card(text)
+        except InputFormatError as exc:
+            raise exc.within(where) from None
+
+    def format_instance(self, instance):
+        return "\n".join(rules.render(instance, instance.start))
+
+    def parse_instances(self, text, source):
+        return rules.parse_cards(text)
+
+    def parse_answer(self, instance, text):
+        return rules.parse_solution(text)
+
+    def format_answer(self, answer):
+        return rules.format_solution(answer)
+
+    def start(self, instance):
+        return instance.start
+
+    def legal_steps(self, instance, state):
+        return [move for move, _ in rules.legal_moves(instance, state)]
+
+    def apply(self, instance, state, step):
+        after, why = rules.try_move(instance, state, step)
+        if after is None:
+            raise IllegalStep(why)
+        return after
+
+    def is_solved(self, instance, state):
+        return rules.is_won(instance, state)
+
+    def solutions(self, instance, answer):
+        return [rules.moves_from_slides(answer)]
+
+    def add_judge_options(self, parser):
+        parser.add_argument("--rotation", action="store_true",
+                            help="allow the red boat's quarter turns (tell the solver too)")
+        parser.add_argument("--no-optima", action="store_true", help="do not search for the optima")
+
+    def judge_options(self, args):
+        return {"rotation": args.rotation, "with_optima": not args.no_optima}
+
+    def oracle(self, instance, **options):
+        return judge.oracle(instance, **options)
+
+    def verdict(self, number, instance, expected, answer, seconds, **options):
+        return judge.verdict(instance, answer, seconds, expected, puzzle=number, **options)
+
+    def failed(self, number, instance, expected, failure, read, **options):
+        return judge.failed(expected, failure, puzzle=number)
+
+    def describe(self, verdict):
+        return verdict.line()
+
+    def summary(self, verdicts):
+        return judge.summary(verdicts)
+
+
+PUZZLE = StormySeas()

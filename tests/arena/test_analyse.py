@@ -1,0 +1,56 @@
+"""`arena analyse --db RUN --player NAME`: a player's games of a run analysed, with its mistakes."""
+import json
+
+import pytest
+
+from arena.cli import main
+from arena.store import Store
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    db = tmp_path_factory.mktemp("run") / "m.sqlite"
+    assert main(["match", "random", "greedy", "--pairs", "1", "--seed", "4", "--workers", "1", "--db", str(db),
+                 "--turn-ms", "1000", "--quiet"]) == 0
+    return db
+
+
+def test_a_players_games_are_analysed_with_a_summary_of_its_mistakes(run, tmp_path, capsys):
+    out = tmp_path / "analysed"
+    assert main(["analyse", "--db", str(run), "--player", "random", "--games", "all", "--iterations", "200",
+                 "--workers", "1", "--quiet", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    games = Store.open(run).games()
+    for game in games:
+        replay = json.loads((out / f"game-{game['id']}.json").read_text())
+        assert replay["moves"] == game["moves"] and replay["analysis"]["iterations"] == 200
+        assert len(replay["analysis"]["frames"]) == len(game["moves"].split()) + 1
+        assert (out / f"game-{game['id']}.html").is_file()
+    assert "random: " in printed and "mistakes" in printed and "opening (the game's first third)" in printed
+
+
+def test_mistakes_of_a_run_are_refused_with_one_line(run, capsys):
+    assert main(["analyse", "--db", str(run), "--player", "nobody"]) == 2
+    assert capsys.readouterr().err.strip() == "arena: --player: give one of the run's players: random, greedy"
+    assert main(["analyse", "--db", str(run)]) == 2  # which player?
+    assert main(["analyse"]) == 2
+    assert "give replay files" in capsys.readouterr().err
+
+
+def test_the_summary_counts_a_players_mistakes_by_phase_and_the_wins_thrown_away(conformance_games):
+    from arena.analyse import summary
+    from referee.volcanoes import analysis
+    from referee.volcanoes.replay import replay_from_moves
+
+    recorded = next(g for g in conformance_games if g["winner"] == "orange" and len(g["moves"].split()) >= 30)
+    moves = recorded["moves"].split()
+    replay = replay_from_moves(moves, seed=1, players={"blue": "me", "orange": "you"}, winner="orange",
+                               reason="connection", detail="", turns=len(moves))
+    searched = [p.frame for p in analysis.positions(replay)]
+    blue_after = [f for f in searched if replay["turn_log"][f - 1]["actor"] == "blue" and f - 1 in searched]
+    early, late = blue_after[1], blue_after[-1]  # blue at 95%, falls to 30% after early, to 5% after late
+    values = {f: 0.95 if f < early else 0.3 if f < late else 0.05 for f in searched}
+    answers = {f: (-1, v, v) for f, v in values.items()}
+    text = summary([("g", analysis.annotate(replay, answers, "mcts", 10))], "me")
+    assert "me: 2 mistakes" in text and "1 of them threw a winning position away" in text
+    assert "opening (the game's first third): 1" in text and "end (its last third): 1" in text

@@ -1,0 +1,26 @@
+"""One direction of dependency: arena uses bots and referee, bots uses referee, referee uses neither
+(docs: ARCHITECTURE). Checked on the import statements of every module, lazy ones included."""
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FORBIDDEN = {"referee": {"bots", "arena"}, "bots": {"arena"}}
+
+
+def imported_packages(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_a_package_imports_nothing_above_it(package):
+    wrong = {str(path.relative_to(ROOT)): sorted(imported_packages(path) & FORBIDDEN[package])
+             for path in (ROOT / package).rglob("*.py")}
+    assert {path: names for path, names in wrong.items() if names} == {}
