@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from bots.volcanoes.pure import rules as pure
 from bots.volcanoes.pure.decisive import decisive_playout
+from tests.bundle.positions import random_position_and_draws
 
 
 def _replay(board, turns, draws):
@@ -38,22 +39,7 @@ def _replay(board, turns, draws):
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(0, 60))
 def test_decisive_playouts_play_as_a_plain_replay(seed, opening_turns):
-    rng = Random(seed)
-    board = pure.new_board()
-    turns = 0
-    while turns < opening_turns:
-        who = pure.ACTORS[turns]
-        tile = rng.choice(pure.legal_moves(board, who)) if who else -1
-        after = bytearray(board)
-        if pure.take_turn(after, turns, tile) != pure.ONGOING:
-            break
-        board, turns = after, turns + 1
-    draws = []
-
-    def bits(k):
-        draws.append(rng.getrandbits(k))
-        return draws[-1]
-
+    board, turns, bits, draws = random_position_and_draws(seed, opening_turns)
     before = bytes(board)
     played = ([], [])
     outcome = decisive_playout(board, turns, bits, pure.MAX_TURNS, played)
