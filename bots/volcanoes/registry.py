@@ -11,6 +11,8 @@ import importlib
 import math
 from dataclasses import dataclass
 
+from bots.volcanoes.pure import mcts as pure_mcts  # pure Python: the bundled bot keeps its defaults
+
 PURE_PREFIX = "pure-"
 # name -> (module, class); each module also runs as `python -m MODULE`.
 BOTS = {
@@ -46,10 +48,20 @@ class Parameter:
         return value
 
 
-# name -> its tunable parameters (the one place their defaults are written; the bots read them here).
+# name -> its tunable parameters (the one place their defaults are written; the bots read them here,
+# but for pure-mcts, whose defaults are its module's: the bundled file has no registry).
 PARAMETERS: dict[str, tuple[Parameter, ...]] = {
     "uct": (Parameter("c", math.sqrt(2), 0.0, 10.0),),
     "mcts": (Parameter("c", 0.2, 0.0, 10.0), Parameter("rave_k", 3000.0, 0.0, 1e7)),
+    # iterations=N searches exactly N a turn (0: by the clock), for comparisons that must not
+    # depend on the machine's speed.
+    "pure-mcts": (Parameter("exploration", pure_mcts.EXPLORATION, 0.0, 10.0),
+                  Parameter("rave_bias", pure_mcts.RAVE_BIAS, 0.0, 100.0),
+                  Parameter("iterations", 0, 0, 1_000_000, int), Parameter("decisive", 1, 0, 1, int),
+                  Parameter("solver", 1, 0, 1, int), Parameter("prior", pure_mcts.PRIOR_VISITS, 0, 1000, int),
+                  Parameter("prior_own", pure_mcts.PRIOR_NEAR_OWN, 0.0, 1.0),
+                  Parameter("prior_enemy", pure_mcts.PRIOR_NEAR_ENEMY, 0.0, 1.0),
+                  Parameter("prior_alone", pure_mcts.PRIOR_ALONE, 0.0, 1.0)),
 }
 
 

@@ -99,7 +99,7 @@ def test_mcts_keeps_its_tree_between_turns():
     kept = bot.root
     assert kept.turns == 6 and kept.visits > 0
     bot.choose(bytearray(kept.board), 6, time.perf_counter() + 0.05)
-    assert bot.root in kept.children.values(), "the search went on from the kept node"
+    assert bot.root in kept.tried, "the search went on from the kept node"
 
 
 def test_mcts_answers_within_its_deadline():
@@ -144,3 +144,51 @@ def test_mcts_blocks_the_opponents_win_in_one():
     bot = MCTSBot(seed=4, iterations=30)
     bot.start(pure.ACTORS[turns])
     assert bot.choose(bytearray(board), turns, 0.0) == threat
+
+
+def _wins_in_one(board, mover):
+    """Whether some move of `mover` wins at once (a placement, or an eruption that connects)."""
+    won = pure.BLUE_WINS if mover > 0 else pure.ORANGE_WINS
+    return any(pure.play(bytearray(board), mover, t) == won for t in pure.legal_moves(board, mover))
+
+
+def _positions_with_a_win_in_two(count):
+    """Random games' positions where the mover cannot win at once but moves again after the growth
+    turn, and some move leaves it a win then: a win the opponent cannot stop."""
+    from random import Random
+
+    rng = Random(12)
+    found = []
+    while len(found) < count:
+        board, turns, outcome = pure.new_board(), 0, pure.ONGOING
+        while outcome == pure.ONGOING and turns < pure.MAX_TURNS - 2:
+            mover = pure.ACTORS[turns]
+            if mover and pure.ACTORS[turns + 2] == mover and not _wins_in_one(board, mover):
+                winning = []
+                for tile in pure.legal_moves(board, mover):
+                    after = bytearray(board)
+                    if (pure.play(after, mover, tile) == pure.ONGOING and pure.grow(after) == pure.ONGOING
+                            and _wins_in_one(after, mover)):
+                        winning.append(tile)
+                if winning:
+                    found.append((bytes(board), turns, winning))
+                    break
+            moves = pure.legal_moves(board, mover) if mover else [-1]
+            if not moves:
+                break
+            outcome = pure.take_turn(board, turns, rng.choice(moves))
+            turns += 1
+    return found
+
+
+def test_the_solver_proves_a_win_in_two_and_plays_a_proven_win():
+    """Each player moves on both sides of a growth turn (blue 5 and 7, orange 2 and 4). From
+    positions where two moves in a row win, the solver proves the root won, and the move it plays
+    is one of those or a win it proved deeper (after an eruption, say)."""
+    for board, turns, winning in _positions_with_a_win_in_two(5):
+        won = pure.BLUE_WINS if pure.ACTORS[turns] > 0 else pure.ORANGE_WINS
+        bot = MCTSBot(seed=5, iterations=400)
+        bot.start(pure.ACTORS[turns])
+        tile = bot.choose(bytearray(board), turns, 0.0)
+        assert bot._searched.proof == won
+        assert tile in winning or bot._searched.children[tile].proof == won

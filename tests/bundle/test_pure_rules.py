@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bots.volcanoes.pure import rules as pure
+from tests.bundle.positions import random_position_and_draws
 from referee.volcanoes import reference
 from referee.volcanoes.board import INDEX, N_TILES, NAMES
 from referee.volcanoes.protocol import position_line, valid_line
@@ -70,22 +71,7 @@ def _dormant_from(board):
 def test_random_playouts_play_exactly_by_the_rules(seed, opening_turns):
     """A playout from a random position, replayed in the reference with the same random draws,
     ends the same way (this checks the playout's inlined rules and union-find win checks)."""
-    rng = Random(seed)
-    board = pure.new_board()
-    turns = 0
-    while turns < opening_turns:
-        who = pure.ACTORS[turns]
-        tile = rng.choice(pure.legal_moves(board, who)) if who else -1
-        after = bytearray(board)
-        if pure.take_turn(after, turns, tile) != pure.ONGOING:
-            break
-        board, turns = after, turns + 1
-    draws = []
-
-    def bits(k):
-        draws.append(rng.getrandbits(k))
-        return draws[-1]
-
+    board, turns, bits, draws = random_position_and_draws(seed, opening_turns)
     before = bytes(board)
     outcome = pure.random_playout(board, turns, bits)
     assert bytes(board) == before, "a playout leaves its board alone"

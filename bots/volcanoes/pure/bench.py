@@ -1,5 +1,6 @@
 """How fast the pure-Python engine plays: random playouts per CPU second from the opening, the
-figure that bounds the pure-Python MCTS on CodinGame. `python -m bots.volcanoes.pure.bench [SECONDS]`."""
+figure that bounds the pure-Python MCTS on CodinGame, and the decisive playouts that it searches with.
+`python -m bots.volcanoes.pure.bench [SECONDS]`."""
 from __future__ import annotations
 
 import sys
@@ -9,14 +10,14 @@ from random import Random
 from . import rules
 
 
-def playouts_per_second(seconds: float = 2.0, seed: int = 0) -> float:
-    """Random playouts from the empty board for about `seconds` of this process's CPU time; the
-    rate per CPU second (CPU time, so other work on a shared machine does not lower the figure)."""
+def playouts_per_second(seconds: float = 2.0, seed: int = 0, playout=rules.random_playout) -> float:
+    """`playout`s from the empty board for about `seconds` of this process's CPU time; the rate per
+    CPU second (CPU time, so other work on a shared machine does not lower the figure)."""
     if seconds <= 0:
         raise ValueError("seconds must be positive")
     bits = Random(seed).getrandbits
     board = rules.new_board()
-    playout, clock = rules.random_playout, time.process_time
+    clock = time.process_time
     count = 0
     started = clock()
     end = started + seconds
@@ -32,3 +33,6 @@ def playouts_per_second(seconds: float = 2.0, seed: int = 0) -> float:
 if __name__ == "__main__":
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
     print(f"{playouts_per_second(seconds):.0f} random playouts/s from the opening (pure Python)")
+    from .decisive import decisive_playout  # (only here: the random figure runs without its tables)
+
+    print(f"{playouts_per_second(seconds, playout=decisive_playout):.0f} decisive playouts/s from the opening")
