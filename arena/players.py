@@ -366,14 +366,13 @@ class GuardedSeat:
     """An in-process bot as a seat; an exception raised by the bot is a crash, as it would be in a
     process, instead of ending the whole run."""
 
-    def __init__(self, bot, time_scale: float = 1.0, first_turn_scale: float | None = None):
+    def __init__(self, bot, time_scale: float, first_turn_scale: float):
         """`time_scale`, `first_turn_scale`: the seat's limits for a turn and for the first turn
         against CodinGame's (100 and 1000 ms); its adapter budgets the bot's search from them."""
         from bots.volcanoes.base import Bot, InProcessSeat
         from bots.volcanoes.pure import player as pure
         from bots.volcanoes.pure.seat import PureSeat
 
-        first_turn_scale = time_scale if first_turn_scale is None else first_turn_scale
         if isinstance(bot, Bot):
             self._seat = InProcessSeat(bot, time_scale=time_scale, first_turn_scale=first_turn_scale)
         else:
