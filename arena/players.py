@@ -34,7 +34,7 @@ from pathlib import Path
 from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, READY_LINE
 from bots.volcanoes.registry import BOTS, parse_options
 from referee.process import BotError, BotExited, BotProcess, BotStartError, warm_up, warm_up_command
-from referee.volcanoes.match import Settings
+from referee.volcanoes.match import Settings, seat_limits
 
 # Bots of this project (bots/volcanoes/registry.py), name -> "module:Class". Each takes `seed=None`.
 REGISTRY: dict[str, str] = {name: f"{module}:{cls}" for name, (module, cls) in BOTS.items()}
@@ -328,12 +328,10 @@ def open_seat(player: Player, seed: int, settings: Settings | None = None):
                 gc.freeze()
         except Exception as exc:
             raise BotStartError(f"{player.label} could not start: {type(exc).__name__}: {exc}") from exc
+        # This seat's limits as the referee gives them, against CodinGame's (100 and 1000 ms).
         settings = settings or Settings()
-        # This seat's limits as the referee gives them (`match.play_game`): its own turn limit, and
-        # the run's first turn scaled alike; CodinGame's are 100 and 1000 ms.
-        own = turn_ms(player, settings.turn_ms)
-        first = own / settings.turn_ms * settings.first_turn_ms
-        return GuardedSeat(bot, own / Settings.turn_ms, first / Settings.first_turn_ms)
+        later, first = seat_limits(settings, turn_ms(player, settings.turn_ms))
+        return GuardedSeat(bot, later / Settings.turn_ms, first / Settings.first_turn_ms)
     if not _loads_first(player):
         return BotProcess(player.target, cwd=player.cwd)
     seat = BotProcess(player.target, cwd=player.cwd, env=dict(os.environ, **{LOAD_FIRST_VARIABLE: "1"}))

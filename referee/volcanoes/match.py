@@ -121,6 +121,13 @@ _OUTCOMES = {
 }
 
 
+def seat_limits(settings: Settings, own_turn_ms: float | None = None) -> tuple[float, float]:
+    """A seat's (turn, first turn) limits in ms: the settings', or with its own turn limit (time
+    odds) that limit, its first turn scaled alike."""
+    scale = 1.0 if own_turn_ms is None else own_turn_ms / settings.turn_ms
+    return scale * settings.turn_ms, scale * settings.first_turn_ms
+
+
 def play_game(blue: Seat, orange: Seat, seed: int, settings: Settings = Settings(),
               turn_ms: tuple[float | None, float | None] = (None, None)) -> Result:
     """Play one game to its end; the seats are not closed here. `turn_ms` (blue's, orange's) gives a
@@ -153,9 +160,8 @@ def play_game(blue: Seat, orange: Seat, seed: int, settings: Settings = Settings
             valid_tiles = [int(t) for t in valid[:n_valid]]
             lines = [] if has_played[who] else init_block()
             lines += [position_line(levels, who), valid_line(valid_tiles)]
-            own = turn_ms[0 if who == rules.BLUE else 1]
-            scale = 1.0 if own is None else own / settings.turn_ms
-            limit_ms = scale * (settings.turn_ms if has_played[who] else settings.first_turn_ms)
+            later_ms, first_ms = seat_limits(settings, turn_ms[0 if who == rules.BLUE else 1])
+            limit_ms = later_ms if has_played[who] else first_ms
             wait_ms = limit_ms + (settings.grace_ms if settings.soft_timeouts else 0.0)
             entry = Turn(turn, COLOURS[who], sent=lines)
             log.append(entry)
