@@ -1,5 +1,6 @@
 """The `arena` command: matches, tournaments and SPRT tests between bots, the tuning of a bot's
-parameters, and reports from their databases. `arena tournament` with no argument plays the project's own bots against each other."""
+parameters, the analysis of games, and reports from their databases. `arena tournament` with no
+argument plays a ladder of the project's own bots."""
 from __future__ import annotations
 
 import argparse
