@@ -5,7 +5,8 @@ count nodes and stop at a node budget; Python hands out the turn in slices of a 
 (nodes = slice x the measured node rate) and reads the clock between them. A slice that runs out
 in the middle of a root move is simply searched again: the transposition table keeps what was
 done. The root moves are reordered after every depth (best first), and a depth cut short still
-counts once it has finished its first move, the previous depth's best.
+counts once it has finished its first move, the previous depth's best. The search plays on the
+bitboard rules core (`search/bitboard.py`), as `uct` and `mcts` do.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import numpy as np
 from referee.volcanoes import rules
 
 from .base import Bot, GameState
-from .search import tt
+from .search import bitboard, tt
 from .search.minimax import INFINITY, NODE_LIMIT, NODES, Workspace, search_root
 
 MAX_DEPTH = 40
@@ -61,8 +62,7 @@ class AlphaBetaBot(Bot):
     def _slice(self, state, depth, moves, values, first, alpha, beta, seconds):
         """Search root moves from `first` for at most about `seconds`; how many are done."""
         w = self.work
-        w.levels[0] = state.levels
-        w.dormant[0] = state.dormant
+        bitboard.from_levels(state.levels, w.boards[0])  # dormant is level 4 at a turn boundary
         w.stats[:] = 0
         w.stats[NODE_LIMIT] = max(int(self.nodes_per_second * seconds), 50)
         started = time.perf_counter()

@@ -1,5 +1,6 @@
-"""The alpha-beta bot: its hashing, its evaluation's distances, its search against plain minimax,
-and its play (legal moves, wins, blocks, a game through the referee as a process)."""
+"""The alpha-beta bot: its hashing, its evaluation and distances (on the bitboard core) against
+plain-Python oracles (tests/volcanoes/plain.py), its search against plain minimax, and its play
+(legal moves, wins, blocks, a game through the referee as a process)."""
 import json
 import subprocess
 import sys
@@ -8,17 +9,17 @@ import numpy as np
 import pytest
 
 from bots.volcanoes.alphabeta import AlphaBetaBot
-from referee.volcanoes.constants import MAX_TURNS
-from bots.volcanoes.search.distance import BLOCKED, connection_distance
 from bots.volcanoes.search import evaluate as evaluation
-from bots.volcanoes.search.evaluate import WEIGHTS, distance, evaluate, new_scratch
-from bots.volcanoes.search.ordering import new_layers, routes_through
-from bots.volcanoes.search.minimax import (INFINITY, NODE_LIMIT, Workspace, search_root,
-                                           terminal_value)
-from bots.volcanoes.search.zobrist import update_hash, zobrist_hash
+from bots.volcanoes.search.distance import BLOCKED, connection_distance, distance
+from bots.volcanoes.search.evaluate import WEIGHTS, evaluate, new_scratch
+from bots.volcanoes.search.minimax import INFINITY, NODE_LIMIT, Workspace, search_root, terminal_value
+from bots.volcanoes.search.ordering import ROUTE_CAP, new_layers, routes_through
+from bots.volcanoes.search.zobrist import LEVEL_KEYS, TURN_KEYS, update_hash, zobrist_hash
 from bots.volcanoes.state import GameState
 from referee.volcanoes import rules
-from referee.volcanoes.board import NEIGHBOURS
+from referee.volcanoes.constants import MAX_TURNS
+from tests.volcanoes import plain
+from tests.volcanoes.plain import board_of
 
 
 def _random_positions(n_games, seed, every=1):
@@ -51,22 +52,30 @@ def _player_turn(levels, dormant, turns):
     return levels, dormant, turns
 
 
+def _plain_hash(levels, turns):
+    h = int(TURN_KEYS[turns])
+    for t, level in enumerate(levels):
+        h ^= int(LEVEL_KEYS[t, level + 4])
+    return h
+
+
 def test_incremental_zobrist_hash_equals_the_hash_from_scratch():
     rng = np.random.default_rng(3)
     moves = np.empty(80, dtype=np.int64)
     for _ in range(20):
         levels, dormant = rules.new_state()
-        h = zobrist_hash(levels, 0)
+        board = board_of(levels)
+        h = zobrist_hash(board, 0)
         for turn in range(1, MAX_TURNS + 1):
-            before = levels.copy()
             who = rules.actor(turn)
             if who == rules.GROWTH:
                 result = rules.grow(levels, dormant)
             else:
                 n = rules.legal_moves(levels, dormant, who, moves)
                 result = rules.play(levels, dormant, who, moves[rng.integers(n)])
-            h = update_hash(np.uint64(h), before, levels, turn - 1)  # keys are unsigned
-            assert h == zobrist_hash(levels, turn)
+            before, board = board, board_of(levels)
+            h = update_hash(np.uint64(h), before, board, turn - 1)  # keys are unsigned
+            assert h == zobrist_hash(board, turn) == _plain_hash(levels, turn)
             if result != rules.ONGOING:
                 break
 
@@ -75,61 +84,61 @@ def test_hash_tells_apart_positions_and_turns():
     levels, _ = rules.new_state()
     other = levels.copy()
     other[7] = -2
-    assert zobrist_hash(levels, 3) != zobrist_hash(other, 3)
-    assert zobrist_hash(levels, 3) != zobrist_hash(levels, 4)
+    assert zobrist_hash(board_of(levels), 3) != zobrist_hash(board_of(other), 3)
+    assert zobrist_hash(board_of(levels), 3) != zobrist_hash(board_of(levels), 4)
 
 
-def test_fast_distance_equals_the_plain_connection_distance():
+def _crowded_boards(n, seed):
+    """Random boards from empty to full (any levels, a random share of empty tiles): groups of
+    every size, blocked players, connected ones."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        levels = rng.integers(-4, 5, 80).astype(np.int8)
+        levels[rng.random(80) < rng.random()] = 0
+        yield levels
+
+
+def test_distances_are_the_fewest_empty_tiles_to_connect_and_count_the_routes():
     scratch = new_scratch()
-    for levels, _, _ in _random_positions(40, seed=11):
+    positions = [levels for levels, _, _ in _random_positions(20, seed=11, every=3)]
+    for levels in positions + list(_crowded_boards(150, seed=12)):
+        board = board_of(levels)
         for player in (rules.BLUE, rules.ORANGE):
-            expected = connection_distance(levels, player)
-            found, routes = distance(levels, player, scratch, 99)
-            assert found == (99 if expected == BLOCKED else expected)
-            assert (routes > 0) == (expected != BLOCKED)
-            assert distance(levels, player, scratch, 3)[0] == min(expected, 3)
-
-
-def _cheapest(levels, player, source):
-    """Dijkstra from `source`: the empty tiles (counting both ends) to each tile, None if blocked."""
-    import heapq
-
-    if levels[source] * player < 0:
-        return [None] * 80
-    cost = [None] * 80
-    cost[source] = 0 if levels[source] * player > 0 else 1
-    heap = [(cost[source], source)]
-    while heap:
-        c, t = heapq.heappop(heap)
-        if c > cost[t]:
-            continue
-        for n in NEIGHBOURS[t]:
-            if levels[n] * player < 0:
-                continue
-            step = c + (0 if levels[n] * player > 0 else 1)
-            if cost[n] is None or step < cost[n]:
-                cost[n] = step
-                heapq.heappush(heap, (step, n))
-    return cost
+            expected, routes = plain.connection(levels, player)
+            assert distance(board, player, scratch, 99) == ((99, 0) if expected is None else (expected, routes))
+            assert distance(board, player, scratch, 3) == plain.capped(levels, player, 3)
+            assert connection_distance(board, player, scratch) == (BLOCKED if expected is None else expected)
 
 
 def test_routes_through_counts_the_pairs_with_a_cheapest_route_through_each_tile():
     scratch, layers = new_scratch(), new_layers()
     for levels, _, _ in _random_positions(6, seed=2, every=4):
         for player in (rules.BLUE, rules.ORANGE):
-            best = distance(levels, player, scratch, 99)[0]
+            best = plain.capped(levels, player, 99)[0]
             expected = np.zeros(80, dtype=np.int64)
-            if 0 < best < 12:
+            if 0 < best < ROUTE_CAP:
                 for k in range(40):
-                    there, back = _cheapest(levels, player, k), _cheapest(levels, player, k + 40)
+                    there, back = plain.cheapest(levels, player, k), plain.cheapest(levels, player, k + 40)
                     if there[k + 40] != best:
                         continue
                     for t in range(80):
                         if levels[t] == 0 and there[t] is not None and back[t] is not None:
                             expected[t] += there[t] + back[t] - 1 == best
             found = np.zeros(80, dtype=np.int64)
-            routes_through(levels, player, scratch, layers, found)
+            routes_through(board_of(levels), player, scratch, layers, found)
             assert np.array_equal(found, expected)
+
+
+def test_evaluation_equals_the_plain_evaluation():
+    """Positions of random games and crowded boards (coming eruptions, near wins, blocked
+    players), each with a player to move."""
+    scratch = new_scratch()
+    positions = [(levels, turns) for levels, _, turns in _random_positions(30, seed=7, every=2)
+                 if rules.actor(turns + 1) != rules.GROWTH]
+    positions += [(levels, turn) for levels, turn in zip(_crowded_boards(60, seed=8), [0, 1, 3, 4] * 15, strict=True)]
+    for levels, turns in positions:
+        for ply in (0, 3):
+            assert evaluate(board_of(levels), turns, ply, scratch, WEIGHTS) == plain.evaluate(levels, turns, ply)
 
 
 def _minimax(levels, dormant, turns, depth, ply, scratch):
@@ -144,7 +153,7 @@ def _minimax(levels, dormant, turns, depth, ply, scratch):
             return int(terminal_value(result, ply + 1))
         return _minimax(levels, dormant, turns + 1, depth, ply + 1, scratch)
     if depth == 0:
-        return int(evaluate(levels, turns, ply, scratch, WEIGHTS))
+        return int(evaluate(board_of(levels), turns, ply, scratch, WEIGHTS))
     moves = np.empty(80, dtype=np.int64)
     values = []
     for move in moves[: rules.legal_moves(levels, dormant, who, moves)]:
@@ -160,11 +169,11 @@ def _minimax(levels, dormant, turns, depth, ply, scratch):
 def _alphabeta_value(work, levels, dormant, turns, depth):
     """The root value of the bot's search: iterative deepening to `depth` in one workspace, so
     that later depths read what earlier ones stored in the table."""
-    work.levels[0], work.dormant[0] = levels, dormant
     moves = np.empty(80, dtype=np.int64)
     moves = moves[: rules.legal_moves(levels, dormant, rules.actor(turns + 1), moves)]
     values = np.zeros(moves.size, dtype=np.int64)
     for d in range(1, depth + 1):
+        work.boards[0] = board_of(levels)
         work.stats[:] = 0
         work.stats[NODE_LIMIT] = 1 << 40
         done = search_root(*work.arrays(), turns, d, moves, values, 0, -INFINITY, INFINITY,
