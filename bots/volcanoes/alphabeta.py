@@ -31,6 +31,10 @@ THINK_FRACTION = 0.6  # of the budget: on a busy machine the process may lose th
 SLICE_SECONDS = 0.003  # the clock is read at least this often
 SLICE_FRACTION = 0.5  # of the time left, at most, for one slice: the node rate varies
 MIN_SLICE_SECONDS = 0.001  # less time than this left and the turn ends
+# The node rate is measured over windows of several slices: timing slices one by one, and only those
+# long enough to time, counted mostly the ones the process lost the CPU in, and the estimate (so the
+# slices, so the timed ones) kept shrinking on a busy machine (alphabeta played depth 1 at load 10).
+RATE_WINDOW_SECONDS = 0.005
 # A game's first answer also carries the process's start-up on the referee's clock, which the
 # adapter cannot see; and a nearly empty board gains little from thought.
 FIRST_TURN_SECONDS = 0.05
@@ -43,7 +47,8 @@ class AlphaBetaBot(Bot):
         self.rng = np.random.default_rng(seed)
         self.tt_bits = tt_bits
         self.work = Workspace(tt_bits)
-        self.nodes_per_second = 100_000.0  # a cautious start, refined by every slice
+        self.nodes_per_second = 100_000.0  # a cautious start, refined by every window of slices
+        self.window_nodes, self.window_seconds = 0, 0.0
         self.last_search: dict = {}
         self.first_turn = True
 
@@ -68,10 +73,12 @@ class AlphaBetaBot(Bot):
         started = time.perf_counter()
         done = search_root(*w.arrays(), state.turns_played, depth, moves, values, first,
                            alpha, beta, rules.MAX_TURNS)
-        elapsed = time.perf_counter() - started
-        if elapsed > 0.001:
-            rate = w.stats[NODES] / elapsed
+        self.window_seconds += time.perf_counter() - started
+        self.window_nodes += int(w.stats[NODES])
+        if self.window_seconds >= RATE_WINDOW_SECONDS:
+            rate = self.window_nodes / self.window_seconds
             self.nodes_per_second = 0.8 * self.nodes_per_second + 0.2 * rate
+            self.window_nodes, self.window_seconds = 0, 0.0
         self.nodes += int(w.stats[NODES])
         return int(done)
 
