@@ -14,7 +14,7 @@ exactly when its level is 4 (an eruption phase limit ends the game as a draw), s
   holds 12 tiles and some tile and its antipode, and a placement only if it joins two of its
   neighbours or its antipode is owned, so the connection test runs only then: a flood fill over
   neighbour masks, from the gained tiles.
-Like `playout.py` it relies on the position before a turn being ongoing. Exact to
+It relies on the position before a turn being ongoing. Exact to
 `referee/volcanoes/reference.py` (tests/volcanoes/test_bitboard.py). Randomness is an explicit
 xorshift64* state (`new_rng`), not numba's global generator.
 """
