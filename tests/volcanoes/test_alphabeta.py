@@ -4,6 +4,7 @@ plain-Python oracles (tests/volcanoes/plain.py), its search against plain minima
 import json
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -250,3 +251,34 @@ def test_runs_as_a_process_through_the_referee(tmp_path):
     # The bot keeps to its own 100 ms clock, not the referee's generous one (with room for load).
     later_turns = [turn["time_ms"] for turn in log if turn["actor"] == "blue"][1:]
     assert later_turns and max(later_turns) < 1000
+
+
+def test_node_rate_holds_when_slices_are_short_and_the_cpu_is_lost_now_and_then(monkeypatch):
+    """The bot sizes its slices by the node rate it measures. On a fake clock where a node costs
+    3 us and one slice in ten loses the CPU for 15 ms, the estimate ends the turn near the true
+    rate over the turn (two thirds of 333,000 nodes a second); timed slice by slice, only the slow
+    slices were long enough to count, and it fell below 10,000 within a turn."""
+    from bots.volcanoes import alphabeta
+    from bots.volcanoes.search.minimax import NODES
+
+    clock, slices = [0.0], [0]
+    search = alphabeta.search_root
+
+    def timed_search(*args):
+        done = search(*args)
+        slices[0] += 1
+        clock[0] += 3e-6 * int(args[8][NODES]) + (0.015 if slices[0] % 10 == 0 else 0.0)  # args[8]: stats
+        return done
+
+    def perf_counter():
+        clock[0] += 1e-6
+        return clock[0]
+
+    monkeypatch.setattr(alphabeta, "search_root", timed_search)
+    monkeypatch.setattr(alphabeta, "time", SimpleNamespace(perf_counter=perf_counter))
+    bot = AlphaBetaBot(seed=1)
+    bot.first_turn = False
+    levels, dormant, turns = next(p for p in _random_positions(1, seed=9) if p[2] == 7)
+    bot.choose(GameState(levels, dormant, turns), 1.0)
+    assert slices[0] > 50
+    assert 100_000 < bot.nodes_per_second < 400_000
