@@ -36,6 +36,9 @@ LOAD_FIRST_VARIABLE = "CALDERA_LOAD_FIRST"
 READY_LINE = "ready: the bot takes over from the first turn"
 STAND_IN_TURN_SECONDS = 0.035
 STAND_IN_FIRST_TURN_SECONDS = 0.150
+# How long a loading child runs at the idle priority (`can_load_idle`) before it goes on at the usual
+# one: loading from a warm cache takes about a second of processor time, compiling 10 to 30.
+IDLE_LOAD_SECONDS = 5.0
 
 
 class _Engine:
@@ -62,11 +65,12 @@ class _Engine:
         finally:
             for fd in game:
                 os.close(fd)
+        self.idle = idle
         if idle:
             try:
                 os.sched_setscheduler(self.proc.pid, os.SCHED_IDLE, os.sched_param(0))
             except OSError:  # it loads at the usual priority
-                pass
+                self.idle = False
         self.ready = False  # it has loaded
         self.playing = False  # it has the game
         self.paused = False
@@ -96,7 +100,16 @@ class _Engine:
             self.paused = True
 
     def carry_on(self) -> None:
-        """Let a paused child load on."""
+        """Let a paused child load on; one that has loaded idle for IDLE_LOAD_SECONDS goes on at
+        the usual priority (it is compiling, or the machine has no idle processor: at the idle
+        priority it might never finish, and a child that never finishes never fills numba's
+        cache for the next game either)."""
+        if self.idle and self._loading() and time.perf_counter() - self.started > IDLE_LOAD_SECONDS:
+            self.idle = False
+            try:
+                os.sched_setscheduler(self.proc.pid, os.SCHED_OTHER, os.sched_param(0))
+            except OSError:  # it has just ended
+                pass
         if self.paused:
             self.paused = False
             if self.proc is not None:

@@ -20,7 +20,7 @@ def _state(pid: int) -> str:
 def test_a_loading_child_is_stopped_while_the_stand_in_thinks_and_let_go_after():
     engine = launch._Engine.__new__(launch._Engine)
     engine.proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
-    engine.ready, engine.paused = False, False
+    engine.ready, engine.paused, engine.idle = False, False, False
     try:
         engine.pause()
         time.sleep(0.1)
@@ -158,6 +158,17 @@ def test_the_child_loads_at_the_idle_priority_and_plays_at_the_usual_one():
         deadline = time.monotonic() + 300  # (an empty numba cache compiles first)
         while not engine.poll_ready(sys.stderr, wait=True):
             assert engine.proc is not None and time.monotonic() < deadline, "the child did not load"
+        assert os.sched_getscheduler(engine.proc.pid) == os.SCHED_OTHER
+
+
+@pytest.mark.skipif(not launch.can_load_idle(), reason="needs the right to leave SCHED_IDLE (Linux)")
+def test_a_child_still_loading_after_a_while_goes_on_at_the_usual_priority(monkeypatch):
+    """(It is compiling, or no processor is ever idle: it must finish all the same.)"""
+    with _loading("random", idle=True) as engine:
+        engine.carry_on()  # (just started)
+        assert os.sched_getscheduler(engine.proc.pid) == os.SCHED_IDLE
+        monkeypatch.setattr(launch, "IDLE_LOAD_SECONDS", 0.0)
+        engine.carry_on()
         assert os.sched_getscheduler(engine.proc.pid) == os.SCHED_OTHER
 
 
