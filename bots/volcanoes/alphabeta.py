@@ -46,19 +46,25 @@ class AlphaBetaBot(Bot):
     def __init__(self, seed: int | None = None, tt_bits: int = 18):
         self.rng = np.random.default_rng(seed)
         self.tt_bits = tt_bits
-        self.work = Workspace(tt_bits)
-        self.nodes_per_second = 100_000.0  # a cautious start, refined by every window of slices
-        self.window_nodes, self.window_seconds = 0, 0.0
+        self._start_afresh()
         self.last_search: dict = {}
         self.first_turn = True
 
+    def _start_afresh(self) -> None:
+        self.work = Workspace(self.tt_bits)
+        self.nodes_per_second = 100_000.0  # a cautious start, refined by every window of slices
+        self.window_nodes, self.window_seconds, self.nodes = 0, 0.0, 0
+
     def warm_up(self) -> None:
-        """Load the search from numba's cache with one tiny search (which holds every kernel it
-        calls); then start afresh."""
+        """Load the search from numba's cache with one slice of search (which holds every kernel
+        it calls), whatever the clock says (a turn's first slice may come after its deadline); then
+        start afresh: that slice's time was mostly loading."""
         super().warm_up()
         levels, dormant = rules.new_state()
-        self.choose(GameState(levels, dormant, 0), 0.005)
-        self.work = Workspace(self.tt_bits)
+        state = GameState(levels, dormant, 0)
+        moves = state.legal_moves()
+        self._slice(state, 1, moves, np.zeros(moves.size, dtype=np.int64), 0, -INFINITY, INFINITY, 0.0)
+        self._start_afresh()
 
     def start(self, colour: int) -> None:
         self.work.history[:] = 0

@@ -282,3 +282,20 @@ def test_node_rate_holds_when_slices_are_short_and_the_cpu_is_lost_now_and_then(
     bot.choose(GameState(levels, dormant, turns), 1.0)
     assert slices[0] > 50
     assert 100_000 < bot.nodes_per_second < 400_000
+
+
+def test_warm_up_loads_the_search_whatever_the_clock():
+    """In a fresh process whose clock jumps 10 ms at every reading, so that a turn's deadline has
+    passed before its first slice, `warm_up` still loads the search kernel (it searched one
+    slice of a turn, and a busy machine could leave it to load inside the first timed turn)."""
+    script = (
+        "import itertools, types\n"
+        "from bots.volcanoes import alphabeta\n"
+        "from bots.volcanoes.search import minimax\n"
+        "ticks = itertools.count()\n"
+        "alphabeta.time = types.SimpleNamespace(perf_counter=lambda: 0.01 * next(ticks))\n"
+        "alphabeta.AlphaBetaBot(seed=1).warm_up()\n"
+        "print(len(minimax.search_root.signatures))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
+    assert out.stdout.split() == ["1"]
