@@ -1,5 +1,7 @@
 """Judge an IQ-Twist answer: check its solutions against the rules and against every solution the
-referee's own search finds (the runner is referee/judging.py).
+oracle lists (the runner is referee/judging.py). The oracle's solutions are checked with the same
+rules first; a solution the judged solver finds that passes every check and that the oracle did not
+list proves the oracle's list incomplete.
 
 Protocol: one solver process answers all the challenges in turn. The judge writes a challenge (one
 placement string and a newline) and reads solutions, one a line, until an empty line (surrounding
@@ -24,6 +26,7 @@ from referee.iqtwist.rules import (
     validity_problem,
 )
 from referee.process import BotError, BotProcess
+from referee.puzzle import OracleError
 
 MAX_ANSWER_LINES = 10_000  # the empty board, the most a challenge can have, has 5992 solutions
 
@@ -110,6 +113,30 @@ def check_answer(challenge: State, lines: list[str], expected: list[str]) -> Che
     return checks
 
 
+def expectation(challenge: State, oracle_answer: str) -> list[str]:
+    """Every solution of the challenge, the oracle's answer's lines, each checked with the rules.
+    OracleError for a line that is not a solution, or one listed twice."""
+    lines = [line.strip() for line in oracle_answer.splitlines() if line.strip()]
+    for number, line in enumerate(lines, start=1):
+        problem = check_solution(challenge, line)
+        if problem:
+            raise OracleError(f"its solution {number} {line!r}: {problem[1]}")
+        if lines.index(line) < number - 1:
+            raise OracleError(f"its solution {number} repeats its solution {lines.index(line) + 1}")
+    return sorted(lines)
+
+
+def unlisted_solution(challenge: State, lines: list[str], expected: list[str]) -> str | None:
+    """The first line of an answer that passes every check but is not one of the `expected`
+    solutions (its pieces in any order), or None."""
+    def pieces(line: str) -> list[str]:
+        return sorted(line[i : i + 4] for i in range(0, len(line), 4))
+
+    listed = [pieces(solution) for solution in expected]
+    return next((line for line in lines if check_solution(challenge, line) is None and pieces(line) not in listed),
+                None)
+
+
 def read_answer(bot: BotProcess, challenge: str, timeout: float, lines: list[str]) -> tuple[str, float]:
     """Send one challenge and append the lines up to the empty line to `lines`: (the answer's text,
     the seconds taken)."""
@@ -125,8 +152,13 @@ def read_answer(bot: BotProcess, challenge: str, timeout: float, lines: list[str
 
 
 def verdict(number: int, challenge: str, state: State, expected: list[str], answer: str, seconds: float) -> Verdict:
-    """The verdict on an answer's text (solution lines) for one challenge."""
+    """The verdict on an answer's text (solution lines) for one challenge, `expected` its every
+    solution; OracleError when the answer has a solution that is not among them."""
     lines = [line.strip() for line in answer.splitlines() if line.strip()]
+    unlisted = unlisted_solution(state, lines, expected)
+    if unlisted is not None:
+        raise OracleError(f"the solver's solution {unlisted} passes every check and is not in the oracle's "
+                          f"{len(expected)} solution(s)")
     checks = check_answer(state, lines, expected)
     return Verdict(number, challenge, checks.solved, checks.error, checks.valid, checks.complete, checks.consistent,
                    checks.canonical, checks.all_found, len(lines), len(expected), round(1000 * seconds, 3))

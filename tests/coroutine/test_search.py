@@ -1,9 +1,9 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.coroutine.fast import optimal_turns
+from bots.coroutine.fast import optimal_turns
 from referee.coroutine.rules import START, parse_puzzle, play
-from referee.coroutine.search import optimum, solve
+from bots.coroutine.search import optimum, solve
 from tests.coroutine import brute
 
 PUBLISHED = "045 1245 0145\n1457 - 136\n067 157 027"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.stormyseas import search
+from bots.stormyseas import search
 from referee.stormyseas.rules import (
     apply_slide,
     format_solution,

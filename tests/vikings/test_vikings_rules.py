@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from referee.errors import InputFormatError
 from referee.vikings import rules
-from referee.vikings.generate import random_board
+from bots.vikings.generate import random_board
 
 SEED = "O1O0O1N1N2N2N3N3N3BuGcRjYk"  # the course README's example, target BrGdRcYn
 
