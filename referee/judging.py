@@ -161,6 +161,20 @@ def judge(puzzle: Puzzle, instances: list, command: str, time_ms: float, oracle:
             bot.close()
 
 
+def _refusal(error: Exception, source: str) -> str:
+    """What a judge says when it cannot judge: the file `source` is not the puzzle's text, the solver
+    cannot start, the oracle failed."""
+    if isinstance(error, InputFormatError):
+        return f"{error}" if str(error).startswith(source) else f"{source}: {error}"  # (a reader may name it)
+    if isinstance(error, UnicodeDecodeError):
+        return f"{source} is not UTF-8 text (byte {error.start})"
+    if isinstance(error, OSError):
+        return f"cannot read {source}: {error.strerror or error}"
+    if isinstance(error, BotStartError):
+        return f"solver cannot start: {error}"
+    return str(error)  # an OracleError says what failed
+
+
 def report_verdicts(prog: str, source: str, judging: Callable[[], Iterable], as_json: bool,
                     to_dict: Callable, describe: Callable, summary: Callable) -> int:
     """Print each verdict as `judging()` yields it (a line, or a JSON object with `as_json`), then
@@ -173,21 +187,8 @@ def report_verdicts(prog: str, source: str, judging: Callable[[], Iterable], as_
         for verdict in judging():
             verdicts.append(verdict)
             print(json.dumps(to_dict(verdict)) if as_json else describe(verdict), flush=True)
-    except InputFormatError as exc:
-        where = "" if str(exc).startswith(source) else f"{source}: "  # (a reader may name it already)
-        print(f"{prog}: {where}{exc}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError as exc:
-        print(f"{prog}: {source} is not UTF-8 text (byte {exc.start})", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"{prog}: cannot read {source}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    except BotStartError as exc:
-        print(f"{prog}: solver cannot start: {exc}", file=sys.stderr)
-        return 2
-    except OracleError as exc:
-        print(f"{prog}: {exc}", file=sys.stderr)
+    except (InputFormatError, UnicodeDecodeError, OSError, BotStartError, OracleError) as exc:
+        print(f"{prog}: {_refusal(exc, source)}", file=sys.stderr)
         return 2
     if not as_json:
         print(summary(verdicts))

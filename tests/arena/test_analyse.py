@@ -8,11 +8,8 @@ from arena.store import Store
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    db = tmp_path_factory.mktemp("run") / "m.sqlite"
-    assert main(["match", "random", "greedy", "--pairs", "1", "--seed", "4", "--workers", "1", "--db", str(db),
-                 "--turn-ms", "1000", "--quiet"]) == 0
-    return db
+def run(play_match):
+    return play_match("random", "greedy", pairs=1, seed=4)
 
 
 def test_a_players_games_are_analysed_with_a_summary_of_its_mistakes(run, tmp_path, capsys):
