@@ -41,6 +41,7 @@ class Checks:
     canonical: bool = True  # every piece at its lowest valid orientation for its cells
     all_found: bool = True  # every solution of the challenge, none twice
     error: str | None = None  # the first thing wrong
+    unlisted: str | None = None  # a line that passes every check but is not an expected solution
 
     def fail(self, flag: str, message: str) -> None:
         setattr(self, flag, False)
@@ -96,15 +97,19 @@ def check_solution(challenge: State, line: str) -> tuple[str, str] | None:
 
 
 def check_answer(challenge: State, lines: list[str], expected: list[str]) -> Checks:
-    """Check every line of an answer, then that together they are all the `expected` solutions."""
+    """Check every line of an answer, then that together they are all the `expected` solutions
+    (and note a solution that is not among them: it would prove them incomplete)."""
     checks = Checks()
     seen: dict[str, int] = {}
+    listed = {_pieces(solution) for solution in expected}
     for number, line in enumerate(lines, start=1):
         problem = check_solution(challenge, line)
         if problem:
             checks.fail(problem[0], f"solution {number} {line!r}: {problem[1]}")
         elif line in seen:
             checks.fail("all_found", f"solution {number} repeats solution {seen[line]}")
+        elif checks.unlisted is None and _pieces(line) not in listed:
+            checks.unlisted = line
         seen.setdefault(line, number)
     missing = [solution for solution in expected if solution not in seen]
     if missing:
@@ -117,24 +122,20 @@ def expectation(challenge: State, oracle_answer: str) -> list[str]:
     """Every solution of the challenge, the oracle's answer's lines, each checked with the rules.
     OracleError for a line that is not a solution, or one listed twice."""
     lines = [line.strip() for line in oracle_answer.splitlines() if line.strip()]
+    seen: dict[str, int] = {}
     for number, line in enumerate(lines, start=1):
         problem = check_solution(challenge, line)
         if problem:
             raise OracleError(f"its solution {number} {line!r}: {problem[1]}")
-        if lines.index(line) < number - 1:
-            raise OracleError(f"its solution {number} repeats its solution {lines.index(line) + 1}")
+        if line in seen:
+            raise OracleError(f"its solution {number} repeats its solution {seen[line]}")
+        seen[line] = number
     return sorted(lines)
 
 
-def unlisted_solution(challenge: State, lines: list[str], expected: list[str]) -> str | None:
-    """The first line of an answer that passes every check but is not one of the `expected`
-    solutions (its pieces in any order), or None."""
-    def pieces(line: str) -> list[str]:
-        return sorted(line[i : i + 4] for i in range(0, len(line), 4))
-
-    listed = [pieces(solution) for solution in expected]
-    return next((line for line in lines if check_solution(challenge, line) is None and pieces(line) not in listed),
-                None)
+def _pieces(line: str) -> tuple[str, ...]:
+    """A solution's placements in any order."""
+    return tuple(sorted(line[i : i + 4] for i in range(0, len(line), 4)))
 
 
 def read_answer(bot: BotProcess, challenge: str, timeout: float, lines: list[str]) -> tuple[str, float]:
@@ -155,11 +156,10 @@ def verdict(number: int, challenge: str, state: State, expected: list[str], answ
     """The verdict on an answer's text (solution lines) for one challenge, `expected` its every
     solution; OracleError when the answer has a solution that is not among them."""
     lines = [line.strip() for line in answer.splitlines() if line.strip()]
-    unlisted = unlisted_solution(state, lines, expected)
-    if unlisted is not None:
-        raise OracleError(f"the solver's solution {unlisted} passes every check and is not in the oracle's "
-                          f"{len(expected)} solution(s)")
     checks = check_answer(state, lines, expected)
+    if checks.unlisted is not None:
+        raise OracleError(f"the solver's solution {checks.unlisted} passes every check and is not in the oracle's "
+                          f"{len(expected)} solution(s)")
     return Verdict(number, challenge, checks.solved, checks.error, checks.valid, checks.complete, checks.consistent,
                    checks.canonical, checks.all_found, len(lines), len(expected), round(1000 * seconds, 3))
 
