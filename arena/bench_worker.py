@@ -63,7 +63,10 @@ def pure_playouts(seconds: float, **_) -> float:
 
 
 def _numba_playouts(seconds: float, decisive: bool) -> float:
-    playout = _project_module("bots.volcanoes.search.playout")
+    try:
+        playout = _project_module("arena.playout_baseline")
+    except Unavailable:  # a version from before the bitboard core took over: the search's own loop
+        playout = _project_module("bots.volcanoes.search.playout")
     rules = _project_module("referee.volcanoes.rules")
     try:
         playout.warm_up()
@@ -71,7 +74,7 @@ def _numba_playouts(seconds: float, decisive: bool) -> float:
         levels, dormant = rules.new_state()
         scratch = playout.new_scratch()
     except (AttributeError, TypeError) as exc:
-        raise Unavailable(f"search.playout's interface differs: {exc}") from exc
+        raise Unavailable(f"{playout.__name__}'s interface differs: {exc}") from exc
     count = 64 if decisive else 256
 
     def batch():
@@ -107,8 +110,8 @@ def bitboard_decisive_playouts(seconds: float, **_) -> float:
 
 
 def numba_playouts(seconds: float, **_) -> float:
-    """The older jitted playout loop (`search.playout`; uniform random legal moves, the loop inside
-    jitted code), the baseline of `bitboard_playouts`."""
+    """The older jitted playout loop (`arena/playout_baseline.py`; uniform random legal moves, the
+    loop inside jitted code), the baseline of `bitboard_playouts`."""
     return _numba_playouts(seconds, False)
 
 
