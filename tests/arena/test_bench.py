@@ -3,6 +3,7 @@ slowdown (and stays quiet when nothing changed). The versions are tiny throwaway
 temporary directory: one with a workload made 30% costlier, so the suite can fail without flaking."""
 import math
 import random
+import re
 import subprocess
 import sys
 
@@ -125,7 +126,8 @@ def test_a_version_made_30_percent_slower_is_reported(tmp_path):
     assert "REGRESSION playouts/s pure python" in out.stderr
     faster = _bench("--tree", str(fast), "--against", str(slow), "--only", "pure", "--rounds", "8", "--seconds", "0.1")
     assert faster.returncode == 0, faster.stdout + faster.stderr  # an improvement is no regression
-    assert "new/old  1.2" in faster.stdout or "new/old  1.3" in faster.stdout
+    ratio = float(re.search(r"new/old\s+([\d.]+)", faster.stdout).group(1))
+    assert 1.1 < ratio < 1.5, faster.stdout  # 1.3 in truth; a busy machine widens the estimate's spread
 
 
 def test_two_identical_versions_are_clean(tmp_path):
