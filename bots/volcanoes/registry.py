@@ -52,7 +52,9 @@ class Parameter:
 # but for pure-mcts, whose defaults are its module's: the bundled file has no registry).
 PARAMETERS: dict[str, tuple[Parameter, ...]] = {
     "uct": (Parameter("c", math.sqrt(2), 0.0, 10.0),),
-    "mcts": (Parameter("c", 0.2, 0.0, 10.0), Parameter("rave_k", 3000.0, 0.0, 1e7)),
+    "mcts": (Parameter("c", 0.2, 0.0, 10.0), Parameter("rave_k", 3000.0, 0.0, 1e7),
+             Parameter("threats", 0, 0, 1, int), Parameter("prior", 0.0, 0.0, 1000.0),
+             Parameter("reuse", 0, 0, 1, int), Parameter("iterations", 0, 0, 10_000_000, int)),
     # iterations=N searches exactly N a turn (0: by the clock), for comparisons that must not
     # depend on the machine's speed.
     "pure-mcts": (Parameter("exploration", pure_mcts.EXPLORATION, 0.0, 10.0),

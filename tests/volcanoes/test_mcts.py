@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from bots.volcanoes.mcts import MctsBot
-from bots.volcanoes.search import playout, tree
+from bots.volcanoes.search import bitboard, playout, tree
 from bots.volcanoes.state import GameState
 from bots.volcanoes.uct import UctBot
 from referee.process import BotProcess
@@ -127,3 +127,119 @@ def test_plays_as_a_process_through_the_referee(module):
     assert result.reason in ("connection", "max-turns")
     assert all(not turn.stderr for turn in result.turn_log), [t.stderr for t in result.turn_log]
     assert max(t.time_ms for t in result.turn_log[2:] if t.actor == "blue") < 100
+
+
+def test_a_threatened_player_searches_only_the_answers():
+    """Orange to move on turn 4, blue next, blue one placement from connecting on either of two
+    tiles: with `threats` the root's children are those tiles and the raise of orange's level-3
+    volcano (its eruption might break blue's chain), every other move being lost at once, and the
+    root is proven lost; without it, every legal move is a child."""
+    levels, dormant, gap, detour_gap = chain_with_gaps()
+    volcano = next(t for t in range(len(levels)) if levels[t] == 0 and t not in (gap, detour_gap)
+                   and all(levels[n] == 0 for n in NEIGHBOURS[t]))
+    levels[volcano] = -3
+    answers = {gap, detour_gap, volcano}
+    for threats in (1, 0):
+        bot = MctsBot(seed=2, threats=threats)
+        bot.start(rules.ORANGE)
+        bot.choose(GameState(levels.copy(), dormant.copy(), 3), 2.0)
+        first, n = bot.nodes[0, tree.FIRST], bot.nodes[0, tree.N_CHILDREN]
+        children = set(bot.nodes[first:first + n, tree.MOVE].tolist())
+        if threats:
+            assert children == answers
+        else:
+            assert children > answers and len(children) == len(GameState(levels, dormant, 3).legal_moves())
+        assert bot.nodes[0, tree.PROOF] == rules.BLUE_WINS
+
+
+def subtree(nodes, reward, node, path=()):
+    """{moves from `node`: (visits, score, AMAF visits, proof)} over `node`'s subtree."""
+    table = {path: (int(nodes[node, tree.VISITS]), float(reward[node, tree.SCORE]),
+                    int(nodes[node, tree.AMAF_VISITS]), int(nodes[node, tree.PROOF]))}
+    first = nodes[node, tree.FIRST]
+    for child in range(first, first + nodes[node, tree.N_CHILDREN]) if first >= 0 else ():
+        assert nodes[child, tree.PARENT] == node
+        table.update(subtree(nodes, reward, child, path + (int(nodes[child, tree.MOVE]),)))
+    return table
+
+
+def test_keep_subtree_makes_a_subtree_the_whole_tree():
+    """After a search, a grandchild's subtree kept: the same nodes with the same statistics, the
+    root at row 0 without a parent, every child linked to its parent, nothing else left; and the
+    search goes on from there."""
+    bot = MctsBot(seed=5, iterations=20_000)
+    bot.start(rules.BLUE)
+    bot.choose(GameState(*rules.new_state(), 0), 1.0)
+    nodes, reward, meta = bot.nodes, bot.reward, bot.meta
+    child = tree.best_child(nodes, True)
+    grandchild = max(range(nodes[child, tree.FIRST], nodes[child, tree.FIRST] + nodes[child, tree.N_CHILDREN]),
+                     key=lambda row: nodes[row, tree.VISITS])
+    before = subtree(nodes, reward, grandchild)
+    assert len(before) > 200
+    tree.keep_subtree(nodes, reward, meta, grandchild, tree.new_index(len(nodes)))
+    assert nodes[0, tree.PARENT] == -1
+    assert subtree(nodes, reward, 0) == before
+    assert meta[tree.N_NODES] == len(before)
+    board = bitboard.new_board()
+    for turn, tile in ((1, nodes[child, tree.MOVE]), (2, nodes[0, tree.MOVE]), (3, 0)):
+        bitboard.step(board, turn, tile, bot.work.scratch)
+    visits = nodes[0, tree.VISITS]
+    assert tree.search(nodes, reward, meta, board, 3, 500, bot.options, bot.work) == 500
+    assert nodes[0, tree.VISITS] == visits + 500
+
+
+def test_reuse_starts_from_the_subtree_of_the_position_shown():
+    """Blue moves on turns 5 and 7, a growth between: with `reuse`, the search of turn 7 starts
+    from the visits turn 5's search gave that position; a position other than the one the rules
+    lead to (a wrong growth) gets a new tree."""
+    levels, dormant, _, _ = chain_with_gaps()
+    levels[levels > 0] = 0  # a quiet middle game: a few pieces each
+    levels[[3, 30, 61]], levels[[10, 44, 70]] = 1, -1
+    for reuse, wrong in ((1, False), (0, False), (1, True)):
+        bot = MctsBot(seed=6, reuse=reuse, iterations=2000)
+        bot.start(rules.BLUE)
+        tile = bot.choose(GameState(levels.copy(), dormant.copy(), 4), 1.0)
+        kept = bot.nodes[tree.find_child(bot.nodes, 0, tile), tree.VISITS]
+        assert kept > 100
+        after, after_dormant = levels.copy(), dormant.copy()
+        rules.take_turn(after, after_dormant, 5, tile)
+        rules.take_turn(after, after_dormant, 6, 0)
+        if wrong:
+            after[after > 0] += 1  # grown twice
+            after_dormant = np.abs(after) == rules.MAX_LEVEL
+        bot.choose(GameState(after, after_dormant, 6, (-1,)), 1.0)
+        assert bot.nodes[0, tree.VISITS] == 2000 + (kept if reuse and not wrong else 0)
+
+
+def test_a_full_tree_keeps_searching():
+    """A tree with room for a few hundred nodes: every iteration still runs (its leaves valued by
+    playouts), and the tree stays within its rows."""
+    nodes, reward, meta = tree.new_tree(300)
+    tree.reset(nodes, reward, meta, rules.ORANGE)
+    bot = MctsBot(seed=7)
+    assert tree.search(nodes, reward, meta, bitboard.new_board(), 0, 3000, bot.options, bot.work) == 3000
+    assert nodes[0, tree.VISITS] == 3000 and meta[tree.N_NODES] <= 300
+
+
+def test_the_prior_values_a_new_move_by_its_neighbourhood():
+    """`prior` virtual AMAF visits per new child, at the mean of where its tile lies: on or next to
+    the mover's pieces, else next to the opponent's, else alone."""
+    levels = np.zeros(len(NEIGHBOURS), dtype=np.int8)
+    levels[0], levels[50] = 1, -1
+    board = bitboard.new_board()
+    bitboard.from_levels(levels, board)
+    bot = MctsBot(seed=8, prior=20)
+    nodes, reward, meta = tree.new_tree(1000)
+    tree.reset(nodes, reward, meta, rules.ORANGE)
+    bot.work.board[:] = board
+    assert tree._expand(nodes, reward, meta, 0, rules.BLUE, 4, bot.options, bot.work)
+    means = {}
+    for child in range(1, 1 + nodes[0, tree.N_CHILDREN]):
+        assert nodes[child, tree.AMAF_VISITS] == 20
+        means[int(nodes[child, tree.MOVE])] = reward[child, tree.AMAF_SCORE] / 20
+    near_own = {0, *NEIGHBOURS[0]}
+    near_enemy = set(NEIGHBOURS[50]) - near_own
+    for tile, mean in means.items():
+        expected = (tree.PRIOR_NEAR_OWN if tile in near_own else
+                    tree.PRIOR_NEAR_ENEMY if tile in near_enemy else tree.PRIOR_ALONE)
+        assert mean == pytest.approx(expected), tile

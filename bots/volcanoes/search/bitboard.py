@@ -57,6 +57,7 @@ _NB_MASK = np.zeros((N_TILES, 2), dtype=np.uint64)
 for _t, _ns in enumerate(NEIGHBOURS):
     for _n in _ns:
         _NB_MASK[_t, _n >> 6] |= U(1 << (_n & 63))
+NEIGHBOUR_MASKS = _NB_MASK  # for the search's kernels
 # _SELECT8[b, r]: the position of the r-th set bit (from 0) of byte b.
 _SELECT8 = np.zeros((256, 8), dtype=np.int64)
 for _b in range(256):
@@ -498,6 +499,18 @@ def step(board, turn, tile, scratch):
 @njit(cache=True)
 def winning_tile(board, player, scratch):
     """The lowest empty tile whose placement joins a tile to its antipode for `player`, or -1
+    (see `winning_tiles`)."""
+    wins_lo, wins_hi = winning_tiles(board, player, scratch)
+    if wins_lo:
+        return lowest_bit(wins_lo)
+    if wins_hi:
+        return 64 + lowest_bit(wins_hi)
+    return -1
+
+
+@njit(cache=True)
+def winning_tiles(board, player, scratch):
+    """Every empty tile whose placement joins a tile to its antipode for `player`, as two words
     (wins by raising a volcano to an eruption are not looked for). No component holds a tile and
     its antipode yet, so a placement wins when its tile's antipode is in a component it touches,
     or when it touches two components that hold a tile and its antipode between them."""
@@ -505,13 +518,13 @@ def winning_tile(board, player, scratch):
     o_lo = occupied(board, colour, 0)
     o_hi = occupied(board, colour, 1)
     if popcount(o_lo) + popcount(o_hi) < MIN_CHAIN - 1:
-        return -1
+        return _ZERO, _ZERO
     e_lo = ~(o_lo | occupied(board, 1 - colour, 0))
     e_hi = ~(o_hi | occupied(board, 1 - colour, 1)) & _HIGH_TILES
     # A placement adds one tile: the chain's ends are two owned tiles, or one and the placement.
     o_north, o_south = o_lo & _NORTH, _south(o_lo, o_hi)
     if not (o_north & o_south or o_north & _south(e_lo, e_hi) or e_lo & _NORTH & o_south):
-        return -1
+        return _ZERO, _ZERO
     north, south = scratch[_C_NORTH], scratch[_C_SOUTH]
     front_lo, front_hi = scratch[_C_FRONT_LO], scratch[_C_FRONT_HI]
     wins_lo = wins_hi = _ZERO
@@ -535,11 +548,7 @@ def winning_tile(board, player, scratch):
         north[n], south[n] = np.int64(c_north), np.int64(c_south)
         front_lo[n], front_hi[n] = np.int64(around_lo), np.int64(around_hi)
         n += 1
-    if wins_lo:
-        return lowest_bit(wins_lo)
-    if wins_hi:
-        return 64 + lowest_bit(wins_hi)
-    return -1
+    return wins_lo, wins_hi
 
 
 @njit(cache=True)

@@ -34,6 +34,8 @@ class Options(NamedTuple):
     solver: bool  # MCTS-Solver
     decisive: bool  # decisive playouts
     rave_k: float  # RAVE's k; 0 selects with plain UCB1
+    threats: bool = False  # a node whose opponent moves next and threatens a win keeps only the answers
+    prior: float = 0.0  # virtual AMAF visits of a new child, at a mean by its neighbourhood (`_prior`)
 
 
 class Work(NamedTuple):
@@ -112,15 +114,69 @@ def edge(board, turn, player, tile, scratch):
     return result, turn
 
 
+# The AMAF means of the prior (`Options.prior`) for a move on or next to the mover's own pieces,
+# else next to the opponent's, else alone: the pure-Python engine's (bots/volcanoes/pure/mcts.py).
+PRIOR_NEAR_OWN, PRIOR_NEAR_ENEMY, PRIOR_ALONE = 0.6, 0.5, 0.45
+
+
 @njit(cache=True)
-def _expand(nodes, reward, meta, node, player, solver, work):
-    """Give `node` a block of children, one per legal move of `player` in `work.board`, in a
-    shuffled order (plain UCT tries them in that order). With the solver, a placement that
-    connects is found at once, and it and `node` are proven. Returns False when the tree is full."""
+def _answers(board, player, moves, n, scratch):
+    """When the opponent threatens to connect by a placement on its next move: keep in `moves`
+    (its first `n`) only those that may stop it, taking a threatened tile or raising an own
+    level-3 volcano so that it erupts; every other move loses. Returns how many are kept (0: the
+    node is lost)."""
+    threat_lo, threat_hi = bitboard.winning_tiles(board, -player, scratch)
+    if not (threat_lo | threat_hi):
+        return n
+    own = 0 if player == BLUE else 8
+    keep_lo = threat_lo | board[own + 4]  # level-3 plane: a raise erupts
+    keep_hi = threat_hi | board[own + 5]
+    kept = 0
+    for i in range(n):
+        t = moves[i]
+        mask = keep_lo if t < 64 else keep_hi
+        if (mask >> np.uint64(t & 63)) & np.uint64(1):
+            moves[kept] = t
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def _prior(nodes, reward, board, player, first, n, visits):
+    """`visits` virtual AMAF visits for each new child, at a mean by where its tile lies: on or
+    next to the mover's pieces, else next to the opponent's, else alone. Few simulations pass
+    through a new node; until they do, this steers it away from tiles off on their own."""
+    colour = 0 if player == BLUE else 1
+    own_lo, own_hi = bitboard.occupied(board, colour, 0), bitboard.occupied(board, colour, 1)
+    enemy_lo, enemy_hi = bitboard.occupied(board, 1 - colour, 0), bitboard.occupied(board, 1 - colour, 1)
+    for child in range(first, first + n):
+        t = nodes[child, MOVE]
+        near_lo, near_hi = bitboard.NEIGHBOUR_MASKS[t, 0], bitboard.NEIGHBOUR_MASKS[t, 1]
+        bit = np.uint64(1) << np.uint64(t & 63)
+        on_own = (own_lo & bit) if t < 64 else (own_hi & bit)
+        if on_own or (near_lo & own_lo) or (near_hi & own_hi):
+            mean = PRIOR_NEAR_OWN
+        elif (near_lo & enemy_lo) or (near_hi & enemy_hi):
+            mean = PRIOR_NEAR_ENEMY
+        else:
+            mean = PRIOR_ALONE
+        nodes[child, AMAF_VISITS] = np.int32(visits)
+        reward[child, AMAF_SCORE] = np.float32(visits * mean)
+
+
+@njit(cache=True)
+def _expand(nodes, reward, meta, node, player, turn, options, work):
+    """Give `node` a block of children, one per legal move of `player` (to play turn `turn` + 1)
+    in `work.board`, in a shuffled order (plain UCT tries them in that order). With the solver, a
+    placement that connects is found at once, and it and `node` are proven. With `threats`, only
+    the answers to a threatened connection (`_answers`). Returns False when the tree is full."""
     board, scratch = work.board, work.scratch
+    solver = options.solver
     winning = bitboard.winning_tile(board, player, scratch) if solver else -1
     moves = scratch[bitboard.MOVES]
     n = bitboard.legal_moves(board, player, moves)
+    if options.threats and winning < 0 and CYCLE[(turn + 1) % 6] == -player:
+        n = _answers(board, player, moves, n, scratch)
     first = meta[N_NODES]
     if first + n > nodes.shape[0]:
         return False
@@ -139,6 +195,8 @@ def _expand(nodes, reward, meta, node, player, solver, work):
         nodes[child, PROOF] = ONGOING
         nodes[child, AMAF_VISITS] = 0
         reward[child, :] = 0.0
+    if options.prior > 0.0 and n > 1:
+        _prior(nodes, reward, board, player, first, n, options.prior)
     if winning >= 0:
         for i in range(n):
             if nodes[first + i, MOVE] == winning:
@@ -147,7 +205,7 @@ def _expand(nodes, reward, meta, node, player, solver, work):
     nodes[node, FIRST] = first
     nodes[node, N_CHILDREN] = n
     meta[N_NODES] = first + n
-    if n == 0:  # a player without a legal move loses
+    if n == 0:  # a player without a legal move (or without an answer to a threat) loses
         nodes[node, PROOF] = _win_for(-player)
     return True
 
@@ -232,7 +290,8 @@ def _prove(nodes, node):
 @njit(cache=True)
 def search(nodes, reward, meta, root, root_turns, iterations, options, work):
     """Run up to `iterations` iterations from the position `root` (a bitboard) with `Options`
-    `options`; returns how many ran (fewer when the root is proven or the tree is full)."""
+    `options`; returns how many ran (fewer when the root is proven). Once the tree is full, the
+    leaves it reaches are valued by playouts without growing it."""
     c, solver, decisive, rave_k = options.c, options.solver, options.decisive, options.rave_k
     board, scratch = work.board, work.scratch
     played = scratch[bitboard.PLAYED]
@@ -249,9 +308,11 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
                 break
             player = CYCLE[turn % 6]
             if nodes[node, FIRST] < 0:
-                if not _expand(nodes, reward, meta, node, player, solver, work):
-                    return done
-                continue
+                if _expand(nodes, reward, meta, node, player, turn, options, work):
+                    continue
+                # The tree is full: this node stays a leaf, valued by playouts.
+                outcome, _ = bitboard.playout(board, turn, MAX_TURNS, decisive, scratch, work.rng)
+                break
             if rave_k > 0.0:
                 child = _select_rave(nodes, reward, node, c, solver, rave_k)
             else:
@@ -291,6 +352,60 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
                             reward[sibling, AMAF_SCORE] += score
             node = parent
     return iterations
+
+
+@njit(cache=True)
+def find_child(nodes, node, move):
+    """The child of `node` reached by `move`, or -1 (none, or `node` not expanded)."""
+    first = nodes[node, FIRST]
+    if first < 0:
+        return -1
+    for child in range(first, first + nodes[node, N_CHILDREN]):
+        if nodes[child, MOVE] == move:
+            return child
+    return -1
+
+
+def new_index(capacity: int) -> np.ndarray:
+    """Scratch space for `keep_subtree`."""
+    return np.empty(capacity, dtype=np.int32)
+
+
+@njit(cache=True)
+def keep_subtree(nodes, reward, meta, top, index):
+    """Make node `top`'s subtree the whole tree, `top` its root (tree reuse between turns): the
+    kept rows slide down in place, in their order, and their links are renumbered. A child's row
+    always follows its parent's and a block of children stays whole, so `top` becomes row 0 and
+    no row is overwritten before it has moved. `index` is scratch (`new_index`)."""
+    n = meta[N_NODES]
+    index[top:n] = -1
+    # Mark the subtree (0: kept), depth first; then number the kept rows in order.
+    stack = [top]
+    index[top] = 0
+    while stack:
+        node = stack.pop()
+        first = nodes[node, FIRST]
+        if first >= 0:
+            for child in range(first, first + nodes[node, N_CHILDREN]):
+                index[child] = 0
+                stack.append(child)
+    kept = 0
+    for row in range(top, n):
+        if index[row] == 0:
+            index[row] = kept
+            kept += 1
+        else:
+            index[row] = -1
+    for row in range(top, n):
+        new = index[row]
+        if new < 0:
+            continue
+        nodes[new, :] = nodes[row, :]
+        reward[new, :] = reward[row, :]
+        nodes[new, PARENT] = index[nodes[row, PARENT]] if row != top else -1
+        if nodes[new, FIRST] >= 0:
+            nodes[new, FIRST] = index[nodes[new, FIRST]]
+    meta[N_NODES] = kept
 
 
 @njit(cache=True)
