@@ -24,7 +24,7 @@ from .registry import defaults
 from .search import bitboard, tree
 
 BATCH = 64  # iterations per jitted call; the clock is read between calls
-FIRST_TURN_SEARCH = 0.30  # seconds of search on a game's first turn
+FIRST_TURN_SEARCH = 0.30  # seconds of budget on a game's first turn (its time_fraction is searched)
 
 
 class UctBot(Bot):
@@ -32,16 +32,18 @@ class UctBot(Bot):
 
     def __init__(self, seed: int | None = None, c: float = defaults("uct")["c"], solver: bool = False,
                  rave_k: float = 0.0, decisive: bool = False, threats: bool = False, prior: float = 0.0,
-                 reuse: bool = False, capacity: int = 1 << 19, time_fraction: float = 0.75,
-                 iterations: int = 0):
+                 expand: int = 1, reuse: bool = False, capacity: int = 1 << 19, time_fraction: float = 0.75,
+                 iterations: int = 0, first_turn: float = FIRST_TURN_SEARCH):
         """`time_fraction`: the share of the turn's budget searched (the rest absorbs a late
         batch and a busy machine). `reuse`: keep the subtree of the position we are shown next
         from one turn to the next. `iterations`: search exactly that many a turn, whatever the
-        clock (0: by the clock), for comparisons that must not depend on the machine's speed."""
+        clock (0: by the clock), for comparisons that must not depend on the machine's speed.
+        `first_turn`: the most seconds of budget taken on a game's first turn (CodinGame allows 1000 ms)."""
         self.seed = int(np.random.SeedSequence(seed).generate_state(1)[0])
         self.options = tree.Options(float(c), bool(solver), bool(decisive), float(rave_k), bool(threats),
-                                    float(prior))
+                                    float(prior), int(expand))
         self.time_fraction = time_fraction
+        self.first_turn_budget = float(first_turn)
         self.iterations = int(iterations)
         self.nodes, self.reward, self.meta = tree.new_tree(capacity)
         self.work = tree.new_work(self.seed)
@@ -95,7 +97,7 @@ class UctBot(Bot):
     def choose(self, state: GameState, budget: float) -> int:
         started = time.perf_counter()
         if self.first_turn:
-            budget = min(budget, FIRST_TURN_SEARCH)
+            budget = min(budget, self.first_turn_budget)
             self.first_turn = False
         deadline = started + budget * self.time_fraction
         bitboard.from_levels(state.levels, self.root)  # dormant is level 4 at a turn boundary

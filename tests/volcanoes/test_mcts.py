@@ -243,3 +243,17 @@ def test_the_prior_values_a_new_move_by_its_neighbourhood():
         expected = (tree.PRIOR_NEAR_OWN if tile in near_own else
                     tree.PRIOR_NEAR_ENEMY if tile in near_enemy else tree.PRIOR_ALONE)
         assert mean == pytest.approx(expected), tile
+
+
+def test_a_leaf_gets_children_after_expand_visits():
+    """With `expand` = 4 a node below the root has children only once four playouts have valued
+    it (the fifth visit expands it); with 1, at its second visit."""
+    for expand, fewest in ((4, 5), (1, 2)):
+        bot = MctsBot(seed=9, expand=expand)
+        nodes, reward, meta = tree.new_tree(1 << 16)
+        tree.reset(nodes, reward, meta, rules.ORANGE)
+        tree.search(nodes, reward, meta, bitboard.new_board(), 0, 5000, bot.options, bot.work)
+        expanded = nodes[1:meta[tree.N_NODES]]
+        expanded = expanded[expanded[:, tree.FIRST] >= 0]
+        assert len(expanded) > 10
+        assert expanded[:, tree.VISITS].min() == fewest
