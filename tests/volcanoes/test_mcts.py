@@ -221,30 +221,6 @@ def test_a_full_tree_keeps_searching():
     assert nodes[0, tree.VISITS] == 3000 and meta[tree.N_NODES] <= 300
 
 
-def test_the_prior_values_a_new_move_by_its_neighbourhood():
-    """`prior` virtual AMAF visits per new child, at the mean of where its tile lies: on or next to
-    the mover's pieces, else next to the opponent's, else alone."""
-    levels = np.zeros(len(NEIGHBOURS), dtype=np.int8)
-    levels[0], levels[50] = 1, -1
-    board = bitboard.new_board()
-    bitboard.from_levels(levels, board)
-    bot = MctsBot(seed=8, prior=20)
-    nodes, reward, meta = tree.new_tree(1000)
-    tree.reset(nodes, reward, meta, rules.ORANGE)
-    bot.work.board[:] = board
-    assert tree._expand(nodes, reward, meta, 0, rules.BLUE, 4, bot.options, bot.work)
-    means = {}
-    for child in range(1, 1 + nodes[0, tree.N_CHILDREN]):
-        assert nodes[child, tree.AMAF_VISITS] == 20
-        means[int(nodes[child, tree.MOVE])] = reward[child, tree.AMAF_SCORE] / 20
-    near_own = {0, *NEIGHBOURS[0]}
-    near_enemy = set(NEIGHBOURS[50]) - near_own
-    for tile, mean in means.items():
-        expected = (tree.PRIOR_NEAR_OWN if tile in near_own else
-                    tree.PRIOR_NEAR_ENEMY if tile in near_enemy else tree.PRIOR_ALONE)
-        assert mean == pytest.approx(expected), tile
-
-
 def test_a_leaf_gets_children_after_expand_visits():
     """With `expand` = 4 a node below the root has children only once four playouts have valued
     it (the fifth visit expands it); with 1, at its second visit."""

@@ -57,7 +57,6 @@ _NB_MASK = np.zeros((N_TILES, 2), dtype=np.uint64)
 for _t, _ns in enumerate(NEIGHBOURS):
     for _n in _ns:
         _NB_MASK[_t, _n >> 6] |= U(1 << (_n & 63))
-NEIGHBOUR_MASKS = _NB_MASK  # for the search's kernels
 # _SELECT8[b, r]: the position of the r-th set bit (from 0) of byte b.
 _SELECT8 = np.zeros((256, 8), dtype=np.int64)
 for _b in range(256):

@@ -36,7 +36,6 @@ class Options(NamedTuple):
     decisive: bool  # decisive playouts
     rave_k: float  # RAVE's k; 0 selects with plain UCB1
     threats: bool = False  # a node whose opponent moves next and threatens a win keeps only the answers
-    prior: float = 0.0  # virtual AMAF visits of a new child, at a mean by its neighbourhood (`_prior`)
     expand: int = 1  # a leaf gets its children once it has this many visits (the root at once)
 
 
@@ -119,11 +118,6 @@ def edge(board, turn, player, tile, scratch):
     return result, turn
 
 
-# The AMAF means of the prior (`Options.prior`) for a move on or next to the mover's own pieces,
-# else next to the opponent's, else alone: the pure-Python engine's (bots/volcanoes/pure/mcts.py).
-PRIOR_NEAR_OWN, PRIOR_NEAR_ENEMY, PRIOR_ALONE = 0.6, 0.5, 0.45
-
-
 @njit(cache=True)
 def _answers(board, player, moves, n, scratch):
     """When the opponent threatens to connect by a placement on its next move: keep in `moves`
@@ -144,29 +138,6 @@ def _answers(board, player, moves, n, scratch):
             moves[kept] = t
             kept += 1
     return kept
-
-
-@njit(cache=True)
-def _prior(nodes, reward, board, player, first, n, visits):
-    """`visits` virtual AMAF visits for each new child, at a mean by where its tile lies: on or
-    next to the mover's pieces, else next to the opponent's, else alone. Few simulations pass
-    through a new node; until they do, this steers it away from tiles off on their own."""
-    colour = 0 if player == BLUE else 1
-    own_lo, own_hi = bitboard.occupied(board, colour, 0), bitboard.occupied(board, colour, 1)
-    enemy_lo, enemy_hi = bitboard.occupied(board, 1 - colour, 0), bitboard.occupied(board, 1 - colour, 1)
-    for child in range(first, first + n):
-        t = nodes[child, MOVE]
-        near_lo, near_hi = bitboard.NEIGHBOUR_MASKS[t, 0], bitboard.NEIGHBOUR_MASKS[t, 1]
-        bit = np.uint64(1) << np.uint64(t & 63)
-        on_own = (own_lo & bit) if t < 64 else (own_hi & bit)
-        if on_own or (near_lo & own_lo) or (near_hi & own_hi):
-            mean = PRIOR_NEAR_OWN
-        elif (near_lo & enemy_lo) or (near_hi & enemy_hi):
-            mean = PRIOR_NEAR_ENEMY
-        else:
-            mean = PRIOR_ALONE
-        nodes[child, AMAF_VISITS] = np.int32(visits)
-        reward[child, AMAF_SCORE] = np.float32(visits * mean)
 
 
 @njit(cache=True)
@@ -200,8 +171,6 @@ def _expand(nodes, reward, meta, node, player, turn, options, work):
         nodes[child, PROOF] = ONGOING
         nodes[child, AMAF_VISITS] = 0
         reward[child, :] = 0.0
-    if options.prior > 0.0 and n > 1:
-        _prior(nodes, reward, board, player, first, n, options.prior)
     if winning >= 0:
         for i in range(n):
             if nodes[first + i, MOVE] == winning:
