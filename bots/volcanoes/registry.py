@@ -54,7 +54,7 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
     "uct": (Parameter("c", math.sqrt(2), 0.0, 10.0),),
     "mcts": (Parameter("c", 0.2, 0.0, 10.0), Parameter("rave_k", 3000.0, 0.0, 1e7),
              Parameter("threats", 0, 0, 1, int),
-             Parameter("expand", 1, 1, 100, int),
+             Parameter("expand", 1, 1, 100, int), Parameter("replies", 0, 0, 1, int),
              Parameter("reuse", 0, 0, 1, int), Parameter("iterations", 0, 0, 10_000_000, int),
              Parameter("first_turn", 0.3, 0.0, 1.0)),
     # iterations=N searches exactly N a turn (0: by the clock), for comparisons that must not

@@ -32,7 +32,7 @@ class UctBot(Bot):
 
     def __init__(self, seed: int | None = None, c: float = defaults("uct")["c"], solver: bool = False,
                  rave_k: float = 0.0, decisive: bool = False, threats: bool = False,
-                 expand: int = 1, reuse: bool = False, capacity: int = 1 << 19, time_fraction: float = 0.75,
+                 expand: int = 1, replies: bool = False, reuse: bool = False, capacity: int = 1 << 19, time_fraction: float = 0.75,
                  iterations: int = 0, first_turn: float = FIRST_TURN_SEARCH):
         """`time_fraction`: the share of the turn's budget searched (the rest absorbs a late
         batch and a busy machine). `reuse`: keep the subtree of the position we are shown next
@@ -41,7 +41,7 @@ class UctBot(Bot):
         `first_turn`: the most seconds of budget taken on a game's first turn (CodinGame allows 1000 ms)."""
         self.seed = int(np.random.SeedSequence(seed).generate_state(1)[0])
         self.options = tree.Options(float(c), bool(solver), bool(decisive), float(rave_k), bool(threats),
-                                    int(expand))
+                                    int(expand), bool(replies))
         self.time_fraction = time_fraction
         self.first_turn_budget = float(first_turn)
         self.iterations = int(iterations)
@@ -72,6 +72,7 @@ class UctBot(Bot):
 
     def start(self, colour: int) -> None:
         self.work.rng[:] = bitboard.new_rng(self.seed + colour)
+        self.work.replies.fill(-1)  # learnt over a game
         self.first_turn = True
         self.searched = None
 

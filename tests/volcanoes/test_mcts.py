@@ -233,3 +233,21 @@ def test_a_leaf_gets_children_after_expand_visits():
         expanded = expanded[expanded[:, tree.FIRST] >= 0]
         assert len(expanded) > 10
         assert expanded[:, tree.VISITS].min() == fewest
+
+
+def test_last_good_replies_are_learnt_and_played():
+    """The winner's placements become the replies to the placements before them (told apart by
+    whose they were), a loser's stored reply is forgotten; a playout plays a stored legal reply."""
+    work = tree.new_work(10)
+    blue, orange = rules.BLUE, rules.ORANGE
+    work.replies[0, 0, 9] = 11  # blue's reply to orange's 9, about to be forgotten
+    line = np.array([(5, blue), (7, orange), (9, orange), (11, blue)] + [(0, 0)] * 10)
+    tree._learn_replies(work.replies, line, 4, rules.ORANGE_WINS)
+    assert work.replies[1, 0, 5] == 7 and work.replies[1, 1, 7] == 9 and work.replies[0, 0, 9] == -1
+    assert (work.replies >= 0).sum() == 2
+    board = bitboard.new_board()
+    bitboard.step(board, 1, 40, work.scratch)  # blue's first placement
+    work.replies[1, 0, 40] = 33
+    work.line[0] = (40, blue)
+    _, placed = tree._playout(board, 1, True, work.scratch, work.rng, work.replies, work.line, 1)
+    assert placed > 2 and tuple(work.line[1]) == (33, orange)

@@ -36,6 +36,7 @@ class Options(NamedTuple):
     decisive: bool  # decisive playouts
     rave_k: float  # RAVE's k; 0 selects with plain UCB1
     threats: bool = False  # a node whose opponent moves next and threatens a win keeps only the answers
+    replies: bool = False  # playouts play the last good reply (`_playout`)
     expand: int = 1  # a leaf gets its children once it has this many visits (the root at once)
 
 
@@ -48,11 +49,16 @@ class Work(NamedTuple):
     scratch: np.ndarray
     rng: np.ndarray
     values: np.ndarray
+    replies: np.ndarray  # [colour, previous placement was the mover's own, its tile]: a reply or -1
+    line: np.ndarray  # an iteration's placements in order: (tile, mover)
 
 
 def new_work(seed: int) -> Work:
-    return Work(bitboard.new_board(), bitboard.new_scratch(), bitboard.new_rng(seed),
-                np.zeros(N_TILES, dtype=np.float32))
+    work = Work(bitboard.new_board(), bitboard.new_scratch(), bitboard.new_rng(seed),
+                np.zeros(N_TILES, dtype=np.float32), np.empty((2, 2, N_TILES), dtype=np.int64),
+                np.zeros((MAX_TURNS + 1, 2), dtype=np.int64))
+    work.replies.fill(-1)
+    return work
 
 # Columns of `nodes`.
 PARENT, FIRST, N_CHILDREN, N_TRIED, MOVE, MOVER, VISITS, PROOF, AMAF_VISITS = range(9)
@@ -263,13 +269,67 @@ def _prove(nodes, node):
 
 
 @njit(cache=True)
+def _playout(board, turn, decisive, scratch, rng, replies, line, n):
+    """`bitboard.playout` with the last good reply (Drake's LGRF-1, as in Go and Havannah): a
+    player with no decisive move answers the placement before it with the reply that last won
+    after that placement in a simulation, when it is legal, else plays at random. The placements
+    go on `line` after its first `n`; returns (outcome, placements on `line`)."""
+    played = scratch[bitboard.PLAYED]
+    while turn < MAX_TURNS:
+        turn += 1
+        who = CYCLE[(turn - 1) % 6]
+        if who == GROWTH:
+            result = bitboard.grow(board, scratch)
+        else:
+            tile = -1
+            if decisive:
+                tile = bitboard.winning_tile(board, who, scratch)
+                if tile < 0 and CYCLE[turn % 6] == -who:
+                    tile = bitboard.winning_tile(board, -who, scratch)
+            if tile < 0 and n > 0:
+                reply = replies[0 if who == BLUE else 1, 1 if line[n - 1, 1] == who else 0, line[n - 1, 0]]
+                if reply >= 0:
+                    lo, hi = bitboard.legal_mask(board, who)
+                    if ((lo if reply < 64 else hi) >> np.uint64(reply & 63)) & np.uint64(1):
+                        tile = reply
+            if tile < 0:
+                tile = bitboard.random_move(board, who, rng)
+            if tile < 0:
+                return (ORANGE_WINS if who == BLUE else BLUE_WINS), n
+            played[tile] |= 1 if who == BLUE else 2
+            line[n, 0] = tile
+            line[n, 1] = who
+            n += 1
+            result = bitboard.play(board, who, tile, scratch)
+        if result != ONGOING:
+            return result, n
+    return DRAW, n
+
+
+@njit(cache=True)
+def _learn_replies(replies, line, n, outcome):
+    """After a simulation: the winner's placements become the replies to the placements before
+    them; a loser's placement that was the stored reply is forgotten."""
+    if outcome != BLUE_WINS and outcome != ORANGE_WINS:
+        return
+    winner = BLUE if outcome == BLUE_WINS else -BLUE
+    for i in range(1, n):
+        tile, mover = line[i, 0], line[i, 1]
+        colour, own, before = 0 if mover == BLUE else 1, 1 if line[i - 1, 1] == mover else 0, line[i - 1, 0]
+        if mover == winner:
+            replies[colour, own, before] = tile
+        elif replies[colour, own, before] == tile:
+            replies[colour, own, before] = -1
+
+
+@njit(cache=True)
 def search(nodes, reward, meta, root, root_turns, iterations, options, work):
     """Run up to `iterations` iterations from the position `root` (a bitboard) with `Options`
     `options`; returns how many ran (fewer when the root is proven). Once the tree is full, the
     leaves it reaches are valued by playouts without growing it."""
     c, solver, decisive, rave_k = options.c, options.solver, options.decisive, options.rave_k
-    expand_at = options.expand
-    board, scratch = work.board, work.scratch
+    expand_at, replies = options.expand, options.replies
+    board, scratch, line = work.board, work.scratch, work.line
     played = scratch[bitboard.PLAYED]
     for done in range(iterations):
         if nodes[0, PROOF] != ONGOING:
@@ -278,6 +338,7 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
         played[:] = 0
         node = 0
         turn = root_turns
+        placed = 0  # on work.line
         while True:
             outcome = nodes[node, PROOF]
             if outcome != ONGOING:
@@ -288,7 +349,10 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
                         nodes, reward, meta, node, player, turn, options, work):
                     continue
                 # A leaf not visited enough yet, or the tree is full: valued by a playout.
-                outcome, _ = bitboard.playout(board, turn, MAX_TURNS, decisive, scratch, work.rng)
+                if replies:
+                    outcome, placed = _playout(board, turn, decisive, scratch, work.rng, work.replies, line, placed)
+                else:
+                    outcome, _ = bitboard.playout(board, turn, MAX_TURNS, decisive, scratch, work.rng)
                 break
             if rave_k > 0.0:
                 child = _select_rave(nodes, reward, node, c, solver, rave_k, work.values)
@@ -301,12 +365,19 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
                     child = _select(nodes, reward, node, c, solver)
             node = child
             outcome, turn = edge(board, turn, player, nodes[node, MOVE], scratch)
+            line[placed, 0] = nodes[node, MOVE]
+            line[placed, 1] = player
+            placed += 1
             if nodes[node, VISITS] == 0:  # a new node: its outcome, or a playout
                 if outcome != ONGOING:
                     nodes[node, PROOF] = outcome
+                elif replies:
+                    outcome, placed = _playout(board, turn, decisive, scratch, work.rng, work.replies, line, placed)
                 else:
                     outcome, _ = bitboard.playout(board, turn, MAX_TURNS, decisive, scratch, work.rng)
                 break
+        if replies:
+            _learn_replies(work.replies, line, placed, outcome)
         # Back up the outcome; with the solver, proofs climb while they can; with RAVE, each
         # child of a node on the path whose move its mover played later on gets an AMAF update.
         proving = solver and nodes[node, PROOF] != ONGOING
