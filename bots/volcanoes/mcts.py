@@ -1,6 +1,11 @@
 """`mcts`: UCT in jitted code (see `uct.py` and `search/tree.py`) with what measurably wins:
-RAVE (AMAF values blended into the selection, k = 3000, c = 0.2), playouts that take a connecting
-placement or block the opponent's (`decisive`), and MCTS-Solver."""
+RAVE (AMAF values blended into the selection; c and k tuned by SPSA, see `registry.PARAMETERS`),
+playouts that take a connecting placement or block the opponent's (`decisive`), and MCTS-Solver.
+
+Its other options stay off until a match says they win (`arena sprt new=mcts:reuse=1 mcts`):
+`threats` (answers only, when the opponent threatens to connect next), `reuse` (the tree kept
+between turns), `replies` (last good replies in playouts), `expand` (visits before a leaf gets
+children), `first_turn` (budget taken on the first turn)."""
 from __future__ import annotations
 
 if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
