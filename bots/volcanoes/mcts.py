@@ -2,10 +2,11 @@
 RAVE (AMAF values blended into the selection; c and k tuned by SPSA, see `registry.PARAMETERS`),
 playouts that take a connecting placement or block the opponent's (`decisive`), and MCTS-Solver.
 
-Its other options stay off until a match says they win (`arena sprt new=mcts:reuse=1 mcts`):
-`threats` (answers only, when the opponent threatens to connect next), `reuse` (the tree kept
-between turns), `replies` (last good replies in playouts), `expand` (visits before a leaf gets
-children), `first_turn` (budget taken on the first turn)."""
+`expand` (a leaf's visits before it gets children) and `first_turn` (the budget taken on the
+first turn) are options for matches (`arena sprt new=mcts:first_turn=1 mcts`); `iterations`
+searches a fixed number a turn. Tried and dropped, each for want of a match that it wins (in
+this branch's history): a neighbourhood prior, answers only to a threatened connection in the
+tree, the tree kept between turns, last good replies in playouts."""
 from __future__ import annotations
 
 if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn

@@ -31,26 +31,21 @@ class UctBot(Bot):
     name = "uct"
 
     def __init__(self, seed: int | None = None, c: float = defaults("uct")["c"], solver: bool = False,
-                 rave_k: float = 0.0, decisive: bool = False, threats: bool = False,
-                 expand: int = 1, replies: bool = False, reuse: bool = False, capacity: int = 1 << 19, time_fraction: float = 0.75,
-                 iterations: int = 0, first_turn: float = FIRST_TURN_SEARCH):
+                 rave_k: float = 0.0, decisive: bool = False, expand: int = 1, capacity: int = 1 << 19,
+                 time_fraction: float = 0.75, iterations: int = 0, first_turn: float = FIRST_TURN_SEARCH):
         """`time_fraction`: the share of the turn's budget searched (the rest absorbs a late
-        batch and a busy machine). `reuse`: keep the subtree of the position we are shown next
-        from one turn to the next. `iterations`: search exactly that many a turn, whatever the
+        batch and a busy machine). `iterations`: search exactly that many a turn, whatever the
         clock (0: by the clock), for comparisons that must not depend on the machine's speed.
-        `first_turn`: the most seconds of budget taken on a game's first turn (CodinGame allows 1000 ms)."""
+        `first_turn`: the most seconds of budget taken on a game's first turn (CodinGame allows
+        1000 ms)."""
         self.seed = int(np.random.SeedSequence(seed).generate_state(1)[0])
-        self.options = tree.Options(float(c), bool(solver), bool(decisive), float(rave_k), bool(threats),
-                                    int(expand), bool(replies))
+        self.options = tree.Options(float(c), bool(solver), bool(decisive), float(rave_k), int(expand))
         self.time_fraction = time_fraction
         self.first_turn_budget = float(first_turn)
         self.iterations = int(iterations)
         self.nodes, self.reward, self.meta = tree.new_tree(capacity)
         self.work = tree.new_work(self.seed)
         self.root = bitboard.new_board()
-        self.reuse = bool(reuse)
-        self.index = tree.new_index(capacity) if self.reuse else None
-        self.searched = None  # (the root we last searched, its turns played, the move we chose)
         self.first_turn = True
         self.last_search = {"iterations": 0}  # of the last turn
 
@@ -61,39 +56,13 @@ class UctBot(Bot):
         tree.reset(nodes, reward, meta, -1)
         tree.search(nodes, reward, meta, bitboard.new_board(), 0, 8, self.options, self.work)
         tree.best_child(nodes, self.options.solver)
-        tree.find_child(nodes, 0, 0)
-        tree.keep_subtree(nodes, reward, meta, 0, tree.new_index(256))
-        tree.edge(bitboard.new_board(), 0, rules.BLUE, 0, self.work.scratch)
         # Fault the big tree's pages in now: a first search would do it inside a timed turn.
         self.nodes.fill(0)
         self.reward.fill(0)
-        if self.index is not None:
-            self.index.fill(0)
 
     def start(self, colour: int) -> None:
         self.work.rng[:] = bitboard.new_rng(self.seed + colour)
-        self.work.replies.fill(-1)  # learnt over a game
         self.first_turn = True
-        self.searched = None
-
-    def _kept_node(self, state: GameState) -> int:
-        """The node of our last tree that holds `state` (reached by our move and the turns since),
-        or -1: when the tree is not reused, or `state` is not where the rules lead from there."""
-        if not self.reuse or self.searched is None:
-            return -1
-        board, turn, move = self.searched
-        board = board.copy()
-        node = 0
-        for tile in (move, *(t for t in state.last_moves if t >= 0)):
-            node = tree.find_child(self.nodes, node, tile) if node >= 0 else -1
-            if node < 0:
-                return -1
-            outcome, turn = tree.edge(board, turn, int(rules.CYCLE[turn % 6]), tile, self.work.scratch)
-            if outcome != rules.ONGOING:
-                return -1
-        if turn != state.turns_played or not np.array_equal(board, self.root):
-            return -1
-        return node
 
     def choose(self, state: GameState, budget: float) -> int:
         started = time.perf_counter()
@@ -101,40 +70,29 @@ class UctBot(Bot):
             budget = min(budget, self.first_turn_budget)
             self.first_turn = False
         deadline = started + budget * self.time_fraction
+        tree.reset(self.nodes, self.reward, self.meta, -state.player)
         bitboard.from_levels(state.levels, self.root)  # dormant is level 4 at a turn boundary
-        kept = self._kept_node(state)
-        if kept >= 0:
-            tree.keep_subtree(self.nodes, self.reward, self.meta, kept, self.index)
-        else:
-            tree.reset(self.nodes, self.reward, self.meta, -state.player)
-        searching = time.perf_counter()
         iterations = 0
         while True:  # at least one batch, whatever the budget
             batch = min(BATCH, self.iterations - iterations) if self.iterations else BATCH
             ran = tree.search(self.nodes, self.reward, self.meta, self.root, state.turns_played, batch,
                               self.options, self.work)
             iterations += ran
-            if ran < batch:  # the root is proven
+            if ran < batch or (self.iterations and iterations >= self.iterations):  # proven, or done
                 break
-            if self.iterations:
-                if iterations >= self.iterations:
-                    break
-                continue
             now = time.perf_counter()
-            per_batch = (now - searching) * BATCH / max(iterations, 1)
-            if now + per_batch > deadline:
+            per_batch = (now - started) * BATCH / max(iterations, 1)
+            if not self.iterations and now + per_batch > deadline:
                 break
         self.last_search = {"iterations": iterations}
         child = tree.best_child(self.nodes, self.options.solver)
-        move = int(self.nodes[child, tree.MOVE]) if child >= 0 else int(state.legal_moves()[0])
-        self.searched = (self.root.copy(), state.turns_played, move)
-        return move
+        return int(self.nodes[child, tree.MOVE]) if child >= 0 else int(state.legal_moves()[0])
 
     def evaluate(self, state: GameState, iterations: int) -> tuple[int, float]:
         """Search `state` afresh for `iterations` iterations whatever the clock (fewer when the
-        root is proven), reseeded, so the same position always gets the same
-        answer: (the move it would play, blue's expected score from 0 to 1). Game analysis uses it."""
-        self.start(state.player)  # forgets the last tree too
+        root is proven), reseeded, so the same position always gets the same answer: (the move
+        it would play, blue's expected score from 0 to 1). Game analysis uses it."""
+        self.start(state.player)
         tree.reset(self.nodes, self.reward, self.meta, -state.player)
         bitboard.from_levels(state.levels, self.root)
         self.last_search = {"iterations": tree.search(self.nodes, self.reward, self.meta, self.root,

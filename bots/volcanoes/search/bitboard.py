@@ -498,18 +498,6 @@ def step(board, turn, tile, scratch):
 @njit(cache=True)
 def winning_tile(board, player, scratch):
     """The lowest empty tile whose placement joins a tile to its antipode for `player`, or -1
-    (see `winning_tiles`)."""
-    wins_lo, wins_hi = winning_tiles(board, player, scratch)
-    if wins_lo:
-        return lowest_bit(wins_lo)
-    if wins_hi:
-        return 64 + lowest_bit(wins_hi)
-    return -1
-
-
-@njit(cache=True)
-def winning_tiles(board, player, scratch):
-    """Every empty tile whose placement joins a tile to its antipode for `player`, as two words
     (wins by raising a volcano to an eruption are not looked for). No component holds a tile and
     its antipode yet, so a placement wins when its tile's antipode is in a component it touches,
     or when it touches two components that hold a tile and its antipode between them."""
@@ -517,13 +505,13 @@ def winning_tiles(board, player, scratch):
     o_lo = occupied(board, colour, 0)
     o_hi = occupied(board, colour, 1)
     if popcount(o_lo) + popcount(o_hi) < MIN_CHAIN - 1:
-        return _ZERO, _ZERO
+        return -1
     e_lo = ~(o_lo | occupied(board, 1 - colour, 0))
     e_hi = ~(o_hi | occupied(board, 1 - colour, 1)) & _HIGH_TILES
     # A placement adds one tile: the chain's ends are two owned tiles, or one and the placement.
     o_north, o_south = o_lo & _NORTH, _south(o_lo, o_hi)
     if not (o_north & o_south or o_north & _south(e_lo, e_hi) or e_lo & _NORTH & o_south):
-        return _ZERO, _ZERO
+        return -1
     north, south = scratch[_C_NORTH], scratch[_C_SOUTH]
     front_lo, front_hi = scratch[_C_FRONT_LO], scratch[_C_FRONT_HI]
     wins_lo = wins_hi = _ZERO
@@ -547,7 +535,11 @@ def winning_tiles(board, player, scratch):
         north[n], south[n] = np.int64(c_north), np.int64(c_south)
         front_lo[n], front_hi[n] = np.int64(around_lo), np.int64(around_hi)
         n += 1
-    return wins_lo, wins_hi
+    if wins_lo:
+        return lowest_bit(wins_lo)
+    if wins_hi:
+        return 64 + lowest_bit(wins_hi)
+    return -1
 
 
 @njit(cache=True)
