@@ -1,6 +1,12 @@
 """`mcts`: UCT in jitted code (see `uct.py` and `search/tree.py`) with what measurably wins:
-RAVE (AMAF values blended into the selection, k = 3000, c = 0.2), playouts that take a connecting
-placement or block the opponent's (`decisive`), and MCTS-Solver."""
+RAVE (AMAF values blended into the selection; c and k tuned by SPSA, see `registry.PARAMETERS`),
+playouts that take a connecting placement or block the opponent's (`decisive`), and MCTS-Solver.
+
+`expand` (a leaf's visits before it gets children; SPSA kept it at 1) and `first_turn` (the
+budget taken on the first turn: 1.0 scored -8 Elo [-44, +28] over 346 games) are options for
+matches, as is `iterations` (a fixed number a turn). Tried and dropped, each for want of a match
+that it wins (in this branch's history): a neighbourhood prior, answers only to a threatened
+connection in the tree, the tree kept between turns, last good replies in playouts."""
 from __future__ import annotations
 
 if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn

@@ -24,20 +24,25 @@ from .registry import defaults
 from .search import bitboard, tree
 
 BATCH = 64  # iterations per jitted call; the clock is read between calls
-FIRST_TURN_SEARCH = 0.30  # seconds of search on a game's first turn
+FIRST_TURN_SEARCH = 0.30  # seconds of budget on a game's first turn (its time_fraction is searched)
 
 
 class UctBot(Bot):
     name = "uct"
 
     def __init__(self, seed: int | None = None, c: float = defaults("uct")["c"], solver: bool = False,
-                 rave_k: float = 0.0, decisive: bool = False, capacity: int = 1 << 19,
-                 time_fraction: float = 0.75):
+                 rave_k: float = 0.0, decisive: bool = False, expand: int = 1, capacity: int = 1 << 19,
+                 time_fraction: float = 0.75, iterations: int = 0, first_turn: float = FIRST_TURN_SEARCH):
         """`time_fraction`: the share of the turn's budget searched (the rest absorbs a late
-        batch and a busy machine)."""
+        batch and a busy machine). `iterations`: search exactly that many a turn, whatever the
+        clock (0: by the clock), for comparisons that must not depend on the machine's speed.
+        `first_turn`: the most seconds of budget taken on a game's first turn (CodinGame allows
+        1000 ms)."""
         self.seed = int(np.random.SeedSequence(seed).generate_state(1)[0])
-        self.options = tree.Options(float(c), bool(solver), bool(decisive), float(rave_k))
+        self.options = tree.Options(float(c), bool(solver), bool(decisive), float(rave_k), int(expand))
         self.time_fraction = time_fraction
+        self.first_turn_budget = float(first_turn)
+        self.iterations = int(iterations)
         self.nodes, self.reward, self.meta = tree.new_tree(capacity)
         self.work = tree.new_work(self.seed)
         self.root = bitboard.new_board()
@@ -62,19 +67,22 @@ class UctBot(Bot):
     def choose(self, state: GameState, budget: float) -> int:
         started = time.perf_counter()
         if self.first_turn:
-            budget = min(budget, FIRST_TURN_SEARCH)
+            budget = min(budget, self.first_turn_budget)
             self.first_turn = False
         deadline = started + budget * self.time_fraction
         tree.reset(self.nodes, self.reward, self.meta, -state.player)
         bitboard.from_levels(state.levels, self.root)  # dormant is level 4 at a turn boundary
         iterations = 0
         while True:  # at least one batch, whatever the budget
-            ran = tree.search(self.nodes, self.reward, self.meta, self.root, state.turns_played, BATCH,
+            batch = min(BATCH, self.iterations - iterations) if self.iterations else BATCH
+            ran = tree.search(self.nodes, self.reward, self.meta, self.root, state.turns_played, batch,
                               self.options, self.work)
             iterations += ran
+            if ran < batch or (self.iterations and iterations >= self.iterations):  # proven, or done
+                break
             now = time.perf_counter()
             per_batch = (now - started) * BATCH / max(iterations, 1)
-            if ran < BATCH or now + per_batch > deadline:
+            if not self.iterations and now + per_batch > deadline:
                 break
         self.last_search = {"iterations": iterations}
         child = tree.best_child(self.nodes, self.options.solver)
@@ -82,8 +90,8 @@ class UctBot(Bot):
 
     def evaluate(self, state: GameState, iterations: int) -> tuple[int, float]:
         """Search `state` afresh for `iterations` iterations whatever the clock (fewer when the
-        root is proven or the tree fills up), reseeded, so the same position always gets the same
-        answer: (the move it would play, blue's expected score from 0 to 1). Game analysis uses it."""
+        root is proven), reseeded, so the same position always gets the same answer: (the move
+        it would play, blue's expected score from 0 to 1). Game analysis uses it."""
         self.start(state.player)
         tree.reset(self.nodes, self.reward, self.meta, -state.player)
         bitboard.from_levels(state.levels, self.root)

@@ -46,7 +46,9 @@ def test_declared_defaults_are_the_bots_defaults():
     from bots.volcanoes.mcts import MctsBot
     from bots.volcanoes.uct import UctBot
 
-    assert defaults("mcts") == {"c": MctsBot(seed=0).options.c, "rave_k": MctsBot(seed=0).options.rave_k}
+    mcts = MctsBot(seed=0)
+    assert defaults("mcts") == {"c": mcts.options.c, "rave_k": mcts.options.rave_k, "expand": mcts.options.expand,
+                                "first_turn": mcts.first_turn_budget, "iterations": mcts.iterations}
     assert defaults("uct") == {"c": UctBot(seed=0).options.c}
     for params in PARAMETERS.values():
         for p in params:

@@ -129,3 +129,27 @@ def test_plays_as_a_process_through_the_referee(module):
     assert result.reason in ("connection", "max-turns")
     assert all(not turn.stderr for turn in result.turn_log), [t.stderr for t in result.turn_log]
     assert max(t.time_ms for t in result.turn_log[2:] if t.actor == "blue") < 100
+
+
+def test_a_full_tree_keeps_searching():
+    """A tree with room for a few hundred nodes: every iteration still runs (its leaves valued by
+    playouts), and the tree stays within its rows."""
+    nodes, reward, meta = tree.new_tree(300)
+    tree.reset(nodes, reward, meta, rules.ORANGE)
+    bot = MctsBot(seed=7)
+    assert tree.search(nodes, reward, meta, bitboard.new_board(), 0, 3000, bot.options, bot.work) == 3000
+    assert nodes[0, tree.VISITS] == 3000 and meta[tree.N_NODES] <= 300
+
+
+def test_a_leaf_gets_children_after_expand_visits():
+    """With `expand` = 4 a node below the root has children only once four playouts have valued
+    it (the fifth visit expands it); with 1, at its second visit."""
+    for expand, fewest in ((4, 5), (1, 2)):
+        bot = MctsBot(seed=9, expand=expand)
+        nodes, reward, meta = tree.new_tree(1 << 16)
+        tree.reset(nodes, reward, meta, rules.ORANGE)
+        tree.search(nodes, reward, meta, bitboard.new_board(), 0, 5000, bot.options, bot.work)
+        expanded = nodes[1:meta[tree.N_NODES]]
+        expanded = expanded[expanded[:, tree.FIRST] >= 0]
+        assert len(expanded) > 10
+        assert expanded[:, tree.VISITS].min() == fewest
