@@ -99,7 +99,7 @@ class Node:
     __slots__ = ("board", "turns", "by", "outcome", "proof", "move", "moves", "children", "tried",
                  "visits", "wins", "amaf_visits", "amaf_wins")
 
-    def __init__(self, board, turns: int, by: int, outcome: int, move: int, rng: Random, prior: tuple | None = None):
+    def __init__(self, board, turns: int, by: int, outcome: int, move: int):
         self.board = board
         self.turns = turns  # turns played
         self.by = by  # the player whose move led here
@@ -107,27 +107,34 @@ class Node:
         self.move = move
         # The outcome under best play when the search has proven it (MCTS-Solver), else ONGOING.
         self.proof = outcome
-        # The mover's legal moves (none once the game is over) and the children tried so far.
-        mover = rules.ACTORS[turns]
-        moves = rules.legal_moves(board, mover) if outcome == rules.ONGOING else []
+        self.visits = 0
+        self.wins = 0.0
+        # The mover's moves and the children tried so far, made by `expand` (None and none until then).
+        self.moves: list[int] | None = None
+        self.tried: list[Node] | tuple = ()
+
+    def expand(self, rng: Random, prior: tuple | None = None) -> None:
+        """Make the mover's moves and their statistics. The search does it on a node's second
+        visit, not when the node is made: most nodes stay leaves visited once, whose playout needs
+        only their board (about a tenth more iterations a second)."""
+        mover = rules.ACTORS[self.turns]
+        moves = rules.legal_moves(self.board, mover) if self.outcome == rules.ONGOING else []
         if moves and DECISIVE:
-            moves, winning = _decisive(board, turns, moves)
+            moves, winning = _decisive(self.board, self.turns, moves)
             if winning:
                 self.proof = _WIN_FOR[mover]
-        if not moves and outcome == rules.ONGOING:  # no legal move: the referee forfeits the mover
+        if not moves and self.outcome == rules.ONGOING:  # no legal move: the referee forfeits the mover
             self.proof = _WIN_FOR[-mover]
         cut = int(rng.random() * len(moves))  # ties in the selection go to the first: start anywhere
         self.moves = moves[cut:] + moves[:cut]
         self.children: list[Node | None] = [None] * rules.N_TILES  # by move (a list: _select's loop)
         self.tried: list[Node] = []  # the same children, in the order they were made
-        self.visits = 0
-        self.wins = 0.0
         self.amaf_visits = [0] * rules.N_TILES
         self.amaf_wins = [0.0] * rules.N_TILES
         if prior and len(moves) > 1:
-            _prior(board, mover, moves, prior, self.amaf_visits, self.amaf_wins)
+            _prior(self.board, mover, moves, prior, self.amaf_visits, self.amaf_wins)
 
-    def child(self, move: int, rng: Random, prior: tuple | None = None) -> Node:
+    def child(self, move: int) -> Node:
         """The child after `move` (and the growth turn after it, if one follows), made on demand."""
         node = self.children[move]
         if node is None:
@@ -140,7 +147,7 @@ class Node:
                 turns += 1
             if outcome == rules.ONGOING and turns >= rules.MAX_TURNS:
                 outcome = rules.DRAW
-            node = self.children[move] = Node(board, turns, mover, outcome, move, rng, prior)
+            node = self.children[move] = Node(board, turns, mover, outcome, move)
             self.tried.append(node)
         return node
 
@@ -221,8 +228,7 @@ class MCTSBot:
                 if node.turns == turns_played and node.board == board:
                     return node
             level = [child for node in level for child in node.tried]
-        return Node(bytearray(board), turns_played, -rules.ACTORS[turns_played], rules.ONGOING, -1,
-                    self.rng, self.prior)
+        return Node(bytearray(board), turns_played, -rules.ACTORS[turns_played], rules.ONGOING, -1)
 
     def _select(self, node: Node) -> int:
         """The move to follow from `node`: the best blend of own and AMAF means, plus a little
@@ -259,9 +265,11 @@ class MCTSBot:
         fixed = self.fixed_iterations
         solver = self.solver
         prior = self.prior
+        if root.moves is None:
+            root.expand(rng, prior)
         if root.proof != rules.ONGOING:  # decided already: nothing to search
-            if root.moves and not root.tried:  # (a win in one, found when the node was made)
-                root.child(root.moves[0], rng)
+            if root.moves and not root.tried:  # (a win in one, found when the node was expanded)
+                root.child(root.moves[0])
             self.iterations = 0
             return
         while iterations < fixed if fixed else (iterations == 0 or clock() < deadline):
@@ -270,7 +278,11 @@ class MCTSBot:
             path = [node]
             # Down the tree to a new node (or the end of the game, or a proven outcome).
             while node.proof == rules.ONGOING:
-                node = node.child(self._select(node), rng, prior)
+                if node.moves is None:
+                    node.expand(rng, prior)
+                    if node.proof != rules.ONGOING:  # a win in one, or no legal move
+                        break
+                node = node.child(self._select(node))
                 path.append(node)
                 if node.visits == 0:
                     break
@@ -290,7 +302,7 @@ class MCTSBot:
                 visited = path[i]
                 visited.visits += 1
                 visited.wins += _REWARD[visited.by][outcome]
-                if not visited.moves:  # the game is over here
+                if not visited.moves:  # the game is over here, or the node is a leaf not expanded
                     continue
                 mover = actors[visited.turns]
                 later = blue_later if mover == rules.BLUE else orange_later
