@@ -232,27 +232,32 @@ class MCTSBot:
 
     def _select(self, node: Node) -> int:
         """The move to follow from `node`: the best blend of own and AMAF means, plus a little
-        exploration; ties go to the first in `node.moves`, which starts at a random tile."""
+        exploration; ties go to the first in `node.moves`, which starts at a random tile. The
+        moves not tried yet share one exploration term, so the loop keeps the best of them by its
+        AMAF mean alone (most moves of a node: a fifth fewer operations than valuing each)."""
         children, amaf_visits, amaf_wins = node.children, node.amaf_visits, node.amaf_wins
         scale = self.exploration * sqrt(log(node.visits + 1))
         bias = self.rave_bias
         lost = _WIN_FOR[-rules.ACTORS[node.turns]] if self.solver else -1
+        best_new, new_value = -1, -1.0
         best_move, best_value = -1, -1.0
         for move in node.moves:
-            rn = amaf_visits[move]
-            rq = amaf_wins[move] / rn if rn else FIRST_PLAY
             child = children[move]
             if child is None:
-                value = rq + scale
-            elif child.proof == lost:
-                continue
-            else:
+                rn = amaf_visits[move]
+                rq = amaf_wins[move] / rn if rn else FIRST_PLAY
+                if rq > new_value:
+                    best_new, new_value = move, rq
+            elif child.proof != lost:
+                rn = amaf_visits[move]
+                rq = amaf_wins[move] / rn if rn else FIRST_PLAY
                 n = child.visits
                 q = child.wins / n
-                beta = rn / (rn + n + bias * rn * n)
-                value = q + beta * (rq - q) + scale / sqrt(n)
-            if value > best_value:
-                best_move, best_value = move, value
+                value = q + rn / (rn + n + bias * rn * n) * (rq - q) + scale / sqrt(n)
+                if value > best_value:
+                    best_move, best_value = move, value
+        if best_new >= 0 and new_value + scale > best_value:
+            return best_new
         return best_move if best_move >= 0 else node.moves[0]  # (every move lost: any will do)
 
     def _search(self, root: Node, deadline: float) -> None:
