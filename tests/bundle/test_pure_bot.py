@@ -192,3 +192,59 @@ def test_the_solver_proves_a_win_in_two_and_plays_a_proven_win():
         tile = bot.choose(bytearray(board), turns, 0.0)
         assert bot._searched.proof == won
         assert tile in winning or bot._searched.children[tile].proof == won
+
+
+def _searched_tree(iterations=600):
+    """The root of a search from a few moves into a game, and every node below it."""
+    board = pure.new_board()
+    for turns, tile in enumerate([0, 40, -1, 41, 5, -1]):
+        pure.take_turn(board, turns, tile)
+    bot = MCTSBot(seed=4, iterations=iterations)
+    bot.start(pure.BLUE)
+    bot.choose(board, 6, 0.0)
+    nodes, stack = [], [bot._searched]
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        stack.extend(node.tried)
+    return bot, nodes
+
+
+def test_mcts_expands_a_node_on_its_second_visit():
+    """A leaf visited once has only its board (its playout needs no more); a node visited again
+    has its moves and their statistics."""
+    _, nodes = _searched_tree()
+    ongoing = [node for node in nodes if node.proof == pure.ONGOING]
+    leaves = [node for node in ongoing if node.visits == 1]
+    inner = [node for node in ongoing if node.visits >= 2]
+    assert leaves and inner
+    assert all(node.moves is None and not node.tried for node in leaves)
+    assert all(node.moves and len(node.amaf_visits) == pure.N_TILES for node in inner)
+
+
+def test_mcts_selects_the_move_of_best_value():
+    """`_select` keeps the untried moves' best by its AMAF mean alone; it still picks a move whose
+    blend of own and AMAF means plus exploration is the highest, each move valued in full."""
+    from math import log, sqrt
+
+    bot, nodes = _searched_tree()
+    checked = 0
+    for node in nodes:
+        if node.moves is None or node.proof != pure.ONGOING or len(node.moves) < 2:
+            continue
+        scale = bot.exploration * sqrt(log(node.visits + 1))
+        lost = pure.ORANGE_WINS if pure.ACTORS[node.turns] == pure.BLUE else pure.BLUE_WINS
+        values = {}
+        for move in node.moves:
+            rn = node.amaf_visits[move]
+            rq = node.amaf_wins[move] / rn
+            child = node.children[move]
+            if child is None:
+                values[move] = rq + scale
+            elif child.proof != lost:
+                n, q = child.visits, child.wins / child.visits
+                beta = rn / (rn + n + bot.rave_bias * rn * n)
+                values[move] = q + beta * (rq - q) + scale / sqrt(n)
+        assert values[bot._select(node)] == pytest.approx(max(values.values()), abs=1e-12)
+        checked += 1
+    assert checked >= 20
