@@ -11,8 +11,9 @@ A player spec is what the user writes, optionally labelled as `LABEL=SPEC`:
   during or after the run do not change what plays; a `.py` file runs with this Python;
 - any other command line (`"java -jar bot.jar"`): run through the referee as a process.
 
-Every player has a version recorded with each game: the hash of the registered bot's module, the
-commit of a pin, or the hash of a file's content (a bundle's too).
+Every player has a version recorded with each game: the hash of the registered bot's modules (its
+own and every project module it imports), the commit of a pin, or the hash of a file's content (a
+bundle's too).
 """
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, READY_LINE
 from bots.volcanoes.registry import BOTS, parse_options
 from referee.process import BotError, BotExited, BotProcess, BotStartError, warm_up, warm_up_command
 from referee.volcanoes.match import Settings, seat_limits
+
+from .bundle import BundleError, build, collect
 
 # Bots of this project (bots/volcanoes/registry.py), name -> "module:Class". Each takes `seed=None`.
 REGISTRY: dict[str, str] = {name: f"{module}:{cls}" for name, (module, cls) in BOTS.items()}
@@ -168,14 +171,15 @@ def _hash_bytes(*chunks: bytes) -> str:
     return digest.hexdigest()[:12]
 
 
-def _module_file(target: str) -> Path:
-    module = target.split(":")[0]
-    return PROJECT_ROOT / Path(*module.split(".")).with_suffix(".py")
-
-
 def _module_version(target: str) -> str:
-    path = _module_file(target)
-    return _hash_bytes(path.read_bytes()) if path.is_file() else "unknown"
+    """The hash of the bot's module and of every project module it imports, however indirectly (as
+    the bundler finds them): an edit to a search kernel or a rules module changes the version of
+    every bot that plays with it, not only an edit to the bot's own file."""
+    try:
+        modules, _ = collect(target.split(":")[0])
+    except BundleError:
+        return "unknown"
+    return _hash_bytes(*(f"{name}\n{source}".encode() for name, (_, source) in modules.items()))
 
 
 def _command_label(args: list[str]) -> str:
@@ -238,8 +242,6 @@ def _bundle_pin(label: str | None, spec: str, cache: Path) -> Player:
     """`bundle:NAME`: the single file `arena bundle NAME` writes, built now and kept by its hash,
     run as CodinGame runs it: by a Python without site-packages (`-S`), so it cannot import numba
     or the project."""
-    from .bundle import BundleError, build
-
     try:
         text = build(spec[len(BUNDLE_PREFIX):]).text
     except BundleError as exc:
@@ -268,7 +270,7 @@ def changed_since(player: Player) -> str | None:
     """Why `player` would not play as it did when its run began (None if it would)."""
     if player.kind == "bot":
         now = _bot_version(player.target)
-        return None if now == player.version else f"its module changed (version {player.version}, now {now})"
+        return None if now == player.version else f"its code changed (version {player.version}, now {now})"
     if player.kind == "git":
         return None if Path(player.cwd).is_dir() else f"its pinned tree {player.cwd} is gone"
     args = shlex.split(player.target)

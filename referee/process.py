@@ -31,6 +31,8 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from .clock import waited_for_cpu
+
 MAX_ANSWER_BYTES = 10_000  # CodinGame's Agent.AGENT_MAX_BUFFER_SIZE
 STDERR_BYTES_PER_TURN = 4096  # what CodinGame shows of a turn's stderr
 WARM_UP_SECONDS = 600  # for a bot's warm-up command: compiling numba kernels on a busy machine
@@ -327,14 +329,18 @@ class BotProcess:
     def ask(self, lines: Iterable[str], timeout: float) -> tuple[str, float]:
         """Send `lines`, then read one answer line; both within `timeout` seconds.
 
-        Returns the line (without its end) and the seconds taken, measured from the start of sending.
-        Raises BotTimeout or BotExited.
+        Returns the line (without its end) and the seconds taken, measured from the start of sending,
+        less the time this thread meanwhile waited for a processor (`clock`). Raises BotTimeout or
+        BotExited.
         """
         start = time.perf_counter()
+        waited = waited_for_cpu()
         deadline = start + timeout
         self._send("".join(line + "\n" for line in lines).encode(), deadline)
         line = self._read_line(deadline)
-        return line, time.perf_counter() - start
+        # What this process spent waiting for a processor (mostly after the answer came, before it
+        # could read it) is not the bot's time.
+        return line, time.perf_counter() - start - (waited_for_cpu() - waited)
 
     def read_line(self, timeout: float) -> str:
         """Read one more line (for answers of several lines); raises BotTimeout or BotExited."""

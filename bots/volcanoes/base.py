@@ -15,11 +15,11 @@ import time
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
 
+from referee.clock import process_age
 from referee.errors import InputFormatError
 from referee.volcanoes import match, rules
 from referee.volcanoes.board import N_TILES, NAMES
 
-from .launch import process_age
 from .pure.player import ending_on_bad_input, read_turns
 from .state import GameState
 from . import tracking

@@ -28,6 +28,28 @@ def test_registered_bots_and_labels(tmp_path):
     assert default_tournament() == ["mcts", "alphabeta", "uct", "pure-mcts", "greedy", "boss", "random"]
 
 
+def test_a_bot_s_version_covers_every_module_it_plays_with(tmp_path, monkeypatch):
+    """An edit to the search kernels `mcts` imports (not to mcts.py) is a new version of `mcts`,
+    and one that the run it was resolved in notices; `greedy`, which never imports them, keeps its
+    version."""
+    import arena.players
+
+    before = {name: resolve(name, tmp_path) for name in ("mcts", "greedy")}
+    collect = arena.players.collect
+
+    def edited(entry):
+        modules, external = collect(entry)
+        if "bots.volcanoes.search.tree" in modules:
+            is_package, source = modules["bots.volcanoes.search.tree"]
+            modules["bots.volcanoes.search.tree"] = (is_package, source + "\n# an edit\n")
+        return modules, external
+
+    monkeypatch.setattr(arena.players, "collect", edited)
+    assert resolve("mcts", tmp_path).version != before["mcts"].version
+    assert "its code changed" in changed_since(before["mcts"])
+    assert resolve("greedy", tmp_path).version == before["greedy"].version
+
+
 def test_a_file_is_pinned_by_a_copy(tmp_path):
     source = tmp_path / "mybot.py"
     source.write_text("print('v1')\n")

@@ -16,7 +16,7 @@ from referee.volcanoes.protocol import position_line, valid_line
 PURE_MCTS_MODULES = [
     "bots", "bots.volcanoes", "bots.volcanoes.pure", "bots.volcanoes.pure.decisive", "bots.volcanoes.pure.mcts",
     "bots.volcanoes.pure.player", "bots.volcanoes.pure.rules",
-    "referee", "referee.errors", "referee.volcanoes", "referee.volcanoes.board", "referee.volcanoes.constants",
+    "referee", "referee.clock", "referee.errors", "referee.volcanoes", "referee.volcanoes.board", "referee.volcanoes.constants",
 ]
 BLOCKED = ("numba", "bots", "referee", "arena")
 

@@ -16,6 +16,7 @@ import sys
 import time
 from contextlib import contextmanager
 
+from referee.clock import waited_for_cpu
 from referee.errors import InputFormatError
 from referee.volcanoes.board import N_TILES, NAMES
 
@@ -79,8 +80,9 @@ class PurePlayer:
 
 def read_turns(stdin):
     """Each turn's lines from CodinGame's input (the init block first on a game's first turn) and
-    the `time.perf_counter()` instant its first line was read, until the input ends; InputFormatError when
-    it ends in the middle of a turn."""
+    the `time.perf_counter()` instant its first line arrived (read, less the time this process then
+    waited for a processor: `referee.clock`), until the input ends; InputFormatError when it
+    ends in the middle of a turn."""
 
     def line() -> str:
         text = stdin.readline()
@@ -89,10 +91,12 @@ def read_turns(stdin):
         return text.rstrip("\n")
 
     while True:
+        waited = waited_for_cpu()
         first = stdin.readline()
         if not first:
             return
-        started = time.perf_counter()
+        # The turn began when its line arrived: a wait for a processor after that counts too.
+        started = time.perf_counter() - (waited_for_cpu() - waited)
         lines = [first.rstrip("\n")]
         if lines[0].strip() == str(N_TILES):
             lines += [line() for _ in range(N_TILES + 1)]

@@ -1,0 +1,71 @@
+"""Time as the OS counts it (`referee.clock`), and the two clocks that use it: a bot's turn starts
+when its line arrived (`read_turns`), and the referee does not charge a bot with its own waits for a
+processor (`BotProcess.ask`)."""
+import io
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from bots.volcanoes.pure import player
+from referee import clock, process
+
+linux = pytest.mark.skipif(not os.path.exists("/proc/thread-self/schedstat"), reason="Linux's schedstat")
+
+
+@linux
+def test_waiting_for_a_processor_is_counted_and_running_is_not():
+    """Alone on a processor this thread hardly waits; sharing it with a busy process, it waits
+    about half the time."""
+    cpu = sorted(os.sched_getaffinity(0))[0]
+    affinity = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {cpu})
+    spinner = subprocess.Popen([sys.executable, "-c", f"import os; os.sched_setaffinity(0, {{{cpu}}})\nwhile True: pass"])
+    try:
+        time.sleep(0.3)  # the spinner has started and spins
+        before, started = clock.waited_for_cpu(), time.perf_counter()
+        while time.perf_counter() - started < 0.6:
+            pass
+        waited = clock.waited_for_cpu() - before
+    finally:
+        spinner.kill()
+        spinner.wait()
+        os.sched_setaffinity(0, affinity)
+    assert 0.1 < waited < 0.6
+
+    before, started = clock.waited_for_cpu(), time.perf_counter()
+    time.sleep(0.2)  # asleep is not waiting for a processor
+    assert clock.waited_for_cpu() - before < 0.1
+
+
+def test_a_turn_s_clock_starts_when_its_line_arrived(monkeypatch):
+    """`read_turns` dates a turn back by what the bot waited for a processor while reading it."""
+    waits = iter([1.0, 1.025, 1.025, 1.025])  # 25 ms of waiting during the first read
+    monkeypatch.setattr(player, "waited_for_cpu", lambda: next(waits))
+    turns = player.read_turns(io.StringIO("1 2\nA1 B2\n3 4\nA1\n"))
+    (lines, started), read = next(turns), time.perf_counter()
+    assert lines == ["1 2", "A1 B2"]
+    assert 0.025 <= read - started < 0.5
+    lines, started = next(turns)  # no wait this time
+    assert lines == ["3 4", "A1"] and time.perf_counter() - started < 0.02
+
+
+def test_the_referee_does_not_charge_a_bot_with_its_own_waits(monkeypatch):
+    """A turn read by a referee that (as the stub says) waited 40 ms for a processor meanwhile: the
+    turn's time leaves those 40 ms out."""
+    waits = iter([5.0, 5.040])
+    monkeypatch.setattr(process, "waited_for_cpu", lambda: next(waits))
+    with process.BotProcess([sys.executable, "-c", "input(); print('A1', flush=True)"]) as bot:
+        started = time.perf_counter()
+        line, seconds = bot.ask(["turn"], timeout=5.0)
+        wall = time.perf_counter() - started
+    assert line == "A1"
+    assert wall - 0.041 < seconds < wall - 0.039
+
+
+def test_without_schedstat_nothing_is_subtracted(monkeypatch):
+    monkeypatch.setattr(clock, "_SCHEDSTATS", ("/nonexistent/schedstat",))
+    monkeypatch.setattr(clock, "_schedstat", clock._unread)
+    assert clock.waited_for_cpu() == 0.0 == clock.waited_for_cpu()
