@@ -205,6 +205,10 @@ def kernel_specs(only: list[str] | None = None) -> list[Spec]:
             specs.append(Spec(f"{bot} {kind}/s", {"figure": "search_speed", "bot": bot, "kind": kind,
                                                   "positions": str(POSITIONS_FILE)}, "1/cpu-s"))
     specs.append(Spec("iqtwist challenges/s", {"figure": "iqtwist_challenges"}, "1/cpu-s"))
+    specs.append(Spec("iqtwist empty board solutions/s", {"figure": "iqtwist_empty_board"}, "1/cpu-s"))
+    for metric in ("units", "slides"):
+        specs.append(Spec(f"stormyseas cards/s by {metric}", {"figure": "stormyseas_cards", "metric": metric},
+                          "1/cpu-s"))
     for puzzle in PUZZLES:  # every puzzle of the contract: its first example, by its solver
         specs.append(Spec(f"puzzle {puzzle} solves/s", {"figure": "puzzle_solves", "puzzle": puzzle}, "1/cpu-s"))
     if only:

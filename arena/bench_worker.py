@@ -63,7 +63,10 @@ def pure_playouts(seconds: float, **_) -> float:
 
 
 def _numba_playouts(seconds: float, decisive: bool) -> float:
-    playout = _project_module("bots.volcanoes.search.playout")
+    try:
+        playout = _project_module("arena.playout_baseline")
+    except Unavailable:  # a version from before the bitboard core took over: the search's own loop
+        playout = _project_module("bots.volcanoes.search.playout")
     rules = _project_module("referee.volcanoes.rules")
     try:
         playout.warm_up()
@@ -71,7 +74,7 @@ def _numba_playouts(seconds: float, decisive: bool) -> float:
         levels, dormant = rules.new_state()
         scratch = playout.new_scratch()
     except (AttributeError, TypeError) as exc:
-        raise Unavailable(f"search.playout's interface differs: {exc}") from exc
+        raise Unavailable(f"{playout.__name__}'s interface differs: {exc}") from exc
     count = 64 if decisive else 256
 
     def batch():
@@ -107,8 +110,8 @@ def bitboard_decisive_playouts(seconds: float, **_) -> float:
 
 
 def numba_playouts(seconds: float, **_) -> float:
-    """The older jitted playout loop (`search.playout`; uniform random legal moves, the loop inside
-    jitted code), the baseline of `bitboard_playouts`."""
+    """The older jitted playout loop (`arena/playout_baseline.py`; uniform random legal moves, the
+    loop inside jitted code), the baseline of `bitboard_playouts`."""
     return _numba_playouts(seconds, False)
 
 
@@ -155,20 +158,67 @@ def referee_turns(seconds: float, **_) -> float:
     return _rate(batch, seconds)
 
 
-def iqtwist_challenges(seconds: float, **_) -> float:
-    """IQ-Twist challenges solved to the end per CPU second (the puzzle's own benchmark functions),
-    over a fixed sample of the recorded ones, so both versions solve the same mix."""
-    bench = _project_module("referee.iqtwist.bench")
-    search = _project_module("referee.iqtwist.search")
+def _search_module(puzzle: str):
+    """A puzzle's search module in this version: `bots/NAME/search.py`, or `referee/NAME/search.py`
+    in versions from before the searches moved to bots/ (issue 16), so that both are measured."""
     try:
-        challenges = bench.read_bench_file(bench.RECORDED_CHALLENGES)
-        sample = challenges[:: max(1, len(challenges) // 6)][:6]
-        search.warm_up()
-    except (AttributeError, TypeError, OSError) as exc:
-        raise Unavailable(f"referee.iqtwist.bench's interface differs: {exc}") from exc
+        return _project_module(f"bots.{puzzle}.search")
+    except Unavailable:
+        return _project_module(f"referee.{puzzle}.search")
+
+
+def _recorded_instances(puzzle: str, path: str, text_of=lambda line: line) -> list:
+    """The instances of one of this version's data files (tests/data/...), parsed by the puzzle's
+    contract; `text_of` takes an instance's text from a line of the file."""
+    contract = _project_module("referee.puzzle")
+    try:
+        lines = (ROOT / path).read_text(encoding="utf-8")
+        rules = contract.load(puzzle)
+        if text_of is None:
+            return rules.parse_instances(lines, path)
+        return [rules.parse_instance(text_of(line)) for line in lines.splitlines() if line and line[0] != "#"]
+    except (AttributeError, KeyError, OSError, ValueError) as exc:
+        raise Unavailable(f"{path} or the {puzzle} contract differs here: {exc}") from exc
+
+
+def iqtwist_challenges(seconds: float, **_) -> float:
+    """IQ-Twist challenges solved to the end (every solution, proving each unique) per CPU second by
+    the solver's `solve`, over a fixed sample of the 108 recorded ones, so both versions solve the
+    same mix."""
+    solver = _project_module("bots.iqtwist.solver")
+    challenges = _recorded_instances("iqtwist", "tests/data/iqtwist/challenges.tsv", lambda row: row.split("\t")[3])
+    sample = challenges[:: max(1, len(challenges) // 6)][:6]
 
     def batch():
-        bench.time_challenges(sample)
+        for challenge in sample:
+            solver.solve(challenge)
+        return len(sample)
+
+    return _rate(batch, seconds)
+
+
+def iqtwist_empty_board(seconds: float, **_) -> float:
+    """The empty board's canonical solutions (5992) counted per CPU second: the search's whole tree."""
+    search = _search_module("iqtwist")
+    rules = _project_module("referee.iqtwist.rules")
+    try:
+        search.warm_up()
+        empty = rules.State()
+    except (AttributeError, TypeError) as exc:
+        raise Unavailable(f"the IQ-Twist search's interface differs: {exc}") from exc
+    return _rate(lambda: search.count_solutions(empty), seconds)
+
+
+def stormyseas_cards(seconds: float, metric: str, **_) -> float:
+    """Stormy Seas cards solved optimally by `metric` per CPU second by the solver's `solve`: the known
+    cards 3, 10 and 31 (card 26 alone takes longer than the three together)."""
+    solver = _project_module("bots.stormyseas.solver")
+    cards = _recorded_instances("stormyseas", "tests/data/stormyseas/cards.txt", None)
+    sample = [cards[0], cards[1], cards[3]]
+
+    def batch():
+        for card in sample:
+            solver.solve(card, metric=metric)
         return len(sample)
 
     return _rate(batch, seconds)
@@ -239,6 +289,8 @@ FIGURES = {
     "referee_turns": referee_turns,
     "search_speed": search_speed,
     "iqtwist_challenges": iqtwist_challenges,
+    "iqtwist_empty_board": iqtwist_empty_board,
+    "stormyseas_cards": stormyseas_cards,
     "puzzle_solves": puzzle_solves,
 }
 

@@ -24,6 +24,10 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.errors import CommandParser, run_command
+
+from .errors import UsageError
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 PROJECT_PACKAGES = ("referee", "bots", "arena")
 CODINGAME_LIMIT = 100_000
@@ -74,7 +78,7 @@ sys.meta_path.insert(0, _BundledModules())
 '''
 
 
-class BundleError(ValueError):
+class BundleError(UsageError, ValueError):
     """The bot cannot be bundled: unknown module, unreadable source, or too large."""
 
 
@@ -261,9 +265,8 @@ def run_bundle(args: argparse.Namespace) -> int:
     try:
         bundle = build(args.bot, args.compress, args.limit)
         Path(args.output).write_text(bundle.text, encoding="utf-8")
-    except (BundleError, OSError) as exc:
-        print(f"arena: {exc}", file=sys.stderr)
-        return 2
+    except OSError as exc:
+        raise BundleError(str(exc)) from None
     how = "compressed" if bundle.compressed else "not compressed"
     print(f"wrote {args.output}: {bundle.entry} and {len(bundle.modules) - 1} more modules, "
           f"{bundle.size:,} UTF-16 units ({how}; limit {args.limit:,})")
@@ -281,14 +284,10 @@ def check(path: Path, games: int, opponent: str) -> int:
     from referee.process import BotProcess
     from referee.volcanoes.match import Settings, play_game
 
-    from .players import PlayerError, open_seat, prepare, resolve
+    from .players import open_seat, prepare, resolve
 
-    try:
-        other = resolve(opponent)
-        prepare([other])
-    except PlayerError as exc:
-        print(f"arena: {exc}", file=sys.stderr)
-        return 2
+    other = resolve(opponent)  # (a PlayerError is the user's: one line)
+    prepare([other])
     first, later, forfeits, wins = [], [], [], 0
     for game in range(games):
         ours = "blue" if game % 2 == 0 else "orange"
@@ -316,8 +315,7 @@ def check(path: Path, games: int, opponent: str) -> int:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(prog="python -m arena.bundle", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandParser(prog="python -m arena.bundle", description=__doc__,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_arguments(parser)
-    arguments = parser.parse_args()
-    sys.exit(arguments.run(arguments))
+    sys.exit(run_command(parser.parse_args()))

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from referee.errors import CommandParser, UserError, report
 from referee.volcanoes.match import Settings
 
 from . import analyse, bench, bundle, stress, tune
 from . import players as players_mod
-from .bundle import BundleError
 from .errors import UsageError
 from .players import PlayerError, changed_since, prepare, resolve_all
 from .report import PairCounter, SprtCourse, points, text_report
@@ -26,8 +26,6 @@ from .schedule import gauntlet, jobs, ladder, round_robin
 from .stats import Z95, pentanomial_estimate
 from .store import Store, StoreError
 
-# A user's mistakes: one line and exit status 2. Anything else is a bug of ours: a traceback.
-USER_ERRORS = (UsageError, PlayerError, BundleError)  # StoreError is a UsageError
 RUNS_DIR = Path("arena-runs")
 DEFAULT_PAIRS = {"match": 50, "tournament": 16, "sprt": 5000}
 LADDER_PAIRS, LADDER_REACH = 8, 2  # `arena tournament` alone: each bot against the next two, ~1 min on 2 cores
@@ -41,9 +39,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return args.run(args)
-    except USER_ERRORS as exc:
-        print(f"arena: {exc}", file=sys.stderr)
-        return 2
+    except UserError as exc:  # a user's mistake: `arena COMMAND: message` (anything else is a bug: a traceback)
+        return report(args, exc)
     except BrokenPipeError:  # `arena report DB | head`: the reader has what it wanted
         # Python's own flush at exit would fail on the closed pipe again: point stdout elsewhere.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -51,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="arena", description=__doc__)
+    parser = CommandParser(prog="arena", description=__doc__)
     sub = parser.add_subparsers(title="commands")
 
     p = sub.add_parser("match", help="N seat-swapped pairs of games between two players")

@@ -1,8 +1,11 @@
-"""The arena's user errors: what the arena command prints as one line before exiting with status 2.
+"""The arena's user errors: what the arena command prints as one line, `arena COMMAND: message`,
+before exiting with status 2 (the project's convention: referee/errors.py).
 
 Any other exception is a bug of ours, and shows its traceback."""
 from __future__ import annotations
 
+from referee.errors import UserError
 
-class UsageError(Exception):
+
+class UsageError(UserError):
     """A mistake in what the user gave (an option, a file, a database): the message says what to fix."""

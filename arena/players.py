@@ -38,6 +38,7 @@ from referee.process import BotError, BotExited, BotProcess, BotStartError, warm
 from referee.volcanoes.match import Settings, seat_limits
 
 from .bundle import BundleError, build, collect
+from .errors import UsageError
 
 # Bots of this project (bots/volcanoes/registry.py), name -> "module:Class". Each takes `seed=None`.
 REGISTRY: dict[str, str] = {name: f"{module}:{cls}" for name, (module, cls) in BOTS.items()}
@@ -51,7 +52,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 _LABEL = re.compile(r"^([A-Za-z0-9_.+-]+)=(.+)$")
 
 
-class PlayerError(ValueError):
+class PlayerError(UsageError, ValueError):
     """A player spec that cannot be resolved; the message says why."""
 
 

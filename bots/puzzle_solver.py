@@ -2,8 +2,8 @@
 between puzzles is the search (`solve`) and the puzzle's contract (`referee.puzzle.Puzzle`).
 
 The solver reads instances from stdin as the puzzle frames them (one line, or a block of lines) and
-answers each in turn, flushing every answer: the answer's text, or the line `NONE` when `solve`
-returns None, which it does only once its search has proved there is no solution. An instance that
+answers each in turn, flushing every answer: the answer's text, or the puzzle's no-solution answer
+(`NONE`) when `solve` returns None, which it does only once its search has proved there is none. An instance that
 is not the puzzle's text gets an empty answer line and one line on stderr saying what is wrong and
 where (a one-line instance quoted, shortened, never echoed whole); the solver goes on with the next
 and exits 2 at the end of its input (0 when every instance was one). Input that is not UTF-8 ends it
@@ -16,17 +16,19 @@ import sys
 import time
 from collections.abc import Callable
 
-from referee.errors import InputFormatError, shorten
-from referee.puzzle import NONE, Puzzle
+from referee.errors import CommandParser, InputFormatError, shorten
+from referee.puzzle import Puzzle
 
 # report(text, instance, answer, seconds, cpu_seconds) after each answer; `instance` is None for
 # text that is not an instance, `answer` None for NONE.
 Report = Callable[[str, object, object, float, float], None]
 
 
-def parser(puzzle: Puzzle, description: str) -> argparse.ArgumentParser:
-    """The solver's argument parser, named as it is run; the solver adds its own options."""
-    return argparse.ArgumentParser(prog=f"python -m bots.{puzzle.name}.solver", description=description)
+def parser(puzzle: Puzzle, description: str, command: str = "solver") -> argparse.ArgumentParser:
+    """The argument parser of a puzzle's command in bots/ (its solver, or `generate`...), named as it
+    is run (`python -m bots.NAME.COMMAND`), refusing a mistake in one line; the command adds its own
+    options."""
+    return CommandParser(prog=f"python -m bots.{puzzle.name}.{command}", description=description)
 
 
 def bad_input(puzzle: Puzzle, text: str, error: InputFormatError) -> str:
@@ -50,7 +52,7 @@ def run(puzzle: Puzzle, solve: Callable, report: Report | None = None, stdin=Non
                 bad, instance, answer, line = True, None, None, ""
             else:
                 answer = solve(instance)
-                line = NONE if answer is None else puzzle.format_answer(answer)
+                line = puzzle.no_solution_answer if answer is None else puzzle.format_answer(answer)
             stdout.write(line + "\n")
             stdout.flush()
             if report is not None:

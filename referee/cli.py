@@ -2,7 +2,8 @@
 
 Volcanoes' `register(groups)` adds its group; every puzzle's group is made here, with the one
 `judge` command (referee/judging.py), and its `register(commands)`, where it has a cli.py, adds the
-puzzle's other commands.
+puzzle's other commands (what needs no search: commands that search are in `bots/NAME/`). A user's
+mistake is one line, `referee GAME COMMAND: message`, and exit status 2 (referee/errors.py).
 """
 from __future__ import annotations
 
@@ -12,13 +13,14 @@ import importlib.util
 import sys
 
 from referee import puzzle
+from referee.errors import CommandParser, run_command
 from referee.judging import add_judge_command
 
 GAMES = ("volcanoes", *puzzle.NAMES)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="referee", description="Referees and judges for Caldera's games.")
+    parser = CommandParser(prog="referee", description="Referees and judges for Caldera's games.")
     groups = parser.add_subparsers(dest="game", required=True, metavar="GAME")
     importlib.import_module("referee.volcanoes.cli").register(groups)
     for name in puzzle.NAMES:
@@ -32,8 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return args.run(args)
+    return run_command(build_parser().parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -1,10 +1,19 @@
-"""Errors about text a person or a bot wrote: what is wrong, and where."""
+"""Errors about what a person or a bot gave: what is wrong, and where; and how every command of the
+project reports them (`referee`, `arena`, `python -m bots...`): one line, `PROG: message`, PROG
+being the command as its usage names it (`referee coroutine judge`, `arena match`), and exit status
+2. Any other exception is a bug of ours and shows its traceback."""
 from __future__ import annotations
 
+import argparse
 import sys
 
 
-class InputFormatError(ValueError):
+class UserError(Exception):
+    """A user's mistake (an option, a file, a command that cannot start): the message says what to
+    fix, and the command prints it as one line, `PROG: message`, and exits with status 2."""
+
+
+class InputFormatError(UserError, ValueError):
     """Malformed puzzle, board or answer text. `where` locates it ("line 2, cell 3", "turn 7")."""
 
     def __init__(self, what: str, where: str | None = None):
@@ -24,8 +33,28 @@ def shorten(text: str, limit: int = 60) -> str:
     return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text):,} characters)"
 
 
-def refuse(args, message: str) -> int:
-    """A puzzle command's one line for a user's mistake, `GAME COMMAND: message` on stderr (the
-    judge's too), and its exit status, 2."""
-    print(f"{args.game} {args.command}: {message}", file=sys.stderr)
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser (and, through `add_subparsers`, each of its subcommands' parsers) whose
+    mistakes are one line, `PROG: message`, with exit status 2, and whose parsed arguments hold
+    `prog`, the prefix of the chosen command's own messages (`report`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.set_defaults(prog=self.prog)  # a subcommand's default overrides its parent's
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def report(args: argparse.Namespace, error: UserError) -> int:
+    """Print a user's mistake as its command's one line; the exit status, 2."""
+    print(f"{args.prog}: {error}", file=sys.stderr)
     return 2
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run the chosen command (`args.run`); a UserError is its one line and exit status 2."""
+    try:
+        return args.run(args)
+    except UserError as exc:
+        return report(args, exc)

@@ -1,22 +1,30 @@
 """The one judge runner of every solo puzzle (each puzzle is a `referee.puzzle.Puzzle`):
 
-    referee NAME judge FILE SOLVER_CMD [--time-ms N] [--json]
+    referee NAME judge FILE SOLVER_CMD [--time-ms N] [--json] [--oracle CMD] [--oracle-time-ms N]
 
 The judge runs SOLVER_CMD as a process on each instance of FILE, replays its answer and prints a
 line per instance (or, with --json, one JSON object per instance per line), then a summary. One
 solver process answers every instance in turn (a fresh one after a timeout or a crash), or a fresh
 one answers each where the puzzle says so (`one_solver_each`: its solvers read a single instance).
+
+What a right answer must match (the optimum, every solution, or that there is none) comes from the
+oracle: a reference solver run as a process the same way (by default the project's own, see
+`referee.puzzle.default_oracle`), its answers checked with the rules like any other. The judged
+solver answers an instance first, then the oracle, so neither's time counts against the other.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator
 
 from .errors import InputFormatError
 from .process import BotError, BotProcess, BotStartError
-from .puzzle import Puzzle
+from .puzzle import OracleError, Puzzle, default_oracle, last_stderr_line
+
+ORACLE_MS = 120_000  # the oracle's time for one answer: generous, a timeout stops the judge
 
 
 def positive_ms(text: str) -> float:
@@ -40,6 +48,11 @@ def add_judge_command(commands, puzzle: Puzzle) -> argparse.ArgumentParser:
     judge.add_argument("--time-ms", type=positive_ms, default=default_ms,
                        help=f"time for each answer{puzzle.time_help} (default {default_ms:g})")
     judge.add_argument("--json", action="store_true", help=f"one JSON object per {item} per line")
+    judge.add_argument("--oracle", metavar="CMD", default=None,
+                       help=f"the reference solver's command line, run as the solver is (default: the project's, "
+                            f"{default_oracle(puzzle.name)})")
+    judge.add_argument("--oracle-time-ms", type=positive_ms, default=ORACLE_MS,
+                       help=f"the oracle's time for each answer (default {ORACLE_MS:g})")
     puzzle.add_judge_options(judge)
     judge.set_defaults(run=lambda args: run_judge(puzzle, args))
     return judge
@@ -52,24 +65,75 @@ def run_judge(puzzle: Puzzle, args: argparse.Namespace) -> int:
     def judging():
         with open(args.file, encoding="utf-8") as file:
             instances = puzzle.parse_instances(file.read(), args.file)
-        return judge(puzzle, instances, args.solver, args.time_ms, **options)
+        return judge(puzzle, instances, args.solver, args.time_ms, args.oracle, args.oracle_time_ms, **options)
 
-    return report_verdicts(puzzle.name, args.file, judging, args.json, puzzle.as_dict, puzzle.describe,
+    return report_verdicts(args.prog, args.file, judging, args.json, puzzle.as_dict, puzzle.describe,
                            puzzle.summary)
 
 
-def judge_one(puzzle: Puzzle, instance, command: str, time_ms: float | None = None, **options):
+def judge_one(puzzle: Puzzle, instance, command: str, time_ms: float | None = None, oracle: str | None = None,
+              **options):
     """The verdict on `command`'s answer to one instance (time_ms: the puzzle's default)."""
-    return next(judge(puzzle, [instance], command, time_ms or puzzle.default_ms, **options))
+    return next(judge(puzzle, [instance], command, time_ms or puzzle.default_ms, oracle, **options))
 
 
-def judge(puzzle: Puzzle, instances: list, command: str, time_ms: float, **options) -> Iterator:
-    """Yield a verdict per instance, the solver's answer checked against the puzzle's oracle.
-    BotStartError when the command cannot start."""
+class Oracle:
+    """The reference solver: one process a run (`Puzzle.oracle_runs`), started when first needed,
+    asked each instance as the judged solver is. Any failure of it is an OracleError."""
+
+    def __init__(self, puzzle: Puzzle, command: str, time_ms: float, options: dict):
+        self.puzzle, self.time_ms, self.options = puzzle, time_ms, options
+        self.commands = [" ".join([command, *map(shlex.quote, args)]) for args in puzzle.oracle_runs(**options)]
+        self.processes: list[BotProcess | None] = [None] * len(self.commands)
+
+    def expect(self, number: int, instance, answer: str | None):
+        """The expectation for the judged solver's `answer` to instance `number` (None when it
+        needs none)."""
+        if not self.puzzle.needs_oracle(answer, **self.options):
+            return None
+        answers = [self._ask(run, number, instance) for run in range(len(self.commands))]
+        try:
+            return self.puzzle.expectation(instance, answers, **self.options)
+        except OracleError as exc:
+            raise OracleError(f"oracle wrong on {self.puzzle.item} {number}: {exc}") from None
+
+    def _ask(self, run: int, number: int, instance) -> str:
+        process = self.processes[run]
+        if process is None:
+            try:
+                process = self.processes[run] = BotProcess(self.commands[run])
+            except BotStartError as exc:
+                raise OracleError(f"oracle cannot start: {exc}") from None
+        try:
+            answer, _ = self.puzzle.read_answer(process, instance, self.time_ms / 1000, [])
+        except BotError as exc:
+            stderr = process.take_stderr()
+            self._close(run)
+            raise OracleError(f"oracle {exc.reason} on {self.puzzle.item} {number}: {exc}"
+                              + last_stderr_line(stderr)) from None
+        if self.puzzle.one_solver_each:
+            self._close(run)
+        return answer
+
+    def _close(self, run: int) -> None:
+        if self.processes[run] is not None:
+            self.processes[run].close()
+            self.processes[run] = None
+
+    def close(self) -> None:
+        for run in range(len(self.processes)):
+            self._close(run)
+
+
+def judge(puzzle: Puzzle, instances: list, command: str, time_ms: float, oracle: str | None = None,
+          oracle_ms: float = ORACLE_MS, **options) -> Iterator:
+    """Yield a verdict per instance, the solver's answer checked against the oracle's (`oracle`:
+    a command line, by default the project's solver). BotStartError when the command cannot start,
+    OracleError when the oracle fails or is proved wrong."""
     bot = None
+    reference = Oracle(puzzle, oracle or default_oracle(puzzle.name), oracle_ms, options)
     try:
         for number, instance in enumerate(instances, start=1):
-            expected = puzzle.oracle(instance, **options)
             if bot is None:
                 bot = BotProcess(command)
             read: list[str] = []
@@ -79,45 +143,56 @@ def judge(puzzle: Puzzle, instances: list, command: str, time_ms: float, **optio
                 failure = puzzle.failure(exc, bot.take_stderr(), read)
                 bot.close()
                 bot = None
+                expected = reference.expect(number, instance, None)
                 yield puzzle.failed(number, instance, expected, failure, read, **options)
                 continue
             if puzzle.one_solver_each:
                 bot.close()
                 bot = None
-            yield puzzle.verdict(number, instance, expected, answer, seconds, **options)
+            expected = reference.expect(number, instance, answer)
+            try:
+                verdict = puzzle.verdict(number, instance, expected, answer, seconds, **options)
+            except OracleError as exc:
+                raise OracleError(f"oracle wrong on {puzzle.item} {number}: {exc}") from None
+            yield verdict
     finally:
+        reference.close()
         if bot is not None:
             bot.close()
 
 
-def report_verdicts(game: str, source: str, judging: Callable[[], Iterable], as_json: bool,
+def _refusal(error: Exception, source: str) -> str:
+    """What a judge says when it cannot judge: the file `source` is not the puzzle's text, the solver
+    cannot start, the oracle failed."""
+    if isinstance(error, InputFormatError):
+        return f"{error}" if str(error).startswith(source) else f"{source}: {error}"  # (a reader may name it)
+    if isinstance(error, UnicodeDecodeError):
+        return f"{source} is not UTF-8 text (byte {error.start})"
+    if isinstance(error, OSError):
+        return f"cannot read {source}: {error.strerror or error}"
+    if isinstance(error, BotStartError):
+        return f"solver cannot start: {error}"
+    return str(error)  # an OracleError says what failed
+
+
+def report_verdicts(prog: str, source: str, judging: Callable[[], Iterable], as_json: bool,
                     to_dict: Callable, describe: Callable, summary: Callable) -> int:
     """Print each verdict as `judging()` yields it (a line, or a JSON object with `as_json`), then
     the summary of them all. Exit status: 0 when every answer is right, 1 when any is wrong (or
     missing: a timeout, a crash), 2 for a file that is not the puzzle's text (malformed, not UTF-8)
-    or a solver that cannot start, with a one-line message. A verdict is right when its `error`
-    is None."""
+    or a solver that cannot start, and for an oracle that fails or is proved wrong, with one line
+    `PROG: message`. A verdict is right when its `error` is None."""
     verdicts = []
     try:
         for verdict in judging():
             verdicts.append(verdict)
             print(json.dumps(to_dict(verdict)) if as_json else describe(verdict), flush=True)
-    except InputFormatError as exc:
-        where = "" if str(exc).startswith(source) else f"{source}: "  # (a reader may name it already)
-        print(f"{game} judge: {where}{exc}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError as exc:
-        print(f"{game} judge: {source} is not UTF-8 text (byte {exc.start})", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"{game} judge: cannot read {source}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    except BotStartError as exc:
-        print(f"{game} judge: solver cannot start: {exc}", file=sys.stderr)
+    except (InputFormatError, UnicodeDecodeError, OSError, BotStartError, OracleError) as exc:
+        print(f"{prog}: {_refusal(exc, source)}", file=sys.stderr)
         return 2
     if not as_json:
         print(summary(verdicts))
     wrong = sum(verdict.error is not None for verdict in verdicts)
     if wrong:
-        print(f"{game} judge: {wrong} of {len(verdicts)} answers wrong", file=sys.stderr)
+        print(f"{prog}: {wrong} of {len(verdicts)} answers wrong", file=sys.stderr)
     return 1 if wrong else 0

@@ -1,6 +1,6 @@
 """The puzzle contract: what every solo puzzle provides, so that one judge runner
-(`referee/judging.py`), one solver command shape (`bots/solving.py`) and one contract test
-(`tests/contracts/test_puzzles.py`) serve them all.
+(`referee/judging.py`), one solver command shape (`bots/puzzle_solver.py`) and one contract test
+(`tests/contracts/test_puzzle_contract.py`) serve them all.
 
 A puzzle is a `Puzzle` subclass in `referee/NAME/puzzle.py`, its instance named `PUZZLE`, and NAME
 is listed in `NAMES`. Its four parts:
@@ -10,17 +10,18 @@ is listed in `NAMES`. Its four parts:
   position at the head of the message);
 - rules: the start, the legal steps from a state, applying one (IllegalStep saying why otherwise),
   and whether a state is solved;
-- the oracle: what a right answer must match (the optimum, every solution, or that there is none);
+- the expectation: what a right answer must match (the optimum, every solution, or that there is
+  none), taken from the answers of an oracle;
 - verdicts: the check of one answer, or of a solver that failed, and their report lines.
 
-Why the oracles (the exact searches in `referee/NAME/search.py`) stay in referee, beside the
-rules, when solvers live in `bots/`: a verdict says "optimal", "all the solutions" or "NONE is
-right", and each of these is defined by an exhaustive search, so that search is part of the
-puzzle's definition as its rules are. Were it imported from `bots/`, the thing judged would hold
-its own yardstick and referee would depend on bots. So a judge runs its oracle in-process, while
-any solver, the project's own included, is judged only through its answers; the project's solvers
-(`bots/NAME/solver.py`) happen to search with the oracle, and a solver with a different search
-belongs in `bots/NAME/`.
+Referee keeps rules and judging; searches live in `bots/`. So the oracle is not a search in this
+package but a reference solver run as a process, like the solver being judged: by default the
+project's own (`python -m bots.NAME.solver`, see `default_oracle`), or any command given with
+`judge --oracle`. The judge trusts it only for what only a search can say: the optimum's length,
+the full list of solutions, that an instance has none. Everything else it checks with the rules:
+an oracle answer that breaks them is the oracle's error (OracleError), and so is a judged answer
+that replays correctly and is shorter than the oracle's, or solves an instance the oracle said had
+no solution; neither is ever held against the solver judged.
 
 "No solution" is an answer, `NONE` (IQ-Twist, which lists every solution, answers none with no
 line before the empty line that closes an answer), printed only when a search has proved it.
@@ -29,6 +30,8 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import shlex
+import sys
 from abc import ABC, abstractmethod
 from typing import Any, TextIO
 
@@ -43,6 +46,11 @@ class IllegalStep(ValueError):
     """A step the rules forbid; the message says why."""
 
 
+class OracleError(Exception):
+    """The oracle failed, broke the rules, or was proved wrong by an answer it is judged against:
+    not the judged solver's fault, so the judge stops with this one line (exit status 2)."""
+
+
 class Puzzle(ABC):
     """One solo puzzle's text, rules, oracle and verdicts (see the module's docstring)."""
 
@@ -54,6 +62,7 @@ class Puzzle(ABC):
     time_help: str = ""  # what that time includes, when more than the answer
     one_solver_each: bool = False  # the judge starts a fresh solver for every instance
     instance_lines: int = 1  # the lines of one instance, as a solver reads it
+    no_solution_answer: str = NONE  # the answer's text that says an instance has no solution
     # Documentation that the contract test checks: instances as written (one with no solution where
     # the puzzle has one), and malformed instances with the position their error must name.
     examples: tuple[str, ...]
@@ -129,13 +138,25 @@ class Puzzle(ABC):
     def add_judge_options(self, parser) -> None:  # noqa: B027 (most puzzles have none)
         """Add options of `judge` beyond the common ones."""
 
+    def oracle_runs(self, **options) -> tuple[tuple[str, ...], ...]:
+        """The arguments added to the oracle's command, one tuple a run: the oracle answers each
+        instance once a run (Stormy Seas asks for each metric's optimum)."""
+        return ((),)
+
+    def needs_oracle(self, answer: str | None, **options) -> bool:
+        """Whether judging `answer` (None: the solver gave none) needs the oracle's expectation."""
+        return True
+
     @abstractmethod
-    def oracle(self, instance, **options):
-        """What a right answer must match, by the referee's own exact search."""
+    def expectation(self, instance, answers: list[str], **options):
+        """What a right answer must match, from the oracle's answers (one a run), each checked with
+        the rules first: OracleError saying what is wrong with one that breaks them."""
 
     @abstractmethod
     def verdict(self, number: int, instance, expected, answer: str, seconds: float | None, **options):
-        """The verdict on one answer's text; its `error` is None when the answer is right."""
+        """The verdict on one answer's text; its `error` is None when the answer is right. `expected`
+        is None when the oracle was not needed (`needs_oracle`). OracleError when the answer proves
+        the expectation wrong (a shorter solution, a solution where it said none)."""
 
     @abstractmethod
     def failed(self, number: int, instance, expected, failure: str, read: list[str], **options):
@@ -171,6 +192,12 @@ def last_stderr_line(stderr: str, label: str = "last stderr line: ") -> str:
     """` (LABEL the last line)` of a failed solver's stderr (200 characters at most), or ""."""
     lines = stderr.strip().splitlines()
     return f" ({label}{lines[-1][:200]})" if lines else ""
+
+
+def default_oracle(name: str) -> str:
+    """The command of puzzle NAME's default oracle: the project's own solver, run with this Python
+    (a command line, not an import: referee depends on no bot)."""
+    return shlex.join([sys.executable, "-m", f"bots.{name}.solver"])
 
 
 def load(name: str) -> Puzzle:

@@ -11,7 +11,7 @@ import sys
 from bots import puzzle_solver
 from referee.coroutine.puzzle import PUZZLE
 from referee.coroutine.rules import DIRECTION_NAMES, SQUARE_NAMES, START, Board, Turn, arrows, play
-from referee.coroutine.search import solve
+from bots.coroutine.search import solve
 
 
 def trace(board: Board, turns: list[Turn]) -> str:

@@ -14,7 +14,7 @@ import time
 from bots import puzzle_solver
 from referee.iqtwist.puzzle import PUZZLE
 from referee.iqtwist.rules import State
-from referee.iqtwist.search import count_solutions, solutions, warm_up
+from bots.iqtwist.search import count_solutions, solutions, warm_up
 
 
 def solve(challenge) -> list[str]:

@@ -2,8 +2,9 @@
 
     python -m bots.stormyseas.solver [--metric units|slides] [--rotation] < card.txt
 
-The search is the referee's exact one, referee.stormyseas.search (the judge's oracle for the
-optima); NONE is printed only when it has exhausted every reachable position. The command's shape
+The search, bots.stormyseas.search, is exact: this solver is the judge's default oracle for the
+optima (run once with each --metric); NONE is printed only when it has exhausted every reachable
+position. The command's shape
 (input, NONE, bad input, exit statuses) is every solver's: bots/puzzle_solver.py.
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 
 from bots import puzzle_solver
 from referee.stormyseas.puzzle import PUZZLE
-from referee.stormyseas.search import METRICS, solve as search
+from bots.stormyseas.search import METRICS, solve as search
 
 
 def solve(card, metric: str = "units", rotation: bool = False):

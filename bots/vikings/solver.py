@@ -16,7 +16,7 @@ import sys
 from bots import puzzle_solver
 from referee.vikings.puzzle import PUZZLE
 from referee.vikings.rules import parse_moves
-from referee.vikings.search import breadth_first_solution, shortest_solution
+from bots.vikings.search import breadth_first_solution, shortest_solution
 
 SEARCHES = {"astar": shortest_solution, "bfs": breadth_first_solution}
 

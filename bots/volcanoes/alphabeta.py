@@ -5,7 +5,8 @@ count nodes and stop at a node budget; Python hands out the turn in slices of a 
 (nodes = slice x the measured node rate) and reads the clock between them. A slice that runs out
 in the middle of a root move is simply searched again: the transposition table keeps what was
 done. The root moves are reordered after every depth (best first), and a depth cut short still
-counts once it has finished its first move, the previous depth's best.
+counts once it has finished its first move, the previous depth's best. The search plays on the
+bitboard rules core (`search/bitboard.py`), as `uct` and `mcts` do.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import numpy as np
 from referee.volcanoes import rules
 
 from .base import Bot, GameState
-from .search import tt
+from .search import bitboard, tt
 from .search.minimax import INFINITY, NODE_LIMIT, NODES, Workspace, search_root
 
 MAX_DEPTH = 40
@@ -30,6 +31,10 @@ THINK_FRACTION = 0.6  # of the budget: on a busy machine the process may lose th
 SLICE_SECONDS = 0.003  # the clock is read at least this often
 SLICE_FRACTION = 0.5  # of the time left, at most, for one slice: the node rate varies
 MIN_SLICE_SECONDS = 0.001  # less time than this left and the turn ends
+# The node rate is measured over windows of several slices: timing slices one by one, and only those
+# long enough to time, counted mostly the ones the process lost the CPU in, and the estimate (so the
+# slices, so the timed ones) kept shrinking on a busy machine (alphabeta played depth 1 at load 10).
+RATE_WINDOW_SECONDS = 0.005
 # A game's first answer also carries the process's start-up on the referee's clock, which the
 # adapter cannot see; and a nearly empty board gains little from thought.
 FIRST_TURN_SECONDS = 0.05
@@ -41,18 +46,25 @@ class AlphaBetaBot(Bot):
     def __init__(self, seed: int | None = None, tt_bits: int = 18):
         self.rng = np.random.default_rng(seed)
         self.tt_bits = tt_bits
-        self.work = Workspace(tt_bits)
-        self.nodes_per_second = 100_000.0  # a cautious start, refined by every slice
+        self._start_afresh()
         self.last_search: dict = {}
         self.first_turn = True
 
+    def _start_afresh(self) -> None:
+        self.work = Workspace(self.tt_bits)
+        self.nodes_per_second = 100_000.0  # a cautious start, refined by every window of slices
+        self.window_nodes, self.window_seconds, self.nodes = 0, 0.0, 0
+
     def warm_up(self) -> None:
-        """Load the search from numba's cache with one tiny search (which holds every kernel it
-        calls); then start afresh."""
+        """Load the search from numba's cache with one slice of search (which holds every kernel
+        it calls), whatever the clock says (a turn's first slice may come after its deadline); then
+        start afresh: that slice's time was mostly loading."""
         super().warm_up()
         levels, dormant = rules.new_state()
-        self.choose(GameState(levels, dormant, 0), 0.005)
-        self.work = Workspace(self.tt_bits)
+        state = GameState(levels, dormant, 0)
+        moves = state.legal_moves()
+        self._slice(state, 1, moves, np.zeros(moves.size, dtype=np.int64), 0, -INFINITY, INFINITY, 0.0)
+        self._start_afresh()
 
     def start(self, colour: int) -> None:
         self.work.history[:] = 0
@@ -61,17 +73,18 @@ class AlphaBetaBot(Bot):
     def _slice(self, state, depth, moves, values, first, alpha, beta, seconds):
         """Search root moves from `first` for at most about `seconds`; how many are done."""
         w = self.work
-        w.levels[0] = state.levels
-        w.dormant[0] = state.dormant
+        bitboard.from_levels(state.levels, w.boards[0])  # dormant is level 4 at a turn boundary
         w.stats[:] = 0
         w.stats[NODE_LIMIT] = max(int(self.nodes_per_second * seconds), 50)
         started = time.perf_counter()
         done = search_root(*w.arrays(), state.turns_played, depth, moves, values, first,
                            alpha, beta, rules.MAX_TURNS)
-        elapsed = time.perf_counter() - started
-        if elapsed > 0.001:
-            rate = w.stats[NODES] / elapsed
+        self.window_seconds += time.perf_counter() - started
+        self.window_nodes += int(w.stats[NODES])
+        if self.window_seconds >= RATE_WINDOW_SECONDS:
+            rate = self.window_nodes / self.window_seconds
             self.nodes_per_second = 0.8 * self.nodes_per_second + 0.2 * rate
+            self.window_nodes, self.window_seconds = 0, 0.0
         self.nodes += int(w.stats[NODES])
         return int(done)
 

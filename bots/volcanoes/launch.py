@@ -228,6 +228,30 @@ def _play(name: str, pure: PurePlayer, engine: _Engine, stdin, stdout, log) -> N
             gc.collect(1)
 
 
+def _leave_idle() -> None:
+    """Run this thread at the usual priority if it runs at the idle one (`can_load_idle`)."""
+    if hasattr(os, "SCHED_IDLE") and os.sched_getscheduler(0) == os.SCHED_IDLE:
+        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+
+
+def _leaving_idle_to_compile():
+    """A context in which the thread leaves the idle priority when numba compiles a kernel: numba
+    says "numba:compile" only for a kernel not in its cache, and compiling takes 10 to 30 s of
+    processor time, which at the idle priority on a busy machine might not end within a game, nor
+    then fill the cache for the next one. So a child loads idle from a warm cache but compiles at the
+    usual priority (still stopped while the stand-in thinks)."""
+    from numba.core import event
+
+    class Compiling(event.Listener):
+        def on_start(self, _event) -> None:
+            _leave_idle()
+
+        def on_end(self, _event) -> None:
+            pass
+
+    return event.install_listener("numba:compile", Compiling())
+
+
 def serve(name: str, game_in: int, game_out: int) -> None:
     """The child's side: load the bot, say "ready", learn where the game stands, then play it on
     the game's own input and output (file descriptors `game_in`, `game_out`), saying after each
@@ -239,7 +263,7 @@ def serve(name: str, game_in: int, game_out: int) -> None:
 
     from .state import GameState
 
-    with hiding_scipy():
+    with hiding_scipy(), _leaving_idle_to_compile():
         bot = bot_class(name)()
         bot.warm_up()
     # A few turns' searches before the first real one: the tree's and tables' memory is touched
@@ -249,8 +273,7 @@ def serve(name: str, game_in: int, game_out: int) -> None:
         bot.choose(GameState(levels, dormant, 0), 0.08)
     gc.collect()
     gc.freeze()  # what the imports made is never looked at again
-    if hasattr(os, "SCHED_IDLE") and os.sched_getscheduler(0) == os.SCHED_IDLE:  # loaded idle: play at
-        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))  # the usual priority
+    _leave_idle()  # loaded idle: it plays at the usual priority
     try:
         print("ready", flush=True)
     except BrokenPipeError:  # the game is over already

@@ -1,5 +1,8 @@
 """Judge a Coroutine answer: replay it, compare with the optimum (the runner is referee/judging.py).
 
+The optimum is the oracle's answer, replayed here like any other: the judge trusts the oracle only
+for being optimal, and an answer with fewer turns (or as many, with fewer steps) proves it wrong.
+
 Protocol: the solver gets the puzzle's 3 lines on stdin and prints one answer line (`A2 B- A2 ...`,
 or `NONE` when it finds no answer); stdin stays open, so a solver reads 3 lines, not to end of input.
 """
@@ -8,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from referee.coroutine.rules import START, Board, IllegalTurn, is_solved, parse_answer, play
-from referee.coroutine.search import optimum
-from referee.errors import InputFormatError
-from referee.puzzle import NONE
+from referee.errors import InputFormatError, shorten
+from referee.puzzle import NONE, OracleError
 
 
 @dataclass
@@ -65,11 +67,10 @@ def check_answer(board: Board, line: str) -> tuple[str | None, int, int]:
     return None, steps, passes
 
 
-def verdict_for(board: Board, line: str, puzzle: int = 1, time_ms: float | None = None,
-                unsolved: Verdict | None = None) -> Verdict:
-    """The verdict on an answer `line` for `board` (`unsolved`: the board's `unsolved` verdict,
-    when it is known already)."""
-    unsolved = replace(unsolved or unsolved_verdict(board), puzzle=puzzle, time_ms=time_ms)
+def verdict_for(board: Board, line: str, expected: Verdict, puzzle: int = 1, time_ms: float | None = None) -> Verdict:
+    """The verdict on an answer `line` for `board`, `expected` being the board's `expectation`.
+    OracleError when the answer proves the expectation wrong."""
+    unsolved = replace(expected, puzzle=puzzle, time_ms=time_ms)
     if line.strip() == NONE:
         if unsolved.optimal_turns is None:
             return replace(unsolved, optimal=True)
@@ -78,14 +79,24 @@ def verdict_for(board: Board, line: str, puzzle: int = 1, time_ms: float | None 
     if error:
         return replace(unsolved, error=error)
     turns = steps + passes
+    if unsolved.optimal_turns is None:
+        raise OracleError(f"it answered NONE, but the solver's answer solves the puzzle in {turns} turns")
+    if (turns, steps) < (unsolved.optimal_turns, unsolved.optimal_steps):
+        raise OracleError(f"the solver's answer solves the puzzle in {turns} turns ({steps} steps), the oracle's "
+                          f"in {unsolved.optimal_turns} turns ({unsolved.optimal_steps} steps)")
     optimal = (turns, steps) == (unsolved.optimal_turns, unsolved.optimal_steps)
     return replace(unsolved, solved=True, optimal=optimal, turns=turns, steps=steps, passes=passes)
 
 
-def unsolved_verdict(board: Board) -> Verdict:
-    """A verdict with the puzzle's optimum and nothing solved yet."""
-    best_turns, best_steps = optimum(board) or (None, None)
-    return Verdict(1, False, False, None, None, None, None, best_turns, best_steps, None)
+def expectation(board: Board, oracle_answer: str) -> Verdict:
+    """A verdict with the puzzle's optimum, the oracle's answer's, and nothing solved yet.
+    OracleError when that answer does not solve the puzzle."""
+    if oracle_answer.strip() == NONE:
+        return Verdict(1, False, False, None, None, None, None, None, None, None)
+    error, steps, passes = check_answer(board, oracle_answer)
+    if error:
+        raise OracleError(f"its answer {shorten(oracle_answer.strip())}: {error}")
+    return Verdict(1, False, False, None, None, None, None, steps + passes, steps, None)
 
 
 def summary(verdicts: list[Verdict]) -> str:

@@ -58,11 +58,11 @@ class Coroutine(Puzzle):
     def solutions(self, instance, answer):
         return [answer]
 
-    def oracle(self, instance):
-        return judge.unsolved_verdict(instance)
+    def expectation(self, instance, answers):
+        return judge.expectation(instance, answers[0])
 
     def verdict(self, number, instance, expected, answer, seconds):
-        return judge.verdict_for(instance, answer, number, round(seconds * 1000, 1), expected)
+        return judge.verdict_for(instance, answer, expected, number, round(seconds * 1000, 1))
 
     def failed(self, number, instance, expected, failure, read):
         return replace(expected, puzzle=number, error=failure)

@@ -1,5 +1,7 @@
 """Judge an IQ-Twist answer: check its solutions against the rules and against every solution the
-referee's own search finds (the runner is referee/judging.py).
+oracle lists (the runner is referee/judging.py). The oracle's solutions are checked with the same
+rules first; a solution the judged solver finds that passes every check and that the oracle did not
+list proves the oracle's list incomplete.
 
 Protocol: one solver process answers all the challenges in turn. The judge writes a challenge (one
 placement string and a newline) and reads solutions, one a line, until an empty line (surrounding
@@ -24,6 +26,7 @@ from referee.iqtwist.rules import (
     validity_problem,
 )
 from referee.process import BotError, BotProcess
+from referee.puzzle import OracleError
 
 MAX_ANSWER_LINES = 10_000  # the empty board, the most a challenge can have, has 5992 solutions
 
@@ -38,6 +41,7 @@ class Checks:
     canonical: bool = True  # every piece at its lowest valid orientation for its cells
     all_found: bool = True  # every solution of the challenge, none twice
     error: str | None = None  # the first thing wrong
+    unlisted: str | None = None  # a line that passes every check but is not an expected solution
 
     def fail(self, flag: str, message: str) -> None:
         setattr(self, flag, False)
@@ -93,21 +97,45 @@ def check_solution(challenge: State, line: str) -> tuple[str, str] | None:
 
 
 def check_answer(challenge: State, lines: list[str], expected: list[str]) -> Checks:
-    """Check every line of an answer, then that together they are all the `expected` solutions."""
+    """Check every line of an answer, then that together they are all the `expected` solutions
+    (and note a solution that is not among them: it would prove them incomplete)."""
     checks = Checks()
     seen: dict[str, int] = {}
+    listed = {_pieces(solution) for solution in expected}
     for number, line in enumerate(lines, start=1):
         problem = check_solution(challenge, line)
         if problem:
             checks.fail(problem[0], f"solution {number} {line!r}: {problem[1]}")
         elif line in seen:
             checks.fail("all_found", f"solution {number} repeats solution {seen[line]}")
+        elif checks.unlisted is None and _pieces(line) not in listed:
+            checks.unlisted = line
         seen.setdefault(line, number)
     missing = [solution for solution in expected if solution not in seen]
     if missing:
         found = len(expected) - len(missing)
         checks.fail("all_found", f"found {found} of {len(expected)} solutions; missing {missing[0]}")
     return checks
+
+
+def expectation(challenge: State, oracle_answer: str) -> list[str]:
+    """Every solution of the challenge, the oracle's answer's lines, each checked with the rules.
+    OracleError for a line that is not a solution, or one listed twice."""
+    lines = [line.strip() for line in oracle_answer.splitlines() if line.strip()]
+    seen: dict[str, int] = {}
+    for number, line in enumerate(lines, start=1):
+        problem = check_solution(challenge, line)
+        if problem:
+            raise OracleError(f"its solution {number} {line!r}: {problem[1]}")
+        if line in seen:
+            raise OracleError(f"its solution {number} repeats its solution {seen[line]}")
+        seen[line] = number
+    return sorted(lines)
+
+
+def _pieces(line: str) -> tuple[str, ...]:
+    """A solution's placements in any order."""
+    return tuple(sorted(line[i : i + 4] for i in range(0, len(line), 4)))
 
 
 def read_answer(bot: BotProcess, challenge: str, timeout: float, lines: list[str]) -> tuple[str, float]:
@@ -125,9 +153,13 @@ def read_answer(bot: BotProcess, challenge: str, timeout: float, lines: list[str
 
 
 def verdict(number: int, challenge: str, state: State, expected: list[str], answer: str, seconds: float) -> Verdict:
-    """The verdict on an answer's text (solution lines) for one challenge."""
+    """The verdict on an answer's text (solution lines) for one challenge, `expected` its every
+    solution; OracleError when the answer has a solution that is not among them."""
     lines = [line.strip() for line in answer.splitlines() if line.strip()]
     checks = check_answer(state, lines, expected)
+    if checks.unlisted is not None:
+        raise OracleError(f"the solver's solution {checks.unlisted} passes every check and is not in the oracle's "
+                          f"{len(expected)} solution(s)")
     return Verdict(number, challenge, checks.solved, checks.error, checks.valid, checks.complete, checks.consistent,
                    checks.canonical, checks.all_found, len(lines), len(expected), round(1000 * seconds, 3))
 

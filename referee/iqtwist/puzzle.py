@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from referee.iqtwist import judge, rules, search
+from referee.iqtwist import judge, rules
 from referee.puzzle import IllegalStep, Puzzle, last_stderr_line
 
 
@@ -19,6 +19,7 @@ class IQTwist(Puzzle):
     item = "challenge"
     file_help = "challenges, one placement string a line"
     default_ms = 10_000
+    no_solution_answer = ""  # no solution line before the empty line that closes every answer
     examples = ("f3C4i6B0j2B0j1C0k3C0l4B0l5C0", "c1A3d2A6e2C3f3C2g4A7h6D0j2B0j1C0k3C0l4B0l5C0",
                 "a7A7b6A7i6B0j2B0")
     malformed = (("a7A7b9A7", "placement 2"), ("a7A7b6A7i6B0j2B0a1A0", "placement 5"),
@@ -58,8 +59,8 @@ class IQTwist(Puzzle):
         given = {piece.letter for piece in instance.state.pieces}
         return [[p for p in rules.parse_placement_string(line) if p.letter not in given] for line in answer]
 
-    def oracle(self, instance):
-        return search.solutions(instance.state)
+    def expectation(self, instance, answers):
+        return judge.expectation(instance.state, answers[0])
 
     def read_answer(self, bot, instance, timeout, read):
         return judge.read_answer(bot, instance.text, timeout, read)

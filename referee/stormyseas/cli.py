@@ -1,5 +1,5 @@
-"""`referee stormyseas ...`: show a card or a solution, time the search (`judge` is the one judge
-runner's, referee/judging.py)."""
+"""`referee stormyseas ...`: show a card or a solution (`judge` is the one judge runner's,
+referee/judging.py)."""
 from __future__ import annotations
 
 import argparse
@@ -7,8 +7,8 @@ import sys
 import time
 from pathlib import Path
 
-from referee.errors import InputFormatError, refuse
-from referee.stormyseas import rules, search, view
+from referee.errors import UserError
+from referee.stormyseas import rules, view
 
 
 def register(commands) -> None:
@@ -23,30 +23,23 @@ def register(commands) -> None:
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     p.set_defaults(run=run_show)
 
-    p = commands.add_parser("bench", help="time the optimal search on every card of a file")
-    p.add_argument("file", help="a card file")
-    p.add_argument("--metric", choices=(*search.METRICS, "both"), default="units")
-    p.add_argument("--rotation", action="store_true", help="allow the red boat's quarter turns")
-    p.set_defaults(run=run_bench)
-
 
 def _read_cards(path: str) -> list[rules.Card]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise InputFormatError(f"cannot read {path}: {exc.strerror}") from None
+        raise UserError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{path} is not UTF-8 text (byte {exc.start})") from None
     return rules.parse_cards(text)
 
 
 def run_show(args: argparse.Namespace) -> int:
-    try:
-        cards = _read_cards(args.file)
-        if not 1 <= args.card <= len(cards):
-            raise InputFormatError(f"--card {args.card}: the file has {len(cards)} card(s)")
-        card = cards[args.card - 1]
-        slides = rules.parse_solution(args.solution, rotation=args.rotation) if args.solution else []
-    except InputFormatError as exc:
-        return refuse(args, str(exc))
+    cards = _read_cards(args.file)
+    if not 1 <= args.card <= len(cards):
+        raise UserError(f"--card {args.card}: the file has {len(cards)} card(s)")
+    card = cards[args.card - 1]
+    slides = rules.parse_solution(args.solution, rotation=args.rotation) if args.solution else []
     frames = [(card.start, "start")]
     error = None
     units = 0
@@ -68,30 +61,11 @@ def run_show(args: argparse.Namespace) -> int:
                 print("\x1b[H\x1b[2J", end="")
         print(view.text_frame(card, state, caption, color=color), end="\n\n", flush=True)
     if args.svg:
-        Path(args.svg).write_text(view.svg_frames(card, frames))
+        try:
+            Path(args.svg).write_text(view.svg_frames(card, frames))
+        except OSError as exc:
+            raise UserError(f"cannot write {args.svg}: {exc.strerror}") from None
     if error:
         print(error, file=sys.stderr)
         return 1
-    return 0
-
-
-def run_bench(args: argparse.Namespace) -> int:
-    try:
-        cards = _read_cards(args.file)
-    except InputFormatError as exc:
-        return refuse(args, f"{args.file}: {exc}")
-    metrics = search.METRICS if args.metric == "both" else (args.metric,)
-    search.solve(cards[0], metrics[0], rotation=args.rotation)  # load (or compile) the kernel untimed
-    for metric in metrics:
-        total_cpu = total_wall = 0.0
-        for i, card in enumerate(cards, 1):
-            wall, cpu = time.perf_counter(), time.process_time()
-            solution = search.solve(card, metric, rotation=args.rotation)
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-            total_cpu += cpu
-            total_wall += wall
-            figures = "no solution" if solution is None else f"{solution.units} units, {solution.slide_count} slides"
-            states = "" if solution is None else f", {solution.explored:,} states"
-            print(f"{metric:6} card {i}: {figures}{states}; {cpu:.2f} s cpu, {wall:.2f} s wall", flush=True)
-        print(f"{metric:6} all {len(cards)} cards: {total_cpu:.2f} s cpu, {total_wall:.2f} s wall", flush=True)
     return 0

@@ -1,18 +1,22 @@
 """Judge a Stormy Seas answer: replay it slide by slide (the runner is referee/judging.py).
 
-The optima come from the exact search in search.py, so any card can be judged, not only the known
-ones (`with_optima=False` skips them). The card goes to the solver as 8 lines and its stdin stays
-open, as on CodinGame: a solver reads 8 lines, not to the end of its input. The time limit includes
-the solver's start-up (a numba solver compiles its kernel on its very first run).
+The optima come from the oracle, so any card can be judged, not only the known ones: it is run once
+per metric (`ORACLE_RUNS`: `--metric units`, then `--metric slides`, and `--rotation` when judging
+with it, as bots.stormyseas.solver takes them), and each answer is replayed here; the fewest unit
+moves are the units run's answer's, the fewest slides the slides run's. An answer with fewer of
+either proves the oracle wrong. `with_optima=False` (`--no-optima`) asks the oracle only to check a
+NONE. The card goes to the solver as 8 lines and its stdin stays open, as on CodinGame: a solver
+reads 8 lines, not to the end of its input. The time limit includes the solver's start-up (a numba
+solver compiles its kernel on its very first run).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.errors import InputFormatError
-from referee.puzzle import NONE
-from referee.stormyseas import rules, search
-from referee.stormyseas.rules import Card
+from referee.errors import InputFormatError, shorten
+from referee.puzzle import NONE, OracleError
+from referee.stormyseas import rules
+from referee.stormyseas.rules import METRICS, Card
 
 
 @dataclass
@@ -81,39 +85,58 @@ def replay(card: Card, line: str, *, rotation: bool = False) -> Replay:
     return Replay(False, why, units, count, states)
 
 
-def optima(card: Card, *, rotation: bool = False) -> tuple[int | None, int | None]:
-    """The fewest unit moves and the fewest slides (None, None when the card has no solution)."""
-    by_units = search.solve(card, "units", rotation=rotation)
-    if by_units is None:
+def oracle_runs(*, rotation: bool = False, **_) -> tuple[tuple[str, ...], ...]:
+    """The oracle's arguments, one run a metric."""
+    return tuple(("--metric", metric, *(["--rotation"] if rotation else [])) for metric in METRICS)
+
+
+def expectation(card: Card, answers: list[str], *, rotation: bool = False, **_) -> tuple[int | None, int | None]:
+    """The fewest unit moves and the fewest slides (None, None when the card has no solution), from
+    the oracle's answers by unit moves and by slides, each replayed. OracleError when one does not
+    solve the card, or one says NONE and the other does not."""
+    if all(answer.strip() == NO_SOLUTION for answer in answers):
         return None, None
-    return by_units.units, search.solve(card, "slides", rotation=rotation).slide_count
+    best = []
+    for metric, answer in zip(METRICS, answers, strict=True):
+        if answer.strip() == NO_SOLUTION:
+            raise OracleError(f"it answered {NO_SOLUTION} by {metric}, but solved the card by the other metric")
+        result = replay(card, answer, rotation=rotation)
+        if not result.solved:
+            raise OracleError(f"its answer by {metric} {shorten(answer.strip())}: {result.error}")
+        best.append(result.units if metric == "units" else result.slides)
+    return best[0], best[1]
 
 
-def oracle(card: Card, *, rotation: bool = False, with_optima: bool = True) -> tuple[int | None, int | None]:
-    """The optima the judge reports: (None, None) without `with_optima` (a NONE answer still gets
-    them, in `verdict`)."""
-    return optima(card, rotation=rotation) if with_optima else (None, None)
+def needs_oracle(answer: str | None, *, with_optima: bool = True, **_) -> bool:
+    """Without `with_optima`, only a NONE is checked with the oracle."""
+    return with_optima or (answer is not None and answer.strip() == NO_SOLUTION)
 
 
-def verdict(card: Card, answer: str, seconds: float, optimum: tuple[int | None, int | None], *, puzzle: int = 1,
-            rotation: bool = False, with_optima: bool = True) -> Verdict:
-    """The verdict on one answer line, given the card's `oracle`."""
-    best_units, best_slides = optimum
+def verdict(card: Card, answer: str, seconds: float, optimum: tuple[int | None, int | None] | None, *,
+            puzzle: int = 1, rotation: bool = False, with_optima: bool = True) -> Verdict:
+    """The verdict on one answer line, given the card's `expectation` (None: not asked for).
+    OracleError when the answer solves the card in fewer unit moves or slides than the oracle, or
+    solves a card the oracle said had no solution."""
+    best_units, best_slides = optimum or (None, None)
     time_taken = round(seconds * 1000)
     if answer.strip() == NO_SOLUTION:
-        if not with_optima:
-            best_units, best_slides = optima(card, rotation=rotation)
         wrong = None if best_units is None else f"answered {NO_SOLUTION}, but the card is solved in {best_units} unit moves"
         return Verdict(puzzle, False, wrong, None, None, best_units, best_slides, time_taken, answer)
     result = replay(card, answer, rotation=rotation)
+    if result.solved and optimum is not None:
+        if best_units is None:
+            raise OracleError(f"it answered {NO_SOLUTION}, but the solver's answer solves the card")
+        if result.units < best_units or result.slides < best_slides:
+            raise OracleError(f"the solver's answer takes {result.units} unit moves and {result.slides} slides, "
+                              f"the oracle's fewest are {best_units} and {best_slides}")
     return Verdict(
         puzzle, result.solved, result.error, result.units, result.slides, best_units, best_slides, time_taken, answer
     )
 
 
-def failed(optimum: tuple[int | None, int | None], failure: str, *, puzzle: int = 1) -> Verdict:
+def failed(optimum: tuple[int | None, int | None] | None, failure: str, *, puzzle: int = 1) -> Verdict:
     """The verdict on a solver that gave no answer."""
-    return Verdict(puzzle, False, failure, None, None, *optimum, None, None)
+    return Verdict(puzzle, False, failure, None, None, *(optimum or (None, None)), None, None)
 
 
 def summary(verdicts: list[Verdict]) -> str:

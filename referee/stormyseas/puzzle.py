@@ -63,13 +63,20 @@ class StormySeas(Puzzle):
     def add_judge_options(self, parser):
         parser.add_argument("--rotation", action="store_true",
                             help="allow the red boat's quarter turns (tell the solver too)")
-        parser.add_argument("--no-optima", action="store_true", help="do not search for the optima")
+        parser.add_argument("--no-optima", action="store_true",
+                            help="do not ask the oracle for the optima (only to check an answer NONE)")
 
     def judge_options(self, args):
         return {"rotation": args.rotation, "with_optima": not args.no_optima}
 
-    def oracle(self, instance, **options):
-        return judge.oracle(instance, **options)
+    def oracle_runs(self, **options):
+        return judge.oracle_runs(**options)
+
+    def needs_oracle(self, answer, **options):
+        return judge.needs_oracle(answer, **options)
+
+    def expectation(self, instance, answers, **options):
+        return judge.expectation(instance, answers, **options)
 
     def verdict(self, number, instance, expected, answer, seconds, **options):
         return judge.verdict(instance, answer, seconds, expected, puzzle=number, **options)

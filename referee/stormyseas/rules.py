@@ -32,6 +32,7 @@ BOW = "x"
 STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 TURNS = ("CS", "CB", "AS", "AB")  # clockwise/anticlockwise about the stern/bow
 DOWN = (1, 0)
+METRICS = ("units", "slides")  # what an optimal solution minimises first: unit moves or slides
 
 
 class Boat(NamedTuple):

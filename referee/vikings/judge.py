@@ -1,5 +1,6 @@
-"""Judge a Vikings answer: replay it move by move, compare its length with the optimum found by the
-referee's own search (the runner is referee/judging.py).
+"""Judge a Vikings answer: replay it move by move, compare its length with the optimum, the length of
+the oracle's answer, replayed the same way (the runner is referee/judging.py). A shorter answer, or
+a solution where the oracle said NONE, proves the oracle wrong.
 
 Protocol: one solver process answers all the objectives in turn. The judge writes an objective
 (`BOARD TARGET` and a newline) and reads one line: the tiles to turn, one digit a quarter-turn
@@ -12,8 +13,8 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from referee.errors import InputFormatError
-from referee.puzzle import NONE
+from referee.errors import InputFormatError, shorten
+from referee.puzzle import NONE, OracleError
 from referee.vikings import rules
 
 
@@ -51,11 +52,26 @@ def check_answer(objective: rules.Objective, answer: str, optimum: str | None) -
     return True, len(moves), None
 
 
+def expectation(objective: rules.Objective, oracle_answer: str) -> str | None:
+    """A shortest solution, the oracle's answer checked with the rules (None: it answered NONE).
+    OracleError when that answer does not meet the objective."""
+    if oracle_answer.strip() == NONE:
+        return None
+    solved, _, error = check_answer(objective, oracle_answer, None)
+    if not solved:
+        raise OracleError(f"its answer {shorten(oracle_answer.strip())}: {error}")
+    return oracle_answer.strip()
+
+
 def verdict(number: int, line: str, objective: rules.Objective, answer: str, optimum: str | None,
             seconds: float) -> Verdict:
-    """The verdict on one answer line, given a shortest solution (None when there is none)."""
+    """The verdict on one answer line, given a shortest solution (None when there is none).
+    OracleError when the answer is a shorter solution, or a solution where there is none."""
     solved, length, error = check_answer(objective, answer, optimum)
     best = None if optimum is None else len(optimum)
+    if solved and length is not None and (best is None or length < best):
+        oracle = "answered NONE" if best is None else f"answered {best} moves"
+        raise OracleError(f"the solver's answer meets the objective in {length} moves; the oracle {oracle}")
     optimal = solved and length == best
     return Verdict(number, line, solved, optimal, error, answer, length, best, round(1000 * seconds, 3))
 

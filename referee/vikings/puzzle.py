@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.errors import InputFormatError
 from referee.puzzle import IllegalStep, Puzzle, last_stderr_line
-from referee.vikings import judge, rules, search
+from referee.vikings import judge, rules
 
 
 class Vikings(Puzzle):
@@ -50,8 +50,8 @@ class Vikings(Puzzle):
     def solutions(self, instance, answer):
         return [answer]
 
-    def oracle(self, instance):
-        return search.shortest_solution(instance)
+    def expectation(self, instance, answers):
+        return judge.expectation(instance, answers[0])
 
     def verdict(self, number, instance, expected, answer, seconds):
         return judge.verdict(number, str(instance), instance, answer, expected, seconds)

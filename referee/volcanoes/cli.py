@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from contextlib import ExitStack
 from pathlib import Path
 
+from ..errors import UserError
 from ..process import BotError, BotProcess, claim_orphans, warm_up
 from . import rules
 from .match import Settings, play_game
@@ -60,14 +60,12 @@ def run_play(args: argparse.Namespace) -> int:
             orange = stack.enter_context(BotProcess(args.orange))
             result = play_game(blue, orange, args.seed, settings)
     except BotError as exc:  # a command that cannot start
-        print(f"referee: {exc}", file=sys.stderr)
-        return 2
+        raise UserError(str(exc)) from None
     if args.replay:
         try:
             Path(args.replay).write_text(json.dumps(result.replay({"blue": args.blue, "orange": args.orange})))
         except OSError as exc:
-            print(f"referee: cannot write the replay {args.replay}: {exc.strerror or exc}", file=sys.stderr)
-            return 2
+            raise UserError(f"cannot write the replay {args.replay}: {exc.strerror or exc}") from None
     if args.json:
         print(json.dumps({"winner": result.winner, "reason": result.reason, "detail": result.detail,
                           "turns": result.turns, "seed": result.seed, "moves": " ".join(result.moves)}))
@@ -84,21 +82,17 @@ def run_view(args: argparse.Namespace) -> int:
     try:
         replay = json.loads(source.read_text(encoding="utf-8"))
     except OSError as exc:
-        print(f"referee: cannot read the replay {source}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        raise UserError(f"cannot read the replay {source}: {exc.strerror or exc}") from None
     except ValueError as exc:  # not UTF-8, not JSON
-        print(f"referee: {source} is not a replay file (not JSON: {exc})", file=sys.stderr)
-        return 2
+        raise UserError(f"{source} is not a replay file (not JSON: {exc})") from None
     problem = replay_problem(replay)
     if problem:
-        print(f"referee: {source} is not a Volcanoes replay: {problem}", file=sys.stderr)
-        return 2
+        raise UserError(f"{source} is not a Volcanoes replay: {problem}")
     page = render(replay)
     target = Path(args.output) if args.output else source.with_suffix(".html")
     try:
         target.write_text(page)
     except OSError as exc:
-        print(f"referee: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        raise UserError(f"cannot write {target}: {exc.strerror or exc}") from None
     print(f"wrote {target}")
     return 0

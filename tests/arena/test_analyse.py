@@ -8,11 +8,8 @@ from arena.store import Store
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    db = tmp_path_factory.mktemp("run") / "m.sqlite"
-    assert main(["match", "random", "greedy", "--pairs", "1", "--seed", "4", "--workers", "1", "--db", str(db),
-                 "--turn-ms", "1000", "--quiet"]) == 0
-    return db
+def run(play_match):
+    return play_match("random", "greedy", pairs=1, seed=4)
 
 
 def test_a_players_games_are_analysed_with_a_summary_of_its_mistakes(run, tmp_path, capsys):
@@ -31,7 +28,7 @@ def test_a_players_games_are_analysed_with_a_summary_of_its_mistakes(run, tmp_pa
 
 def test_mistakes_of_a_run_are_refused_with_one_line(run, capsys):
     assert main(["analyse", "--db", str(run), "--player", "nobody"]) == 2
-    assert capsys.readouterr().err.strip() == "arena: --player: give one of the run's players: random, greedy"
+    assert capsys.readouterr().err.strip() == "arena analyse: --player: give one of the run's players: random, greedy"
     assert main(["analyse", "--db", str(run)]) == 2  # which player?
     assert main(["analyse"]) == 2
     assert "give replay files" in capsys.readouterr().err

@@ -21,11 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def real_db(tmp_path_factory):
-    db = tmp_path_factory.mktemp("real") / "match.sqlite"
-    assert main(["match", "random", "boss", "--pairs", "2", "--seed", "1", "--workers", "1", "--db", str(db),
-                 "--turn-ms", "1000", "--quiet"]) == 0
-    return db
+def real_db(play_match):
+    return play_match("random", "boss", pairs=2, seed=1)
 
 
 def digest(path: Path) -> str:

@@ -135,7 +135,7 @@ def test_the_command_writes_the_file_and_reports_the_size(tmp_path):
     done = subprocess.run([sys.executable, "-m", "arena.bundle", "nobody", "-o", str(out)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
-    assert done.stderr.startswith("arena: no bot module") and "Traceback" not in done.stderr
+    assert done.stderr.startswith("python -m arena.bundle: no bot module") and "Traceback" not in done.stderr
 
 
 def test_register_adds_the_bundle_subcommand(tmp_path):

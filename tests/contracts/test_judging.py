@@ -9,6 +9,7 @@ import referee.cli
 from referee.errors import InputFormatError
 from referee.judging import positive_ms, report_verdicts
 from referee.process import BotStartError
+from referee.puzzle import OracleError
 
 PUZZLES = [game for game in referee.cli.GAMES if game != "volcanoes"]
 
@@ -39,7 +40,7 @@ def _report(verdicts, *, as_json=False, raises=None):
         yield from verdicts
         if raises is not None:
             raise raises
-    return report_verdicts("toy", "puzzles.txt", judging, as_json, lambda v: {"puzzle": v.puzzle, "error": v.error},
+    return report_verdicts("referee toy judge", "puzzles.txt", judging, as_json, lambda v: {"puzzle": v.puzzle, "error": v.error},
                            lambda v: f"puzzle {v.puzzle}: {v.error or 'right'}",
                            lambda vs: f"{len(vs)} puzzles")
 
@@ -60,7 +61,7 @@ def test_one_wrong_answer_exits_1_and_says_how_many(capsys, as_json):
             {"puzzle": 1, "error": None}, {"puzzle": 2, "error": "timeout"}, {"puzzle": 3, "error": None}]
     else:
         assert "puzzle 2: timeout" in out.splitlines()
-    assert err.strip() == "toy judge: 1 of 3 answers wrong"
+    assert err.strip() == "referee toy judge: 1 of 3 answers wrong"
 
 
 def test_every_answer_wrong_exits_1(capsys):
@@ -69,10 +70,11 @@ def test_every_answer_wrong_exits_1(capsys):
 
 
 @pytest.mark.parametrize("failure, says", [
-    (InputFormatError("line 3: 'x' is not a cell"), "toy judge: puzzles.txt: line 3: 'x' is not a cell"),
-    (UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), "toy judge: puzzles.txt is not UTF-8 text"),
-    (FileNotFoundError(2, "No such file or directory"), "toy judge: cannot read puzzles.txt: No such file"),
-    (BotStartError("no such command"), "toy judge: solver cannot start: no such command"),
+    (InputFormatError("line 3: 'x' is not a cell"), "referee toy judge: puzzles.txt: line 3: 'x' is not a cell"),
+    (UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), "referee toy judge: puzzles.txt is not UTF-8 text"),
+    (FileNotFoundError(2, "No such file or directory"), "referee toy judge: cannot read puzzles.txt: No such file"),
+    (BotStartError("no such command"), "referee toy judge: solver cannot start: no such command"),
+    (OracleError("oracle crash on puzzle 2: exited with code 1"), "referee toy judge: oracle crash on puzzle 2: exited"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, failure, says):
     assert _report([Verdict(1, None)], raises=failure) == 2

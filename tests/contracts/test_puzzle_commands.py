@@ -1,12 +1,16 @@
 """Every puzzle's judge and solver keep the same rules for what is wrong (one test for all four):
 a judge exits 1 when any answer it checks is wrong, 2 with one line for a file that is not the
-puzzle's text (not UTF-8 included); a solver never echoes a huge input line back. Run as processes:
-the in-process contract is test_puzzle_contract.py."""
+puzzle's text (not UTF-8 included) and for an oracle that fails, breaks the rules or is proved
+wrong; `--oracle` takes any command; a solver never echoes a huge input line back. Run as
+processes: the in-process contract is test_puzzle_contract.py."""
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from referee import puzzle as contract
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,6 +29,45 @@ PUZZLES = {
     "stormyseas": (lambda: (DATA / "stormyseas" / "cards.txt").read_text().split("\n\n")[0] + "\n", ["--no-optima"]),
 }
 GARBAGE = f"{sys.executable} -c \"import sys\nfor line in sys.stdin: print('garbage', flush=True)\""
+# Garbage then an empty line: a whole answer of every puzzle (IQ-Twist's ends with the empty line).
+GARBAGE_ANSWER = f"{sys.executable} -c \"import sys\nfor line in sys.stdin: print('garbage\\n', flush=True)\""
+
+
+# A solver that prints, for each instance it reads, what the project's solver printed for the first
+# example, run with the same arguments (Stormy Seas' oracle runs once per --metric).
+REPLAYER = """import sys
+printed = {printed!r}
+lines = {lines}
+arguments = " ".join(sys.argv[1:])
+while True:
+    read = [sys.stdin.readline() for _ in range(lines)]
+    if not read[-1]:
+        break
+    sys.stdout.write(printed[arguments])
+    sys.stdout.flush()
+"""
+
+
+def replayer(tmp_path: Path, name: str, printed: dict[str, str]) -> str:
+    """The command of a REPLAYER printing `printed[ARGUMENTS]`."""
+    script = tmp_path / f"{name}_replayer_{len(list(tmp_path.glob('*_replayer_*')))}.py"
+    script.write_text(REPLAYER.format(printed=printed, lines=contract.load(name).instance_lines))
+    return shlex.join([sys.executable, str(script)])
+
+
+def first_example(name: str, tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A file holding the puzzle's first example, and what the project's solver prints for it with
+    each run's arguments (and with none)."""
+    puzzle = contract.load(name)
+    file = tmp_path / "first.txt"
+    file.write_text(puzzle.examples[0] + "\n")
+    printed = {}
+    for arguments in {(), *puzzle.oracle_runs()}:
+        done = subprocess.run([sys.executable, "-m", f"bots.{name}.solver", *arguments], input=puzzle.examples[0] + "\n",
+                              capture_output=True, text=True, timeout=120, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        printed[" ".join(arguments)] = done.stdout
+    return file, printed
 
 
 def judge(puzzle: str, file: Path, solver: str, *options: str) -> subprocess.CompletedProcess:
@@ -59,3 +102,29 @@ def test_a_solver_says_a_huge_bad_line_is_bad_without_echoing_it(puzzle):
                           text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 2
     assert len(done.stderr) < 1000 and "1,000,000 characters" in done.stderr
+
+
+@pytest.mark.parametrize("puzzle", PUZZLES)
+def test_the_oracle_is_any_command_given_with_oracle(puzzle, tmp_path):
+    file, printed = first_example(puzzle, tmp_path)
+    same = replayer(tmp_path, puzzle, printed)
+    done = judge(puzzle, file, same, "--oracle", same, "--json")
+    assert done.returncode == 0, done.stderr
+    none = replayer(tmp_path, puzzle, {key: contract.load(puzzle).no_solution_answer + "\n" for key in printed})
+    done = judge(puzzle, file, same, "--oracle", none)  # the solver's answer proves that oracle wrong
+    item = contract.load(puzzle).item
+    assert done.returncode == 2 and done.stderr.startswith(f"referee {puzzle} judge: oracle wrong on {item} 1: ")
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+
+
+@pytest.mark.parametrize("puzzle", PUZZLES)
+def test_an_oracle_that_breaks_the_rules_or_cannot_start_stops_the_judge_in_one_line(puzzle, tmp_path):
+    file, printed = first_example(puzzle, tmp_path)
+    solver = replayer(tmp_path, puzzle, printed)
+    item = contract.load(puzzle).item
+    done = judge(puzzle, file, solver, "--oracle", GARBAGE_ANSWER, "--oracle-time-ms", "20000")
+    assert done.returncode == 2 and done.stderr.startswith(f"referee {puzzle} judge: oracle wrong on {item} 1: its ")
+    assert len(done.stderr.splitlines()) == 1 and "garbage" in done.stderr, done.stderr
+    done = judge(puzzle, file, solver, "--oracle", "/no/such/oracle")
+    assert done.returncode == 2 and done.stderr.startswith(f"referee {puzzle} judge: oracle cannot start: ")
+    assert len(done.stderr.splitlines()) == 1, done.stderr

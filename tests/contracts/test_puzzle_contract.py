@@ -4,9 +4,11 @@ fail it, malformed text is refused with the position, and its solver command rea
 NONE and refuses bad input the same way. A new puzzle is tested by listing it in referee.puzzle.NAMES."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import io
+import sys
 
 import pytest
 
@@ -19,13 +21,30 @@ EXAMPLES = [(name, text) for name in NAMES for text in contract.load(name).examp
 MALFORMED = [(name, text, where) for name in NAMES for text, where in contract.load(name).malformed]
 
 
+def oracle_answers(name: str, puzzle, instance) -> list[str]:
+    """The default oracle's answers to one instance, one a run (`Puzzle.oracle_runs`): the project's
+    solver command with the run's arguments, in this process, as the judge reads them."""
+    main = importlib.import_module(f"bots.{name}.solver").main
+    answers = []
+    for arguments in puzzle.oracle_runs():
+        stdin, stdout = sys.stdin, io.StringIO()
+        sys.stdin = io.StringIO(puzzle.format_instance(instance) + "\n")
+        try:
+            with contextlib.redirect_stdout(stdout):
+                assert main(list(arguments)) == 0
+        finally:
+            sys.stdin = stdin
+        answers.append(stdout.getvalue().rstrip("\n"))  # (a judge reads up to the end of the answer)
+    return answers
+
+
 @functools.cache
 def solved(name: str, text: str):
-    """(puzzle, instance, the solver's answer (None: NONE), the oracle's expectation)."""
+    """(puzzle, instance, the solver's answer (None: NONE), the expectation from the oracle's answers)."""
     puzzle = contract.load(name)
     instance = puzzle.parse_instance(text)
     answer = importlib.import_module(f"bots.{name}.solver").solve(instance)
-    return puzzle, instance, answer, puzzle.oracle(instance)
+    return puzzle, instance, answer, puzzle.expectation(instance, oracle_answers(name, puzzle, instance))
 
 
 def answer_text(puzzle, answer) -> str:
@@ -157,3 +176,21 @@ def test_the_solver_command_answers_each_instance_says_none_and_refuses_bad_inpu
     assert stdout.getvalue() == "".join(line + "\n" for line in expected)
     (message,) = capsys.readouterr().err.splitlines()
     assert message.startswith(f"{name} solver: ") and puzzle.malformed[0][1] in message
+
+
+@pytest.mark.parametrize("name, text", EXAMPLES)
+def test_an_oracle_answer_that_breaks_the_rules_is_the_oracles_error(name, text):
+    puzzle, instance, _, _ = solved(name, text)
+    with pytest.raises(contract.OracleError, match="its"):
+        puzzle.expectation(instance, ["?"] * len(puzzle.oracle_runs()))
+
+
+@pytest.mark.parametrize("name, text", EXAMPLES)
+def test_a_solution_where_the_oracle_said_none_proves_the_oracle_wrong(name, text):
+    puzzle, instance, answer, _ = solved(name, text)
+    if not answer:  # (None, or IQ-Twist's empty list of solutions)
+        return
+    none = puzzle.expectation(instance, [puzzle.no_solution_answer] * len(puzzle.oracle_runs()))
+    with pytest.raises(contract.OracleError):
+        puzzle.verdict(1, instance, none, answer_text(puzzle, answer), 0.01)
+    assert puzzle.verdict(1, instance, none, puzzle.no_solution_answer, 0.01).error is None

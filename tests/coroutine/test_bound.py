@@ -3,9 +3,9 @@ import sys
 
 import numpy as np
 
-from referee.coroutine.bound import bound, surviving_lines
-from referee.coroutine.fast import optimal_turns
-from referee.coroutine.generate import LONGEST_POSSIBLE, generate
+from bots.coroutine.bound import bound, surviving_lines
+from bots.coroutine.fast import optimal_turns
+from bots.coroutine.generate import LONGEST_POSSIBLE, generate
 from tests.coroutine import brute
 
 
@@ -37,7 +37,7 @@ def test_no_board_needs_30_turns_and_one_needs_29():
 
 def test_bound_command_states_the_proof():
     run = subprocess.run(
-        [sys.executable, "-m", "referee.cli", "coroutine", "bound", "--turns", "30"], capture_output=True, text=True
+        [sys.executable, "-m", "bots.coroutine.bound", "--turns", "30"], capture_output=True, text=True
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("no board needs 30 turns or more:")

@@ -1,13 +1,13 @@
 import subprocess
 import sys
 
-from referee.coroutine.generate import generate, hardest
+from bots.coroutine.generate import generate, hardest
 from referee.coroutine.rules import parse_puzzle, parse_puzzles
 from tests.coroutine import brute
 
 
-def referee(*args):
-    return subprocess.run([sys.executable, "-m", "referee.cli", "coroutine", *args], capture_output=True, text=True)
+def generate_command(*args):
+    return subprocess.run([sys.executable, "-m", "bots.coroutine.generate", *args], capture_output=True, text=True)
 
 
 def test_generated_puzzles_have_exactly_the_asked_optimum():
@@ -18,7 +18,7 @@ def test_generated_puzzles_have_exactly_the_asked_optimum():
 
 
 def test_generate_command_prints_five_distinct_puzzles_of_20_turns():
-    run = referee("generate", "--turns", "20", "--count", "5", "--seed", "1")
+    run = generate_command("--turns", "20", "--count", "5", "--seed", "1")
     assert run.returncode == 0, run.stderr
     boards = parse_puzzles(run.stdout)
     assert len(set(boards)) == 5
@@ -26,7 +26,7 @@ def test_generate_command_prints_five_distinct_puzzles_of_20_turns():
 
 
 def test_generate_says_so_when_its_effort_runs_out():
-    run = referee("generate", "--turns", "56", "--effort", "1000")
+    run = generate_command("--turns", "56", "--effort", "1000")
     assert run.returncode == 1 and "found 0 of 1 puzzles" in run.stderr
 
 
@@ -38,7 +38,7 @@ def test_hardest_reports_a_board_and_its_true_optimum():
 
 
 def test_hardest_command_prints_the_board_its_optimum_and_an_answer():
-    run = referee("hardest", "--seconds", "1", "--seed", "3")
+    run = generate_command("--hardest", "--seconds", "1", "--seed", "3")
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     board = parse_puzzle("\n".join(lines[:3]))
@@ -48,5 +48,7 @@ def test_hardest_command_prints_the_board_its_optimum_and_an_answer():
 
 
 def test_generate_rejects_an_impossible_length():
-    run = referee("generate", "--turns", "57")
-    assert run.returncode == 2 and "--turns must be 1 to 56" in run.stderr
+    run = generate_command("--turns", "57")
+    assert run.returncode == 2
+    assert run.stderr == "python -m bots.coroutine.generate: --turns must be 1 to 56: an optimal line visits each of " \
+                         "56 states at most once\n"

@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from referee.coroutine.judge import verdict_for
+from bots.coroutine.search import solve
+from referee.coroutine import judge as coroutine_judge
 from referee.coroutine.puzzle import PUZZLE
 from referee.coroutine.rules import START, format_answer, is_solved, parse_puzzle, successors
 from referee.judging import judge_one
 from referee.process import BotStartError
+from referee.puzzle import NONE, OracleError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "coroutine"
 PUBLISHED = parse_puzzle((DATA / "published.txt").read_text())
@@ -20,6 +22,24 @@ ANSWER = "A2 B- A2 B0 A6 B5 A5 B1 A3 B7 A1 B6 A5 B- A0"
 STUCK = parse_puzzle("- - -\n- - -\n- - -")
 SOLVER = shlex.join([sys.executable, "-m", "bots.coroutine.solver"])
 judge = functools.partial(judge_one, PUZZLE)
+
+
+def verdict_for(board, line):
+    """The verdict on `line`, the expectation taken from the project's search (as its solver, the
+    default oracle, answers)."""
+    best = solve(board)
+    expected = coroutine_judge.expectation(board, NONE if best is None else format_answer(best))
+    return coroutine_judge.verdict_for(board, line, expected)
+
+
+def random_answer(seed: int) -> list:
+    """A random walk on the published board to the centre (every line of this board reaches it)."""
+    rng = random.Random(seed)
+    state, turns = START, []
+    while not is_solved(state):
+        turn, state = rng.choice(successors(PUBLISHED, state))
+        turns.append(turn)
+    return turns
 
 
 def python(code):
@@ -54,11 +74,7 @@ def test_a_wrong_answer_names_the_turn_and_why(answer, error):
 
 
 def test_a_longer_answer_solves_but_is_not_optimal():
-    rng = random.Random(3)
-    state, turns = START, []
-    while not is_solved(state):  # a random walk: this board lets every line reach the centre
-        turn, state = rng.choice(successors(PUBLISHED, state))
-        turns.append(turn)
+    turns = random_answer(3)
     verdict = verdict_for(PUBLISHED, format_answer(turns))
     assert verdict.solved and verdict.turns == len(turns) > 15
     assert not verdict.optimal
@@ -121,3 +137,26 @@ def test_judge_command_rejects_a_malformed_file_or_solver(tmp_path):
     assert run.returncode == 2 and "cannot start" in run.stderr and "Traceback" not in run.stderr
     run = referee("judge", str(tmp_path / "missing.txt"), SOLVER)
     assert run.returncode == 2 and "cannot read" in run.stderr
+
+
+def test_the_oracles_answer_is_replayed_and_a_shorter_answer_proves_it_wrong():
+    longer = format_answer(random_answer(3))
+    assert len(longer.split()) > 15
+    with pytest.raises(OracleError, match="solves the puzzle in 15 turns \\(13 steps\\), the oracle's in"):
+        judge(PUBLISHED, python(f"print({ANSWER!r})"), time_ms=5000, oracle=python(f"print({longer!r})"))
+    with pytest.raises(OracleError, match="it answered NONE, but the solver's answer solves the puzzle in 15 turns"):
+        judge(PUBLISHED, python(f"print({ANSWER!r})"), time_ms=5000, oracle=python("print('NONE')"))
+    with pytest.raises(OracleError, match="its answer 'A2 B3': turn 2: B cannot step"):
+        judge(PUBLISHED, python(f"print({ANSWER!r})"), time_ms=5000, oracle=python("print('A2 B3')"))
+    # An oracle that is right, though not the project's solver: the same verdict.
+    verdict = judge(PUBLISHED, python(f"print({longer!r})"), time_ms=5000, oracle=python(f"print({ANSWER!r})"))
+    assert verdict.solved and not verdict.optimal and verdict.optimal_turns == 15
+
+
+def test_judge_command_names_an_oracle_proved_wrong(tmp_path):
+    run = referee("judge", str(DATA / "published.txt"), python(f"print({ANSWER!r})"), "--oracle",
+                  python("print('NONE')"))
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr == ("referee coroutine judge: oracle wrong on puzzle 1: it answered NONE, but the solver's "
+                          "answer solves the puzzle in 15 turns\n")
+    assert run.stdout == ""  # no verdict on the solver: its answer was right

@@ -1,13 +1,13 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.coroutine.fast import optimal_turns
+from bots.coroutine.fast import optimal_turns
 from referee.coroutine.rules import START, parse_puzzle, play
-from referee.coroutine.search import optimum, solve
+from bots.coroutine.search import optimum, solve
 from tests.coroutine import brute
 
 PUBLISHED = "045 1245 0145\n1457 - 136\n067 157 027"
-LONGEST_FOUND = "26 036 14\n- - 2\n014 05 47"  # 29 turns, found by `referee coroutine hardest`
+LONGEST_FOUND = "26 036 14\n- - 2\n014 05 47"  # 29 turns, found by `python -m bots.coroutine.generate --hardest`
 
 
 def test_published_puzzle_optimum_is_15_turns_13_steps_a_on_the_centre():

@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from referee.iqtwist.generate import LEVELS, generate
+from bots.iqtwist.generate import LEVELS, generate
 from referee.iqtwist.judge import check_solution
 from referee.iqtwist.rules import parse_state
-from referee.iqtwist.search import count_solutions
+from bots.iqtwist.search import count_solutions
 
 
 def test_levels_have_fewer_givens_as_they_get_harder():

@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 import textwrap
 
 import pytest
 
 import referee.cli
+from bots.iqtwist.generate import main as generate_main
+from bots.iqtwist.search import solutions
 from referee import judging
+from referee.puzzle import OracleError
 from referee.iqtwist.judge import check_answer
 from referee.iqtwist.puzzle import PUZZLE
 from referee.iqtwist.rules import parse_state
@@ -25,8 +29,14 @@ def run_cli(*argv: str) -> int:
     return referee.cli.main(list(argv))
 
 
-def judge(challenges: list[str], command: str, time_ms: float = PUZZLE.default_ms):
-    return judging.judge(PUZZLE, [PUZZLE.parse_instance(text) for text in challenges], command, time_ms)
+def judge(challenges: list[str], command: str, time_ms: float = PUZZLE.default_ms, oracle: str | None = None):
+    return judging.judge(PUZZLE, [PUZZLE.parse_instance(text) for text in challenges], command, time_ms, oracle)
+
+
+def printing(*lines: str) -> str:
+    """A solver that answers every challenge with these solution lines."""
+    code = f"import sys\nfor _ in sys.stdin:\n    print(*{list(lines)!r}, '', sep=chr(10), flush=True)"
+    return shlex.join([sys.executable, "-c", code])
 
 
 def test_iqtwist_is_a_game_of_the_referee_command():
@@ -154,12 +164,15 @@ def test_cli_judge_refuses_a_solver_that_cannot_start(tmp_path, capsys):
 
 
 def test_cli_generate_and_check(capsys):
-    assert run_cli("iqtwist", "generate", "--level", "expert", "--count", "2", "--seed", "1") == 0
+    assert generate_main(["--level", "expert", "--count", "2", "--seed", "1"]) == 0
     generated = capsys.readouterr().out.split()
     assert len(generated) == 2
     for challenge in generated:
         assert run_cli("iqtwist", "check", challenge) == 0
-        assert capsys.readouterr().out == "valid, not solved; 1 solution(s)\n"
+        assert capsys.readouterr().out == "valid, not solved\n"
+        assert len(solutions(parse_state(challenge))) == 1
+    assert generate_main(["--level", "expert", "--count", "0"]) == 2
+    assert capsys.readouterr().err == "python -m bots.iqtwist.generate: --count must be at least 1\n"
     assert run_cli("iqtwist", "check", "a7A7b6A5i6B0") == 1
     reason = "placement 2 b6A5: its filled loop at 6B would cover the peg i6B0"
     assert capsys.readouterr().out == f"not valid: {reason}\n"
@@ -167,3 +180,17 @@ def test_cli_generate_and_check(capsys):
     assert capsys.readouterr().out == f"solved: {BOOKLET_1_SOLUTION}\n"
     assert run_cli("iqtwist", "check", "c1A3d2A6e2C3f3C4g4A7h6D0i6B0j2B0j1C0k3C0l4B0l5C0", "--viable") == 0
     assert capsys.readouterr().out.splitlines()[1].split()[:3] == ["a6A0", "a6A2", "a6A4"]
+
+
+def test_the_oracles_solutions_are_checked_and_one_it_missed_proves_it_wrong():
+    (verdict,) = judge([TWO], SOLVER, oracle=printing(*TWO_SOLUTIONS))  # a right oracle, not the project's
+    assert verdict.solved and (verdict.solutions, verdict.expected) == (2, 2)
+    (verdict,) = judge([TWO], printing(TWO_SOLUTIONS[1]), oracle=printing(*TWO_SOLUTIONS))
+    assert not verdict.solved and verdict.error.startswith("found 1 of 2 solutions")
+    with pytest.raises(OracleError, match=f"the solver's solution {TWO_SOLUTIONS[1]} passes every check and is not "
+                                          "in the oracle's 1 solution"):
+        list(judge([TWO], SOLVER, oracle=printing(TWO_SOLUTIONS[0])))
+    with pytest.raises(OracleError, match="oracle wrong on challenge 1: its solution 2 repeats its solution 1"):
+        list(judge([TWO], SOLVER, oracle=printing(TWO_SOLUTIONS[0], TWO_SOLUTIONS[0])))
+    with pytest.raises(OracleError, match="its solution 1 'a7A7b6A5c1A3d2A6e2C3f3C2g4A7h6D0i1A0': has the peg"):
+        list(judge([TWO], SOLVER, oracle=printing(TWO_SOLUTIONS[1] + "i1A0")))

@@ -119,9 +119,9 @@ def test_a_malformed_or_invalid_placement_is_refused_with_the_rules_message(caps
     assert referee.cli.main(["iqtwist", "show", "a7A7b6A"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err == "iqtwist show: length 7 is not a multiple of 4\n"
+    assert captured.err == "referee iqtwist show: length 7 is not a multiple of 4\n"
     assert referee.cli.main(["iqtwist", "show", "a7A7b9A7"]) == 2
-    assert capsys.readouterr().err == "iqtwist show: placement 2 'b9A7': column '9' is not 1-8\n"
+    assert capsys.readouterr().err == "referee iqtwist show: placement 2 'b9A7': column '9' is not 1-8\n"
     assert referee.cli.main(["iqtwist", "show", "a7A7b6A5i6B0"]) == 2
     assert "its filled loop at 6B would cover the peg i6B0" in capsys.readouterr().err
 

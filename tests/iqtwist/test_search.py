@@ -7,7 +7,7 @@ from functools import lru_cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.iqtwist import search
+from bots.iqtwist import search
 from referee.iqtwist.pieces import PEG_LIMITS, PEGS, colour, footprint
 from referee.iqtwist.rules import (
     Placement,
@@ -18,7 +18,7 @@ from referee.iqtwist.rules import (
     validity_problem,
     viable_placements,
 )
-from referee.iqtwist.search import candidates, count_solutions, reference_solutions, solutions
+from bots.iqtwist.search import candidates, count_solutions, reference_solutions, solutions
 
 
 @lru_cache(maxsize=1)

@@ -13,7 +13,7 @@ from referee.iqtwist.rules import (
     parse_state,
     viable_placements,
 )
-from referee.iqtwist.search import solutions
+from bots.iqtwist.search import solutions
 
 
 def _column(vectors, section):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.stormyseas import search
+from bots.stormyseas import search
 from referee.stormyseas.rules import parse_card
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "stormyseas"

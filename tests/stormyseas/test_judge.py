@@ -12,6 +12,7 @@ import pytest
 
 import referee.cli as referee_cli
 from referee.judging import judge_one
+from referee.puzzle import OracleError
 from referee.stormyseas import judge
 from referee.stormyseas.puzzle import PUZZLE
 from referee.stormyseas.rules import parse_card
@@ -117,9 +118,48 @@ def test_judge_command_bad_input(card_files, tmp_path, capsys):
     bad = tmp_path / "bad.txt"
     bad.write_text("--#-#-###\n")
     assert referee("judge", str(bad), SOLVER) == 2
-    assert capsys.readouterr().err.strip() == f"stormyseas judge: {bad}: card 1: a card has 8 lines, this one has 1"
+    assert capsys.readouterr().err.strip() == f"referee stormyseas judge: {bad}: card 1: a card has 8 lines, this one has 1"
     assert referee("judge", str(tmp_path / "missing.txt"), SOLVER) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+# Card 3's optimal line with its first slide cut in two: as few unit moves, one slide more.
+SPLIT_3 = "4L1, 4L1, 5L2, XU3, 4R2, 6L2, 7L1, 8R2, XD5"
+
+
+def metric_oracle(units: str, slides: str, *, needs_rotation: bool = False) -> str:
+    """An oracle that reads a card and prints `units` when run with `--metric units`, `slides` with
+    `--metric slides` (and exits 3 without `--rotation` when it needs it)."""
+    code = (f"import sys\nsys.stdin.read(1)\nargs = sys.argv[1:]\n"
+            f"if {needs_rotation} and '--rotation' not in args: sys.exit(3)\n"
+            f"print({units!r} if args[args.index('--metric') + 1] == 'units' else {slides!r})")
+    return python_bot(code)
+
+
+def test_the_oracle_runs_once_a_metric_and_a_better_answer_proves_it_wrong(cards):
+    answer = python_bot(f"print({OPTIMAL_3!r})")
+    verdict = judge_card(cards["card_3"], answer, oracle=metric_oracle(OPTIMAL_3, OPTIMAL_3))
+    assert verdict.solved and (verdict.optimum_units, verdict.optimum_slides) == (19, 8)
+    with pytest.raises(OracleError, match="oracle wrong on card 1: the solver's answer takes 19 unit moves and 8 "
+                                          "slides, the oracle's fewest are 19 and 9"):
+        judge_card(cards["card_3"], answer, oracle=metric_oracle(OPTIMAL_3, SPLIT_3))
+    with pytest.raises(OracleError, match="its answer by slides '4L2': the red boat is not in the port"):
+        judge_card(cards["card_3"], answer, oracle=metric_oracle(OPTIMAL_3, "4L2"))
+    with pytest.raises(OracleError, match="it answered NONE by units, but solved the card by the other metric"):
+        judge_card(cards["card_3"], answer, oracle=metric_oracle("NONE", OPTIMAL_3))
+    verdict = judge_card(cards["card_3"], answer, oracle=metric_oracle(OPTIMAL_3, OPTIMAL_3, needs_rotation=True),
+                         rotation=True)
+    assert verdict.solved and verdict.optimum_slides == 8
+
+
+def test_without_optima_the_oracle_only_checks_a_none(card_files, capsys):
+    one, _ = card_files
+    absent = ["--no-optima", "--oracle", "/no/such/oracle"]
+    assert referee("judge", str(one), python_bot(f"print({OPTIMAL_3!r})"), *absent) == 0
+    assert referee("judge", str(one), python_bot("print('NONE')"), *absent) == 2
+    assert capsys.readouterr().err.startswith("referee stormyseas judge: oracle cannot start: ")
+    assert referee("judge", str(one), python_bot("print('NONE')"), "--no-optima") == 1
+    assert "card 1: not solved: answered NONE, but the card is solved in 19 unit moves" in capsys.readouterr().out
 
 
 def test_show_steps_through_a_solution_and_writes_svg(card_files, tmp_path, capsys):
@@ -150,15 +190,6 @@ def test_show_colours_on_request(card_files, capsys):
     one, _ = card_files
     assert referee("show", str(one), "--color", "always") == 0
     assert "\x1b[41;97;1mX" in capsys.readouterr().out
-
-
-def test_bench_prints_the_figures(card_files, capsys):
-    one, _ = card_files
-    assert referee("bench", str(one), "--metric", "both") == 0
-    out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("units  card 1: 19 units, ")
-    assert out[1].startswith("units  all 1 cards: ")
-    assert out[2].startswith("slides card 1: 19 units, 8 slides, ")
 
 
 def test_the_cards_file_holds_the_known_cards(recorded):

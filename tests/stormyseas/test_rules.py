@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from referee.errors import InputFormatError
+from tests.stormyseas.card_texts import CARD_3, ROOM_TO_TURN, SIDE_BY_SIDE
 from referee.stormyseas.rules import (
     Move,
     Slide,
@@ -21,39 +22,6 @@ from referee.stormyseas.rules import (
     try_move,
     unit_count,
 )
-
-CARD_3 = """\
---#-#-###
---#-###-#
---#-##-##
---#-#-###
---#-#-###
---#-###-#
--##X##-#-
-###x###--"""
-
-# Boats A and B side by side in the top-left corner.
-SIDE_BY_SIDE = """\
-AB#-#-###
-AB#-###-#
---#-##-##
---#-#-###
---#-#-###
---#-###-#
--##X##-#-
-###x###--"""
-
-# The red boat in the top rows with open water on its left: room to turn.
-ROOM_TO_TURN = """\
--X#-#-###
--x#-###-#
---#-##-##
---#-#-###
---#-#-###
---#-###-#
---#-#-###
---#-#-###"""
-
 
 def replay(card, line, rotation=False):
     state = card.start

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.stormyseas import search
+from bots.stormyseas import search
+from tests.stormyseas.card_texts import BOW_UP, HORIZONTAL
 from referee.stormyseas.rules import (
     apply_slide,
     format_solution,
@@ -47,18 +48,6 @@ def random_walk(card, seed, steps, rotation):
         state = rng.choice(moves)[1]
         states.append(state)
     return states
-
-
-# Card 3 with a horizontal boat beside the red boat's bow (no known card has one).
-HORIZONTAL = """\
---#-#-###
---#-###-#
---#-##-##
---#-#-###
---#-#-###
---#-###-#
--##X##-#-
-###x###HH"""
 
 
 @settings(max_examples=40, deadline=None)
@@ -113,17 +102,6 @@ def test_kernel_and_plain_search_agree_with_rotation(cards, recorded, metric, cu
     plain = search.solve_reference(card, metric, rotation=True)
     assert (fast.units, fast.slide_count) == (plain.units, plain.slide_count)
     assert is_won(card, replay(card, fast.slides, rotation=True))
-
-
-BOW_UP = """\
---#-#-###
---#-###-#
---#-##-##
---#-#-###
---#-#-###
---#-###-#
--##x##-#-
-###X###--"""
 
 
 def test_the_bow_must_lead_into_the_port():

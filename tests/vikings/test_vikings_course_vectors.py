@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 
 from referee.vikings import rules
-from referee.vikings.search import shortest_solution
+from bots.vikings.search import shortest_solution
 
 
 def pair(field: str) -> tuple[int, int]:

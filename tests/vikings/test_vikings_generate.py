@@ -6,9 +6,10 @@ import random
 import pytest
 
 from referee.vikings import rules
-from referee.vikings import search
-from referee.vikings.generate import boundary_placements, generate, random_board, targets_of
-from referee.vikings.search import shortest_solution
+from bots.vikings import search
+from bots.vikings import generate as generate_module
+from bots.vikings.generate import boundary_placements, generate, random_board, targets_of
+from bots.vikings.search import shortest_solution
 
 
 @pytest.mark.parametrize("moves, boats, seed", [(1, 1, 0), (12, 1, 1), (20, 2, 2), (40, 3, 3), (50, 4, 4)])
@@ -34,17 +35,23 @@ def test_distances_backwards_are_the_optima_forwards():
         assert len(shortest_solution(rules.Objective(start, targets))) == distance[i]
 
 
-def test_the_command_prints_distinct_objectives_and_repeats_with_a_seed(run_cli, capsys):
-    assert run_cli("vikings", "generate", "--moves", "10", "--boats", "2", "--count", "3", "--seed", "5") == 0
+def generate_command(*argv: str) -> int:
+    """`python -m bots.vikings.generate ...`, in this process."""
+    return generate_module.main(list(argv))
+
+
+def test_the_command_prints_distinct_objectives_and_repeats_with_a_seed(capsys):
+    assert generate_command("--moves", "10", "--boats", "2", "--count", "3", "--seed", "5") == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(set(lines)) == 3
     for line in lines:
         assert len(shortest_solution(rules.parse_objective(line))) == 10
-    assert run_cli("vikings", "generate", "--moves", "10", "--boats", "2", "--count", "3", "--seed", "5") == 0
+    assert generate_command("--moves", "10", "--boats", "2", "--count", "3", "--seed", "5") == 0
     assert capsys.readouterr().out.splitlines() == lines
 
 
-def test_an_optimum_out_of_reach_is_reported(run_cli, capsys):
-    assert run_cli("vikings", "generate", "--moves", "200", "--boats", "1", "--seed", "1", "--boards", "200") == 1
+def test_an_optimum_out_of_reach_is_reported(capsys):
+    assert generate_command("--moves", "200", "--boats", "1", "--seed", "1", "--boards", "200") == 1
     assert "found 0 of 1 objectives with optimum 200 and 1 boat(s) (200 random boards each)" in capsys.readouterr().err
-    assert run_cli("vikings", "generate", "--moves", "0") == 2
+    assert generate_command("--moves", "0") == 2
+    assert capsys.readouterr().err == "python -m bots.vikings.generate: --moves, --count and --boards must be at least 1\n"

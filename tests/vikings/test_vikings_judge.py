@@ -9,7 +9,7 @@ import pytest
 import referee.cli
 from referee.vikings import rules
 from referee.vikings.judge import check_answer
-from referee.vikings.search import shortest_solution
+from bots.vikings.search import shortest_solution
 
 SOLVER = f"{sys.executable} -m bots.vikings.solver"
 FIRST = "N0O1N1N0O0O1N0N3N1Rt Rv"  # official objective 0, solved by 8547776
@@ -94,8 +94,27 @@ def test_malformed_file_and_unstartable_solver_exit_2(run_cli, tmp_path, capsys)
     path.write_text(f"{FIRST}\nO1O1N1N0N0O1N0N3N1Rt Rv\n")
     assert run_cli("vikings", "judge", str(path), SOLVER) == 2
     assert capsys.readouterr().err.strip() == (
-        f"vikings judge: {path}, line 2: invalid board: tiles 0 and 1 overlap (both closed at edge e)")
+        f"referee vikings judge: {path}, line 2: invalid board: tiles 0 and 1 overlap (both closed at edge e)")
     path.write_text(FIRST + "\n")
     assert run_cli("vikings", "judge", str(path), str(tmp_path / "no-such-solver")) == 2
     assert "solver cannot start" in capsys.readouterr().err
     assert run_cli("vikings", "judge", str(tmp_path / "missing.txt"), SOLVER) == 2
+
+
+def test_an_oracle_with_a_longer_answer_is_proved_wrong_by_a_shorter_one(run_cli, tmp_path, capsys):
+    path = tmp_path / "first.txt"
+    path.write_text(FIRST + "\n")
+    longer = python_bot(tmp_path, "for line in sys.stdin:\n    print('85477766666', flush=True)\n")
+    assert run_cli("vikings", "judge", str(path), SOLVER, "--oracle", longer) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == (
+        "referee vikings judge: oracle wrong on objective 1: the solver's answer meets the objective in 7 moves; "
+        "the oracle answered 11 moves\n")
+
+
+def test_another_search_can_be_the_oracle(run_cli, tmp_path, capsys):
+    path = tmp_path / "two.txt"
+    path.write_text(f"{FIRST}\n{STUCK}\n")
+    assert run_cli("vikings", "judge", str(path), SOLVER, "--json", "--oracle", SOLVER + " --search bfs") == 0
+    verdicts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(v["solved"], v["optimal"], v["optimum"]) for v in verdicts] == [(True, True, 7), (True, True, None)]

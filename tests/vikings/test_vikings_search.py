@@ -7,8 +7,9 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from referee.vikings import rules, search
-from referee.vikings.generate import random_board
+from bots.vikings import search
+from referee.vikings import rules
+from bots.vikings.generate import random_board
 
 
 def objectives_on_random_boards():

@@ -102,6 +102,40 @@ def test_greedy_takes_an_immediate_win(shortest_path):
     assert GreedyBot(seed=0).choose(state, 0.1) == gap
 
 
+def test_greedy_scores_each_move_by_the_plain_distances_after_it(conformance_games):
+    """A win scores WIN, any other move the opponent's connection distance minus the mover's
+    after it (BLOCKED for a player who can never connect), by the reference rules and Dijkstra."""
+    from bots.volcanoes import greedy
+    from referee.volcanoes import reference
+    from tests.volcanoes.plain import board_of, connection
+
+    def plain_score(pos, player, tile):
+        after = pos.copy()
+        outcome = reference.play(after, tile)
+        if outcome == (reference.BLUE_WINS if player == reference.BLUE else reference.ORANGE_WINS):
+            return greedy.WIN
+        assert outcome == reference.ONGOING
+        theirs, ours = connection(after.levels, -player)[0], connection(after.levels, player)[0]
+        return (greedy.BLOCKED if theirs is None else theirs) - (greedy.BLOCKED if ours is None else ours)
+
+    bot, checked = GreedyBot(seed=0), 0
+    for game in conformance_games[:3]:
+        pos = reference.Position()
+        for move in game["moves"].split()[:-1]:  # each position before the last move is ongoing
+            if move == "GROW":
+                reference.grow(pos)
+                continue
+            player = pos.next_actor
+            if pos.turns_played % 9 in (1, 4):  # a few positions of each game, either player to move
+                moves = np.array(reference.legal_moves(pos, player))
+                scores = np.empty(moves.size, dtype=np.int64)
+                greedy.score_moves(board_of(pos.levels), player, moves, scores, bot.scratch, bot.rules_scratch)
+                assert scores.tolist() == [plain_score(pos, player, int(t)) for t in moves]
+                checked += 1
+            reference.play(pos, INDEX[move])
+    assert checked >= 6
+
+
 @pytest.mark.parametrize("name", ["random", "boss", "greedy"])
 def test_baselines_run_as_processes_through_the_referee(name, tmp_path):
     replay = tmp_path / "replay.json"

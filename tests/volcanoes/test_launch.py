@@ -176,3 +176,17 @@ def test_a_child_still_loading_after_a_while_goes_on_at_the_usual_priority(monke
 def test_without_the_idle_priority_the_child_loads_at_the_usual_one():
     with _loading("random", idle=False) as engine:
         assert os.sched_getscheduler(engine.proc.pid) == os.SCHED_OTHER
+
+
+@pytest.mark.skipif(not launch.can_load_idle(), reason="needs the right to leave SCHED_IDLE (Linux)")
+def test_a_child_that_compiles_does_so_at_the_usual_priority(monkeypatch, tmp_path):
+    """Loading from a warm cache fits in idle moments; compiling (an empty cache) takes 10 to 30 s of
+    processor time and must end, so numba's first compile lifts the child to the usual priority."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # empty: the child compiles
+    monkeypatch.setattr(launch, "IDLE_LOAD_SECONDS", 1e9)  # (not the launcher's own time limit)
+    with _loading("random", idle=True) as engine:
+        assert os.sched_getscheduler(engine.proc.pid) == os.SCHED_IDLE
+        deadline = time.monotonic() + 120
+        while os.sched_getscheduler(engine.proc.pid) == os.SCHED_IDLE:
+            assert not engine.poll_ready(sys.stderr) and time.monotonic() < deadline
+            time.sleep(0.01)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from bots.volcanoes.mcts import MctsBot
-from bots.volcanoes.search import playout, tree
+from bots.volcanoes.search import bitboard, tree
 from bots.volcanoes.state import GameState
 from bots.volcanoes.uct import UctBot
 from referee.process import BotProcess
@@ -113,7 +113,9 @@ def test_solver_proves_a_double_move_win():
     after, after_dormant = levels.copy(), dormant.copy()
     assert rules.take_turn(after, after_dormant, 5, tile) == rules.ONGOING
     assert rules.take_turn(after, after_dormant, 6, 0) == rules.ONGOING
-    assert playout.winning_tile(after, rules.BLUE, playout.new_scratch()) >= 0  # on turn 7
+    board = bitboard.new_board()
+    bitboard.from_levels(after, board)
+    assert bitboard.winning_tile(board, rules.BLUE, bitboard.new_scratch()) >= 0  # on turn 7
 
 
 @pytest.mark.parametrize("module", ["uct", "mcts"])

@@ -1,12 +1,13 @@
-"""The search's lean rules step agrees with the rules engine (itself checked against the reference)
-turn by turn on random games, and its random moves are legal."""
+"""The older numba playout loop, the bench's baseline (arena/playout_baseline.py): its lean rules
+step agrees with the rules engine (itself checked against the reference) turn by turn on random
+games, and its random moves are legal."""
 import itertools
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bots.volcanoes.search import playout
+from arena import playout_baseline as playout
 from referee.volcanoes import reference, rules
 from referee.volcanoes.board import N_TILES
 

@@ -1,6 +1,6 @@
 """Decisive playouts in pure Python: random playouts in which a player who can connect by a placement
 does, and else one whose opponent moves next and could connect by a placement takes that tile
-(what numba `mcts`'s playouts do, `bots/volcanoes/search/playout.py`).
+(what numba `mcts`'s playouts do, `bots/volcanoes/search/bitboard.py`).
 
 Looking for winning placements afresh on every move (`rules.winning_placements`, a flood of the
 board) would cost twenty random moves each. Here each player keeps a bit mask of the empty tiles

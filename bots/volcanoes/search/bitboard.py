@@ -14,7 +14,7 @@ exactly when its level is 4 (an eruption phase limit ends the game as a draw), s
   holds 12 tiles and some tile and its antipode, and a placement only if it joins two of its
   neighbours or its antipode is owned, so the connection test runs only then: a flood fill over
   neighbour masks, from the gained tiles.
-Like `playout.py` it relies on the position before a turn being ongoing. Exact to
+It relies on the position before a turn being ongoing. Exact to
 `referee/volcanoes/reference.py` (tests/volcanoes/test_bitboard.py). Randomness is an explicit
 xorshift64* state (`new_rng`), not numba's global generator.
 """
@@ -43,8 +43,8 @@ U = np.uint64
 _ZERO = U(0)
 _ONE = U(1)
 _LOW8, _LOW16, _LOW32 = U(0xFF), U(0xFFFF), U(0xFFFFFFFF)
-_NORTH = U((1 << HALF) - 1)  # tiles 0-39 of the low word
-_HIGH_TILES = U((1 << (N_TILES - 64)) - 1)  # tiles 64-79 in the high word
+NORTH = U((1 << HALF) - 1)  # tiles 0-39 of the low word
+HIGH_TILES = U((1 << (N_TILES - 64)) - 1)  # tiles 64-79 in the high word
 _ALL = U(2**64 - 1)
 MIN_CHAIN = 12  # the fewest tiles joining a tile to its antipode
 _CYCLE = np.array(CYCLE, dtype=np.int64)
@@ -162,7 +162,7 @@ def random_below(rng, n):
 
 
 @njit(cache=True)
-def _south(lo, hi):
+def south_bits(lo, hi):
     """Tiles 40-79 as bits 0-39 (tile k + 40 as bit k)."""
     return (lo >> U(HALF)) | (hi << U(64 - HALF))
 
@@ -172,6 +172,19 @@ def occupied(board, colour, w):
     """Word w of the colour's tiles."""
     b = colour * 8 + w
     return board[b] | board[b + 2] | board[b + 4] | board[b + 6]
+
+
+@njit(cache=True)
+def plane(board, player, level):
+    """The player's tiles at `level` (1-4), as two words."""
+    b = (0 if player == BLUE else 8) + 2 * (level - 1)
+    return board[b], board[b + 1]
+
+
+@njit(cache=True)
+def holds(lo, hi, tile):
+    """Whether the set (lo, hi) holds `tile`."""
+    return (((lo if tile < 64 else hi) >> U(tile & 63)) & _ONE) != _ZERO
 
 
 @njit(cache=True)
@@ -210,7 +223,7 @@ def legal_mask(board, player):
     enemy = 8 - own
     lo = ~(board[enemy] | board[enemy + 2] | board[enemy + 4] | board[enemy + 6] | board[own + 6])
     hi = ~(board[enemy + 1] | board[enemy + 3] | board[enemy + 5] | board[enemy + 7] | board[own + 7])
-    return lo, hi & _HIGH_TILES
+    return lo, hi & HIGH_TILES
 
 
 @njit(cache=True)
@@ -360,7 +373,7 @@ def _erupt(board, blue_lo, blue_hi, orange_lo, orange_hi):
 
 
 @njit(cache=True)
-def _component(t, o_lo, o_hi):
+def component(t, o_lo, o_hi):
     """The component of tile t in the set (o_lo, o_hi), and the tiles around it (its tiles'
     neighbours, in the set or not): (comp_lo, comp_hi, around_lo, around_hi)."""
     comp_lo = comp_hi = around_lo = around_hi = _ZERO
@@ -399,12 +412,12 @@ def connects_from(board, colour, seed_lo, seed_hi):
     seed_hi &= o_hi
     if not (seed_lo | seed_hi) or popcount(o_lo) + popcount(o_hi) < MIN_CHAIN:
         return False
-    if not (o_lo & _NORTH & _south(o_lo, o_hi)):  # no tile with its antipode at all
+    if not (o_lo & NORTH & south_bits(o_lo, o_hi)):  # no tile with its antipode at all
         return False
     while seed_lo | seed_hi:
         t = lowest_bit(seed_lo) if seed_lo else 64 + lowest_bit(seed_hi)
-        comp_lo, comp_hi, _, _ = _component(t, o_lo, o_hi)
-        if comp_lo & _NORTH & _south(comp_lo, comp_hi):
+        comp_lo, comp_hi, _, _ = component(t, o_lo, o_hi)
+        if comp_lo & NORTH & south_bits(comp_lo, comp_hi):
             return True
         seed_lo &= ~comp_lo
         seed_hi &= ~comp_hi
@@ -487,6 +500,12 @@ def grow(board, scratch):
 
 
 @njit(cache=True)
+def erupts_on_growth(board):
+    """Whether the coming growth erupts a volcano: either colour has one at level 3."""
+    return (board[4] | board[5] | board[12] | board[13]) != _ZERO
+
+
+@njit(cache=True)
 def step(board, turn, tile, scratch):
     """Play 1-based turn `turn` (`tile` is ignored on a growth turn); returns the outcome."""
     who = _CYCLE[(turn - 1) % 6]
@@ -507,10 +526,10 @@ def winning_tile(board, player, scratch):
     if popcount(o_lo) + popcount(o_hi) < MIN_CHAIN - 1:
         return -1
     e_lo = ~(o_lo | occupied(board, 1 - colour, 0))
-    e_hi = ~(o_hi | occupied(board, 1 - colour, 1)) & _HIGH_TILES
+    e_hi = ~(o_hi | occupied(board, 1 - colour, 1)) & HIGH_TILES
     # A placement adds one tile: the chain's ends are two owned tiles, or one and the placement.
-    o_north, o_south = o_lo & _NORTH, _south(o_lo, o_hi)
-    if not (o_north & o_south or o_north & _south(e_lo, e_hi) or e_lo & _NORTH & o_south):
+    o_north, o_south = o_lo & NORTH, south_bits(o_lo, o_hi)
+    if not (o_north & o_south or o_north & south_bits(e_lo, e_hi) or e_lo & NORTH & o_south):
         return -1
     north, south = scratch[_C_NORTH], scratch[_C_SOUTH]
     front_lo, front_hi = scratch[_C_FRONT_LO], scratch[_C_FRONT_HI]
@@ -519,12 +538,12 @@ def winning_tile(board, player, scratch):
     left_lo, left_hi = o_lo, o_hi
     while left_lo | left_hi:  # each component: its tiles, then its empty neighbours
         t = lowest_bit(left_lo) if left_lo else 64 + lowest_bit(left_hi)
-        comp_lo, comp_hi, around_lo, around_hi = _component(t, o_lo, o_hi)
+        comp_lo, comp_hi, around_lo, around_hi = component(t, o_lo, o_hi)
         left_lo &= ~comp_lo
         left_hi &= ~comp_hi
         around_lo &= e_lo
         around_hi &= e_hi
-        c_north, c_south = comp_lo & _NORTH, _south(comp_lo, comp_hi)
+        c_north, c_south = comp_lo & NORTH, south_bits(comp_lo, comp_hi)
         # Empty neighbours whose antipode is in the component.
         wins_lo |= around_lo & (c_south | (c_north << U(HALF)))
         wins_hi |= around_hi & (c_north >> U(64 - HALF))

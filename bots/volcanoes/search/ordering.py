@@ -2,9 +2,9 @@
 
 A tile t is on a cheapest route of the pair (k, k + 40) when the search from k reaches t for a
 empty tiles and the search from k + 40 reaches it for D + 1 - a (t counted twice), D being the
-connection distance. With the layers of both searches (`evaluate.spread`, forward and backward)
-that is a few bitwise ANDs per tile; the number of pairs routed through a tile says how much it
-matters to that player: to take it, or to block it.
+connection distance. With the layers of both searches (`distance.spread` and `spread_back`) that
+is a few bitwise ANDs per tile; the number of pairs routed through a tile says how much it matters
+to that player: to take it, or to block it.
 """
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from numba import njit
 
 from referee.volcanoes.board import N_TILES
 
-from .evaluate import spread
+from .bitboard import popcount
+from .distance import empty_tiles, spread, spread_back
 
 ROUTE_CAP = 12  # routes longer than this are not worth ordering by
 
@@ -24,25 +25,16 @@ def new_layers() -> np.ndarray:
 
 
 @njit(cache=True)
-def popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
-
-
-@njit(cache=True)
-def routes_through(levels, player, scratch, layers, out):
+def routes_through(board, player, scratch, layers, out):
     """Add to out[t], for each empty tile t, the number of (k, k + 40) pairs with a cheapest route
     of the player through t."""
-    d, _ = spread(levels, player, scratch, ROUTE_CAP, False, layers[0])
+    d, _ = spread(board, player, scratch, ROUTE_CAP, layers[0])
     if d == 0 or d >= ROUTE_CAP:
         return
-    spread(levels, player, scratch, ROUTE_CAP, True, layers[1])
-    for t in range(N_TILES):
-        if levels[t] != 0:
-            continue
+    spread_back(scratch, ROUTE_CAP, layers[1])
+    forward, back = layers[0], layers[1]
+    for t in empty_tiles(scratch):
         pairs = np.uint64(0)
         for a in range(1, d + 1):
-            pairs |= layers[0, a, t] & layers[1, d + 1 - a, t]
+            pairs |= forward[a, t] & back[d + 1 - a, t]
         out[t] += popcount(pairs)

@@ -24,6 +24,7 @@ from numba import njit
 
 from referee.stormyseas.rules import (
     COLS,
+    METRICS,
     RED,
     ROWS,
     STEPS,
@@ -39,7 +40,6 @@ from referee.stormyseas.rules import (
     try_move,
 )
 
-METRICS = ("units", "slides")
 MAX_KERNEL_BOATS = 6
 ACTIONS = tuple(STEPS) + TURNS  # action codes 0-7: U D L R, then the four turns
 HEADINGS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # the red boat's stern-to-bow step: codes 0-3

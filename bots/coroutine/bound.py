@@ -11,16 +11,22 @@ line too early or a winning state within N-2 turns. Every board with an optimum 
 with the arrows decided for some surviving line; trying every way to set the undecided arrows of
 every surviving line therefore finds the longest optimum if it is N or more, and proves there is
 none otherwise.
+
+    python -m bots.coroutine.bound [--turns 30]
 """
 from __future__ import annotations
 
+import sys
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from referee.coroutine.fast import NEIGHBOUR, START_STATE, _optimal_turns
-from referee.coroutine.rules import CENTRE, Board, neighbour
+from bots import puzzle_solver
+from bots.coroutine.fast import MOST_TURNS, NEIGHBOUR, START_STATE, _optimal_turns
+from referee.coroutine.puzzle import PUZZLE
+from referee.coroutine.rules import CENTRE, Board, format_puzzle, neighbour
+from referee.errors import UserError, run_command
 
 # The direction from each square to the centre: the arrow under the other token that wins.
 TO_CENTRE = np.array([next((d for d in range(8) if neighbour(s, d) == CENTRE), -1) for s in range(9)], np.int64)
@@ -200,3 +206,29 @@ def _longest_completion(shown, hidden, neighbour, best):
             if turns > _optimal_turns(best, neighbour):
                 best[:] = masks
     return longest
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = puzzle_solver.parser(PUZZLE, "Prove by exhaustive search whether any board needs N turns or more.",
+                                  "bound")
+    parser.add_argument("--turns", type=int, default=30, metavar="N", help="(default 30)")
+    parser.set_defaults(run=run_bound)
+    return run_command(parser.parse_args(argv))
+
+
+def run_bound(args) -> int:
+    if not 2 <= args.turns <= MOST_TURNS:
+        raise UserError(f"--turns must be 2 to {MOST_TURNS}")
+    result = bound(args.turns)
+    searched = f"{result.lines:,} lines of {args.turns - 1} states survive the search"
+    if result.longest < args.turns:
+        print(f"no board needs {args.turns} turns or more: {searched}, and none of their completions needs "
+              f"more than {result.longest} turns")  # fmt: skip
+    else:
+        print(f"the longest optimum of any board is {result.longest} turns ({searched}):")
+        print(format_puzzle(result.board))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

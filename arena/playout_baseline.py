@@ -1,8 +1,10 @@
-"""A lean rules step and random playouts over levels arrays, preallocated scratch space.
+"""The numba playout loop the search used before the bitboard core: a lean rules step and random
+playouts over levels arrays, preallocated scratch space.
 
-The search now plays on the bitboard core (`bitboard.py`, about four times faster); this engine
-stays as the baseline `arena bench` prints beside it (and `.ci/bench-acceptance`
-slows it on purpose).
+Every numba search now plays on the bitboard core (`bots/volcanoes/search/bitboard.py`, about four
+times faster); no bot imports this engine. It stays, beside the bench that measures it, as the
+baseline of `arena bench`'s "playouts/s numba" figures (the rate the bitboard core is compared
+with), tested against the rules engine (tests/volcanoes/test_playout.py).
 
 `step` plays one turn exactly as `rules.take_turn` does (tested against it and the reference), but
 does less work:
@@ -34,7 +36,7 @@ from referee.volcanoes.rules import (
     ORANGE_WINS,
 )
 
-from .bitboard import MIN_CHAIN
+from bots.volcanoes.search.bitboard import MIN_CHAIN
 
 _NB = NEIGHBOUR_ARRAY
 

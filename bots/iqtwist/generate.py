@@ -16,15 +16,22 @@ the same cells (the holes move), put pegs under random holes of their colour, as
 limits allow (up to 7; none under a given piece), keep it only if that has one solution, then take
 pegs away in random order while the solution stays unique, down to the level's count. Start again
 from another solution when stuck.
+
+    python -m bots.iqtwist.generate --level wizard [--count 5] [--seed 1]
 """
 from __future__ import annotations
 
 import random
+import sys
 from functools import lru_cache
+
+from bots import puzzle_solver
 
 from referee.iqtwist.pieces import CELLS, COLUMNS, PEG_LIMITS, PEGS, colour, footprint
 from referee.iqtwist.rules import Placement, State, canonical, parse_placement
-from referee.iqtwist.search import count_solutions, solutions
+from bots.iqtwist.search import count_solutions, solutions
+from referee.errors import UserError, run_command
+from referee.iqtwist.puzzle import PUZZLE
 
 # level -> (pieces given, pegs given)
 LEVELS = {
@@ -100,3 +107,25 @@ def generate(level: str, rng: random.Random) -> str:
         if challenge is not None:
             return challenge
     raise RuntimeError(f"no {level} challenge found in {MAX_ATTEMPTS} attempts")  # pragma: no cover
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = puzzle_solver.parser(PUZZLE, "Print new challenges with exactly one solution.", "generate")
+    parser.add_argument("--level", choices=list(LEVELS), required=True)
+    parser.add_argument("--count", type=int, default=1, help="how many challenges (default 1)")
+    parser.add_argument("--seed", type=int, help="random seed, for the same challenges again")
+    parser.set_defaults(run=run_generate)
+    return run_command(parser.parse_args(argv))
+
+
+def run_generate(args) -> int:
+    if args.count < 1:
+        raise UserError("--count must be at least 1")
+    rng = random.Random(args.seed)
+    for _ in range(args.count):
+        print(generate(args.level, rng), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
