@@ -248,3 +248,26 @@ def test_mcts_selects_the_move_of_best_value():
         assert values[bot._select(node)] == pytest.approx(max(values.values()), abs=1e-12)
         checked += 1
     assert checked >= 20
+
+
+def test_the_prior_values_a_lone_raise_as_a_tile_alone():
+    """Raising an own volcano that no enemy touches gets the lone-raise mean; one touching an
+    enemy, and a placement next to an own piece, the near-own mean; in either player's view."""
+    from bots.volcanoes.pure.mcts import _prior
+
+    for mover in (pure.BLUE, pure.ORANGE):
+        board = pure.new_board()
+        lone, contact = 0, 40
+        enemy = pure._NB[contact][0]
+        board[lone] = pure.EMPTY + 2 * mover
+        board[contact] = pure.EMPTY + 2 * mover
+        board[enemy] = pure.EMPTY - mover
+        beside = next(n for n in pure._NB[lone] if board[n] == pure.EMPTY)
+        far = next(t for t in pure.TILES if board[t] == pure.EMPTY
+                   and all(board[n] == pure.EMPTY for n in pure._NB[t]))
+        bot = MCTSBot(prior=10, prior_own=0.6, prior_enemy=0.5, prior_alone=0.4, prior_raise=0.3)
+        visits, wins = [0] * pure.N_TILES, [0.0] * pure.N_TILES
+        moves = [lone, contact, beside, far]
+        _prior(board, mover, moves, bot.prior, visits, wins)
+        assert [visits[t] for t in moves] == [10] * 4
+        assert [wins[t] / 10 for t in moves] == pytest.approx([0.3, 0.6, 0.6, 0.4])

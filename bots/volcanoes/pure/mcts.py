@@ -39,6 +39,11 @@ FIRST_PLAY = 0.5  # the AMAF mean of a tile never played
 # more with 0.5 next to the opponent's; 50 visits played as 20 (-9 [-71, +53]).
 PRIOR_VISITS = 20
 PRIOR_NEAR_OWN, PRIOR_NEAR_ENEMY, PRIOR_ALONE = 0.6, 0.5, 0.45
+# Raising an own volcano that no enemy piece touches is valued as a tile alone, not as one near own
+# pieces: +25 Elo [+5, +46] (an SPRT, 1,118 games at 500 iterations a move). Growth raises it anyway;
+# numba mcts (20,000 iterations a search, 3,174 positions of its own games) gave such raises about
+# a third of the visits of an empty tile among empty ones, and raises next to an enemy more.
+PRIOR_LONE_RAISE = 0.45
 # The reward of an outcome for a player, indexed by outcome (ONGOING, BLUE_WINS, ORANGE_WINS, DRAW).
 _REWARD = {
     rules.BLUE: (0.0, 1.0, 0.0, 0.5),
@@ -73,18 +78,21 @@ DECISIVE = True
 
 
 def _prior(board, mover: int, moves: list[int], prior: tuple, visits: list[int], wins: list[float]) -> None:
-    """`prior` = (n, and n times the means near own pieces, near the opponent's, alone): n virtual
-    AMAF visits for each move, with a mean by what the tile touches: the mover's own pieces (or it
-    is one: a volcano raised), else the opponent's, else nothing. Few playouts pass through a new
-    node; until they do, these steer it away from tiles off on their own."""
+    """`prior` = (n, and n times the means near own pieces, near the opponent's, alone, and of a
+    lone raise): n virtual AMAF visits for each move, with a mean by what the tile touches: the
+    mover's own pieces (or it is one: a volcano raised, unless no enemy touches it: a lone raise),
+    else the opponent's, else nothing. Few playouts pass through a new node; until they do, these
+    steer it away from tiles off on their own."""
     nb = rules._NB
-    prior, near_own, near_enemy, alone = prior
+    prior, near_own, near_enemy, alone, lone_raise = prior
     if mover < 0:  # orange's view of the board: its pieces above EMPTY
         board = board.translate(_MIRROR)
     for t in moves:
         a, b, c = nb[t]
         visits[t] = prior
-        if board[t] > 4 or board[a] > 4 or board[b] > 4 or board[c] > 4:
+        if board[t] > 4 and board[a] >= 4 and board[b] >= 4 and board[c] >= 4:
+            wins[t] = lone_raise
+        elif board[t] > 4 or board[a] > 4 or board[b] > 4 or board[c] > 4:
             wins[t] = near_own
         elif board[a] < 4 or board[b] < 4 or board[c] < 4:
             wins[t] = near_enemy
@@ -173,13 +181,14 @@ class MCTSBot:
     def __init__(self, seed: int | None = None, exploration: float = EXPLORATION,
                  rave_bias: float = RAVE_BIAS, iterations: int | None = None, decisive: int = 1,
                  solver: int = 1, prior: int = PRIOR_VISITS, prior_own: float = PRIOR_NEAR_OWN,
-                 prior_enemy: float = PRIOR_NEAR_ENEMY, prior_alone: float = PRIOR_ALONE):
+                 prior_enemy: float = PRIOR_NEAR_ENEMY, prior_alone: float = PRIOR_ALONE,
+                 prior_raise: float = PRIOR_LONE_RAISE):
         """`iterations`: search exactly this many a turn whatever the clock says (for tests and
         for comparisons that must not depend on the machine's speed). `decisive`: playouts that
         take and block wins in one (`pure.decisive`), else uniformly random ones. `solver`:
         MCTS-Solver (proven outcomes climb the tree; a proven loss is never chosen when another
         move is left). `prior`: virtual AMAF visits at each new node (`_prior`; 0: none), at
-        the means `prior_own`, `prior_enemy` and `prior_alone`."""
+        the means `prior_own`, `prior_enemy`, `prior_alone` and `prior_raise`."""
         self.rng = Random(seed)
         self.fixed_iterations = iterations
         self.exploration = exploration
@@ -187,7 +196,7 @@ class MCTSBot:
         self.playout = decisive_playout if decisive else rules.random_playout
         self.solver = bool(solver)
         # (visits, and the AMAF sums they add: the means times the visits)
-        self.prior = ((prior, prior * prior_own, prior * prior_enemy, prior * prior_alone)
+        self.prior = ((prior, prior * prior_own, prior * prior_enemy, prior * prior_alone, prior * prior_raise)
                       if prior else None)
         self.root: Node | None = None  # the node of our last move, where the next search starts
         self._searched: Node | None = None
