@@ -66,7 +66,8 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
                   Parameter("solver", 1, 0, 1, int), Parameter("prior", pure_mcts.PRIOR_VISITS, 0, 1000, int),
                   Parameter("prior_own", pure_mcts.PRIOR_NEAR_OWN, 0.0, 1.0),
                   Parameter("prior_enemy", pure_mcts.PRIOR_NEAR_ENEMY, 0.0, 1.0),
-                  Parameter("prior_alone", pure_mcts.PRIOR_ALONE, 0.0, 1.0)),
+                  Parameter("prior_alone", pure_mcts.PRIOR_ALONE, 0.0, 1.0),
+                  Parameter("prior_raise", pure_mcts.PRIOR_LONE_RAISE, 0.0, 1.0)),
 }
 
 

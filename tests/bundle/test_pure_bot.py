@@ -192,3 +192,82 @@ def test_the_solver_proves_a_win_in_two_and_plays_a_proven_win():
         tile = bot.choose(bytearray(board), turns, 0.0)
         assert bot._searched.proof == won
         assert tile in winning or bot._searched.children[tile].proof == won
+
+
+def _searched_tree(iterations=600):
+    """The root of a search from a few moves into a game, and every node below it."""
+    board = pure.new_board()
+    for turns, tile in enumerate([0, 40, -1, 41, 5, -1]):
+        pure.take_turn(board, turns, tile)
+    bot = MCTSBot(seed=4, iterations=iterations)
+    bot.start(pure.BLUE)
+    bot.choose(board, 6, 0.0)
+    nodes, stack = [], [bot._searched]
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        stack.extend(node.tried)
+    return bot, nodes
+
+
+def test_mcts_expands_a_node_on_its_second_visit():
+    """A leaf visited once has only its board (its playout needs no more); a node visited again
+    has its moves and their statistics."""
+    _, nodes = _searched_tree()
+    ongoing = [node for node in nodes if node.proof == pure.ONGOING]
+    leaves = [node for node in ongoing if node.visits == 1]
+    inner = [node for node in ongoing if node.visits >= 2]
+    assert leaves and inner
+    assert all(node.moves is None and not node.tried for node in leaves)
+    assert all(node.moves and len(node.amaf_visits) == pure.N_TILES for node in inner)
+
+
+def test_mcts_selects_the_move_of_best_value():
+    """`_select` keeps the untried moves' best by its AMAF mean alone; it still picks a move whose
+    blend of own and AMAF means plus exploration is the highest, each move valued in full."""
+    from math import log, sqrt
+
+    bot, nodes = _searched_tree()
+    checked = 0
+    for node in nodes:
+        if node.moves is None or node.proof != pure.ONGOING or len(node.moves) < 2:
+            continue
+        scale = bot.exploration * sqrt(log(node.visits + 1))
+        lost = pure.ORANGE_WINS if pure.ACTORS[node.turns] == pure.BLUE else pure.BLUE_WINS
+        values = {}
+        for move in node.moves:
+            rn = node.amaf_visits[move]
+            rq = node.amaf_wins[move] / rn
+            child = node.children[move]
+            if child is None:
+                values[move] = rq + scale
+            elif child.proof != lost:
+                n, q = child.visits, child.wins / child.visits
+                beta = rn / (rn + n + bot.rave_bias * rn * n)
+                values[move] = q + beta * (rq - q) + scale / sqrt(n)
+        assert values[bot._select(node)] == pytest.approx(max(values.values()), abs=1e-12)
+        checked += 1
+    assert checked >= 20
+
+
+def test_the_prior_values_a_lone_raise_as_a_tile_alone():
+    """Raising an own volcano that no enemy touches gets the lone-raise mean; one touching an
+    enemy, and a placement next to an own piece, the near-own mean; in either player's view."""
+    from bots.volcanoes.pure.mcts import _prior
+
+    for mover in (pure.BLUE, pure.ORANGE):
+        board = pure.new_board()
+        lone, contact = 0, 40
+        enemy = pure._NB[contact][0]
+        board[lone] = pure.EMPTY + 2 * mover
+        board[contact] = pure.EMPTY + 2 * mover
+        board[enemy] = pure.EMPTY - mover
+        beside = next(n for n in pure._NB[lone] if board[n] == pure.EMPTY)
+        far = next(t for t in pure.TILES if board[t] == pure.EMPTY
+                   and all(board[n] == pure.EMPTY for n in pure._NB[t]))
+        bot = MCTSBot(prior=10, prior_own=0.6, prior_enemy=0.5, prior_alone=0.4, prior_raise=0.3)
+        visits, wins = [0] * pure.N_TILES, [0.0] * pure.N_TILES
+        moves = [lone, contact, beside, far]
+        _prior(board, mover, moves, bot.prior, visits, wins)
+        assert [visits[t] for t in moves] == [10] * 4
+        assert [wins[t] / 10 for t in moves] == pytest.approx([0.3, 0.6, 0.6, 0.4])
