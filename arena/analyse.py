@@ -8,6 +8,7 @@ engine's preferred move, its page draws the value curve and marks the moves that
 The command lives in `arena`, not in `referee volcanoes`, because the engine is a bot and `referee`
 imports no bot; `referee volcanoes view` draws an analysed replay like any other.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,19 +36,32 @@ WINNING = 0.9  # a player's expected score in a position it should win
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("analyse", help="search every position of games: values, preferred moves, mistakes",
-                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = subparsers.add_parser(
+        "analyse",
+        help="search every position of games: values, preferred moves, mistakes",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("replays", nargs="*", metavar="REPLAY", help="replay files (referee volcanoes play --replay)")
     p.add_argument("--db", metavar="RUN", help="analyse games of this arena run instead (with --player)")
     p.add_argument("--player", metavar="LABEL", help="the run's player whose games to analyse")
-    p.add_argument("--games", choices=("losses", "all"), default="losses",
-                   help="the player's lost games (default; draws count) or all its games")
+    p.add_argument(
+        "--games",
+        choices=("losses", "all"),
+        default="losses",
+        help="the player's lost games (default; draws count) or all its games",
+    )
     p.add_argument("--limit", type=int, metavar="N", help="at most N games (the first played)")
-    p.add_argument("-o", "--output", metavar="DIR",
-                   help="with --db: where the analysed replays and pages go (default: RUN_analysis/)")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="DIR",
+        help="with --db: where the analysed replays and pages go (default: RUN_analysis/)",
+    )
     p.add_argument("--engine", default=ENGINE, help=f"the searching bot (default {ENGINE})")
-    p.add_argument("--iterations", type=int, default=ITERATIONS,
-                   help=f"search iterations per position (default {ITERATIONS:,})")
+    p.add_argument(
+        "--iterations", type=int, default=ITERATIONS, help=f"search iterations per position (default {ITERATIONS:,})"
+    )
     p.add_argument("--workers", type=int, help="processes searching at once (default: every core)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(run=run_analyse)
@@ -58,7 +72,11 @@ def run_analyse(args) -> int:
         raise UsageError("give replay files, or --db RUN --player LABEL (not both)")
     if args.engine not in engines():
         raise UsageError(f"--engine {args.engine}: it cannot analyse; engines that can: {', '.join(engines())}")
-    if args.iterations < 1 or (args.workers is not None and args.workers < 1) or (args.limit is not None and args.limit < 1):
+    if (
+        args.iterations < 1
+        or (args.workers is not None and args.workers < 1)
+        or (args.limit is not None and args.limit < 1)
+    ):
         raise UsageError("--iterations, --workers and --limit must be at least 1")
     if args.db:
         todo, player = _run_games(args), args.player
@@ -67,11 +85,18 @@ def run_analyse(args) -> int:
     with Analyser(args.engine, args.iterations, args.workers) as analyser:
         analysed = []
         for number, (target, replay) in enumerate(todo, 1):
-            with tqdm(unit="position", disable=args.quiet, file=sys.stderr, dynamic_ncols=True,
-                      desc=f"analysing {number}/{len(todo)} {target.name}") as bar:
+            with tqdm(
+                unit="position",
+                disable=args.quiet,
+                file=sys.stderr,
+                dynamic_ncols=True,
+                desc=f"analysing {number}/{len(todo)} {target.name}",
+            ) as bar:
+
                 def progress(done, total, bar=bar):
                     bar.total = total
                     bar.update(done - bar.n)
+
                 replay = analyser.analyse(replay, progress)
             _write(target, replay)
             analysed.append((target.stem, replay))
@@ -107,8 +132,13 @@ def _run_games(args) -> list[tuple[Path, dict]]:
         store.close()
     if args.player not in labels:
         raise UsageError(f"--player: give one of the run's players: {', '.join(labels)}")
-    chosen = [g for g in games if args.player in (g["blue"], g["orange"]) and g.get("moves")
-              and (args.games == "all" or points(g, args.player) < 1.0)]
+    chosen = [
+        g
+        for g in games
+        if args.player in (g["blue"], g["orange"])
+        and g.get("moves")
+        and (args.games == "all" or points(g, args.player) < 1.0)
+    ]
     if not chosen:
         raise UsageError(f"{args.player} has no {'lost ' if args.games == 'losses' else ''}game in {args.db}")
     folder = Path(args.output) if args.output else Path(args.db).with_name(Path(args.db).stem + "_analysis")
@@ -137,28 +167,39 @@ def _side(replay: dict, player: str | None) -> str | None:
 def _mistake_lines(found: list[analysis.Mistake]) -> str:
     if not found:
         return f"  no move lost {analysis.MISTAKE:.0%} of its player's expected score"
-    rows = [[m.frame, m.player, m.played or "(forfeit)", m.best or "-", f"{m.before:.0%}", f"-{m.loss:.0%}"]
-            for m in found]
+    rows = [
+        [m.frame, m.player, m.played or "(forfeit)", m.best or "-", f"{m.before:.0%}", f"-{m.loss:.0%}"] for m in found
+    ]
     return "  " + table(rows, ["turn", "player", "played", "engine", "expected before", "lost"]).replace("\n", "\n  ")
 
 
 def summary(games: list[tuple[str, dict]], player: str) -> str:
     """`player`'s typical mistakes over analysed games (name, replay): how many, when in the game,
     the worst."""
-    found = [(name, m, len(replay["turn_log"])) for name, replay in games
-             for m in analysis.mistakes(replay, per_side=None) if m.player == _side(replay, player)]
+    found = [
+        (name, m, len(replay["turn_log"]))
+        for name, replay in games
+        for m in analysis.mistakes(replay, per_side=None)
+        if m.player == _side(replay, player)
+    ]
     moves = sum(1 for _, replay in games for entry in replay["turn_log"] if entry["actor"] == _side(replay, player))
     average = sum(m.loss for _, m, _ in found) / max(len(found), 1)
-    lines = [f"\n{player}: {len(found)} mistakes (moves that lost {analysis.MISTAKE:.0%} or more of its expected "
-             f"score; {average:.0%} on average) in {len(games)} games, {moves} moves"]
+    lines = [
+        f"\n{player}: {len(found)} mistakes (moves that lost {analysis.MISTAKE:.0%} or more of its expected "
+        f"score; {average:.0%} on average) in {len(games)} games, {moves} moves"
+    ]
     thrown = sum(1 for _, m, _ in found if m.before >= WINNING and m.before - m.loss < 0.5)
     lines.append(f"  {thrown} of them threw a winning position away ({WINNING:.0%} or more before, under 50% after)")
     by_phase = Counter(PHASES[min(3 * (m.frame - 1) // turns, 2)] for _, m, turns in found)
     lines += ["  by the phase of the game:"] + [f"    {name}: {by_phase[name]}" for name in PHASES]
     worst = sorted(found, key=lambda item: -item[1].loss)[:WORST_SHOWN]
     if worst:
-        rows = [[name, m.frame, m.played or "(forfeit)", m.best or "-", f"{m.before:.0%}",
-                 f"-{m.loss:.0%}"] for name, m, _ in worst]
-        lines += ["  the worst:", "  " + table(rows, ["game", "turn", "played", "engine", "expected before",
-                                                     "lost"]).replace("\n", "\n  ")]
+        rows = [
+            [name, m.frame, m.played or "(forfeit)", m.best or "-", f"{m.before:.0%}", f"-{m.loss:.0%}"]
+            for name, m, _ in worst
+        ]
+        lines += [
+            "  the worst:",
+            "  " + table(rows, ["game", "turn", "played", "engine", "expected before", "lost"]).replace("\n", "\n  "),
+        ]
     return "\n".join(lines)

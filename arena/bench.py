@@ -12,6 +12,7 @@ bot reports on stderr. Without `--against*`, `arena bench` prints the figures of
 stores them with the machine they came from and `--compare` holds a later run against them on the
 same machine only. The method is in the README's "Timing regression" section.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,9 +49,38 @@ class BenchError(UsageError):
 
 
 # Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom (then the normal's).
-_T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-        2.052, 2.048, 2.045, 2.042]
+_T95 = [
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+]
 
 
 def t95(df: int) -> float:
@@ -90,7 +120,7 @@ def paired_ratio(new: list[float], old: list[float], per_process: int = 1) -> Ra
     process can be a few percent faster than an identical one for its whole life (memory layout,
     its core), so the interval must come from several processes, not from one pair's rounds."""
     logs = [math.log(n / o) for n, o in zip(new, old, strict=True) if n > 0 and o > 0]
-    logs = [statistics.fmean(logs[i:i + per_process]) for i in range(0, len(logs), per_process)]
+    logs = [statistics.fmean(logs[i : i + per_process]) for i in range(0, len(logs), per_process)]
     kept = drop_outliers(logs)
     mean = statistics.fmean(kept)
     half = t95(len(kept) - 1) * statistics.stdev(kept) / math.sqrt(len(kept)) if len(kept) > 1 else math.inf
@@ -106,8 +136,9 @@ def unpaired_ratio(new: list[float], old: list[float]) -> Ratio:
     se = math.sqrt(va + vb)
     df = int((va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))) if se else 1000
     mean, half = statistics.fmean(a) - statistics.fmean(b), t95(max(df, 1)) * se
-    return Ratio(math.exp(mean), math.exp(mean - half), math.exp(mean + half), len(new),
-                 len(new) + len(old) - len(a) - len(b))
+    return Ratio(
+        math.exp(mean), math.exp(mean - half), math.exp(mean + half), len(new), len(new) + len(old) - len(a) - len(b)
+    )
 
 
 def is_regression(ratio: Ratio, higher_is_better: bool, threshold: float) -> bool:
@@ -149,11 +180,14 @@ class Worker:
 
     def __init__(self, v: Version, cpu: int | None = None):
         self.version = v
-        boot = (f"import runpy, sys; sys.path.insert(0, {str(v.root)!r}); "
-                f"runpy.run_path({str(WORKER)!r}, run_name='__main__')")
+        boot = (
+            f"import runpy, sys; sys.path.insert(0, {str(v.root)!r}); "
+            f"runpy.run_path({str(WORKER)!r}, run_name='__main__')"
+        )
         env = {**os.environ, "PYTHONPATH": str(v.root), "PYTHONHASHSEED": "0"}
-        self._proc = subprocess.Popen([sys.executable, "-c", boot], cwd=v.root, env=env, text=True,
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self._proc = subprocess.Popen(
+            [sys.executable, "-c", boot], cwd=v.root, env=env, text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
         if cpu is not None:
             os.sched_setaffinity(self._proc.pid, {cpu})
 
@@ -193,22 +227,30 @@ def kernel_specs(only: list[str] | None = None) -> list[Spec]:
     from bots.volcanoes.registry import BOTS, is_pure
     from referee.puzzle import NAMES as PUZZLES
 
-    specs = [Spec("playouts/s pure python", {"figure": "pure_playouts"}, "1/cpu-s"),
-             Spec("playouts/s numba", {"figure": "numba_playouts"}, "1/cpu-s"),
-             Spec("playouts/s numba decisive", {"figure": "numba_decisive_playouts"}, "1/cpu-s"),
-             Spec("playouts/s numba bitboard", {"figure": "bitboard_playouts"}, "1/cpu-s"),
-             Spec("playouts/s numba bitboard decisive", {"figure": "bitboard_decisive_playouts"}, "1/cpu-s"),
-             Spec("playouts/s numba rules (called from python)", {"figure": "rules_playouts"}, "1/cpu-s"),
-             Spec("referee turns/s (random bots)", {"figure": "referee_turns"}, "1/cpu-s")]
+    specs = [
+        Spec("playouts/s pure python", {"figure": "pure_playouts"}, "1/cpu-s"),
+        Spec("playouts/s numba", {"figure": "numba_playouts"}, "1/cpu-s"),
+        Spec("playouts/s numba decisive", {"figure": "numba_decisive_playouts"}, "1/cpu-s"),
+        Spec("playouts/s numba bitboard", {"figure": "bitboard_playouts"}, "1/cpu-s"),
+        Spec("playouts/s numba bitboard decisive", {"figure": "bitboard_decisive_playouts"}, "1/cpu-s"),
+        Spec("playouts/s numba rules (called from python)", {"figure": "rules_playouts"}, "1/cpu-s"),
+        Spec("referee turns/s (random bots)", {"figure": "referee_turns"}, "1/cpu-s"),
+    ]
     for bot in (name for name in BOTS if not is_pure(name)):  # searches that report `last_search`
         for kind in ("iterations", "nodes"):
-            specs.append(Spec(f"{bot} {kind}/s", {"figure": "search_speed", "bot": bot, "kind": kind,
-                                                  "positions": str(POSITIONS_FILE)}, "1/cpu-s"))
+            specs.append(
+                Spec(
+                    f"{bot} {kind}/s",
+                    {"figure": "search_speed", "bot": bot, "kind": kind, "positions": str(POSITIONS_FILE)},
+                    "1/cpu-s",
+                )
+            )
     specs.append(Spec("iqtwist challenges/s", {"figure": "iqtwist_challenges"}, "1/cpu-s"))
     specs.append(Spec("iqtwist empty board solutions/s", {"figure": "iqtwist_empty_board"}, "1/cpu-s"))
     for metric in ("units", "slides"):
-        specs.append(Spec(f"stormyseas cards/s by {metric}", {"figure": "stormyseas_cards", "metric": metric},
-                          "1/cpu-s"))
+        specs.append(
+            Spec(f"stormyseas cards/s by {metric}", {"figure": "stormyseas_cards", "metric": metric}, "1/cpu-s")
+        )
     for puzzle in PUZZLES:  # every puzzle of the contract: its first example, by its solver
         specs.append(Spec(f"puzzle {puzzle} solves/s", {"figure": "puzzle_solves", "puzzle": puzzle}, "1/cpu-s"))
     if only:
@@ -242,8 +284,7 @@ def _current_cpu() -> int | None:
     return cpu if cpu in allowed else max(allowed)
 
 
-def measure_kernels(versions: list[Version], specs: list[Spec], rounds: int, seconds: float,
-                    progress=None) -> Measured:
+def measure_kernels(versions: list[Version], specs: list[Spec], rounds: int, seconds: float, progress=None) -> Measured:
     """`rounds` rounds; in each, every figure of every version, the versions' order alternating from
     one round to the next (so neither always runs first, after the other warmed the caches). Fresh
     worker processes every two rounds (A B, then B A)."""
@@ -333,13 +374,16 @@ def command_at(command: str, old: Version) -> tuple[str, str]:
                 raise BenchError(f"{relative} does not exist in {old.label}")
             args[i], moved = str(old.root / relative), True
     if not moved:
-        raise BenchError(f"{command!r} names no file of this project to take from {old.label}: give the "
-                         "older bot's command with --against-bot")
+        raise BenchError(
+            f"{command!r} names no file of this project to take from {old.label}: give the "
+            "older bot's command with --against-bot"
+        )
     return shlex.join(args), str(old.root)
 
 
-def bot_run(command: str, cwd: str | None, turns: list[list[str]], first_s: float = 10.0,
-            turn_s: float = 2.0) -> dict[str, float]:
+def bot_run(
+    command: str, cwd: str | None, turns: list[list[str]], first_s: float = 10.0, turn_s: float = 2.0
+) -> dict[str, float]:
     """One game-like run of a bot over the positions: its figures for this run. `cwd` is the tree
     of a version of this project (None for any other command)."""
     from referee.process import BotError, BotProcess
@@ -366,8 +410,13 @@ def bot_run(command: str, cwd: str | None, turns: list[list[str]], first_s: floa
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     q = np.percentile(latencies, [50, 99])
-    figures = {"first answer ms": first * 1000, "latency p50 ms": float(q[0]), "latency p99 ms": float(q[1]),
-               "latency max ms": max(latencies), "cpu per run ms": cpu * 1000}
+    figures = {
+        "first answer ms": first * 1000,
+        "latency p50 ms": float(q[0]),
+        "latency p99 ms": float(q[1]),
+        "latency max ms": max(latencies),
+        "cpu per run ms": cpu * 1000,
+    }
     for kind, count in work.items():
         figures[f"{kind}/s"] = count / (sum(latencies) / 1000)
     return figures
@@ -404,13 +453,21 @@ def machine() -> dict[str, str]:
         pass
     import numba
 
-    return {"cpu": cpu, "cores": str(os.cpu_count()), "python": platform.python_version(),
-            "numpy": np.__version__, "numba": numba.__version__, "system": platform.system()}
+    return {
+        "cpu": cpu,
+        "cores": str(os.cpu_count()),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "system": platform.system(),
+    }
 
 
 def save(path: str, measured: Measured) -> None:
-    figures = {name: {"unit": s.unit, "higher_is_better": s.higher_is_better, "values": measured.values[name][0]}
-               for name, s in measured.specs.items()}
+    figures = {
+        name: {"unit": s.unit, "higher_is_better": s.higher_is_better, "values": measured.values[name][0]}
+        for name, s in measured.specs.items()
+    }
     Path(path).write_text(json.dumps({"machine": machine(), "figures": figures}, indent=1) + "\n")
 
 
@@ -425,8 +482,10 @@ def load_baseline(path: str, any_machine: bool) -> dict:
     if differs:
         message = f"{path} was recorded on another machine: {'; '.join(differs)}"
         if not any_machine:
-            raise BenchError(message + " (figures from another machine say nothing about a change: "
-                             "compare two versions here with --against REV, or pass --any-machine)")
+            raise BenchError(
+                message + " (figures from another machine say nothing about a change: "
+                "compare two versions here with --against REV, or pass --any-machine)"
+            )
         print(f"warning: {message}", file=sys.stderr)
     return figures
 
@@ -434,8 +493,9 @@ def load_baseline(path: str, any_machine: bool) -> dict:
 # ---------------------------------------------------------------- reports
 
 
-def comparison(measured: Measured, threshold: float, ratio=paired_ratio,
-               old_values: dict | None = None) -> tuple[list[str], list[str]]:
+def comparison(
+    measured: Measured, threshold: float, ratio=paired_ratio, old_values: dict | None = None
+) -> tuple[list[str], list[str]]:
     """Table lines, and the regressions named."""
     rows, regressions = [], []
     width = max((len(n) for n in measured.specs), default=10)
@@ -446,15 +506,19 @@ def comparison(measured: Measured, threshold: float, ratio=paired_ratio,
         bad = is_regression(r, spec.higher_is_better, threshold)
         flag = "REGRESSION" if bad else ""
         dropped = f" ({r.dropped} outlier{'s' * (r.dropped > 1)} dropped)" if r.dropped else ""
-        rows.append(f"{name:<{width}}  {statistics.median(new):>12.5g} vs {statistics.median(old):>12.5g} "
-                    f"{spec.unit:<7}  new/old {r.estimate:6.3f} [{r.low:6.3f}, {r.high:6.3f}]  {flag}{dropped}")
+        rows.append(
+            f"{name:<{width}}  {statistics.median(new):>12.5g} vs {statistics.median(old):>12.5g} "
+            f"{spec.unit:<7}  new/old {r.estimate:6.3f} [{r.low:6.3f}, {r.high:6.3f}]  {flag}{dropped}"
+        )
         if bad:
             if spec.higher_is_better:
                 change = f"{1 - r.estimate:.1%} lower, {1 / r.estimate - 1:.1%} more time per unit"
             else:
                 change = f"{r.estimate - 1:.1%} longer"
-            regressions.append(f"{name}: {change} (new/old {r.estimate:.3f}, 95% interval "
-                               f"[{r.low:.3f}, {r.high:.3f}], {r.rounds} rounds)")
+            regressions.append(
+                f"{name}: {change} (new/old {r.estimate:.3f}, 95% interval "
+                f"[{r.low:.3f}, {r.high:.3f}], {r.rounds} rounds)"
+            )
     return rows, regressions
 
 
@@ -463,41 +527,64 @@ def summary(measured: Measured) -> list[str]:
     rows = []
     for name, spec in measured.specs.items():
         values = measured.values[name][0]
-        rows.append(f"{name:<{width}}  {statistics.median(values):>12.5g} {spec.unit:<7}  "
-                    f"(min {min(values):.5g}, max {max(values):.5g}, {len(values)} rounds)")
+        rows.append(
+            f"{name:<{width}}  {statistics.median(values):>12.5g} {spec.unit:<7}  "
+            f"(min {min(values):.5g}, max {max(values):.5g}, {len(values)} rounds)"
+        )
     return rows
 
 
 def register(commands) -> None:
     bench = commands.add_parser(
-        "bench", help="timing regression tests: two versions (or two bots) on this machine, in one run",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+        "bench",
+        help="timing regression tests: two versions (or two bots) on this machine, in one run",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     what = bench.add_argument_group("what to compare")
-    what.add_argument("--against", metavar="REV",
-                      help="compare with this git revision (main, HEAD~1, a tag) or a directory holding a copy "
-                           "of the project; with --bot, that bot (a registered one, or the files of this project its command names) at REV")
-    what.add_argument("--tree", metavar="DIR", default=None,
-                      help="the new version (default: this working tree)")
-    what.add_argument("--bot", metavar="SPEC",
-                      help="time a bot through the protocol: a command line (\"python my_bot.py\"), a file, "
-                           "a registered bot or NAME@REV")
+    what.add_argument(
+        "--against",
+        metavar="REV",
+        help="compare with this git revision (main, HEAD~1, a tag) or a directory holding a copy "
+        "of the project; with --bot, that bot (a registered one, or the files of this project its command names) at REV",
+    )
+    what.add_argument("--tree", metavar="DIR", default=None, help="the new version (default: this working tree)")
+    what.add_argument(
+        "--bot",
+        metavar="SPEC",
+        help='time a bot through the protocol: a command line ("python my_bot.py"), a file, '
+        "a registered bot or NAME@REV",
+    )
     what.add_argument("--against-bot", metavar="SPEC", help="the older bot to compare --bot with")
-    what.add_argument("--only", nargs="+", metavar="WORD",
-                      help="only the kernel figures whose name contains one of these words (pure, numba, mcts...)")
+    what.add_argument(
+        "--only",
+        nargs="+",
+        metavar="WORD",
+        help="only the kernel figures whose name contains one of these words (pure, numba, mcts...)",
+    )
     how = bench.add_argument_group("how")
     how.add_argument("--quick", action="store_true", help="fewer, shorter rounds (for CI)")
     how.add_argument("--rounds", type=int, help="alternating rounds (default 12, 8 with --quick)")
-    how.add_argument("--seconds", type=float,
-                     help="CPU seconds per kernel figure per version per round (default 0.25, 0.1 with --quick)")
+    how.add_argument(
+        "--seconds",
+        type=float,
+        help="CPU seconds per kernel figure per version per round (default 0.25, 0.1 with --quick)",
+    )
     how.add_argument("--positions", type=int, help="positions per bot run (default 20, 10 with --quick)")
-    how.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
-                     help="a figure regresses when worse with 95%% confidence AND by more than this "
-                          "(default %(default)s = 5%%)")
+    how.add_argument(
+        "--threshold",
+        type=float,
+        default=DEFAULT_THRESHOLD,
+        help="a figure regresses when worse with 95%% confidence AND by more than this (default %(default)s = 5%%)",
+    )
     saved = bench.add_argument_group("saved baselines (this machine only)")
     saved.add_argument("--save", metavar="FILE", help="store the figures, with this machine's description")
     saved.add_argument("--compare", metavar="FILE", help="exit 1 if a figure regressed against FILE")
-    saved.add_argument("--any-machine", action="store_true", help="compare with FILE although it came from "
-                                                                  "another machine (a warning, not a refusal)")
+    saved.add_argument(
+        "--any-machine",
+        action="store_true",
+        help="compare with FILE although it came from another machine (a warning, not a refusal)",
+    )
     bench.add_argument("--json", action="store_true", help="print every measured value as JSON")
     bench.add_argument("--list", action="store_true", help="list the figures (for --only) and exit")
     bench.set_defaults(run=main)
@@ -547,8 +634,9 @@ def main(args: argparse.Namespace) -> int:
     elif baseline is not None:
         common = {n: s for n, s in measured.specs.items() if n in baseline}
         measured.specs = common
-        rows, regressions = comparison(measured, args.threshold, unpaired_ratio,
-                                       {n: baseline[n]["values"] for n in common})
+        rows, regressions = comparison(
+            measured, args.threshold, unpaired_ratio, {n: baseline[n]["values"] for n in common}
+        )
     else:
         rows, regressions = summary(measured), []
     print("\n".join(rows))

@@ -12,6 +12,7 @@ single-threaded loops, so CPU time is the honest measure, and time spent waiting
 shared machine does not count against them (cache and frequency effects still do; `arena bench`
 pairs and repeats rounds for those).
 """
+
 from __future__ import annotations
 
 import json
@@ -263,8 +264,10 @@ def search_speed(seconds: float, bot: str, kind: str, positions: str, moves: int
         instance.warm_up()
         with gzip.open(positions, "rt") as f:
             recorded = json.load(f)
-        states = [state_module.GameState(np.array(lv, dtype=np.int8), np.abs(np.array(lv)) == 4, turns)
-                  for lv, turns in recorded[:: max(1, len(recorded) // moves)][:moves]]
+        states = [
+            state_module.GameState(np.array(lv, dtype=np.int8), np.abs(np.array(lv)) == 4, turns)
+            for lv, turns in recorded[:: max(1, len(recorded) // moves)][:moves]
+        ]
         instance.start(states[0].player)
         instance.choose(states[0].copy(), 0.05)  # the first move may set up tables: not timed
         _bots[bot] = (instance, states)

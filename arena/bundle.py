@@ -14,6 +14,7 @@ function unchanged, so the bundle never needs numba (nor uses it where it is ins
 CodinGame counts a submission in UTF-16 code units and accepts at most 100,000; a bundle over the
 limit is compressed (zlib, then base85 in a string literal) and unpacks itself when run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -201,7 +202,7 @@ def _plain(entry: str, modules: dict[str, tuple[bool, str]]) -> str:
     lines.append('if __name__ == "__main__":')
     lines.append("    import runpy")
     lines.append("")
-    lines.append(f"    runpy.run_module({entry!r}, run_name=\"__main__\", alter_sys=True)")
+    lines.append(f'    runpy.run_module({entry!r}, run_name="__main__", alter_sys=True)')
     return "\n".join(lines) + "\n"
 
 
@@ -210,12 +211,11 @@ def _compressed(text: str) -> str:
     return (
         "# A CodinGame submission made by `arena bundle`, compressed: zlib, then base85.\n"
         "import base64, zlib\n"
-        f"exec(zlib.decompress(base64.b85decode({packed!r})).decode(\"utf-8\"))\n"
+        f'exec(zlib.decompress(base64.b85decode({packed!r})).decode("utf-8"))\n'
     )
 
 
-def build(bot: str, compress: str = "auto", limit: int = CODINGAME_LIMIT,
-          root: Path = PROJECT_ROOT) -> Bundle:
+def build(bot: str, compress: str = "auto", limit: int = CODINGAME_LIMIT, root: Path = PROJECT_ROOT) -> Bundle:
     """The submission for `bot` (a bot name or a module path). `compress` is "auto" (only when the
     plain file is over `limit`), "always" or "never". Raises BundleError when the result is over
     `limit` UTF-16 units."""
@@ -233,31 +233,53 @@ def build(bot: str, compress: str = "auto", limit: int = CODINGAME_LIMIT,
     bundle = Bundle(entry, list(modules), external, text, compressed)
     if bundle.size > limit:
         how = "compressed" if compressed else "uncompressed (try --compress auto)"
-        raise BundleError(f"the bundle of {entry} is {bundle.size:,} UTF-16 units {how}, "
-                          f"over the limit of {limit:,}")
+        raise BundleError(f"the bundle of {entry} is {bundle.size:,} UTF-16 units {how}, over the limit of {limit:,}")
     return bundle
 
 
 def register(subparsers) -> None:
     """Add `bundle` to the `arena` command's subcommands."""
-    p = subparsers.add_parser("bundle", help="one self-contained Python file to submit to CodinGame",
-                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = subparsers.add_parser(
+        "bundle",
+        help="one self-contained Python file to submit to CodinGame",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _add_arguments(p)
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("bot", metavar="BOT", help="a bot name (mcts, boss, ...) or a dotted module path")
     p.add_argument("-o", "--output", metavar="FILE", required=True, help="where to write the submission")
-    p.add_argument("--compress", choices=COMPRESS_CHOICES, default="auto",
-                   help="zlib + base85: only when over the limit (auto, default), always or never")
-    p.add_argument("--limit", type=int, default=CODINGAME_LIMIT,
-                   help=f"the size limit in UTF-16 code units (default {CODINGAME_LIMIT:,})")
-    p.add_argument("--check", type=int, nargs="?", const=4, default=0, metavar="GAMES",
-                   help="then play GAMES games (default 4) of the written file, run by `python -S` through "
-                        "the referee at CodinGame's limits, and print its first answer and worst turn; "
-                        "exit status 1 if it forfeits one")
-    p.add_argument("--opponent", default="greedy", metavar="PLAYER",
-                   help="the opponent of --check (an arena player spec, default greedy)")
+    p.add_argument(
+        "--compress",
+        choices=COMPRESS_CHOICES,
+        default="auto",
+        help="zlib + base85: only when over the limit (auto, default), always or never",
+    )
+    p.add_argument(
+        "--limit",
+        type=int,
+        default=CODINGAME_LIMIT,
+        help=f"the size limit in UTF-16 code units (default {CODINGAME_LIMIT:,})",
+    )
+    p.add_argument(
+        "--check",
+        type=int,
+        nargs="?",
+        const=4,
+        default=0,
+        metavar="GAMES",
+        help="then play GAMES games (default 4) of the written file, run by `python -S` through "
+        "the referee at CodinGame's limits, and print its first answer and worst turn; "
+        "exit status 1 if it forfeits one",
+    )
+    p.add_argument(
+        "--opponent",
+        default="greedy",
+        metavar="PLAYER",
+        help="the opponent of --check (an arena player spec, default greedy)",
+    )
     p.set_defaults(run=run_bundle)
 
 
@@ -268,8 +290,10 @@ def run_bundle(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise BundleError(str(exc)) from None
     how = "compressed" if bundle.compressed else "not compressed"
-    print(f"wrote {args.output}: {bundle.entry} and {len(bundle.modules) - 1} more modules, "
-          f"{bundle.size:,} UTF-16 units ({how}; limit {args.limit:,})")
+    print(
+        f"wrote {args.output}: {bundle.entry} and {len(bundle.modules) - 1} more modules, "
+        f"{bundle.size:,} UTF-16 units ({how}; limit {args.limit:,})"
+    )
     if bundle.external:
         print(f"imports from outside the project: {', '.join(bundle.external)}")
     if args.check:
@@ -305,17 +329,20 @@ def check(path: Path, games: int, opponent: str) -> int:
         if result.winner not in (ours, "draw") and result.reason in ("timeout", "invalid", "crash"):
             forfeits.append(f"game {game + 1}: {result.reason} ({result.detail})")
     later.sort()
-    print(f"check: {games} games against {other.label} as a process under `python -S`: {wins} won; "
-          f"first answer max {max(first, default=0):.0f} ms; later turns median "
-          f"{later[len(later) // 2] if later else 0:.0f} ms, max {max(later, default=0):.0f} ms; "
-          f"{len(forfeits)} forfeits")
+    print(
+        f"check: {games} games against {other.label} as a process under `python -S`: {wins} won; "
+        f"first answer max {max(first, default=0):.0f} ms; later turns median "
+        f"{later[len(later) // 2] if later else 0:.0f} ms, max {max(later, default=0):.0f} ms; "
+        f"{len(forfeits)} forfeits"
+    )
     for line in forfeits:
         print("  " + line)
     return 1 if forfeits else 0
 
 
 if __name__ == "__main__":
-    parser = CommandParser(prog="python -m arena.bundle", description=__doc__,
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandParser(
+        prog="python -m arena.bundle", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     _add_arguments(parser)
     sys.exit(run_command(parser.parse_args()))

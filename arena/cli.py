@@ -1,6 +1,7 @@
 """The `arena` command: matches, tournaments and SPRT tests between bots, the tuning of a bot's
 parameters, the analysis of games, and reports from their databases. `arena tournament` with no
 argument plays a ladder of the project's own bots."""
+
 from __future__ import annotations
 
 import argparse
@@ -58,9 +59,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_match)
 
     p = sub.add_parser("tournament", help="round robin (or a gauntlet) with ratings and a cross-table")
-    p.add_argument("players", nargs="*", metavar="PLAYER",
-                   help=f"players (default: a ladder of {' '.join(players_mod.default_tournament())}, "
-                        f"each against the next {LADDER_REACH}, {LADDER_PAIRS} pairs each)")
+    p.add_argument(
+        "players",
+        nargs="*",
+        metavar="PLAYER",
+        help=f"players (default: a ladder of {' '.join(players_mod.default_tournament())}, "
+        f"each against the next {LADDER_REACH}, {LADDER_PAIRS} pairs each)",
+    )
     p.add_argument("--gauntlet", metavar="PLAYER", help="play this one against each of the others only")
     p.add_argument("--pairs", type=int, help="pairs of games per pairing (default 16; the ladder 8)")
     _run_options(p)
@@ -72,38 +77,62 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--elo1", type=float, default=10.0, help="Elo difference of H1 (default 10)")
     p.add_argument("--alpha", type=float, default=0.05, help="false positive rate (default 0.05)")
     p.add_argument("--beta", type=float, default=0.05, help="false negative rate (default 0.05)")
-    p.add_argument("--max-pairs", dest="pairs", type=int,
-                   help="stop undecided after this many pairs (default 5000)")
+    p.add_argument("--max-pairs", dest="pairs", type=int, help="stop undecided after this many pairs (default 5000)")
     _run_options(p)
     p.set_defaults(run=cmd_sprt)
 
     p = sub.add_parser("tune", help="tune a bot's parameters by SPSA over paired games, then confirm")
-    p.add_argument("bot", nargs="?", metavar="BOT",
-                   help="a registered bot with parameters (see `arena bots`); mcts:c=0.3 starts from c=0.3")
-    p.add_argument("--params", metavar="NAMES",
-                   help="the parameters to tune, over their declared ranges (c,rave_k) or narrower ones "
-                        "(c,rave_k=500:20000)")
-    p.add_argument("--opponent", metavar="PLAYER",
-                   help="play each side against this player (default: the two sides against each other)")
+    p.add_argument(
+        "bot",
+        nargs="?",
+        metavar="BOT",
+        help="a registered bot with parameters (see `arena bots`); mcts:c=0.3 starts from c=0.3",
+    )
+    p.add_argument(
+        "--params",
+        metavar="NAMES",
+        help="the parameters to tune, over their declared ranges (c,rave_k) or narrower ones (c,rave_k=500:20000)",
+    )
+    p.add_argument(
+        "--opponent",
+        metavar="PLAYER",
+        help="play each side against this player (default: the two sides against each other)",
+    )
     p.add_argument("--iterations", type=int, help=f"SPSA iterations (default {tune.DEFAULTS['iterations']})")
-    p.add_argument("--pairs-per-iteration", type=int, metavar="K",
-                   help=f"seat-swapped pairs an iteration plays (default {tune.DEFAULTS['pairs_per_iteration']}); "
-                        "more keeps more workers busy")
-    p.add_argument("--c-end", type=float, metavar="FRACTION",
-                   help=f"the last perturbation, a fraction of each range (default {tune.DEFAULTS['c_end']:g})")
-    p.add_argument("--r-end", type=float,
-                   help="OpenBench's r_end, the last gain (default: such that coin-toss games move each value "
-                        "a tenth of its range)")
-    p.add_argument("--confirm-pairs", type=int, metavar="N",
-                   help=f"pairs of the final match of the tuned values against the start "
-                        f"(default {tune.DEFAULTS['confirm_pairs']}; 0: none)")
+    p.add_argument(
+        "--pairs-per-iteration",
+        type=int,
+        metavar="K",
+        help=f"seat-swapped pairs an iteration plays (default {tune.DEFAULTS['pairs_per_iteration']}); "
+        "more keeps more workers busy",
+    )
+    p.add_argument(
+        "--c-end",
+        type=float,
+        metavar="FRACTION",
+        help=f"the last perturbation, a fraction of each range (default {tune.DEFAULTS['c_end']:g})",
+    )
+    p.add_argument(
+        "--r-end",
+        type=float,
+        help="OpenBench's r_end, the last gain (default: such that coin-toss games move each value "
+        "a tenth of its range)",
+    )
+    p.add_argument(
+        "--confirm-pairs",
+        type=int,
+        metavar="N",
+        help=f"pairs of the final match of the tuned values against the start "
+        f"(default {tune.DEFAULTS['confirm_pairs']}; 0: none)",
+    )
     _run_options(p)
     p.set_defaults(run=cmd_tune, players=[], pairs=None)
 
     p = sub.add_parser("report", help="rebuild a run's report from its database alone")
     p.add_argument("db", metavar="DB")
-    p.add_argument("-o", "--output", metavar="HTML",
-                   help="also write the report as a page, with each game's replay page beside it")
+    p.add_argument(
+        "-o", "--output", metavar="HTML", help="also write the report as a page, with each game's replay page beside it"
+    )
     p.set_defaults(run=cmd_report)
 
     p = sub.add_parser("bots", help="the registered bots")
@@ -117,23 +146,46 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", metavar="PATH",
-                   help=f"the run's database (default: a new file in {RUNS_DIR}/ named by command and time)")
-    p.add_argument("--resume", action="store_true",
-                   help="continue the run in --db (default: the newest of this command in "
-                        f"{RUNS_DIR}/), with its stored players, seeds and settings")
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        help=f"the run's database (default: a new file in {RUNS_DIR}/ named by command and time)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run in --db (default: the newest of this command in "
+        f"{RUNS_DIR}/), with its stored players, seeds and settings",
+    )
     p.add_argument("--seed", type=int, help="run seed; every game's seed derives from it (default: random)")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                   help="games at once on this machine (default: every core; 1 plays in this "
-                        "process); on a Ray cluster, every CPU of the cluster")
-    p.add_argument("--games-per-worker", type=int, default=1, metavar="N",
-                   help="games a worker plays per task (larger cuts overhead on a cluster; default 1)")
-    p.add_argument("--backend", choices=("pool", "ray"), default="pool",
-                   help="pool: processes on this machine (default); ray: a Ray cluster")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="games at once on this machine (default: every core; 1 plays in this "
+        "process); on a Ray cluster, every CPU of the cluster",
+    )
+    p.add_argument(
+        "--games-per-worker",
+        type=int,
+        default=1,
+        metavar="N",
+        help="games a worker plays per task (larger cuts overhead on a cluster; default 1)",
+    )
+    p.add_argument(
+        "--backend",
+        choices=("pool", "ray"),
+        default="pool",
+        help="pool: processes on this machine (default); ray: a Ray cluster",
+    )
     p.add_argument("--ray-address", help="Ray cluster address (default: start a local Ray)")
     p.add_argument("--turn-ms", type=float, default=Settings.turn_ms, help="time per turn (default 100)")
-    p.add_argument("--first-turn-ms", type=float, default=Settings.first_turn_ms,
-                   help="time for a player's first turn (default 1000)")
+    p.add_argument(
+        "--first-turn-ms",
+        type=float,
+        default=Settings.first_turn_ms,
+        help="time for a player's first turn (default 1000)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -209,11 +261,14 @@ def cmd_bots(args) -> int:
     from bots.volcanoes.registry import PARAMETERS
 
     for name, target in players_mod.REGISTRY.items():
-        declared = " ".join(f"{p.name}={p.default:g} [{p.low:g}, {p.high:g}] ({p.type.__name__})"
-                            for p in PARAMETERS.get(name, ()))
+        declared = " ".join(
+            f"{p.name}={p.default:g} [{p.low:g}, {p.high:g}] ({p.type.__name__})" for p in PARAMETERS.get(name, ())
+        )
         print(f"{name:12} {target:36} {declared}".rstrip())
-    print(f"\nOptions: NAME:OPT=VALUE,... (e.g. mcts:c=0.3,rave_k=2000); {players_mod.TIME_OPTION}=N sets a "
-          "player's turn limit in ms (its first turn scales with it), e.g. uct:ms=1000.")
+    print(
+        f"\nOptions: NAME:OPT=VALUE,... (e.g. mcts:c=0.3,rave_k=2000); {players_mod.TIME_OPTION}=N sets a "
+        "player's turn limit in ms (its first turn scales with it), e.g. uct:ms=1000."
+    )
     return 0
 
 
@@ -227,8 +282,11 @@ def cmd_tune(args) -> int:
         try:
             tuning.play(executor, games_per_task=max(args.games_per_worker, 1), quiet=args.quiet)
         except KeyboardInterrupt:
-            print(f"\ninterrupted; {len(store.done_keys())} games are stored. Continue with:\n"
-                  f"  arena tune --resume --db {store.path}", file=sys.stderr)
+            print(
+                f"\ninterrupted; {len(store.done_keys())} games are stored. Continue with:\n"
+                f"  arena tune --resume --db {store.path}",
+                file=sys.stderr,
+            )
             return 130
         finally:
             executor.shutdown()
@@ -253,22 +311,38 @@ def _create_tune(args) -> Store:
     start, tuned = tune.parse_params(args.bot, args.params)
     opponent = tune.opponent_player(args.opponent) if args.opponent else None
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    config = tune.new_config(start, tuned, opponent=opponent, iterations=options["iterations"],
-                             pairs=options["pairs_per_iteration"], seed=seed, settings=_settings(args),
-                             c_end=options["c_end"], r_end=options["r_end"], confirm_pairs=options["confirm_pairs"])
+    config = tune.new_config(
+        start,
+        tuned,
+        opponent=opponent,
+        iterations=options["iterations"],
+        pairs=options["pairs_per_iteration"],
+        seed=seed,
+        settings=_settings(args),
+        c_end=options["c_end"],
+        r_end=options["r_end"],
+        confirm_pairs=options["confirm_pairs"],
+    )
     return _new_store(args, config, [start] + ([opponent] if opponent else []))
 
 
 def _check_tune_resumable(args, store: Store) -> None:
     """What the command line says of the run must be what the database holds (the rest is taken from it)."""
     config = store.config
-    stored = {"bot": config["bot"], "opponent": config["opponent"], "iterations": config["iterations"],
-              "pairs_per_iteration": config["pairs_per_iteration"], "confirm_pairs": config["confirm_pairs"],
-              "c_end": config["spsa"]["c_end"], "r_end": config["spsa"]["r_end"],
-              "params": ",".join(f"{p['name']}={p['low']!r}:{p['high']!r}" for p in config["params"])}
+    stored = {
+        "bot": config["bot"],
+        "opponent": config["opponent"],
+        "iterations": config["iterations"],
+        "pairs_per_iteration": config["pairs_per_iteration"],
+        "confirm_pairs": config["confirm_pairs"],
+        "c_end": config["spsa"]["c_end"],
+        "r_end": config["spsa"]["r_end"],
+        "params": ",".join(f"{p['name']}={p['low']!r}:{p['high']!r}" for p in config["params"]),
+    }
     if args.params:
-        args.params = ",".join(f"{t.name}={t.low!r}:{t.high!r}"
-                               for t in tune.parse_params(args.bot or config["bot"], args.params)[1])
+        args.params = ",".join(
+            f"{t.name}={t.low!r}:{t.high!r}" for t in tune.parse_params(args.bot or config["bot"], args.params)[1]
+        )
     for key, value in stored.items():
         given = getattr(args, key)
         if given is not None and given != value:
@@ -342,7 +416,9 @@ def _check_resumable(args, command: str, store: Store) -> None:
     stored = store.players()
     if args.players and (
         len(args.players) != len(stored)
-        or any(text not in (p.label, p.spec, f"{p.label}={p.spec}") for text, p in zip(args.players, stored, strict=True))
+        or any(
+            text not in (p.label, p.spec, f"{p.label}={p.spec}") for text, p in zip(args.players, stored, strict=True)
+        )
     ):
         raise StoreError(f"{path} is a run of {' '.join(config['players'])}, not of {' '.join(args.players)}")
     for player in stored:
@@ -374,14 +450,16 @@ def _continue(args, store: Store) -> int:
     live = _Live(config, store.games())
     if not live.finished():
         prepare(list(players.values()))
-    print(f"{config['command']} {' '.join(config['players'])}: {total} games at most, "
-          f"{len(done)} already played; database {store.path}", file=sys.stderr)
+    print(
+        f"{config['command']} {' '.join(config['players'])}: {total} games at most, "
+        f"{len(done)} already played; database {store.path}",
+        file=sys.stderr,
+    )
     if live.finished():
         print(text_report(config, list(players), store.games()))
         return 0
 
-    bar = tqdm(total=total, initial=len(done), unit="game", disable=args.quiet, dynamic_ncols=True,
-               file=sys.stderr)
+    bar = tqdm(total=total, initial=len(done), unit="game", disable=args.quiet, dynamic_ncols=True, file=sys.stderr)
     bar.set_postfix_str(live.describe(), refresh=False)
 
     def on_record(record: dict) -> None:
@@ -392,12 +470,23 @@ def _continue(args, store: Store) -> int:
 
     executor = make_executor(args.backend, max(args.workers, 1), args.ray_address)
     try:
-        run_jobs(todo, players, settings, executor, on_record=on_record, should_stop=live.finished,
-                 games_per_task=max(args.games_per_worker, 1), tasks_in_flight=executor.tasks_in_flight)
+        run_jobs(
+            todo,
+            players,
+            settings,
+            executor,
+            on_record=on_record,
+            should_stop=live.finished,
+            games_per_task=max(args.games_per_worker, 1),
+            tasks_in_flight=executor.tasks_in_flight,
+        )
     except KeyboardInterrupt:
         bar.close()
-        print(f"\ninterrupted; {len(store.done_keys())} games are stored. Continue with:\n"
-              f"  arena {config['command']} --resume --db {store.path}", file=sys.stderr)
+        print(
+            f"\ninterrupted; {len(store.done_keys())} games are stored. Continue with:\n"
+            f"  arena {config['command']} --resume --db {store.path}",
+            file=sys.stderr,
+        )
         return 130
     finally:
         executor.shutdown()

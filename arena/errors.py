@@ -2,6 +2,7 @@
 before exiting with status 2 (the project's convention: referee/errors.py).
 
 Any other exception is a bug of ours, and shows its traceback."""
+
 from __future__ import annotations
 
 from referee.errors import UserError

@@ -15,6 +15,7 @@ Every player has a version recorded with each game: the hash of the registered b
 own and every project module it imports), the commit of a pin, or the hash of a file's content (a
 bundle's too).
 """
+
 from __future__ import annotations
 
 import gc
@@ -85,8 +86,10 @@ def resolve(text: str, cache: Path | None = None) -> Player:
         target = f"{REGISTRY[name]}:{_normal_options(text, name, options)}"
         return Player(label or spec, spec, "bot", target, _bot_version(target))
     if colon and (name.split("@", 1)[0] in REGISTRY or Path(name).is_file()):
-        raise PlayerError(f"player {text!r}: options (NAME:OPT=VALUE) are for registered bots run in-process; "
-                          "a pinned revision, a file or a command line cannot take them")
+        raise PlayerError(
+            f"player {text!r}: options (NAME:OPT=VALUE) are for registered bots run in-process; "
+            "a pinned revision, a file or a command line cannot take them"
+        )
     if "@" in spec and spec.split("@", 1)[0] in REGISTRY and " " not in spec:
         return _git_pin(label, spec, cache)
     path = Path(spec)
@@ -100,8 +103,7 @@ def resolve(text: str, cache: Path | None = None) -> Player:
         return Player(label or _command_label(args), spec, "command", spec, _command_version(args))
     names = ", ".join(REGISTRY)
     raise PlayerError(
-        f"unknown player {text!r}: not a registered bot ({names}), NAME@REVISION, bundle:NAME, a file "
-        "or a command"
+        f"unknown player {text!r}: not a registered bot ({names}), NAME@REVISION, bundle:NAME, a file or a command"
     )
 
 
@@ -244,7 +246,7 @@ def _bundle_pin(label: str | None, spec: str, cache: Path) -> Player:
     run as CodinGame runs it: by a Python without site-packages (`-S`), so it cannot import numba
     or the project."""
     try:
-        text = build(spec[len(BUNDLE_PREFIX):]).text
+        text = build(spec[len(BUNDLE_PREFIX) :]).text
     except BundleError as exc:
         raise PlayerError(f"cannot bundle {spec!r}: {exc}") from None
     content = text.encode()
@@ -294,8 +296,7 @@ def prepare(players: list[Player], log=sys.stderr) -> None:
         try:
             if player.kind == "bot" and hasattr(bot_class(player.target), "warm_up"):
                 started = time.perf_counter()
-                print(f"preparing {player.label} (compiling or loading its kernels)...", end=" ",
-                      file=log, flush=True)
+                print(f"preparing {player.label} (compiling or loading its kernels)...", end=" ", file=log, flush=True)
                 bot_class(player.target)().warm_up()
                 _warmed.add(player.target)
                 print(f"ready in {time.perf_counter() - started:.1f} s", file=log, flush=True)
@@ -377,8 +378,11 @@ class GuardedSeat:
         if isinstance(bot, Bot):
             self._seat = InProcessSeat(bot, time_scale=time_scale, first_turn_scale=first_turn_scale)
         else:
-            self._seat = PureSeat(bot, turn_seconds=pure.TURN_SECONDS * time_scale,
-                                  first_turn_seconds=pure.FIRST_TURN_SECONDS * first_turn_scale)
+            self._seat = PureSeat(
+                bot,
+                turn_seconds=pure.TURN_SECONDS * time_scale,
+                first_turn_seconds=pure.FIRST_TURN_SECONDS * first_turn_scale,
+            )
 
     def ask(self, lines: list[str], timeout: float) -> tuple[str, float]:
         try:

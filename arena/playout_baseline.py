@@ -17,6 +17,7 @@ does less work:
 It relies on the position before the turn being ongoing (neither colour connected), as in any game,
 and on dormant == (|level| == 4) at turn boundaries, so a legal move is 0 <= level * player < 4.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -8,6 +8,7 @@
   centred on 0, with standard errors from the inverse of the Fisher information. As BayesElo does,
   one virtual draw per pairing keeps a player who won every game at a finite rating.
 """
+
 from __future__ import annotations
 
 import math
@@ -111,5 +112,10 @@ def bradley_terry_fit(games: list[dict], labels: list[str], prior_draws: float =
         ratings -= ratings.mean()
         if np.abs(step).max() < 1e-9:
             break
-    return BradleyTerryFit({label: EloRating(label, float(ratings[i]), float(math.sqrt(max(covariance[i, i], 0.0))))
-                            for label, i in index.items()}, covariance)
+    return BradleyTerryFit(
+        {
+            label: EloRating(label, float(ratings[i]), float(math.sqrt(max(covariance[i, i], 0.0))))
+            for label, i in index.items()
+        },
+        covariance,
+    )

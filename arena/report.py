@@ -1,5 +1,6 @@
 """Text reports, computed from a run's games alone: per-player results with errors counted apart,
 ratings with intervals, the cross-table, each pairing's Elo difference, and the SPRT's course."""
+
 from __future__ import annotations
 
 import math
@@ -144,8 +145,10 @@ def fmt_estimate(est) -> tuple[str, str]:
 
 def table(rows: list[list[str]], header: list[str]) -> str:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
-             for r in [header, *rows]]
+    lines = [
+        "  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
+        for r in [header, *rows]
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
@@ -171,11 +174,34 @@ def players_rows(games: list[dict], labels: list[str], order: list[str]) -> tupl
         worst = later[-1] if later else math.nan
         first = max(line.first_turns, default=math.nan)
         score = f"{100 * line.score:.1f}%" if line.games else "-"
-        rows.append([label, line.games, f"{line.wins}-{line.draws}-{line.losses}", score,
-                     *(line.errors[k] for k in ERROR_KINDS), f"{median:.1f}", f"{p99:.1f}", f"{worst:.1f}",
-                     f"{first:.1f}", " ".join(sorted(v for v in line.versions if v)) or "-"])
-    header = ["player", "games", "W-D-L", "score", "timeouts", "invalid", "crashes", "ms median", "ms p99",
-              "ms max", "1st turn max", "version"]
+        rows.append(
+            [
+                label,
+                line.games,
+                f"{line.wins}-{line.draws}-{line.losses}",
+                score,
+                *(line.errors[k] for k in ERROR_KINDS),
+                f"{median:.1f}",
+                f"{p99:.1f}",
+                f"{worst:.1f}",
+                f"{first:.1f}",
+                " ".join(sorted(v for v in line.versions if v)) or "-",
+            ]
+        )
+    header = [
+        "player",
+        "games",
+        "W-D-L",
+        "score",
+        "timeouts",
+        "invalid",
+        "crashes",
+        "ms median",
+        "ms p99",
+        "ms max",
+        "1st turn max",
+        "version",
+    ]
     return rows, header
 
 
@@ -199,10 +225,30 @@ def ratings_rows(games: list[dict], labels: list[str]) -> tuple[list[list], list
         if i + 1 < len(order):
             g = fit.gap(label, order[i + 1])
             gap = f"{fmt_elo(g.elo)} {fmt_elo_interval(*g.interval)}"
-        rows.append([i + 1, label, fmt_elo(e.elo), f"{e.stderr:.0f}", fmt_elo_interval(*e.interval), gap,
-                     f"{r.mu:.2f}", f"{r.sigma:.2f}", f"[{r.interval[0]:.2f}, {r.interval[1]:.2f}]"])
-    header = ["#", "player", "Elo", "+-se", "95% interval", "Elo over the next (95% interval)",
-              "mu", "sigma", "95% interval"]
+        rows.append(
+            [
+                i + 1,
+                label,
+                fmt_elo(e.elo),
+                f"{e.stderr:.0f}",
+                fmt_elo_interval(*e.interval),
+                gap,
+                f"{r.mu:.2f}",
+                f"{r.sigma:.2f}",
+                f"[{r.interval[0]:.2f}, {r.interval[1]:.2f}]",
+            ]
+        )
+    header = [
+        "#",
+        "player",
+        "Elo",
+        "+-se",
+        "95% interval",
+        "Elo over the next (95% interval)",
+        "mu",
+        "sigma",
+        "95% interval",
+    ]
     return rows, header, order
 
 
@@ -243,8 +289,7 @@ def pairings_rows(games: list[dict], pairings: list[tuple[str, str]]) -> tuple[l
         got = Counter(points(g, a) for g in games if g["a"] == a and g["b"] == b)
         wins, draws, losses = got[1.0], got[0.5], got[0.0]
         elo, interval = fmt_estimate(est)
-        rows.append([f"{a} vs {b}", f"{wins}-{draws}-{losses}", est.n,
-                     " ".join(map(str, counts)), elo, interval])
+        rows.append([f"{a} vs {b}", f"{wins}-{draws}-{losses}", est.n, " ".join(map(str, counts)), elo, interval])
     return rows, ["pairing", "W-D-L", "pairs", "pentanomial 0..2", "Elo", "95% interval"]
 
 
@@ -252,8 +297,10 @@ def sprt_lines(games: list[dict], config: dict) -> str:
     (a, b), sprt = config["pairings"][0], config["sprt"]
     course = sprt_course(games, config)
     current, verdict = course.state, course.decided
-    head = (f"SPRT {a} vs {b}: H0 Elo {sprt['elo0']:g}, H1 Elo {sprt['elo1']:g}, "
-            f"alpha {sprt['alpha']:g}, beta {sprt['beta']:g}")
+    head = (
+        f"SPRT {a} vs {b}: H0 Elo {sprt['elo0']:g}, H1 Elo {sprt['elo1']:g}, "
+        f"alpha {sprt['alpha']:g}, beta {sprt['beta']:g}"
+    )
     state = f"LLR {current.llr:.3f} in [{current.lower:.3f}, {current.upper:.3f}] after {current.pairs} pairs"
     if verdict:
         end = f"accepted {verdict.verdict} after {verdict.pairs} pairs (LLR {verdict.llr:.3f})"
@@ -270,10 +317,23 @@ def text_report(config: dict, labels: list[str], games: list[dict]) -> str:
     parts = [f"{config['command']}: {len(games)} games, seed {config['seed']}"]
     if config["command"] == "sprt":
         parts += ["", sprt_lines(games, config)]
-    parts += ["", "Pairings (Elo of the first against the second, from seat-swapped pairs):",
-              pairings_table(games, pairings)]
+    parts += [
+        "",
+        "Pairings (Elo of the first against the second, from seat-swapped pairs):",
+        pairings_table(games, pairings),
+    ]
     if config["command"] == "tournament":
-        parts += ["", "Ratings, best first by Elo (a Bradley-Terry fit, mean 0), and OpenSkill's (Plackett-Luce mu and sigma):", ratings, "", "Cross-table:", cross_table(games, order)]
-    parts += ["", "Players (errors score as losses, as on CodinGame; times in ms after the first turn):",
-              players_table(games, labels, order)]
+        parts += [
+            "",
+            "Ratings, best first by Elo (a Bradley-Terry fit, mean 0), and OpenSkill's (Plackett-Luce mu and sigma):",
+            ratings,
+            "",
+            "Cross-table:",
+            cross_table(games, order),
+        ]
+    parts += [
+        "",
+        "Players (errors score as losses, as on CodinGame; times in ms after the first turn):",
+        players_table(games, labels, order),
+    ]
     return "\n".join(parts)

@@ -4,6 +4,7 @@ a rating-progress chart, the SPRT's course when there is one, and every game lin
 The page is one file that needs no network; each game's replay page is written beside it, in a folder
 named after it (`report.html` -> `report_games/`), rebuilt from the moves kept in the database.
 """
+
 from __future__ import annotations
 
 import html
@@ -32,8 +33,9 @@ def rating_progress(games: list[dict], labels: list[str], points: int = 40) -> l
     return [(n, {r.label: r.mu for r in openskill_ratings(games[:n], labels)}) for n in marks]
 
 
-def _line_chart(series: dict[str, list[tuple[float, float]]], guides: dict[str, float], title: str,
-                chart_id: str) -> str:
+def _line_chart(
+    series: dict[str, list[tuple[float, float]]], guides: dict[str, float], title: str, chart_id: str
+) -> str:
     """A plain SVG line chart: one polyline per series, dashed horizontal guides."""
     width, height, pad, legend = 720, 240, 40, 110
     xs = [x for line in series.values() for x, _ in line] or [0, 1]
@@ -42,29 +44,39 @@ def _line_chart(series: dict[str, list[tuple[float, float]]], guides: dict[str, 
     y0, y1 = min(ys), max(ys) if max(ys) > min(ys) else min(ys) + 1
 
     def at(x, y):
-        return (pad + (x - x0) / (x1 - x0) * (width - 2 * pad - legend),
-                height - pad - (y - y0) / (y1 - y0) * (height - 2 * pad))
+        return (
+            pad + (x - x0) / (x1 - x0) * (width - 2 * pad - legend),
+            height - pad - (y - y0) / (y1 - y0) * (height - 2 * pad),
+        )
 
-    parts = [f'<svg id="{chart_id}" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-             'xmlns="http://www.w3.org/2000/svg">',
-             f'<text x="{pad}" y="16" class="chart-title">{html.escape(title)}</text>',
-             f'<text x="{pad - 4}" y="{height - pad}" class="axis" text-anchor="end">{y0:.1f}</text>',
-             f'<text x="{pad - 4}" y="{pad}" class="axis" text-anchor="end">{y1:.1f}</text>',
-             f'<text x="{width - pad - legend}" y="{height - pad + 16}" class="axis" text-anchor="end">{x1:g}</text>']
+    parts = [
+        f'<svg id="{chart_id}" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        'xmlns="http://www.w3.org/2000/svg">',
+        f'<text x="{pad}" y="16" class="chart-title">{html.escape(title)}</text>',
+        f'<text x="{pad - 4}" y="{height - pad}" class="axis" text-anchor="end">{y0:.1f}</text>',
+        f'<text x="{pad - 4}" y="{pad}" class="axis" text-anchor="end">{y1:.1f}</text>',
+        f'<text x="{width - pad - legend}" y="{height - pad + 16}" class="axis" text-anchor="end">{x1:g}</text>',
+    ]
     for name, y in guides.items():
         (ax, ay), (bx, _) = at(x0, y), at(x1, y)
-        parts.append(f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{ay:.1f}" class="guide"/>'
-                     f'<text x="{bx:.1f}" y="{ay - 3:.1f}" class="axis" text-anchor="end">{html.escape(name)}</text>')
+        parts.append(
+            f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{ay:.1f}" class="guide"/>'
+            f'<text x="{bx:.1f}" y="{ay - 3:.1f}" class="axis" text-anchor="end">{html.escape(name)}</text>'
+        )
     for i, (name, line) in enumerate(series.items()):
         colour = COLOURS[i % len(COLOURS)]
         points = " ".join(f"{px:.1f},{py:.1f}" for px, py in (at(x, y) for x, y in line))
-        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2" '
-                     f'data-series="{html.escape(name)}"/>')
+        parts.append(
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2" '
+            f'data-series="{html.escape(name)}"/>'
+        )
         y = pad + 14 * i  # the legend: a key in the series' colour and style, then its name
-        parts.append(f'<g class="legend-key" data-series="{html.escape(name)}">'
-                     f'<line x1="{width - legend}" y1="{y - 4}" x2="{width - legend + 18}" y2="{y - 4}" '
-                     f'stroke="{colour}" stroke-width="3"/>'
-                     f'<text x="{width - legend + 24}" y="{y}" class="axis">{html.escape(name)}</text></g>')
+        parts.append(
+            f'<g class="legend-key" data-series="{html.escape(name)}">'
+            f'<line x1="{width - legend}" y1="{y - 4}" x2="{width - legend + 18}" y2="{y - 4}" '
+            f'stroke="{colour}" stroke-width="3"/>'
+            f'<text x="{width - legend + 24}" y="{y}" class="axis">{html.escape(name)}</text></g>'
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -89,30 +101,55 @@ def render(config: dict, labels: list[str], games: list[dict], folder: str) -> s
     if config["command"] == "sprt":
         course = sprt_course(games, config)
         llr = [(state.pairs, state.llr) for state in course.history]
-        sections += ["<h2>SPRT</h2>", f'<pre id="sprt">{html.escape(sprt_lines(games, config))}</pre>',
-                     _line_chart({"LLR": llr}, {"H1": course.state.upper, "H0": course.state.lower},
-                                 "log-likelihood ratio by pairs", "sprt-chart")]
-    sections += ["<h2>Pairings</h2>", "<p>Elo of the first against the second, from seat-swapped pairs.</p>",
-                 _table("pairings", *pairings_rows(games, [tuple(p) for p in config["pairings"]]))]
+        sections += [
+            "<h2>SPRT</h2>",
+            f'<pre id="sprt">{html.escape(sprt_lines(games, config))}</pre>',
+            _line_chart(
+                {"LLR": llr},
+                {"H1": course.state.upper, "H0": course.state.lower},
+                "log-likelihood ratio by pairs",
+                "sprt-chart",
+            ),
+        ]
+    sections += [
+        "<h2>Pairings</h2>",
+        "<p>Elo of the first against the second, from seat-swapped pairs.</p>",
+        _table("pairings", *pairings_rows(games, [tuple(p) for p in config["pairings"]])),
+    ]
     if config["command"] == "tournament":
         progress = rating_progress(games, labels)
         series = {label: [(n, mus[label]) for n, mus in progress] for label in order}
-        sections += ["<h2>Ratings</h2>",
-                     "<p>Best first by Elo (a Bradley-Terry fit, mean 0), and OpenSkill's (Plackett-Luce mu and sigma).</p>",
-                     _table("ratings", rows, header),
-                     _line_chart(series, {}, "OpenSkill mu by games played", "rating-chart"),
-                     "<h2>Cross-table</h2>", _table("cross", *cross_rows(games, order))]
-    sections += ["<h2>Players</h2>", "<p>Errors score as losses, as on CodinGame.</p>",
-                 _table("players", *players_rows(games, labels, order)),
-                 "<h2>Games</h2>", _games_table(games, folder)]
-    return _PAGE.replace("__TITLE__", html.escape(f"arena {config['command']}")).replace("__BODY__", "\n".join(sections))
+        sections += [
+            "<h2>Ratings</h2>",
+            "<p>Best first by Elo (a Bradley-Terry fit, mean 0), and OpenSkill's (Plackett-Luce mu and sigma).</p>",
+            _table("ratings", rows, header),
+            _line_chart(series, {}, "OpenSkill mu by games played", "rating-chart"),
+            "<h2>Cross-table</h2>",
+            _table("cross", *cross_rows(games, order)),
+        ]
+    sections += [
+        "<h2>Players</h2>",
+        "<p>Errors score as losses, as on CodinGame.</p>",
+        _table("players", *players_rows(games, labels, order)),
+        "<h2>Games</h2>",
+        _games_table(games, folder),
+    ]
+    return _PAGE.replace("__TITLE__", html.escape(f"arena {config['command']}")).replace(
+        "__BODY__", "\n".join(sections)
+    )
 
 
 def stored_replay(game: dict) -> dict:
     """The replay of a stored game, rebuilt from its moves (the database keeps no positions)."""
     return replay_from_moves(
-        game["moves"].split(), seed=game["seed"], players={"blue": game["blue"], "orange": game["orange"]},
-        winner=game["winner"], reason=game["reason"], detail=game["detail"], turns=game["turns"])
+        game["moves"].split(),
+        seed=game["seed"],
+        players={"blue": game["blue"], "orange": game["orange"]},
+        winner=game["winner"],
+        reason=game["reason"],
+        detail=game["detail"],
+        turns=game["turns"],
+    )
 
 
 def write(config: dict, labels: list[str], games: list[dict], out: Path) -> Path:

@@ -4,6 +4,7 @@ Workers play batches of jobs and send back one plain record (a dict) per game; o
 writes to the store, as each batch comes back. A bounded number of batches is in flight, so a
 sequential test can stop early without a backlog of games nobody needs.
 """
+
 from __future__ import annotations
 
 import logging
@@ -53,12 +54,23 @@ def play_job(job: Job, players: dict[str, Player], settings: Settings) -> dict:
 
 def _record(job: Job, players: dict[str, Player], result: Result, seconds: float) -> dict:
     record = {
-        "a": job.a, "b": job.b, "pair": job.pair, "swap": job.swap,
-        "blue": job.blue, "orange": job.orange,
-        "blue_version": players[job.blue].version, "orange_version": players[job.orange].version,
-        "seed": job.seed, "blue_seed": job.blue_seed, "orange_seed": job.orange_seed,
-        "winner": result.winner, "reason": result.reason, "detail": result.detail, "turns": result.turns,
-        "moves": " ".join(result.moves), "seconds": round(seconds, 3),
+        "a": job.a,
+        "b": job.b,
+        "pair": job.pair,
+        "swap": job.swap,
+        "blue": job.blue,
+        "orange": job.orange,
+        "blue_version": players[job.blue].version,
+        "orange_version": players[job.orange].version,
+        "seed": job.seed,
+        "blue_seed": job.blue_seed,
+        "orange_seed": job.orange_seed,
+        "winner": result.winner,
+        "reason": result.reason,
+        "detail": result.detail,
+        "turns": result.turns,
+        "moves": " ".join(result.moves),
+        "seconds": round(seconds, 3),
         "worker": f"{socket.gethostname()}:{os.getpid()}",
     }
     for colour in ("blue", "orange"):
@@ -125,8 +137,9 @@ class PoolExecutor:
 
     def __init__(self, workers: int):
         self.tasks_in_flight = 2 * workers  # one running and one waiting per worker
-        self._pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_start_worker,
-                                         initargs=(os.getpid(),))
+        self._pool = ProcessPoolExecutor(
+            workers, mp_context=get_context("spawn"), initializer=_start_worker, initargs=(os.getpid(),)
+        )
 
     def submit(self, fn, *args) -> Future:
         return self._pool.submit(fn, *args)

@@ -5,6 +5,7 @@ resumed from its database plays exactly the games it had not finished. Pair k of
 the same game seed (the same random choices of the referee for everyone), played once with each
 player in each seat; each player's bot gets its own seed for pair k.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -23,6 +23,7 @@ larger difference between the sides, and SPSA's signal grows with it (simulated 
 of tests/arena/test_tune.py with a peak 400 Elo deep, 200 runs of 100 iterations of 4 pairs: the median
 distance to the optimum fell from 0.28 to 0.15 of the range).
 """
+
 from __future__ import annotations
 
 import math

@@ -16,6 +16,7 @@ and the test stops when LLR leaves [log(beta / (1 - alpha)), log((1 - beta) / al
 MIN_PAIRS pairs: the approximation needs a variance estimated from more than a handful of pairs (after
 one pair won twice the estimated variance is nearly 0 and the LLR is in the tens).
 """
+
 from __future__ import annotations
 
 import math
@@ -133,7 +134,7 @@ class SprtState:
 
     @property
     def verdict(self) -> str | None:
-        """"H0", "H1", or None while the test goes on."""
+        """ "H0", "H1", or None while the test goes on."""
         if self.pairs < MIN_PAIRS:
             return None
         if self.llr >= self.upper:

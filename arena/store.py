@@ -5,6 +5,7 @@ players with their versions, and one row per game, each written in its own trans
 ends. SQLite's journal keeps the file whole if the process is killed at any moment, so a run can be
 resumed from whatever games are there.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -48,11 +49,32 @@ CREATE TABLE IF NOT EXISTS tune_iterations (
 ITERATION_JSON = ("theta", "delta", "c", "plus", "minus", "after")  # {parameter: value} objects
 
 GAME_COLUMNS = (
-    "a", "b", "pair", "swap", "blue", "orange", "blue_version", "orange_version",
-    "seed", "blue_seed", "orange_seed", "winner", "reason", "detail", "turns",
-    "blue_ms_mean", "blue_ms_max", "orange_ms_mean", "orange_ms_max", "blue_ms", "orange_ms",
-    "blue_error", "orange_error",
-    "moves", "seconds", "worker",
+    "a",
+    "b",
+    "pair",
+    "swap",
+    "blue",
+    "orange",
+    "blue_version",
+    "orange_version",
+    "seed",
+    "blue_seed",
+    "orange_seed",
+    "winner",
+    "reason",
+    "detail",
+    "turns",
+    "blue_ms_mean",
+    "blue_ms_max",
+    "orange_ms_mean",
+    "orange_ms_max",
+    "blue_ms",
+    "orange_ms",
+    "blue_error",
+    "orange_error",
+    "moves",
+    "seconds",
+    "worker",
 )
 
 
@@ -125,7 +147,9 @@ class Store:
         try:
             tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if not TABLES <= tables:
-                raise StoreError(f"{path} is not an arena database (it has no {', '.join(sorted(TABLES - tables))} table)")
+                raise StoreError(
+                    f"{path} is not an arena database (it has no {', '.join(sorted(TABLES - tables))} table)"
+                )
             schema, config = self.get("schema"), self.get("config")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{path} is not an arena database, or is damaged: {exc}") from None
@@ -134,8 +158,10 @@ class Store:
         if not isinstance(schema, int) or config is None:
             raise StoreError(f"{path} is not an arena database (it has no schema version or run configuration)")
         if schema > SCHEMA_VERSION:
-            raise StoreError(f"{path} was written by a newer arena (schema {schema}; this one reads up to "
-                             f"{SCHEMA_VERSION}): update Caldera to read it")
+            raise StoreError(
+                f"{path} was written by a newer arena (schema {schema}; this one reads up to "
+                f"{SCHEMA_VERSION}): update Caldera to read it"
+            )
 
     def lock(self) -> None:
         """Claim the run for this process, so that two processes never play it at once. The lock is
@@ -197,8 +223,10 @@ class Store:
         """The iteration's result, once its last game is stored: plus's net wins and the values after."""
         finished = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
         with self.transaction():
-            self.db.execute("UPDATE tune_iterations SET net = ?, after = ?, finished_at = ? WHERE iteration = ?",
-                            (net, json.dumps(after), finished, iteration))
+            self.db.execute(
+                "UPDATE tune_iterations SET net = ?, after = ?, finished_at = ? WHERE iteration = ?",
+                (net, json.dumps(after), finished, iteration),
+            )
 
     def iterations(self) -> list[dict]:
         """Every tuning iteration planned, in order (`net` and `after` None until it is finished)."""

@@ -11,6 +11,7 @@ those of play alone.
 
 Each game is played by its own worker process, so one game's referee never waits on another's.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -61,8 +62,17 @@ def play_one(blue: str, orange: str, seed: int, settings: Settings, cache: str |
         with BotProcess(command(blue), env=env) as b, BotProcess(command(orange), env=env) as o:
             result = play_game(b, o, seed, settings)
     except BotError as exc:  # a bot that cannot even start
-        return {"blue": blue, "orange": orange, "seed": seed, "reason": "crash", "winner": "",
-                "detail": str(exc), "turns": 0, "times": {blue: [], orange: []}, "stderr": ""}
+        return {
+            "blue": blue,
+            "orange": orange,
+            "seed": seed,
+            "reason": "crash",
+            "winner": "",
+            "detail": str(exc),
+            "turns": 0,
+            "times": {blue: [], orange: []},
+            "stderr": "",
+        }
     finally:
         if fresh:
             shutil.rmtree(fresh, ignore_errors=True)
@@ -73,10 +83,18 @@ def play_one(blue: str, orange: str, seed: int, settings: Settings, cache: str |
             times[names[turn.actor]].append(turn.time_ms)
     last = result.turn_log[-1] if result.turn_log else None
     loser = "orange" if result.winner == "blue" else "blue"
-    return {"blue": blue, "orange": orange, "seed": seed, "reason": result.reason,
-            "winner": result.winner, "loser": names.get(loser), "detail": result.detail,
-            "turns": result.turns, "times": times,
-            "stderr": (last.stderr if last else "")[-600:]}
+    return {
+        "blue": blue,
+        "orange": orange,
+        "seed": seed,
+        "reason": result.reason,
+        "winner": result.winner,
+        "loser": names.get(loser),
+        "detail": result.detail,
+        "turns": result.turns,
+        "times": times,
+        "stderr": (last.stderr if last else "")[-600:],
+    }
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -89,10 +107,15 @@ def _quantile(values: list[float], q: float) -> float:
 def report(records: list[dict], settings: Settings, out=sys.stdout) -> int:
     """Print the per-bot table and every forfeit; the number of forfeits."""
     bots = sorted({r["blue"] for r in records} | {r["orange"] for r in records})
-    print(f"\n{len(records)} games, limits {settings.first_turn_ms:.0f} ms first turn / "
-          f"{settings.turn_ms:.0f} ms after, at most {settings.max_turns} turns", file=out)
-    header = (f"{'bot':<11}{'games':>6}{'forfeits':>9}  {'first answer ms: median':>23}{'max':>7}"
-              f"  {'later turns ms: median':>22}{'p99':>7}{'max':>7}{'>100':>6}{'turns':>8}")
+    print(
+        f"\n{len(records)} games, limits {settings.first_turn_ms:.0f} ms first turn / "
+        f"{settings.turn_ms:.0f} ms after, at most {settings.max_turns} turns",
+        file=out,
+    )
+    header = (
+        f"{'bot':<11}{'games':>6}{'forfeits':>9}  {'first answer ms: median':>23}{'max':>7}"
+        f"  {'later turns ms: median':>22}{'p99':>7}{'max':>7}{'>100':>6}{'turns':>8}"
+    )
     print(header, file=out)
     forfeits = [r for r in records if r["reason"] in FORFEITS]
     for bot in bots:
@@ -100,14 +123,22 @@ def report(records: list[dict], settings: Settings, out=sys.stdout) -> int:
         games_times = [r["times"].get(bot, []) for r in mine]
         first = [t[0] for t in games_times if t]
         later = [x for t in games_times for x in t[1:]]
-        lost = sum(1 for r in forfeits if r.get("loser") == bot or (r["turns"] == 0 and bot in (r["blue"], r["orange"])))
+        lost = sum(
+            1 for r in forfeits if r.get("loser") == bot or (r["turns"] == 0 and bot in (r["blue"], r["orange"]))
+        )
         over = sum(1 for x in later if x > settings.turn_ms)
-        print(f"{bot:<11}{len(mine):>6}{lost:>9}  {_quantile(first, 0.5):>23.1f}{max(first, default=float('nan')):>7.1f}"
-              f"  {_quantile(later, 0.5):>22.1f}{_quantile(later, 0.99):>7.1f}"
-              f"{max(later, default=float('nan')):>7.1f}{over:>6}{len(later):>8}", file=out)
+        print(
+            f"{bot:<11}{len(mine):>6}{lost:>9}  {_quantile(first, 0.5):>23.1f}{max(first, default=float('nan')):>7.1f}"
+            f"  {_quantile(later, 0.5):>22.1f}{_quantile(later, 0.99):>7.1f}"
+            f"{max(later, default=float('nan')):>7.1f}{over:>6}{len(later):>8}",
+            file=out,
+        )
     for r in forfeits:
-        print(f"FORFEIT seed {r['seed']} {r['blue']} (blue) v {r['orange']} (orange): {r['loser']} "
-              f"{r['reason']} at turn {r['turns']}: {r['detail']}", file=out)
+        print(
+            f"FORFEIT seed {r['seed']} {r['blue']} (blue) v {r['orange']} (orange): {r['loser']} "
+            f"{r['reason']} at turn {r['turns']}: {r['detail']}",
+            file=out,
+        )
         if r["stderr"].strip():
             print("  its stderr: " + r["stderr"].strip().replace("\n", "\n  "), file=out)
     print(f"{len(forfeits)} forfeits", file=out)
@@ -118,15 +149,21 @@ def run(args: argparse.Namespace) -> int:
     bots = args.engines or default_bots()
     unknown = [b for b in bots if b not in BOTS or is_pure(b)]
     if unknown:
-        print(f"arena bench --stress: not a registered numba-side bot: {', '.join(unknown)} "
-              f"(known: {', '.join(default_bots())})", file=sys.stderr)
+        print(
+            f"arena bench --stress: not a registered numba-side bot: {', '.join(unknown)} "
+            f"(known: {', '.join(default_bots())})",
+            file=sys.stderr,
+        )
         return 2
     parallel = args.parallel or 2 * (os.cpu_count() or 1)
     games = args.games or parallel
     settings = Settings(turn_ms=args.turn_ms, first_turn_ms=args.first_turn_ms, max_turns=args.max_turns)
     shared = None if args.cache == "per-game" else tempfile.mkdtemp(prefix="caldera-stress-numba-")
-    print(f"stress: {games} games of {', '.join(bots)}, {parallel} at once on {os.cpu_count()} cores, "
-          f"numba cache: {args.cache}" + (f" ({shared})" if shared else ""), file=sys.stderr)
+    print(
+        f"stress: {games} games of {', '.join(bots)}, {parallel} at once on {os.cpu_count()} cores, "
+        f"numba cache: {args.cache}" + (f" ({shared})" if shared else ""),
+        file=sys.stderr,
+    )
     try:
         if args.cache == "warm":
             os.environ["NUMBA_CACHE_DIR"] = shared
@@ -135,16 +172,18 @@ def run(args: argparse.Namespace) -> int:
         records = []
         started = time.perf_counter()
         with ProcessPoolExecutor(parallel) as pool:
-            futures = [pool.submit(play_one, b, o, seed, settings, shared)
-                       for b, o, seed in schedule(bots, games)]
+            futures = [pool.submit(play_one, b, o, seed, settings, shared) for b, o, seed in schedule(bots, games)]
             for done, future in enumerate(as_completed(futures), 1):
                 records.append(future.result())
                 if records[-1]["reason"] in FORFEITS:
                     r = records[-1]
-                    print(f"\nforfeit: seed {r['seed']} {r['loser']} {r['reason']}: {r['detail']}",
-                          file=sys.stderr)
-                print(f"\r{done}/{games} games, {time.perf_counter() - started:.0f} s", end="",
-                      file=sys.stderr, flush=True)
+                    print(f"\nforfeit: seed {r['seed']} {r['loser']} {r['reason']}: {r['detail']}", file=sys.stderr)
+                print(
+                    f"\r{done}/{games} games, {time.perf_counter() - started:.0f} s",
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
         print(file=sys.stderr)
     finally:
         if shared:
@@ -154,18 +193,25 @@ def run(args: argparse.Namespace) -> int:
 
 def register(bench: argparse.ArgumentParser) -> None:
     """Add `--stress` and its options to `arena bench`'s parser; `--stress` runs `run`."""
-    group = bench.add_argument_group("stress (--stress): many games at once, bots as processes, "
-                                     "from an empty numba cache")
+    group = bench.add_argument_group(
+        "stress (--stress): many games at once, bots as processes, from an empty numba cache"
+    )
     group.add_argument("--stress", action="store_true", help="run the stress benchmark instead")
     group.add_argument("--games", type=int, help="games in all (default: as many as --parallel)")
     group.add_argument("--parallel", type=int, help="games at once (default: twice the cores)")
-    group.add_argument("--cache", choices=("fresh", "per-game", "warm"), default="fresh",
-                       help="numba's cache: one empty for the run (default), an empty one per game, "
-                            "or compiled before the first game")
-    group.add_argument("--engines", nargs="+", metavar="NAME",
-                       help=f"the bots (default: {' '.join(default_bots())})")
-    group.add_argument("--max-turns", type=int, default=Settings().max_turns,
-                       help="turns before a draw (default %(default)s: whole games)")
+    group.add_argument(
+        "--cache",
+        choices=("fresh", "per-game", "warm"),
+        default="fresh",
+        help="numba's cache: one empty for the run (default), an empty one per game, or compiled before the first game",
+    )
+    group.add_argument("--engines", nargs="+", metavar="NAME", help=f"the bots (default: {' '.join(default_bots())})")
+    group.add_argument(
+        "--max-turns",
+        type=int,
+        default=Settings().max_turns,
+        help="turns before a draw (default %(default)s: whole games)",
+    )
     group.add_argument("--turn-ms", type=float, default=100.0, help="default %(default)s")
     group.add_argument("--first-turn-ms", type=float, default=1000.0, help="default %(default)s")
     bench_run = bench.get_default("run")

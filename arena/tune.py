@@ -10,6 +10,7 @@ result and the new theta), each game in between as it ends: a resumed run replay
 nothing, and computes the same theta. The iterations run one after the other (iteration k + 1 plays the
 theta that k's results made); the games of one iteration run at once on the workers of `arena/run.py`.
 """
+
 from __future__ import annotations
 
 import sys
@@ -64,8 +65,10 @@ def parse_params(bot: str, text: str) -> tuple[Player, list[Tuned]]:
                 raise UsageError(f"--params: {item!r}: give a range NAME=LOW:HIGH with LOW < HIGH")
         begin = values.get(key, p.default)
         if not low <= begin <= high:
-            raise UsageError(f"--params: {key} starts at {begin:g}, outside [{low:g}, {high:g}]: "
-                             f"give a start inside it ({name}:{key}=VALUE)")
+            raise UsageError(
+                f"--params: {key} starts at {begin:g}, outside [{low:g}, {high:g}]: "
+                f"give a start inside it ({name}:{key}=VALUE)"
+            )
         tuned.append(Tuned(key, low, high, begin, p.type is int))
     return start, tuned
 
@@ -74,7 +77,9 @@ def spec_with(bot: str, values: dict) -> str:
     """The spec `bot` (`mcts`, `mcts:c=0.3,ms=1000`) with `values` for its tuned parameters, its
     other options kept."""
     name, _, written = bot.partition(":")
-    options = {key.strip(): value.strip() for key, _, value in (item.partition("=") for item in written.split(",") if item)}
+    options = {
+        key.strip(): value.strip() for key, _, value in (item.partition("=") for item in written.split(",") if item)
+    }
     options.update({key: repr(value) for key, value in values.items()})
     return f"{name}:{','.join(f'{key}={options[key]}' for key in sorted(options))}"
 
@@ -88,18 +93,40 @@ def games_per_iteration(config: dict) -> int:
     return 2 * config["pairs_per_iteration"] * (2 if config["opponent"] else 1)
 
 
-def new_config(start: Player, tuned: list[Tuned], *, opponent: Player | None, iterations: int, pairs: int,
-               seed: int, settings: dict, c_end: float, r_end: float | None, confirm_pairs: int) -> dict:
+def new_config(
+    start: Player,
+    tuned: list[Tuned],
+    *,
+    opponent: Player | None,
+    iterations: int,
+    pairs: int,
+    seed: int,
+    settings: dict,
+    c_end: float,
+    r_end: float | None,
+    confirm_pairs: int,
+) -> dict:
     config = {
-        "command": "tune", "bot": start.spec, "params": [asdict(t) for t in tuned],
+        "command": "tune",
+        "bot": start.spec,
+        "params": [asdict(t) for t in tuned],
         "players": [START] + ([OPPONENT] if opponent else []),
         "opponent": opponent.spec if opponent else None,
-        "iterations": iterations, "pairs_per_iteration": pairs, "confirm_pairs": confirm_pairs,
-        "seed": seed, "settings": settings, "spsa": {"c_end": c_end, "r_end": r_end},
+        "iterations": iterations,
+        "pairs_per_iteration": pairs,
+        "confirm_pairs": confirm_pairs,
+        "seed": seed,
+        "settings": settings,
+        "spsa": {"c_end": c_end, "r_end": r_end},
     }
     spsa = spsa_of(config)  # the schedule's constants are recorded, so that a resumed run keeps them
-    config["spsa"] = {"c_end": spsa.c_end, "r_end": spsa.r_end, "alpha": spsa.alpha, "gamma": spsa.gamma,
-                      "a_ratio": spsa.a_ratio}
+    config["spsa"] = {
+        "c_end": spsa.c_end,
+        "r_end": spsa.r_end,
+        "alpha": spsa.alpha,
+        "gamma": spsa.gamma,
+        "a_ratio": spsa.a_ratio,
+    }
     return config
 
 
@@ -149,10 +176,14 @@ class Tuning:
         config = self.config
         if len(self.games) < self.total_games:
             prepare(list(self.fixed.values()), log)
-        print(f"tune {config['bot']} ({', '.join(p['name'] for p in config['params'])}): {self.total_games} games, "
-              f"{len(self.games)} already played; database {self.store.path}", file=log)
-        bar = tqdm(total=self.total_games, initial=len(self.games), unit="game", disable=quiet, dynamic_ncols=True,
-                   file=log)
+        print(
+            f"tune {config['bot']} ({', '.join(p['name'] for p in config['params'])}): {self.total_games} games, "
+            f"{len(self.games)} already played; database {self.store.path}",
+            file=log,
+        )
+        bar = tqdm(
+            total=self.total_games, initial=len(self.games), unit="game", disable=quiet, dynamic_ncols=True, file=log
+        )
         bar.set_postfix_str(self.describe(), refresh=False)
 
         def on_record(record: dict) -> None:
@@ -162,8 +193,15 @@ class Tuning:
 
         def play_pairs(pairings, run_seed, pairs, players) -> None:
             todo = [job for job in jobs(pairings, run_seed, pairs) if job.key not in self.done]
-            run_jobs(todo, players, _settings(config), executor, on_record=on_record,
-                     games_per_task=games_per_task, tasks_in_flight=executor.tasks_in_flight)
+            run_jobs(
+                todo,
+                players,
+                _settings(config),
+                executor,
+                on_record=on_record,
+                games_per_task=games_per_task,
+                tasks_in_flight=executor.tasks_in_flight,
+            )
 
         try:
             k_pairs = config["pairs_per_iteration"]
@@ -179,8 +217,9 @@ class Tuning:
                 bar.set_postfix_str(self.describe(), refresh=False)
             if config["confirm_pairs"]:
                 players = {TUNED: self._player(TUNED, self.tuned()), START: self.start}
-                play_pairs([(TUNED, START)], derive_seed(config["seed"], "confirm"), range(config["confirm_pairs"]),
-                           players)
+                play_pairs(
+                    [(TUNED, START)], derive_seed(config["seed"], "confirm"), range(config["confirm_pairs"]), players
+                )
         finally:
             bar.close()
 
@@ -221,24 +260,36 @@ def text_report(config: dict, games: list[dict], iterations: list[dict]) -> str:
     params = [Tuned(**p) for p in config["params"]]
     finished = [row for row in iterations if row["after"] is not None]
     against = f"each against {config['opponent']}" if config["opponent"] else "plus against minus"
-    lines = [f"tune {config['bot']}: {len(finished)} of {config['iterations']} iterations of "
-             f"{config['pairs_per_iteration']} pairs ({against}), seed {config['seed']}, {len(games)} games"]
+    lines = [
+        f"tune {config['bot']}: {len(finished)} of {config['iterations']} iterations of "
+        f"{config['pairs_per_iteration']} pairs ({against}), seed {config['seed']}, {len(games)} games"
+    ]
     marks = sorted({round(share * len(finished)) for share in (0.25, 0.5, 0.75, 1)})
     course = [finished[0]["theta"]] + [row["after"] for row in finished] if finished else []
     rows = []
     for p in params:
         values = [f"{course[m][p.name]:.4g}" for m in marks] if course else ["-"]
         rows.append([p.name, f"[{p.low:g}, {p.high:g}]", f"{p.start:g}", *values])
-    lines += ["", table(rows, ["parameter", "range", "start", *(f"it {m}" for m in marks)] if course else
-                        ["parameter", "range", "start", "now"])]
+    lines += [
+        "",
+        table(
+            rows,
+            ["parameter", "range", "start", *(f"it {m}" for m in marks)]
+            if course
+            else ["parameter", "range", "start", "now"],
+        ),
+    ]
     if len(finished) == config["iterations"]:
         tuned_spec = spec_with(config["bot"], tuned_values(params, finished[-1]["after"]))
         lines += ["", f"tuned: {tuned_spec}   (check it: arena sprt tuned={tuned_spec} {config['bot']})"]
     confirmation = [g for g in games if g["a"] == TUNED]
     if confirmation:
         rows, header = pairings_rows(confirmation, [(TUNED, START)])
-        lines += ["", f"Confirmation, {config['confirm_pairs']} pairs (Elo of the tuned values against the start):",
-                  table(rows, header)]
+        lines += [
+            "",
+            f"Confirmation, {config['confirm_pairs']} pairs (Elo of the tuned values against the start):",
+            table(rows, header),
+        ]
     labels = [PLUS, MINUS] + ([OPPONENT] if config["opponent"] else []) + ([TUNED, START] if confirmation else [])
     rows, header = players_rows(games, labels, labels)
     for row in rows:

@@ -9,6 +9,7 @@ where (a one-line instance quoted, shortened, never echoed whole); the solver go
 and exits 2 at the end of its input (0 when every instance was one). Input that is not UTF-8 ends it
 with one line and exit status 2.
 """
+
 from __future__ import annotations
 
 import argparse

@@ -5,6 +5,7 @@ Volcanoes' `register(groups)` adds its group; every puzzle's group is made here,
 puzzle's other commands (what needs no search: commands that search are in `bots/NAME/`). A user's
 mistake is one line, `referee GAME COMMAND: message`, and exit status 2 (referee/errors.py).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,9 @@ def build_parser() -> argparse.ArgumentParser:
     importlib.import_module("referee.volcanoes.cli").register(groups)
     for name in puzzle.NAMES:
         game = puzzle.load(name)
-        commands = groups.add_parser(name, help=game.title).add_subparsers(dest="command", required=True,
-                                                                          metavar="COMMAND")
+        commands = groups.add_parser(name, help=game.title).add_subparsers(
+            dest="command", required=True, metavar="COMMAND"
+        )
         add_judge_command(commands, game)
         if importlib.util.find_spec(f"referee.{name}.cli"):  # the puzzle's commands beyond `judge`
             importlib.import_module(f"referee.{name}.cli").register(commands)

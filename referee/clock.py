@@ -10,6 +10,7 @@ not running). So a bot starts a turn's clock earlier by the wait before its read
 `bots/volcanoes/pure/player.py`), and the referee does not charge a bot with its own wait after
 the answer came (`BotProcess.ask`).
 """
+
 from __future__ import annotations
 
 import os

@@ -2,6 +2,7 @@
 project reports them (`referee`, `arena`, `python -m bots...`): one line, `PROG: message`, PROG
 being the command as its usage names it (`referee coroutine judge`, `arena match`), and exit status
 2. Any other exception is a bug of ours and shows its traceback."""
+
 from __future__ import annotations
 
 import argparse

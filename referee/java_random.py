@@ -1,5 +1,6 @@
 """java.util.Random, bit for bit: CodinGame's referees draw from it, so a seed reproduces their
 choices (Volcanoes' RANDOM move, for one)."""
+
 from __future__ import annotations
 
 _MULTIPLIER = 0x5DEECE66D

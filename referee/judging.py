@@ -12,6 +12,7 @@ oracle: a reference solver run as a process the same way (by default the project
 `referee.puzzle.default_oracle`), its answers checked with the rules like any other. The judged
 solver answers an instance first, then the oracle, so neither's time counts against the other.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,14 +46,26 @@ def add_judge_command(commands, puzzle: Puzzle) -> argparse.ArgumentParser:
     judge = commands.add_parser("judge", help=f"run a solver on every {item} of FILE and check its answers")
     judge.add_argument("file", metavar="FILE", help=puzzle.file_help)
     judge.add_argument("solver", metavar="SOLVER_CMD", help="the solver's command line, one argument (quote it)")
-    judge.add_argument("--time-ms", type=positive_ms, default=default_ms,
-                       help=f"time for each answer{puzzle.time_help} (default {default_ms:g})")
+    judge.add_argument(
+        "--time-ms",
+        type=positive_ms,
+        default=default_ms,
+        help=f"time for each answer{puzzle.time_help} (default {default_ms:g})",
+    )
     judge.add_argument("--json", action="store_true", help=f"one JSON object per {item} per line")
-    judge.add_argument("--oracle", metavar="CMD", default=None,
-                       help=f"the reference solver's command line, run as the solver is (default: the project's, "
-                            f"{default_oracle(puzzle.name)})")
-    judge.add_argument("--oracle-time-ms", type=positive_ms, default=ORACLE_MS,
-                       help=f"the oracle's time for each answer (default {ORACLE_MS:g})")
+    judge.add_argument(
+        "--oracle",
+        metavar="CMD",
+        default=None,
+        help=f"the reference solver's command line, run as the solver is (default: the project's, "
+        f"{default_oracle(puzzle.name)})",
+    )
+    judge.add_argument(
+        "--oracle-time-ms",
+        type=positive_ms,
+        default=ORACLE_MS,
+        help=f"the oracle's time for each answer (default {ORACLE_MS:g})",
+    )
     puzzle.add_judge_options(judge)
     judge.set_defaults(run=lambda args: run_judge(puzzle, args))
     return judge
@@ -67,12 +80,12 @@ def run_judge(puzzle: Puzzle, args: argparse.Namespace) -> int:
             instances = puzzle.parse_instances(file.read(), args.file)
         return judge(puzzle, instances, args.solver, args.time_ms, args.oracle, args.oracle_time_ms, **options)
 
-    return report_verdicts(args.prog, args.file, judging, args.json, puzzle.as_dict, puzzle.describe,
-                           puzzle.summary)
+    return report_verdicts(args.prog, args.file, judging, args.json, puzzle.as_dict, puzzle.describe, puzzle.summary)
 
 
-def judge_one(puzzle: Puzzle, instance, command: str, time_ms: float | None = None, oracle: str | None = None,
-              **options):
+def judge_one(
+    puzzle: Puzzle, instance, command: str, time_ms: float | None = None, oracle: str | None = None, **options
+):
     """The verdict on `command`'s answer to one instance (time_ms: the puzzle's default)."""
     return next(judge(puzzle, [instance], command, time_ms or puzzle.default_ms, oracle, **options))
 
@@ -109,8 +122,9 @@ class Oracle:
         except BotError as exc:
             stderr = process.take_stderr()
             self._close(run)
-            raise OracleError(f"oracle {exc.reason} on {self.puzzle.item} {number}: {exc}"
-                              + last_stderr_line(stderr)) from None
+            raise OracleError(
+                f"oracle {exc.reason} on {self.puzzle.item} {number}: {exc}" + last_stderr_line(stderr)
+            ) from None
         if self.puzzle.one_solver_each:
             self._close(run)
         return answer
@@ -125,8 +139,15 @@ class Oracle:
             self._close(run)
 
 
-def judge(puzzle: Puzzle, instances: list, command: str, time_ms: float, oracle: str | None = None,
-          oracle_ms: float = ORACLE_MS, **options) -> Iterator:
+def judge(
+    puzzle: Puzzle,
+    instances: list,
+    command: str,
+    time_ms: float,
+    oracle: str | None = None,
+    oracle_ms: float = ORACLE_MS,
+    **options,
+) -> Iterator:
     """Yield a verdict per instance, the solver's answer checked against the oracle's (`oracle`:
     a command line, by default the project's solver). BotStartError when the command cannot start,
     OracleError when the oracle fails or is proved wrong."""
@@ -175,8 +196,15 @@ def _refusal(error: Exception, source: str) -> str:
     return str(error)  # an OracleError says what failed
 
 
-def report_verdicts(prog: str, source: str, judging: Callable[[], Iterable], as_json: bool,
-                    to_dict: Callable, describe: Callable, summary: Callable) -> int:
+def report_verdicts(
+    prog: str,
+    source: str,
+    judging: Callable[[], Iterable],
+    as_json: bool,
+    to_dict: Callable,
+    describe: Callable,
+    summary: Callable,
+) -> int:
     """Print each verdict as `judging()` yields it (a line, or a JSON object with `as_json`), then
     the summary of them all. Exit status: 0 when every answer is right, 1 when any is wrong (or
     missing: a timeout, a crash), 2 for a file that is not the puzzle's text (malformed, not UTF-8)

@@ -16,6 +16,7 @@ such orphans become its children and are killed too (for processes that run noth
 referee command and the arena's workers). No close waits on a pipe without a bound: an orphan may
 keep the bot's pipes open.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -85,16 +86,19 @@ def warm_up_command(command: str | Sequence[str], cwd: str | None = None) -> lis
     return [args[0], "-m", f"{package}.warmup", name]
 
 
-def warm_up(command: str | Sequence[str], cwd: str | None = None, log=sys.stderr,
-            label: str | None = None) -> None:
+def warm_up(command: str | Sequence[str], cwd: str | None = None, log=sys.stderr, label: str | None = None) -> None:
     """Run `command`'s warm-up (see `warm_up_command`), if it has one, saying so on `log`;
     BotStartError when it fails."""
     prepare = warm_up_command(command, cwd)
     if prepare is None:
         return
     started = time.perf_counter()
-    print(f"preparing {label or shlex.join(split_command(command))} ({shlex.join(prepare[2:])})...", end=" ",
-          file=log, flush=True)
+    print(
+        f"preparing {label or shlex.join(split_command(command))} ({shlex.join(prepare[2:])})...",
+        end=" ",
+        file=log,
+        flush=True,
+    )
     try:
         done = subprocess.run(prepare, cwd=cwd, capture_output=True, text=True, timeout=WARM_UP_SECONDS)
     except subprocess.TimeoutExpired:

@@ -26,6 +26,7 @@ no solution; neither is ever held against the solver judged.
 "No solution" is an answer, `NONE` (IQ-Twist, which lists every solution, answers none with no
 line before the empty line that closes an answer), printed only when a search has proved it.
 """
+
 from __future__ import annotations
 
 import dataclasses

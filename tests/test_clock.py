@@ -1,6 +1,7 @@
 """Time as the OS counts it (`referee.clock`), and the two clocks that use it: a bot's turn starts
 when its line arrived (`read_turns`), and the referee does not charge a bot with its own waits for a
 processor (`BotProcess.ask`)."""
+
 import io
 import os
 import subprocess
@@ -22,7 +23,9 @@ def test_waiting_for_a_processor_is_counted_and_running_is_not():
     cpu = sorted(os.sched_getaffinity(0))[0]
     affinity = os.sched_getaffinity(0)
     os.sched_setaffinity(0, {cpu})
-    spinner = subprocess.Popen([sys.executable, "-c", f"import os; os.sched_setaffinity(0, {{{cpu}}})\nwhile True: pass"])
+    spinner = subprocess.Popen(
+        [sys.executable, "-c", f"import os; os.sched_setaffinity(0, {{{cpu}}})\nwhile True: pass"]
+    )
     try:
         time.sleep(0.3)  # the spinner has started and spins
         before, started = clock.waited_for_cpu(), time.perf_counter()

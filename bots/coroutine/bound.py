@@ -14,6 +14,7 @@ none otherwise.
 
     python -m bots.coroutine.bound [--turns 30]
 """
+
 from __future__ import annotations
 
 import sys
@@ -209,8 +210,9 @@ def _longest_completion(shown, hidden, neighbour, best):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = puzzle_solver.parser(PUZZLE, "Prove by exhaustive search whether any board needs N turns or more.",
-                                  "bound")
+    parser = puzzle_solver.parser(
+        PUZZLE, "Prove by exhaustive search whether any board needs N turns or more.", "bound"
+    )
     parser.add_argument("--turns", type=int, default=30, metavar="N", help="(default 30)")
     parser.set_defaults(run=run_bound)
     return run_command(parser.parse_args(argv))

@@ -5,6 +5,7 @@ here is just (mover's square, other token's square), index mover * 9 + other: 56
 rather than rules.py's 112. A step from (p, q) in direction d (an arrow on q) leads to (q, p + d); a
 forced pass to (q, p). Tests check this against search.optimum.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -6,6 +6,7 @@
 Both run fast.py's hill climb (flip one arrow, keep the board if its optimum gets no further from
 the goal, restart from a new random board when stuck), in batches with seeds drawn from one seed.
 """
+
 from __future__ import annotations
 
 import random
@@ -72,16 +73,18 @@ def _run_climb(target: int, evaluations: int, seed: int) -> tuple[Board, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = puzzle_solver.parser(PUZZLE, "Random puzzles whose optimum is exactly N turns, or the hardest board "
-                                  "found.", "generate")
+    parser = puzzle_solver.parser(
+        PUZZLE, "Random puzzles whose optimum is exactly N turns, or the hardest board found.", "generate"
+    )
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--turns", type=int, metavar="N", help="print puzzles whose optimum is exactly N turns")
     what.add_argument("--hardest", action="store_true", help="search for the board with the longest optimum")
     parser.add_argument("--count", type=int, default=1, metavar="K", help="how many puzzles (default 1)")
     parser.add_argument("--seed", type=int, default=None, metavar="S")
     parser.add_argument("--effort", type=int, default=50_000_000, help="boards to evaluate at most (default 5e7)")
-    parser.add_argument("--seconds", type=float, default=60, metavar="T",
-                        help="with --hardest: the search time (default 60)")
+    parser.add_argument(
+        "--seconds", type=float, default=60, metavar="T", help="with --hardest: the search time (default 60)"
+    )
     args = parser.parse_args(argv)
     args.run = run_hardest if args.hardest else run_generate
     return run_command(args)
@@ -89,8 +92,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_generate(args) -> int:
     if not 1 <= args.turns <= MOST_TURNS:
-        raise UserError(f"--turns must be 1 to {MOST_TURNS}: an optimal line visits each of {MOST_TURNS} states "
-                        "at most once")
+        raise UserError(
+            f"--turns must be 1 to {MOST_TURNS}: an optimal line visits each of {MOST_TURNS} states at most once"
+        )
     if args.count < 1:
         raise UserError("--count must be at least 1")
     boards = generate(args.turns, args.count, args.seed, args.effort)

@@ -4,6 +4,7 @@ Optimal means fewest turns (forced passes count), then fewest steps. The state s
 and the mover) holds at most 162 states, so the search is plain Python and exhaustive: None means
 every reachable state was explored and none is solved.
 """
+
 from __future__ import annotations
 
 from referee.coroutine.rules import START, Board, State, Turn, is_solved, successors

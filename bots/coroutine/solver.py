@@ -4,6 +4,7 @@ Optimal: fewest turns (forced passes count), then fewest steps. NONE is printed 
 reachable state was explored. `--trace` adds a table, one row a turn, to check the answer by hand.
 The command's shape (input, NONE, bad input, exit statuses) is every solver's: bots/puzzle_solver.py.
 """
+
 from __future__ import annotations
 
 import sys
@@ -33,8 +34,10 @@ def trace(board: Board, turns: list[Turn]) -> str:
 def _print_trace(text, board, turns, seconds, cpu_seconds) -> None:
     if turns is not None and board is not None:
         steps = sum(turn.direction is not None for turn in turns)
-        print(f"\n{len(turns)} turns: {steps} steps, {len(turns) - steps} forced passes\n{trace(board, turns)}",
-              flush=True)
+        print(
+            f"\n{len(turns)} turns: {steps} steps, {len(turns) - steps} forced passes\n{trace(board, turns)}",
+            flush=True,
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

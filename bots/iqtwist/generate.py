@@ -19,6 +19,7 @@ from another solution when stuck.
 
     python -m bots.iqtwist.generate --level wizard [--count 5] [--seed 1]
 """
+
 from __future__ import annotations
 
 import random

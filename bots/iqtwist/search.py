@@ -7,6 +7,7 @@ the candidates whose lowest cell it is (all lower cells are full, so no other ca
 `_search` is the numba kernel; `reference_solutions` searches the same way in plain Python on the
 rules' own functions, the oracle the kernel is tested against.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -62,9 +63,7 @@ def candidates(state: State) -> Candidates:
     order = np.lexsort((orientation[index], piece[index], lowest))
     index, lowest = index[order], lowest[order]
     return Candidates(
-        placements=[
-            Placement(PIECES[piece[i]], int(column[i]), int(row[i]), int(orientation[i])) for i in index
-        ],
+        placements=[Placement(PIECES[piece[i]], int(column[i]), int(row[i]), int(orientation[i])) for i in index],
         piece=piece[index],
         mask=cells[index],
         starts=np.searchsorted(lowest, np.arange(CELLS + 1)).astype(np.int64),
@@ -139,9 +138,7 @@ def _search(starts, piece, mask, occupied, used, full, limit, out):
 def _run(state: State, limit: int, capacity: int) -> tuple[int, np.ndarray, Candidates]:
     table = candidates(state)
     out = np.empty((capacity, len(PIECES)), np.int64)
-    count = _search(
-        table.starts, table.piece, table.mask, covered(state), _used_pieces(state), FULL_BOARD, limit, out
-    )
+    count = _search(table.starts, table.piece, table.mask, covered(state), _used_pieces(state), FULL_BOARD, limit, out)
     return count, out, table
 
 

@@ -6,6 +6,7 @@ alone). The command's shape (input, bad input, exit statuses) is every solver's:
 bots/puzzle_solver.py. `--count` prints the number of solutions of the empty board instead, and the
 search time on stderr.
 """
+
 from __future__ import annotations
 
 import sys

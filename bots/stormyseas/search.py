@@ -13,6 +13,7 @@ The move graph is directed (a push is not undone by the opposite push), so the s
 link for every state and rebuilds the path from them. The numba move generator `_step` is checked
 against the plain-Python rules in rules.py by the tests, and the numba search against the plain one.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -170,7 +171,10 @@ def kernel_successors(card: Card, state: State, *, rotation: bool = False) -> li
     """Every legal unit move by the numba kernel (for comparing with rules.legal_moves)."""
     patterns, lengths, drs, dcs = _arrays(card)
     keys, codes = _successor_keys(patterns, lengths, drs, dcs, encode(card, state), rotation)
-    return [(_move_name(card, code & 31, code >> 5 & 7), decode(card, int(key))) for key, code in zip(keys, codes, strict=True)]
+    return [
+        (_move_name(card, code & 31, code >> 5 & 7), decode(card, int(key)))
+        for key, code in zip(keys, codes, strict=True)
+    ]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ optima (run once with each --metric); NONE is printed only when it has exhausted
 position. The command's shape
 (input, NONE, bad input, exit statuses) is every solver's: bots/puzzle_solver.py.
 """
+
 from __future__ import annotations
 
 import functools

@@ -8,6 +8,7 @@ state reached is a start whose optimum is its distance. Any start at distance N 
 
     python -m bots.vikings.generate --moves 30 [--boats 3] [--count 5] [--seed 1] [--boards N]
 """
+
 from __future__ import annotations
 
 import random
@@ -55,8 +56,9 @@ def targets_of(placement: int, board: rules.Board) -> tuple[tuple[str, int], ...
     return tuple((colour, (placement >> (search.BOAT_BITS * i)) & 31) for i, (colour, _) in enumerate(board.boats))
 
 
-def generate(moves: int, rng: random.Random, n_boats: int | None = None,
-             max_boards: int = MAX_BOARDS) -> rules.Objective | None:
+def generate(
+    moves: int, rng: random.Random, n_boats: int | None = None, max_boards: int = MAX_BOARDS
+) -> rules.Objective | None:
     """A random valid objective whose optimum is exactly `moves`, with `n_boats` boats (1-4, random
     when None); None when `max_boards` boards dealt had none."""
     for _ in range(max_boards):
@@ -78,12 +80,21 @@ def generate(moves: int, rng: random.Random, n_boats: int | None = None,
 def main(argv: list[str] | None = None) -> int:
     parser = puzzle_solver.parser(PUZZLE, "Print new objectives whose optimum is exactly N moves.", "generate")
     parser.add_argument("--moves", type=int, required=True, metavar="N", help="the optimum, in quarter-turns")
-    parser.add_argument("--boats", type=int, choices=range(1, rules.MAX_BOATS + 1), metavar="K",
-                        help="boats per objective, 1-4 (default: random)")
+    parser.add_argument(
+        "--boats",
+        type=int,
+        choices=range(1, rules.MAX_BOATS + 1),
+        metavar="K",
+        help="boats per objective, 1-4 (default: random)",
+    )
     parser.add_argument("--count", type=int, default=1, help="how many objectives (default 1)")
     parser.add_argument("--seed", type=int, help="random seed, for the same objectives again")
-    parser.add_argument("--boards", type=int, default=MAX_BOARDS,
-                        help=f"random boards to try per objective before giving up (default {MAX_BOARDS})")
+    parser.add_argument(
+        "--boards",
+        type=int,
+        default=MAX_BOARDS,
+        help=f"random boards to try per objective before giving up (default {MAX_BOARDS})",
+    )
     parser.set_defaults(run=run_generate)
     return run_command(parser.parse_args(argv))
 
@@ -104,8 +115,11 @@ def run_generate(args) -> int:
             print(objective, flush=True)
     if len(printed) < args.count:
         boats = f"{args.boats} boat(s)" if args.boats else "1-4 boats"
-        print(f"{args.prog}: found {len(printed)} of {args.count} objectives with optimum {args.moves} "
-              f"and {boats} ({args.boards} random boards each); try fewer moves or more --boards", file=sys.stderr)
+        print(
+            f"{args.prog}: found {len(printed)} of {args.count} objectives with optimum {args.moves} "
+            f"and {boats} ({args.boards} random boards each); try fewer moves or more --boards",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

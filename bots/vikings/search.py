@@ -13,6 +13,7 @@ found by a small breadth-first search over boat placements alone. On the 60 offi
 takes about a third of breadth-first search's time. `reference_solution` is plain breadth-first
 search over `rules.Board`, the oracle in tests.
 """
+
 from __future__ import annotations
 
 import functools
@@ -58,11 +59,11 @@ UNREACHABLE = 99  # a distance no placement has
 
 def closed_table(n_tiles: int) -> np.ndarray:
     """closed[4 * tile + orientation]: the edges that tile closes, for this board's tile types."""
-    return np.array([CLOSED_EDGES[0 if (n_tiles >> t) & 1 else 1, o, t] for t in range(9) for o in range(4)],
-                    np.int64)
+    return np.array([CLOSED_EDGES[0 if (n_tiles >> t) & 1 else 1, o, t] for t in range(9) for o in range(4)], np.int64)
 
 
 # --- encoding ------------------------------------------------------------------------------------
+
 
 def encode(board: rules.Board) -> tuple[int, int, int]:
     """(state, n_tiles, n_boats) for a board."""
@@ -94,6 +95,7 @@ def goal_mask_and_key(objective: rules.Objective) -> tuple[int, int]:
 
 
 # --- the compiled search -------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def _children(state, n_boats, turn, closed, tile_edge_mask, edge_tile_mask, next_edge, children, tiles):
@@ -143,8 +145,7 @@ def _grow(array, size):
 
 
 @njit(cache=True)
-def _bfs(starts, n_boats, goal_mask, goal_key, stop_at_goal, turn, closed, tile_edge_mask, edge_tile_mask,
-         next_edge):
+def _bfs(starts, n_boats, goal_mask, goal_key, stop_at_goal, turn, closed, tile_edge_mask, edge_tile_mask, next_edge):
     """Breadth-first search from the distinct states `starts` (moves as in `_children`).
 
     Returns (states, parents, moves, depths, count, goal): the first `count` entries are the
@@ -173,8 +174,9 @@ def _bfs(starts, n_boats, goal_mask, goal_key, stop_at_goal, turn, closed, tile_
     tiles = np.empty(9, np.int8)
     head = 0
     while head < count:
-        n_children = _children(states[head], n_boats, turn, closed, tile_edge_mask, edge_tile_mask, next_edge,
-                               children, tiles)
+        n_children = _children(
+            states[head], n_boats, turn, closed, tile_edge_mask, edge_tile_mask, next_edge, children, tiles
+        )
         for c in range(n_children):
             child = children[c]
             i = _slot(table, child)
@@ -207,7 +209,7 @@ def _relaxed_distances(targets, prev_edge):
     only the boats on it. Indexed by the placement's edges, 5 bits a boat; UNREACHABLE elsewhere."""
     n = targets.size
     distance = np.full(1 << (BOAT_BITS * n), UNREACHABLE, np.int8)
-    queue = np.empty(24 ** n, np.int64)
+    queue = np.empty(24**n, np.int64)
     goal = 0
     for j in range(n):
         goal |= targets[j] << (BOAT_BITS * j)
@@ -335,6 +337,7 @@ def _astar(start, n_boats, goal_mask, goal_key, slots, distance, closed, tile_ed
 
 # --- the public search ---------------------------------------------------------------------------
 
+
 @functools.lru_cache(maxsize=32)
 def _relaxed_table(targets: tuple[int, ...]) -> np.ndarray:
     return _relaxed_distances(np.array(targets, np.int64), PREV_EDGE)
@@ -361,15 +364,34 @@ def shortest_solution(objective: rules.Objective) -> str | None:
     """A shortest solution as tile digits ('' when already met), or None when there is none (A*)."""
     mask, key = goal_mask_and_key(objective)
     state, n_tiles, n_boats = encode(objective.board)
-    _, parents, moves, goal = _astar(state, n_boats, mask, key, *heuristic(objective),
-                                     closed_table(n_tiles), TILE_EDGE_MASK, EDGE_TILE_MASK, NEXT_EDGE)
+    _, parents, moves, goal = _astar(
+        state,
+        n_boats,
+        mask,
+        key,
+        *heuristic(objective),
+        closed_table(n_tiles),
+        TILE_EDGE_MASK,
+        EDGE_TILE_MASK,
+        NEXT_EDGE,
+    )
     return None if goal < 0 else _path(parents, moves, goal)
 
 
 def _breadth_first(board: rules.Board, goal_mask: int, goal_key: int, stop_at_goal: bool):
     state, n_tiles, n_boats = encode(board)
-    return _bfs(np.array([state], np.int64), n_boats, goal_mask, goal_key, stop_at_goal, 1,
-                closed_table(n_tiles), TILE_EDGE_MASK, EDGE_TILE_MASK, NEXT_EDGE)
+    return _bfs(
+        np.array([state], np.int64),
+        n_boats,
+        goal_mask,
+        goal_key,
+        stop_at_goal,
+        1,
+        closed_table(n_tiles),
+        TILE_EDGE_MASK,
+        EDGE_TILE_MASK,
+        NEXT_EDGE,
+    )
 
 
 def breadth_first_solution(objective: rules.Objective) -> str | None:
@@ -389,8 +411,18 @@ def distances_to(goals: np.ndarray, like: rules.Board) -> tuple[np.ndarray, np.n
     """Every state from which one of the states `goals` (distinct, with the tiles and boats of
     `like`) can be reached, and its fewest moves to one, in order of distance."""
     _, n_tiles, n_boats = encode(like)
-    states, _, _, depths, count, _ = _bfs(goals.astype(np.int64), n_boats, 0, 1, False, 3, closed_table(n_tiles),
-                                          TILE_EDGE_MASK, EDGE_TILE_MASK, PREV_EDGE)
+    states, _, _, depths, count, _ = _bfs(
+        goals.astype(np.int64),
+        n_boats,
+        0,
+        1,
+        False,
+        3,
+        closed_table(n_tiles),
+        TILE_EDGE_MASK,
+        EDGE_TILE_MASK,
+        PREV_EDGE,
+    )
     return states[:count], depths[:count]
 
 

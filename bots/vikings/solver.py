@@ -7,6 +7,7 @@ exit statuses) is every solver's: bots/puzzle_solver.py. `--times` also writes e
 solve time on stderr, then the total, median and maximum (wall clock, and the process's CPU time).
 `--search bfs` uses breadth-first search instead of A*, for comparison.
 """
+
 from __future__ import annotations
 
 import functools
@@ -43,9 +44,11 @@ class _Times:
 
     def totals(self) -> str:
         wall, cpu = self.wall, self.cpu
-        return (f"{len(wall)} objectives: total {sum(wall) / 1000:.2f} s, median {statistics.median(wall):.1f} ms,"
-                f" max {max(wall):.1f} ms (CPU: total {sum(cpu) / 1000:.2f} s, median {statistics.median(cpu):.1f} ms,"
-                f" max {max(cpu):.1f} ms)")
+        return (
+            f"{len(wall)} objectives: total {sum(wall) / 1000:.2f} s, median {statistics.median(wall):.1f} ms,"
+            f" max {max(wall):.1f} ms (CPU: total {sum(cpu) / 1000:.2f} s, median {statistics.median(cpu):.1f} ms,"
+            f" max {max(cpu):.1f} ms)"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,6 +8,7 @@ done. The root moves are reordered after every depth (best first), and a depth c
 counts once it has finished its first move, the previous depth's best. The search plays on the
 bitboard rules core (`search/bitboard.py`), as `uct` and `mcts` do.
 """
+
 from __future__ import annotations
 
 if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
@@ -77,8 +78,7 @@ class AlphaBetaBot(Bot):
         w.stats[:] = 0
         w.stats[NODE_LIMIT] = max(int(self.nodes_per_second * seconds), 50)
         started = time.perf_counter()
-        done = search_root(*w.arrays(), state.turns_played, depth, moves, values, first,
-                           alpha, beta, rules.MAX_TURNS)
+        done = search_root(*w.arrays(), state.turns_played, depth, moves, values, first, alpha, beta, rules.MAX_TURNS)
         self.window_seconds += time.perf_counter() - started
         self.window_nodes += int(w.stats[NODES])
         if self.window_seconds >= RATE_WINDOW_SECONDS:
@@ -142,4 +142,3 @@ class AlphaBetaBot(Bot):
             "seconds": time.perf_counter() - started,
         }
         return best_move
-

@@ -5,6 +5,7 @@ positions and what the replay gains; the page draws them).
 The budget is a number of search iterations, not seconds, and every position is searched from a
 fresh, reseeded tree: the same replay gets the same analysis on any machine, whatever its load.
 """
+
 from __future__ import annotations
 
 import os
@@ -57,8 +58,7 @@ class Analyser:
     """An engine on `workers` processes (1: this process), ready for many games: warm once, then
     `analyse` replay after replay. Use it as a context manager."""
 
-    def __init__(self, engine: str = ENGINE, iterations: int = ITERATIONS, workers: int | None = None,
-                 seed: int = 0):
+    def __init__(self, engine: str = ENGINE, iterations: int = ITERATIONS, workers: int | None = None, seed: int = 0):
         if engine not in engines():
             raise ValueError(f"{engine} cannot analyse games; engines that can: {', '.join(engines())}")
         if iterations < 1:
@@ -69,8 +69,9 @@ class Analyser:
         if workers == 1:
             _load(engine, seed)
         else:
-            self._pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_load,
-                                             initargs=(engine, seed))
+            self._pool = ProcessPoolExecutor(
+                workers, mp_context=get_context("spawn"), initializer=_load, initargs=(engine, seed)
+            )
 
     def __enter__(self) -> Analyser:
         return self

@@ -6,6 +6,7 @@ stands, the dormant flags) is tracked by `Player`, which also checks each positi
 predicted. `Player` speaks the protocol on stdin/stdout (`run`) or in-process (`InProcessSeat`), so a
 bot plays the same way on CodinGame, in the referee and in fast local tournaments.
 """
+
 from __future__ import annotations
 
 import gc
@@ -67,8 +68,15 @@ _LEVELS = {str(level) for level in range(rules.MAX_LEVEL + 1)}  # as written, le
 class Player:
     """CodinGame's side of the protocol for one bot, one game at a time: lines in, a tile name out."""
 
-    def __init__(self, bot: Bot, safety: float = SAFETY_SECONDS, log=sys.stderr, cold_start: bool = False,
-                 turn_seconds: float = TURN_SECONDS, first_turn_seconds: float = FIRST_TURN_SECONDS):
+    def __init__(
+        self,
+        bot: Bot,
+        safety: float = SAFETY_SECONDS,
+        log=sys.stderr,
+        cold_start: bool = False,
+        turn_seconds: float = TURN_SECONDS,
+        first_turn_seconds: float = FIRST_TURN_SECONDS,
+    ):
         """`cold_start`: this process was started to play, so its first answer also covers start-up.
         `turn_seconds`, `first_turn_seconds`: the referee's limits (the arena's time odds change them)."""
         self.bot = bot
@@ -89,8 +97,10 @@ class Player:
         position, valid = lines[0], lines[1]
         levels = position.split()
         if len(levels) != N_TILES or not all(x.lstrip("-") in _LEVELS for x in levels):
-            raise InputFormatError(f"not {N_TILES} levels from -{rules.MAX_LEVEL} to {rules.MAX_LEVEL}: "
-                                   f"{position[:60]!r}", "a position line")
+            raise InputFormatError(
+                f"not {N_TILES} levels from -{rules.MAX_LEVEL} to {rules.MAX_LEVEL}: {position[:60]!r}",
+                "a position line",
+            )
         first_turn = self.tracker is None
         if first_turn:
             self.tracker = Tracker()
@@ -137,8 +147,12 @@ class InProcessSeat(match.InProcessSeat):
         `first_turn_scale` likewise for the first turn (by default the same)."""
         stderr = io.StringIO()
         first_turn_scale = time_scale if first_turn_scale is None else first_turn_scale
-        player = Player(bot, log=log or stderr, turn_seconds=TURN_SECONDS * time_scale,
-                        first_turn_seconds=FIRST_TURN_SECONDS * first_turn_scale)
+        player = Player(
+            bot,
+            log=log or stderr,
+            turn_seconds=TURN_SECONDS * time_scale,
+            first_turn_seconds=FIRST_TURN_SECONDS * first_turn_scale,
+        )
         super().__init__(player, stderr)
 
 

@@ -1,6 +1,7 @@
 """`boss`: plays like CodinGame's league-1 boss. A random empty equator tile (N22, N24 .. N40 and
 S22, S24 .. S40), else the highest-numbered empty tile, else a random legal move (the boss answers
 RANDOM there; this bot draws the move itself so it always knows what it played)."""
+
 from __future__ import annotations
 
 if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
@@ -15,9 +16,7 @@ from referee.volcanoes.board import INDEX
 
 from .base import Bot, GameState
 
-EQUATOR_TILES = np.array(
-    [INDEX[f"{side}{n:02d}"] for side in "NS" for n in range(22, 41, 2)], dtype=np.int64
-)
+EQUATOR_TILES = np.array([INDEX[f"{side}{n:02d}"] for side in "NS" for n in range(22, 41, 2)], dtype=np.int64)
 
 
 class BossBot(Bot):
@@ -34,4 +33,3 @@ class BossBot(Bot):
         if empty.size:
             return int(empty[-1])
         return int(self.rng.choice(state.legal_moves()))
-

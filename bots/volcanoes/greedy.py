@@ -1,6 +1,7 @@
 """`greedy`: a winning move if there is one, else the move that maximises the opponent's
 connection distance minus its own (ties broken at random). Plays on the bitboard rules core
 (`search/bitboard.py`) with its bit-parallel distances (`search/distance.py`)."""
+
 from __future__ import annotations
 
 if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
@@ -35,8 +36,7 @@ def score_moves(board, player, moves, scores, scratch, rules_scratch):
         elif outcome != rules.ONGOING:
             scores[i] = -WIN if outcome != rules.DRAW else 0
         else:
-            scores[i] = (connection_distance(after, -player, scratch)
-                         - connection_distance(after, player, scratch))
+            scores[i] = connection_distance(after, -player, scratch) - connection_distance(after, player, scratch)
 
 
 class GreedyBot(Bot):
@@ -51,8 +51,9 @@ class GreedyBot(Bot):
         super().warm_up()
         levels, _ = rules.new_state()
         bitboard.from_levels(levels, self.board)
-        score_moves(self.board, rules.BLUE, np.arange(N_TILES), np.empty(N_TILES, np.int64), self.scratch,
-                    self.rules_scratch)
+        score_moves(
+            self.board, rules.BLUE, np.arange(N_TILES), np.empty(N_TILES, np.int64), self.scratch, self.rules_scratch
+        )
 
     def choose(self, state: GameState, budget: float) -> int:
         moves = state.legal_moves()

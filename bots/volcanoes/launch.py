@@ -17,6 +17,7 @@ thread while it holds the lock, so the stand-in missed turns (measured with `are
 --stress`). This module must not import numba, numpy or anything that does, before the first
 answer.
 """
+
 from __future__ import annotations
 
 import gc
@@ -61,7 +62,12 @@ class _Engine:
         try:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "bots.volcanoes.launch", "--serve", name, *map(str, game)],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, pass_fds=game)
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                bufsize=1,
+                pass_fds=game,
+            )
         finally:
             for fd in game:
                 os.close(fd)
@@ -84,8 +90,11 @@ class _Engine:
             return False
         line = self.proc.stdout.readline()
         if line.strip() != "ready":
-            print(f"[{self.name}] could not load (exit status {self.proc.wait()}); the pure-Python "
-                  "stand-in plays on", file=log, flush=True)
+            print(
+                f"[{self.name}] could not load (exit status {self.proc.wait()}); the pure-Python stand-in plays on",
+                file=log,
+                flush=True,
+            )
             self.proc = None
             return False
         self.ready = True
@@ -123,8 +132,12 @@ class _Engine:
         before the first turn)."""
         self.proc.stdin.write(f"resume {pure.colour} {pure.turn}\n")
         self.playing = True
-        print(f"[{self.name}] ready after {time.perf_counter() - self.started:.2f} s: it takes over "
-              "from the pure-Python stand-in", file=log, flush=True)
+        print(
+            f"[{self.name}] ready after {time.perf_counter() - self.started:.2f} s: it takes over "
+            "from the pure-Python stand-in",
+            file=log,
+            flush=True,
+        )
 
     def follow(self, pure: PurePlayer, log) -> bool:
         """Wait while the child plays: False when the game's input ended (it says "end"); True when
@@ -186,8 +199,9 @@ def play(name: str, stdin=None, stdout=None, log=None) -> None:
     stdin, stdout, log = stdin or sys.stdin, stdout or sys.stdout, log or sys.stderr
     try:
         # Shorter turns than the submission's: the loading child shares the machine.
-        pure = PurePlayer(stand_in(name), turn_seconds=STAND_IN_TURN_SECONDS,
-                          first_turn_seconds=STAND_IN_FIRST_TURN_SECONDS)
+        pure = PurePlayer(
+            stand_in(name), turn_seconds=STAND_IN_TURN_SECONDS, first_turn_seconds=STAND_IN_FIRST_TURN_SECONDS
+        )
     except ImportError:  # a single-file bundle of the bot alone carries no stand-in: play it directly
         from .base import main
         from .registry import bot_class

@@ -7,6 +7,7 @@ budget taken on the first turn: 1.0 scored -8 Elo [-44, +28] over 346 games) are
 matches, as is `iterations` (a fixed number a turn). Tried and dropped, each for want of a match
 that it wins (in this branch's history): a neighbourhood prior, answers only to a threatened
 connection in the tree, the tree kept between turns, last good replies in playouts."""
+
 from __future__ import annotations
 
 if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
@@ -26,4 +27,3 @@ class MctsBot(UctBot):
 
     def __init__(self, seed: int | None = None, **options):
         super().__init__(seed, **{**DEFAULTS, **options})
-

@@ -1,4 +1,5 @@
 """`random`: a uniformly random legal move."""
+
 from __future__ import annotations
 
 if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
@@ -20,4 +21,3 @@ class RandomBot(Bot):
 
     def choose(self, state: GameState, budget: float) -> int:
         return int(self.rng.choice(state.legal_moves()))
-

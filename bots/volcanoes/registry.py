@@ -5,6 +5,7 @@ Two kinds: the numba-side bots subclass `bots.volcanoes.base.Bot` and run as `py
 bots.volcanoes.NAME`; the `pure-` bots are the pure-Python engine that `arena bundle` submits to
 CodinGame (their interface is in `bots/volcanoes/pure/player.py`), runnable as `python -m
 bots.volcanoes.pure.NAME`."""
+
 from __future__ import annotations
 
 import importlib
@@ -42,7 +43,9 @@ class Parameter:
         try:
             value = self.type(text)
         except ValueError:
-            raise ValueError(f"{self.name}={text!r} is not {'an integer' if self.type is int else 'a number'}") from None
+            raise ValueError(
+                f"{self.name}={text!r} is not {'an integer' if self.type is int else 'a number'}"
+            ) from None
         if not (self.low <= value <= self.high) or value != value:
             raise ValueError(f"{self.name}={text} is out of range [{self.low:g}, {self.high:g}]")
         return value
@@ -55,19 +58,27 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
     # mcts's c and rave_k: SPSA (`arena tune mcts --params c=0.03:0.6,rave_k=200:10000,expand=1:8`,
     # 1700 games) from 0.2 and 3000; then `arena sprt tuned=mcts:c=0.1026,rave_k=304 mcts --elo0 0
     # --elo1 15`: H1 after 980 games, +35 Elo [+12, +58], no timeout.
-    "mcts": (Parameter("c", 0.1026, 0.0, 10.0), Parameter("rave_k", 304.0, 0.0, 1e7),
-             Parameter("expand", 1, 1, 100, int), Parameter("first_turn", 0.3, 0.0, 1.0),
-             Parameter("iterations", 0, 0, 10_000_000, int)),
+    "mcts": (
+        Parameter("c", 0.1026, 0.0, 10.0),
+        Parameter("rave_k", 304.0, 0.0, 1e7),
+        Parameter("expand", 1, 1, 100, int),
+        Parameter("first_turn", 0.3, 0.0, 1.0),
+        Parameter("iterations", 0, 0, 10_000_000, int),
+    ),
     # iterations=N (mcts, pure-mcts) searches exactly N a turn (0: by the clock), for comparisons
     # that must not depend on the machine's speed.
-    "pure-mcts": (Parameter("exploration", pure_mcts.EXPLORATION, 0.0, 10.0),
-                  Parameter("rave_bias", pure_mcts.RAVE_BIAS, 0.0, 100.0),
-                  Parameter("iterations", 0, 0, 1_000_000, int), Parameter("decisive", 1, 0, 1, int),
-                  Parameter("solver", 1, 0, 1, int), Parameter("prior", pure_mcts.PRIOR_VISITS, 0, 1000, int),
-                  Parameter("prior_own", pure_mcts.PRIOR_NEAR_OWN, 0.0, 1.0),
-                  Parameter("prior_enemy", pure_mcts.PRIOR_NEAR_ENEMY, 0.0, 1.0),
-                  Parameter("prior_alone", pure_mcts.PRIOR_ALONE, 0.0, 1.0),
-                  Parameter("prior_raise", pure_mcts.PRIOR_LONE_RAISE, 0.0, 1.0)),
+    "pure-mcts": (
+        Parameter("exploration", pure_mcts.EXPLORATION, 0.0, 10.0),
+        Parameter("rave_bias", pure_mcts.RAVE_BIAS, 0.0, 100.0),
+        Parameter("iterations", 0, 0, 1_000_000, int),
+        Parameter("decisive", 1, 0, 1, int),
+        Parameter("solver", 1, 0, 1, int),
+        Parameter("prior", pure_mcts.PRIOR_VISITS, 0, 1000, int),
+        Parameter("prior_own", pure_mcts.PRIOR_NEAR_OWN, 0.0, 1.0),
+        Parameter("prior_enemy", pure_mcts.PRIOR_NEAR_ENEMY, 0.0, 1.0),
+        Parameter("prior_alone", pure_mcts.PRIOR_ALONE, 0.0, 1.0),
+        Parameter("prior_raise", pure_mcts.PRIOR_LONE_RAISE, 0.0, 1.0),
+    ),
 }
 
 

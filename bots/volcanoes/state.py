@@ -1,4 +1,5 @@
 """A Volcanoes position as a bot sees it."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

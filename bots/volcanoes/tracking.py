@@ -4,6 +4,7 @@ After each of our moves the tracker predicts the next position: the turns in bet
 or an opponent move, a growth and another opponent move; it finds the opponent moves that explain
 what the referee sends, and says so when none does.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -5,6 +5,7 @@ most visited move, a new tree every turn. The tree, playouts and backups run in 
 
 `UctBot`'s options switch on what `mcts` adds (see `mcts.py`).
 """
+
 from __future__ import annotations
 
 if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
@@ -30,9 +31,19 @@ FIRST_TURN_SEARCH = 0.30  # seconds of budget on a game's first turn (its time_f
 class UctBot(Bot):
     name = "uct"
 
-    def __init__(self, seed: int | None = None, c: float = defaults("uct")["c"], solver: bool = False,
-                 rave_k: float = 0.0, decisive: bool = False, expand: int = 1, capacity: int = 1 << 19,
-                 time_fraction: float = 0.75, iterations: int = 0, first_turn: float = FIRST_TURN_SEARCH):
+    def __init__(
+        self,
+        seed: int | None = None,
+        c: float = defaults("uct")["c"],
+        solver: bool = False,
+        rave_k: float = 0.0,
+        decisive: bool = False,
+        expand: int = 1,
+        capacity: int = 1 << 19,
+        time_fraction: float = 0.75,
+        iterations: int = 0,
+        first_turn: float = FIRST_TURN_SEARCH,
+    ):
         """`time_fraction`: the share of the turn's budget searched (the rest absorbs a late
         batch and a busy machine). `iterations`: search exactly that many a turn, whatever the
         clock (0: by the clock), for comparisons that must not depend on the machine's speed.
@@ -75,8 +86,9 @@ class UctBot(Bot):
         iterations = 0
         while True:  # at least one batch, whatever the budget
             batch = min(BATCH, self.iterations - iterations) if self.iterations else BATCH
-            ran = tree.search(self.nodes, self.reward, self.meta, self.root, state.turns_played, batch,
-                              self.options, self.work)
+            ran = tree.search(
+                self.nodes, self.reward, self.meta, self.root, state.turns_played, batch, self.options, self.work
+            )
             iterations += ran
             if ran < batch or (self.iterations and iterations >= self.iterations):  # proven, or done
                 break
@@ -95,8 +107,11 @@ class UctBot(Bot):
         self.start(state.player)
         tree.reset(self.nodes, self.reward, self.meta, -state.player)
         bitboard.from_levels(state.levels, self.root)
-        self.last_search = {"iterations": tree.search(self.nodes, self.reward, self.meta, self.root,
-                                                      state.turns_played, iterations, self.options, self.work)}
+        self.last_search = {
+            "iterations": tree.search(
+                self.nodes, self.reward, self.meta, self.root, state.turns_played, iterations, self.options, self.work
+            )
+        }
         child = tree.best_child(self.nodes, self.options.solver)
         if child < 0:  # no legal move: the player to move has lost
             return -1, 0.0 if state.player == rules.BLUE else 1.0
@@ -107,4 +122,3 @@ class UctBot(Bot):
             mover = self.reward[child, tree.SCORE] / max(self.nodes[child, tree.VISITS], 1)
             blue = float(mover) if state.player == rules.BLUE else 1.0 - float(mover)
         return int(self.nodes[child, tree.MOVE]), blue
-

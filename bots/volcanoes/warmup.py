@@ -2,6 +2,7 @@
 
 Run it once on a fresh checkout (or after editing a kernel) so that no bot compiles during a game.
 """
+
 from __future__ import annotations
 
 import sys

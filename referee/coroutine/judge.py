@@ -6,6 +6,7 @@ for being optimal, and an answer with fewer turns (or as many, with fewer steps)
 Protocol: the solver gets the puzzle's 3 lines on stdin and prints one answer line (`A2 B- A2 ...`,
 or `NONE` when it finds no answer); stdin stays open, so a solver reads 3 lines, not to end of input.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -82,8 +83,10 @@ def verdict_for(board: Board, line: str, expected: Verdict, puzzle: int = 1, tim
     if unsolved.optimal_turns is None:
         raise OracleError(f"it answered NONE, but the solver's answer solves the puzzle in {turns} turns")
     if (turns, steps) < (unsolved.optimal_turns, unsolved.optimal_steps):
-        raise OracleError(f"the solver's answer solves the puzzle in {turns} turns ({steps} steps), the oracle's "
-                          f"in {unsolved.optimal_turns} turns ({unsolved.optimal_steps} steps)")
+        raise OracleError(
+            f"the solver's answer solves the puzzle in {turns} turns ({steps} steps), the oracle's "
+            f"in {unsolved.optimal_turns} turns ({unsolved.optimal_steps} steps)"
+        )
     optimal = (turns, steps) == (unsolved.optimal_turns, unsolved.optimal_steps)
     return replace(unsolved, solved=True, optimal=optimal, turns=turns, steps=steps, passes=passes)
 

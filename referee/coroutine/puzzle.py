@@ -1,4 +1,5 @@
 """Coroutine under the puzzle contract (referee/puzzle.py): an instance is a Board, a step a Turn."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -18,9 +19,11 @@ class Coroutine(Puzzle):
     instance_lines = 3
     one_solver_each = True  # a solver reads 3 lines and answers once
     examples = ("045 1245 0145\n1457 - 136\n067 157 027", "- - -\n- - -\n- - -")
-    malformed = (("045 1245 0145\n1457 - 136\n067 157 028", "line 3, cell 3"),
-                 ("045 1245\n1457 - 136\n067 157 027", "line 1"),
-                 ("045 1245 0145\n1457 5 136\n067 157 027", "line 2, cell 2"))
+    malformed = (
+        ("045 1245 0145\n1457 - 136\n067 157 028", "line 3, cell 3"),
+        ("045 1245\n1457 - 136\n067 157 027", "line 1"),
+        ("045 1245 0145\n1457 5 136\n067 157 027", "line 2, cell 2"),
+    )
 
     def parse_instance(self, text, where=None):
         try:

@@ -8,6 +8,7 @@ pass). The puzzle is solved as soon as either token stands on the centre.
 
 Squares are numbered 0..8 row by row; a board is 9 bitmasks (bit d set: the square shows direction d).
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -110,6 +111,7 @@ def play(board: Board, state: State, turn: Turn) -> State:
 
 
 # --- text ------------------------------------------------------------------------------------------
+
 
 def parse_puzzle(text: str, first_line: int = 1) -> Board:
     """A board from 3 lines of 3 space-separated cells: direction digits (`045`) or `-`.

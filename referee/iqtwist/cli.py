@@ -1,5 +1,6 @@
 """`referee iqtwist ...`: check or show a placement string (`judge` is the one judge runner's,
 referee/judging.py; `python -m bots.iqtwist.generate` makes new challenges)."""
+
 from __future__ import annotations
 
 import argparse

@@ -10,6 +10,7 @@ MAX_ANSWER_LINES lines is stopped and a fresh one is started for the next challe
 challenge runs from writing its line to reading the empty line, so the first one includes the
 solver's start-up.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -158,10 +159,24 @@ def verdict(number: int, challenge: str, state: State, expected: list[str], answ
     lines = [line.strip() for line in answer.splitlines() if line.strip()]
     checks = check_answer(state, lines, expected)
     if checks.unlisted is not None:
-        raise OracleError(f"the solver's solution {checks.unlisted} passes every check and is not in the oracle's "
-                          f"{len(expected)} solution(s)")
-    return Verdict(number, challenge, checks.solved, checks.error, checks.valid, checks.complete, checks.consistent,
-                   checks.canonical, checks.all_found, len(lines), len(expected), round(1000 * seconds, 3))
+        raise OracleError(
+            f"the solver's solution {checks.unlisted} passes every check and is not in the oracle's "
+            f"{len(expected)} solution(s)"
+        )
+    return Verdict(
+        number,
+        challenge,
+        checks.solved,
+        checks.error,
+        checks.valid,
+        checks.complete,
+        checks.consistent,
+        checks.canonical,
+        checks.all_found,
+        len(lines),
+        len(expected),
+        round(1000 * seconds, 3),
+    )
 
 
 def failed(number: int, challenge: str, expected: list[str], failure: str, lines: int) -> Verdict:

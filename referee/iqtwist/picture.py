@@ -3,6 +3,7 @@
 Both draw the same 32 cells, read once by `board_cells`: which piece covers the cell, whether that
 loop is a hole, and which peg stands there.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple

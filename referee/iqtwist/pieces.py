@@ -3,6 +3,7 @@
 Cells are numbered `row * 8 + column` (row 0 = `A`, column 0 = `1`), so a set of cells is a 32-bit
 mask. A location is written column then row, as in the placement encoding: `7A` is cell 6.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple

@@ -7,6 +7,7 @@ A placement is 4 characters: piece `a`-`h` or peg `i`-`l`, column `1`-`8`, row `
 where (which placement, which cell, which peg); the `parse_...` functions raise InputFormatError with
 that sentence.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -186,11 +187,7 @@ def piece_problem(state: State, placement: Placement) -> str | None:
             return f"piece {placement.letter!r} is already placed as {other}"
     shape = footprint(placement.letter, placement.column, placement.row, placement.orientation)
     if shape is None:
-        off = [
-            _location(x, y)
-            for x, y, _ in shape_cells(*placement)
-            if not (0 <= x < COLUMNS and 0 <= y < ROWS)
-        ]
+        off = [_location(x, y) for x, y, _ in shape_cells(*placement) if not (0 <= x < COLUMNS and 0 <= y < ROWS)]
         return f"its loop at {off[0]} is off the board"
     for other in state.pieces:
         overlap = shape.cells & footprint(other.letter, other.column, other.row, other.orientation).cells

@@ -1,5 +1,6 @@
 """`referee stormyseas ...`: show a card or a solution (`judge` is the one judge runner's,
 referee/judging.py)."""
+
 from __future__ import annotations
 
 import argparse

@@ -9,6 +9,7 @@ NONE. The card goes to the solver as 8 lines and its stdin stays open, as on Cod
 reads 8 lines, not to the end of its input. The time limit includes the solver's start-up (a numba
 solver compiles its kernel on its very first run).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -112,23 +113,35 @@ def needs_oracle(answer: str | None, *, with_optima: bool = True, **_) -> bool:
     return with_optima or (answer is not None and answer.strip() == NO_SOLUTION)
 
 
-def verdict(card: Card, answer: str, seconds: float, optimum: tuple[int | None, int | None] | None, *,
-            puzzle: int = 1, rotation: bool = False, with_optima: bool = True) -> Verdict:
+def verdict(
+    card: Card,
+    answer: str,
+    seconds: float,
+    optimum: tuple[int | None, int | None] | None,
+    *,
+    puzzle: int = 1,
+    rotation: bool = False,
+    with_optima: bool = True,
+) -> Verdict:
     """The verdict on one answer line, given the card's `expectation` (None: not asked for).
     OracleError when the answer solves the card in fewer unit moves or slides than the oracle, or
     solves a card the oracle said had no solution."""
     best_units, best_slides = optimum or (None, None)
     time_taken = round(seconds * 1000)
     if answer.strip() == NO_SOLUTION:
-        wrong = None if best_units is None else f"answered {NO_SOLUTION}, but the card is solved in {best_units} unit moves"
+        wrong = (
+            None if best_units is None else f"answered {NO_SOLUTION}, but the card is solved in {best_units} unit moves"
+        )
         return Verdict(puzzle, False, wrong, None, None, best_units, best_slides, time_taken, answer)
     result = replay(card, answer, rotation=rotation)
     if result.solved and optimum is not None:
         if best_units is None:
             raise OracleError(f"it answered {NO_SOLUTION}, but the solver's answer solves the card")
         if result.units < best_units or result.slides < best_slides:
-            raise OracleError(f"the solver's answer takes {result.units} unit moves and {result.slides} slides, "
-                              f"the oracle's fewest are {best_units} and {best_slides}")
+            raise OracleError(
+                f"the solver's answer takes {result.units} unit moves and {result.slides} slides, "
+                f"the oracle's fewest are {best_units} and {best_slides}"
+            )
     return Verdict(
         puzzle, result.solved, result.error, result.units, result.slides, best_units, best_slides, time_taken, answer
     )

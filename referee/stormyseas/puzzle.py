@@ -1,6 +1,7 @@
 """Stormy Seas under the puzzle contract (referee/puzzle.py): an instance is a Card, a step a unit
 Move, an answer a line of slides. The contract's rules are the standard game's (no rotation); the
 judge takes `--rotation` and `--no-optima`."""
+
 from __future__ import annotations
 
 from referee.errors import InputFormatError
@@ -17,12 +18,14 @@ class StormySeas(Puzzle):
     time_help = ", start-up included"
     instance_lines = rules.ROWS
     one_solver_each = True  # a solver reads one card (8 lines) and answers once
-    examples = ("--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##X##-#-\n###x###--",
-                "--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##x##-#-\n###X###--")
-    malformed = (("--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##X#?-#-\n###x###--",
-                  "line 7, cell 6"),
-                 ("--#-#-###\n--#-###-#\n--#-##-##\n--#-#-##\n--#-#-###\n--#-###-#\n-##X##-#-\n###x###--",
-                  "line 4"))
+    examples = (
+        "--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##X##-#-\n###x###--",
+        "--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##x##-#-\n###X###--",
+    )
+    malformed = (
+        ("--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##X#?-#-\n###x###--", "line 7, cell 6"),
+        ("--#-#-###\n--#-###-#\n--#-##-##\n--#-#-##\n--#-#-###\n--#-###-#\n-##X##-#-\n###x###--", "line 4"),
+    )
 
     def parse_instance(self, text, where=None):
         try:
@@ -61,10 +64,14 @@ class StormySeas(Puzzle):
         return [rules.moves_from_slides(answer)]
 
     def add_judge_options(self, parser):
-        parser.add_argument("--rotation", action="store_true",
-                            help="allow the red boat's quarter turns (tell the solver too)")
-        parser.add_argument("--no-optima", action="store_true",
-                            help="do not ask the oracle for the optima (only to check an answer NONE)")
+        parser.add_argument(
+            "--rotation", action="store_true", help="allow the red boat's quarter turns (tell the solver too)"
+        )
+        parser.add_argument(
+            "--no-optima",
+            action="store_true",
+            help="do not ask the oracle for the optima (only to check an answer NONE)",
+        )
 
     def judge_options(self, args):
         return {"rotation": args.rotation, "with_optima": not args.no_optima}

@@ -15,6 +15,7 @@ Text: a card is 8 lines of 9 characters (`-` water, `#` block, `A`-`Z` boats, `X
 boat); a solution is comma-separated slides `<piece><U|D|L|R><distance>` (waves 1-8, boats by
 letter) and, with rotation, `X<C|A><S|B>` (clockwise/anticlockwise about the stern/bow).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,5 @@
 """Pictures of a card and of a solution: text frames for the terminal and one SVG of all frames."""
+
 from __future__ import annotations
 
 from html import escape

@@ -1,5 +1,6 @@
 """`referee vikings ...`: show a board (`judge` is the one judge runner's, referee/judging.py;
 `python -m bots.vikings.generate` makes new objectives)."""
+
 from __future__ import annotations
 
 import argparse
@@ -16,8 +17,12 @@ def register(commands) -> None:
     show_cmd.add_argument("target", metavar="TARGET", nargs="?", help="targets to mark, e.g. BrGdRcYn")
     show_cmd.add_argument("--moves", metavar="DIGITS", default="", help="turn these tiles first, e.g. 8547776")
     show_cmd.add_argument("--svg", metavar="FILE", help="write an SVG image to FILE")
-    show_cmd.add_argument("--color", action=argparse.BooleanOptionalAction, default=None,
-                          help="colour boats (default: when writing to a terminal)")
+    show_cmd.add_argument(
+        "--color",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="colour boats (default: when writing to a terminal)",
+    )
     show_cmd.set_defaults(run=run_show)
 
 

@@ -8,6 +8,7 @@ Protocol: one solver process answers all the objectives in turn. The judge write
 times out or crashes is stopped and a fresh one is started for the next objective. The time of an
 objective runs from writing its line to reading the answer, so the first includes the start-up.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -63,8 +64,9 @@ def expectation(objective: rules.Objective, oracle_answer: str) -> str | None:
     return oracle_answer.strip()
 
 
-def verdict(number: int, line: str, objective: rules.Objective, answer: str, optimum: str | None,
-            seconds: float) -> Verdict:
+def verdict(
+    number: int, line: str, objective: rules.Objective, answer: str, optimum: str | None, seconds: float
+) -> Verdict:
     """The verdict on one answer line, given a shortest solution (None when there is none).
     OracleError when the answer is a shorter solution, or a solution where there is none."""
     solved, length, error = check_answer(objective, answer, optimum)
@@ -108,6 +110,8 @@ def summary(verdicts: list[Verdict]) -> str:
     line = f"solved {solved} of {len(verdicts)}, {optimal} optimal"
     times = [v.time_ms for v in verdicts if v.time_ms is not None]
     if times:
-        line += (f"; time per objective: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms,"
-                 f" total {sum(times) / 1000:.2f} s (the first includes the solver's start-up)")
+        line += (
+            f"; time per objective: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms,"
+            f" total {sum(times) / 1000:.2f} s (the first includes the solver's start-up)"
+        )
     return line

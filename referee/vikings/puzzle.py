@@ -1,5 +1,6 @@
 """Vikings - Brainstorm under the puzzle contract (referee/puzzle.py): an instance is an Objective, a
 state a Board, a step the tile to turn a quarter clockwise."""
+
 from __future__ import annotations
 
 from referee.errors import InputFormatError
@@ -14,8 +15,11 @@ class Vikings(Puzzle):
     file_help = "objectives, `BOARD TARGET` a line"
     default_ms = 10_000
     examples = ("N0O1N1N0O0O1N0N3N1Rt Rv", "N0O1N1N0O0O1N0N3N1Bd Ba", "O1O0O1N1N2N2N3N3N3BuGcRjYk BrGdRcYn")
-    malformed = (("N0O1N1N0X0O1N0N3N1Rt Rv", "tile 4"), ("N0O1N1N0O0O1N0N3N1Rt Rz", "character 2"),
-                 ("N0O1N1N0O0O1N0N3N1R# Rv", "character 20"))
+    malformed = (
+        ("N0O1N1N0X0O1N0N3N1Rt Rv", "tile 4"),
+        ("N0O1N1N0O0O1N0N3N1Rt Rz", "character 2"),
+        ("N0O1N1N0O0O1N0N3N1R# Rv", "character 20"),
+    )
 
     def parse_instance(self, text, where=None):
         try:

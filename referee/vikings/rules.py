@@ -18,6 +18,7 @@ on one of the tile's edges and every neighbouring tile is open at their shared e
 A board string is nine tiles (type and orientation) then 1-4 boats (colour and edge) in B, G, R, Y
 order: `O1O0O1N1N2N2N3N3N3BuGcRjYk`. A target is colour-edge pairs in any order: `BrGdRcYn`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -33,19 +34,23 @@ SIDES = ("top", "right", "bottom", "left")
 TOP, RIGHT, BOTTOM, LEFT = range(4)
 
 # Each tile's edges as (top, right, bottom, left), edge indices into EDGES.
-TILE_EDGES = tuple(tuple(EDGES.index(c) for c in sides) for sides in (
-    "aehd", "bfie", "cgjf", "hlok", "impl", "jnqm", "osvr", "ptws", "quxt"))
+TILE_EDGES = tuple(
+    tuple(EDGES.index(c) for c in sides)
+    for sides in ("aehd", "bfie", "cgjf", "hlok", "impl", "jnqm", "osvr", "ptws", "quxt")
+)
 
 # The tiles (with their side) touching each edge: one for a boundary edge, two for an inner edge.
 EDGE_TILES = tuple(
     tuple((tile, side) for tile in range(9) for side in range(4) if TILE_EDGES[tile][side] == edge)
-    for edge in range(len(EDGES)))
+    for edge in range(len(EDGES))
+)
 BOUNDARY_EDGES = frozenset(e for e in range(len(EDGES)) if len(EDGE_TILES[e]) == 1)
 
 # NEIGHBOURS[tile][side]: the tile across that side, or None at the board's boundary.
 NEIGHBOURS = tuple(
     tuple(next((t for t, _ in EDGE_TILES[TILE_EDGES[tile][side]] if t != tile), None) for side in range(4))
-    for tile in range(9))
+    for tile in range(9)
+)
 
 
 def open_sides(tile_type: str, orientation: int) -> frozenset[int]:
@@ -92,11 +97,14 @@ class Objective:
 
 # --- reading and writing -------------------------------------------------------------------------
 
+
 def _boat_pairs(text: str, offset: int, what: str) -> list[tuple[str, int]]:
     """Colour-edge pairs from `text`; positions in messages count from `offset` (1-based chars)."""
     if len(text) % 2:
-        raise InputFormatError(f"{what} must be colour-edge pairs, found an odd number of characters",
-                               f"character {offset + len(text) - 1}")
+        raise InputFormatError(
+            f"{what} must be colour-edge pairs, found an odd number of characters",
+            f"character {offset + len(text) - 1}",
+        )
     pairs = []
     for i in range(0, len(text), 2):
         colour, edge = text[i], text[i + 1]
@@ -233,6 +241,7 @@ def parse_moves(text: str) -> list[int]:
 
 
 # --- the rules -----------------------------------------------------------------------------------
+
 
 def shared_edge(tile1: int, tile2: int) -> int | None:
     """The side of tile1 facing tile2 when they are adjacent, else None."""

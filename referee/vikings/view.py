@@ -3,6 +3,7 @@
 In both, a tile's closed sides (where its lens is still there) are drawn and its open sides are
 gaps; boats sit on the edges between tiles, and the targets, when given, are marked.
 """
+
 from __future__ import annotations
 
 import math
@@ -105,31 +106,42 @@ def _edge_point(edge: int, outward: float = 0.0) -> tuple[float, float]:
 def svg(board: rules.Board, targets=()) -> str:
     """The board as an SVG image (a string): tiles, edge letters, boats, and target triangles."""
     size = 2 * _MARGIN + 2 * _R + 2 * _D
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size:.0f}" height="{size + 30:.0f}" '
-           f'viewBox="0 0 {size:.0f} {size + 30:.0f}" font-family="sans-serif">',
-           '<rect width="100%" height="100%" fill="#f6f1e3"/>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size:.0f}" height="{size + 30:.0f}" '
+        f'viewBox="0 0 {size:.0f} {size + 30:.0f}" font-family="sans-serif">',
+        '<rect width="100%" height="100%" fill="#f6f1e3"/>',
+    ]
     for tile in range(9):
         cx, cy = _centre(tile)
         out.append(f'<path d="{_tile_path(board, tile)}" fill="#6fb7e0" stroke="#1d4e6e" stroke-width="2"/>')
-        out.append(f'<text x="{cx:.1f}" y="{cy + 5:.1f}" text-anchor="middle" font-size="14" fill="#1d4e6e">'
-                   f'{tile} {board.types[tile]}{board.orientations[tile]}</text>')
+        out.append(
+            f'<text x="{cx:.1f}" y="{cy + 5:.1f}" text-anchor="middle" font-size="14" fill="#1d4e6e">'
+            f"{tile} {board.types[tile]}{board.orientations[tile]}</text>"
+        )
     for colour, edge in targets:
         tile, side = rules.EDGE_TILES[edge][0]
         tip, base = _edge_point(edge, 22), _edge_point(edge, 40)
         dx, dy = (base[1] - tip[1]) * 0.5, (tip[0] - base[0]) * 0.5  # half-width, perpendicular
-        out.append(f'<polygon points="{tip[0]:.1f},{tip[1]:.1f} {base[0] + dx:.1f},{base[1] + dy:.1f} '
-                   f'{base[0] - dx:.1f},{base[1] - dy:.1f}" fill="{_FILL[colour]}" stroke="#333"/>')
+        out.append(
+            f'<polygon points="{tip[0]:.1f},{tip[1]:.1f} {base[0] + dx:.1f},{base[1] + dy:.1f} '
+            f'{base[0] - dx:.1f},{base[1] - dy:.1f}" fill="{_FILL[colour]}" stroke="#333"/>'
+        )
     for edge in range(len(rules.EDGES)):
         x, y = _edge_point(edge)
         boat = board.boat_at(edge)
         if boat:
-            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="12" fill="{_FILL[boat]}" stroke="#222" '
-                       'stroke-width="2"/>')
-            out.append(f'<text x="{x:.1f}" y="{y + 5:.1f}" text-anchor="middle" font-size="14" '
-                       f'font-weight="bold" fill="#fff">{boat}</text>')
+            out.append(
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="12" fill="{_FILL[boat]}" stroke="#222" stroke-width="2"/>'
+            )
+            out.append(
+                f'<text x="{x:.1f}" y="{y + 5:.1f}" text-anchor="middle" font-size="14" '
+                f'font-weight="bold" fill="#fff">{boat}</text>'
+            )
         else:
-            out.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-size="11" '
-                       f'fill="#555">{rules.EDGES[edge]}</text>')
+            out.append(
+                f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-size="11" '
+                f'fill="#555">{rules.EDGES[edge]}</text>'
+            )
     caption = rules.format_board(board) + (f"  target {rules.format_targets(targets)}" if targets else "")
     out.append(f'<text x="{size / 2:.1f}" y="{size + 15:.1f}" text-anchor="middle" font-size="13">{caption}</text>')
     out.append("</svg>")

@@ -13,6 +13,7 @@ compares the position after the engine's move with the position after the move p
 turn and the same side to move, so the lean cancels, and the engine's own move loses exactly 0 (the
 same position, searched alike). The curve shows the mean of a position's two values.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,5 @@
 """`referee volcanoes ...`: play a game between two commands, as CodinGame would."""
+
 from __future__ import annotations
 
 import argparse
@@ -15,6 +16,7 @@ from .replay import replay_problem
 
 def _positive(kind):
     """An argparse type: a number of `kind` above zero."""
+
     def parse(text: str):
         try:
             value = kind(text)
@@ -23,6 +25,7 @@ def _positive(kind):
         if not value > 0:  # also refuses NaN
             raise argparse.ArgumentTypeError(f"must be above zero, not {text}")
         return value
+
     parse.__name__ = kind.__name__  # argparse names the type in its messages
     return parse
 
@@ -37,8 +40,11 @@ def register(groups) -> None:
     play.add_argument("--turn-ms", type=_positive(float), default=100.0, help="time per turn after the first")
     play.add_argument("--first-turn-ms", type=_positive(float), default=1000.0, help="time for a player's first turn")
     play.add_argument("--max-turns", type=_positive(int), default=200, help="turns before a draw (growth counts)")
-    play.add_argument("--soft-timeouts", action="store_true",
-                      help="CodinGame's newer mode: 50 ms of grace, the third overrun forfeits")
+    play.add_argument(
+        "--soft-timeouts",
+        action="store_true",
+        help="CodinGame's newer mode: 50 ms of grace, the third overrun forfeits",
+    )
     play.add_argument("--replay", metavar="FILE", help="write the replay (JSON) here")
     play.add_argument("--json", action="store_true", help="print the result as one JSON object")
     play.set_defaults(run=run_play)
@@ -67,11 +73,22 @@ def run_play(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UserError(f"cannot write the replay {args.replay}: {exc.strerror or exc}") from None
     if args.json:
-        print(json.dumps({"winner": result.winner, "reason": result.reason, "detail": result.detail,
-                          "turns": result.turns, "seed": result.seed, "moves": " ".join(result.moves)}))
+        print(
+            json.dumps(
+                {
+                    "winner": result.winner,
+                    "reason": result.reason,
+                    "detail": result.detail,
+                    "turns": result.turns,
+                    "seed": result.seed,
+                    "moves": " ".join(result.moves),
+                }
+            )
+        )
     else:
-        print(f"winner: {result.winner} ({result.reason}: {result.detail}) after {result.turns} turns, "
-              f"seed {result.seed}")
+        print(
+            f"winner: {result.winner} ({result.reason}: {result.detail}) after {result.turns} turns, seed {result.seed}"
+        )
     return 0
 
 

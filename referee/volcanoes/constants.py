@@ -3,6 +3,7 @@ reference) import them from here. Standard library only, so the CodinGame bundle
 
 numba freezes these into compiled kernels, and its cache does not notice an edit to this file:
 after changing a value, delete the `__pycache__/*.nb*` files of the packages that use it."""
+
 from __future__ import annotations
 
 BLUE, ORANGE, GROWTH = 1, -1, 0  # the players (a level's sign), and the growth turn's actor

@@ -3,6 +3,7 @@
 A seat is anything with `ask(lines, timeout) -> (line, seconds)` raising `BotError` on failure,
 `take_stderr() -> str` and `close()`: a `BotProcess` for a command line, or an in-process bot adapter.
 """
+
 from __future__ import annotations
 
 import gc
@@ -128,8 +129,13 @@ def seat_limits(settings: Settings, own_turn_ms: float | None = None) -> tuple[f
     return scale * settings.turn_ms, scale * settings.first_turn_ms
 
 
-def play_game(blue: Seat, orange: Seat, seed: int, settings: Settings = Settings(),
-              turn_ms: tuple[float | None, float | None] = (None, None)) -> Result:
+def play_game(
+    blue: Seat,
+    orange: Seat,
+    seed: int,
+    settings: Settings = Settings(),
+    turn_ms: tuple[float | None, float | None] = (None, None),
+) -> Result:
     """Play one game to its end; the seats are not closed here. `turn_ms` (blue's, orange's) gives a
     seat its own turn limit instead of the settings' (time odds); its first turn scales with it."""
     seats = {rules.BLUE: blue, rules.ORANGE: orange}

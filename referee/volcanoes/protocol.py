@@ -1,5 +1,6 @@
 """CodinGame's Volcanoes lines: the init block, the position and valid-moves lines, and reading a
 player's answer."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -5,13 +5,23 @@ A position is the 80 signed levels (blue volcanoes positive, orange negative, 0 
 flags, and the number of turns played. Turns go blue, orange, growth, orange, blue, growth, ...;
 growth turns count as turns.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from .board import HALF, N_TILES, NEIGHBOURS
 from .constants import (  # noqa: F401 - the reference's names for them
-    BLUE, BLUE_WINS, CYCLE, DRAW, GROWTH, MAX_ERUPTION_PHASES, MAX_LEVEL, ONGOING, ORANGE, ORANGE_WINS,
+    BLUE,
+    BLUE_WINS,
+    CYCLE,
+    DRAW,
+    GROWTH,
+    MAX_ERUPTION_PHASES,
+    MAX_LEVEL,
+    ONGOING,
+    ORANGE,
+    ORANGE_WINS,
 )
 
 

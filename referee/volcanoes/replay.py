@@ -1,4 +1,5 @@
 """Replays: rebuilt from a game's move list when only the moves were kept (the arena's records)."""
+
 from __future__ import annotations
 
 from . import rules
@@ -21,13 +22,15 @@ def replay_from_moves(moves: list[str], **fields) -> dict:
         if tile >= 0 and not rules.is_legal(levels, dormant, who, tile):
             raise ValueError(f"turn {turn}: {move} is not a legal move")
         rules.take_turn(levels, dormant, turn, tile)
-        log.append({
-            "turn": turn,
-            "actor": {rules.BLUE: "blue", rules.ORANGE: "orange", rules.GROWTH: "growth"}[who],
-            "move": None if tile < 0 else move,
-            "levels": [int(x) for x in levels],
-            "dormant": [NAMES[t] for t in range(N_TILES) if dormant[t]],
-        })
+        log.append(
+            {
+                "turn": turn,
+                "actor": {rules.BLUE: "blue", rules.ORANGE: "orange", rules.GROWTH: "growth"}[who],
+                "move": None if tile < 0 else move,
+                "levels": [int(x) for x in levels],
+                "dormant": [NAMES[t] for t in range(N_TILES) if dormant[t]],
+            }
+        )
     return {"game": "volcanoes", **fields, "moves": " ".join(moves), "turn_log": log}
 
 
@@ -43,8 +46,11 @@ def replay_problem(replay) -> str | None:
         if entry["actor"] not in ACTORS:
             return f"entry {number} of turn_log: its actor is not one of {', '.join(ACTORS)}"
         levels, dormant = entry.get("levels"), entry.get("dormant", [])
-        if levels and not (isinstance(levels, list) and len(levels) == N_TILES
-                           and all(type(x) is int and abs(x) <= rules.MAX_LEVEL for x in levels)):
+        if levels and not (
+            isinstance(levels, list)
+            and len(levels) == N_TILES
+            and all(type(x) is int and abs(x) <= rules.MAX_LEVEL for x in levels)
+        ):
             return f"turn {entry['turn']}: its levels are not {N_TILES} levels from -4 to 4"
         if not (isinstance(dormant, list) and all(name in INDEX for name in dormant)):
             return f"turn {entry['turn']}: its dormant volcanoes are not tile names"

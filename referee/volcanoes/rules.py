@@ -5,6 +5,7 @@ State: `levels` (int8[80], blue volcanoes positive, orange negative, 0 empty), `
 (bool[80]) and the number of turns played. Kernels change the arrays in place; copying a position
 is `levels.copy(), dormant.copy()`. Turns go blue, orange, growth, orange, blue, growth, ...
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -13,7 +14,16 @@ from numba import njit
 from . import constants
 from .board import HALF, N_TILES, NEIGHBOURS
 from .constants import (  # noqa: F401 - the numba engine's names for them (frozen into its kernels)
-    BLUE, BLUE_WINS, DRAW, GROWTH, MAX_ERUPTION_PHASES, MAX_LEVEL, MAX_TURNS, ONGOING, ORANGE, ORANGE_WINS,
+    BLUE,
+    BLUE_WINS,
+    DRAW,
+    GROWTH,
+    MAX_ERUPTION_PHASES,
+    MAX_LEVEL,
+    MAX_TURNS,
+    ONGOING,
+    ORANGE,
+    ORANGE_WINS,
 )
 
 CYCLE = np.array(constants.CYCLE, dtype=np.int64)

@@ -2,6 +2,7 @@
 
 The page needs no network and no server: the replay, the tile triangles and the script are inline.
 """
+
 from __future__ import annotations
 
 import html
@@ -79,12 +80,20 @@ def frames(replay: dict) -> list[dict]:
         after_dormant = entry.get("dormant", dormant) if entry.get("levels") else dormant
         changed = [t for t in range(N_TILES) if after[t] != levels[t]]
         erupted = sorted(set(after_dormant) - set(dormant))
-        shown.append({
-            "turn": entry["turn"], "actor": entry["actor"], "move": entry.get("move"),
-            "received": entry.get("received"), "time_ms": entry.get("time_ms"),
-            "stderr": entry.get("stderr", ""), "levels": after, "dormant": after_dormant,
-            "changed": changed, "erupted": erupted,
-        })
+        shown.append(
+            {
+                "turn": entry["turn"],
+                "actor": entry["actor"],
+                "move": entry.get("move"),
+                "received": entry.get("received"),
+                "time_ms": entry.get("time_ms"),
+                "stderr": entry.get("stderr", ""),
+                "levels": after,
+                "dormant": after_dormant,
+                "changed": changed,
+                "erupted": erupted,
+            }
+        )
         levels, dormant = after, after_dormant
     return shown
 

@@ -1,4 +1,5 @@
 """Fixtures for the arena tests: real runs played on this machine."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,10 +11,30 @@ from arena.cli import main
 def play_match(tmp_path_factory):
     """A function: play a match between two players in this process (1000 ms a turn, so that a busy
     machine forfeits nothing) into a new database, and return its path."""
+
     def play(a: str, b: str, *, pairs: int, seed: int):
         db = tmp_path_factory.mktemp("match") / "match.sqlite"
-        assert main(["match", a, b, "--pairs", str(pairs), "--seed", str(seed), "--workers", "1", "--db", str(db),
-                     "--turn-ms", "1000", "--quiet"]) == 0
+        assert (
+            main(
+                [
+                    "match",
+                    a,
+                    b,
+                    "--pairs",
+                    str(pairs),
+                    "--seed",
+                    str(seed),
+                    "--workers",
+                    "1",
+                    "--db",
+                    str(db),
+                    "--turn-ms",
+                    "1000",
+                    "--quiet",
+                ]
+            )
+            == 0
+        )
         return db
 
     return play

@@ -1,4 +1,5 @@
 """`arena analyse --db RUN --player NAME`: a player's games of a run analysed, with its mistakes."""
+
 import json
 
 import pytest
@@ -14,8 +15,27 @@ def run(play_match):
 
 def test_a_players_games_are_analysed_with_a_summary_of_its_mistakes(run, tmp_path, capsys):
     out = tmp_path / "analysed"
-    assert main(["analyse", "--db", str(run), "--player", "random", "--games", "all", "--iterations", "200",
-                 "--workers", "1", "--quiet", "-o", str(out)]) == 0
+    assert (
+        main(
+            [
+                "analyse",
+                "--db",
+                str(run),
+                "--player",
+                "random",
+                "--games",
+                "all",
+                "--iterations",
+                "200",
+                "--workers",
+                "1",
+                "--quiet",
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     games = Store.open(run).games()
     for game in games:
@@ -41,8 +61,15 @@ def test_the_summary_counts_a_players_mistakes_by_phase_and_the_wins_thrown_away
 
     recorded = next(g for g in conformance_games if g["winner"] == "orange" and len(g["moves"].split()) >= 30)
     moves = recorded["moves"].split()
-    replay = replay_from_moves(moves, seed=1, players={"blue": "me", "orange": "you"}, winner="orange",
-                               reason="connection", detail="", turns=len(moves))
+    replay = replay_from_moves(
+        moves,
+        seed=1,
+        players={"blue": "me", "orange": "you"},
+        winner="orange",
+        reason="connection",
+        detail="",
+        turns=len(moves),
+    )
     searched = [p.frame for p in analysis.positions(replay)]
     blue_after = [f for f in searched if replay["turn_log"][f - 1]["actor"] == "blue" and f - 1 in searched]
     early, late = blue_after[1], blue_after[-1]  # blue at 95%, falls to 30% after early, to 5% after late

@@ -1,6 +1,7 @@
 """`arena bench`: its statistics, and that comparing two versions on this machine really catches a
 slowdown (and stays quiet when nothing changed). The versions are tiny throwaway projects built in a
 temporary directory: one with a workload made 30% costlier, so the suite can fail without flaking."""
+
 import math
 import random
 import re
@@ -90,7 +91,7 @@ def test_not_a_baseline_is_a_clear_error(tmp_path):
 # ---------------------------------------------------------------- two versions, end to end
 
 # A stand-in for the pure engine's benchmark function, with a per-playout cost to vary.
-WORKLOAD = '''
+WORKLOAD = """
 import time
 
 def playouts_per_second(seconds=2.0, seed=0):
@@ -102,7 +103,7 @@ def playouts_per_second(seconds=2.0, seed=0):
             total += i * i
         count += 1
     return count / (clock() - start)
-'''
+"""
 
 
 def _version(root, cost):
@@ -115,8 +116,9 @@ def _version(root, cost):
 
 
 def _bench(*args):
-    return subprocess.run([sys.executable, "-m", "arena.cli", "bench", *args], check=False, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "arena.cli", "bench", *args], check=False, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_a_version_made_30_percent_slower_is_reported(tmp_path):
@@ -155,7 +157,7 @@ def test_unknown_revision_is_a_one_line_error():
 
 # ---------------------------------------------------------------- any command-line bot
 
-BOT = '''
+BOT = """
 import sys, time
 n = int(input())
 for _ in range(n):
@@ -166,7 +168,7 @@ while True:
     time.sleep({sleep})
     print("iterations=500", file=sys.stderr, flush=True)
     print(valid[0], flush=True)
-'''
+"""
 
 
 def test_a_command_line_bot_made_slower_is_reported(tmp_path):
@@ -231,8 +233,14 @@ def test_the_puzzle_searches_have_the_figures_of_the_former_puzzle_benches():
     from arena import bench_worker
 
     names = [spec.name for spec in bench.kernel_specs(["iqtwist", "stormyseas"])]
-    assert names == ["iqtwist challenges/s", "iqtwist empty board solutions/s", "stormyseas cards/s by units",
-                     "stormyseas cards/s by slides", "puzzle iqtwist solves/s", "puzzle stormyseas solves/s"]
+    assert names == [
+        "iqtwist challenges/s",
+        "iqtwist empty board solutions/s",
+        "stormyseas cards/s by units",
+        "stormyseas cards/s by slides",
+        "puzzle iqtwist solves/s",
+        "puzzle stormyseas solves/s",
+    ]
     assert bench_worker.iqtwist_empty_board(0.01) > 5992 / 10  # the former bench's goal: a count within 10 s
     assert bench_worker.iqtwist_challenges(0.01) > 0
     assert bench_worker.stormyseas_cards(0.01, metric="slides") > 0

@@ -1,6 +1,7 @@
 """Files that are not what `arena` expects: garbage, truncated, foreign and newer-schema databases, a
 read-only place, two runs created on one file at once. Each gets one line and exit status 2, and a
 file that is only read is byte-identical afterwards."""
+
 import hashlib
 import os
 import shutil
@@ -47,8 +48,13 @@ def _bad_files(real_db: Path, folder: Path) -> dict[str, tuple[Path, str]]:
     empty = folder / "empty.sqlite"
     empty.write_bytes(b"")
     foreign = _sqlite(folder / "foreign.sqlite", "CREATE TABLE t (x)", "INSERT INTO t VALUES (1)")
-    lookalike = _sqlite(folder / "lookalike.sqlite", "CREATE TABLE run (k, v)", "CREATE TABLE players (x)",
-                        "CREATE TABLE games (x)", "INSERT INTO run VALUES ('config', '{}')")
+    lookalike = _sqlite(
+        folder / "lookalike.sqlite",
+        "CREATE TABLE run (k, v)",
+        "CREATE TABLE players (x)",
+        "CREATE TABLE games (x)",
+        "INSERT INTO run VALUES ('config', '{}')",
+    )
     newer = folder / "newer.sqlite"
     shutil.copy(real_db, newer)
     _sqlite(newer, "UPDATE run SET value = '7' WHERE key = 'schema'")
@@ -65,7 +71,8 @@ def _bad_files(real_db: Path, folder: Path) -> dict[str, tuple[Path, str]]:
 @pytest.mark.parametrize("name", ["garbage", "truncated", "empty", "foreign", "lookalike", "newer"])
 @pytest.mark.parametrize("command", ["report", "resume"])
 def test_a_file_that_is_not_an_arena_database_gets_one_line_and_stays_as_it_was(
-        name, command, real_db, tmp_path, capsys):
+    name, command, real_db, tmp_path, capsys
+):
     path, reason = _bad_files(real_db, tmp_path)[name]
     before = digest(path)
     argv = ["report", str(path)] if command == "report" else ["match", "--resume", "--db", str(path), "--quiet"]
@@ -95,8 +102,14 @@ def _read_only(folder: Path, command: list[str]) -> subprocess.CompletedProcess:
     if not shutil.which("unshare"):
         pytest.skip("root, and no unshare to make a read-only place")
     script = f'mount --bind "{folder}" "{folder}" && mount -o remount,bind,ro "{folder}" && exec "$@"'
-    done = subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", *command], capture_output=True,
-                          text=True, timeout=120, env=env, cwd=ROOT)
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script, "sh", *command],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=ROOT,
+    )
     if "mount" in done.stderr and "arena" not in done.stderr:
         pytest.skip(f"cannot make a read-only mount here: {done.stderr.strip()}")
     return done
@@ -181,8 +194,11 @@ def test_a_player_label_with_markup_cannot_break_the_report_or_its_replays(real_
         return payload if label == "random" else label
 
     labels = [swap(label) for label in labels]
-    config = {**config, "players": [swap(p) for p in config["players"]],
-              "pairings": [[swap(p) for p in pair] for pair in config["pairings"]]}
+    config = {
+        **config,
+        "players": [swap(p) for p in config["players"]],
+        "pairings": [[swap(p) for p in pair] for pair in config["pairings"]],
+    }
     games = [{**g, **{k: swap(g[k]) for k in ("a", "b", "blue", "orange")}} for g in games]
     folder = report_html.write(config, labels, games, tmp_path / "report.html")
     pages = [tmp_path / "report.html", *sorted(folder.glob("*.html"))]

@@ -1,4 +1,5 @@
 """Player specs with options and a turn limit: `mcts:c=0.3,rave_k=2000`, `uct:ms=1000`."""
+
 import pytest
 
 from arena.players import PlayerError, open_seat, resolve, target_options, turn_ms
@@ -15,7 +16,11 @@ def test_options_reach_the_bot_and_its_version(tmp_path):
     assert resolve("mcts:c=0.30,rave_k=2e3", tmp_path).version == player.version  # canonical
     seat = open_seat(player, seed=1)
     bot = seat._seat.player.bot
-    assert (bot.options.c, bot.options.rave_k, bot.options.decisive) == (0.3, 2000.0, True)  # the rest of mcts's defaults kept
+    assert (bot.options.c, bot.options.rave_k, bot.options.decisive) == (
+        0.3,
+        2000.0,
+        True,
+    )  # the rest of mcts's defaults kept
     seat.close()
 
 
@@ -26,16 +31,19 @@ def test_time_option_sets_the_seats_limit_not_a_bot_argument(tmp_path):
     open_seat(player, seed=1).close()  # `ms` is not passed to the constructor
 
 
-@pytest.mark.parametrize("spec, says", [
-    ("mcts:k=1", "no option 'k'"),
-    ("mcts:c=11", "out of range"),
-    ("mcts:c=x", "not a number"),
-    ("mcts:c", "not NAME=VALUE"),
-    ("mcts:c=1,c=2", "given twice"),
-    ("greedy:c=1", "its options: none"),
-    ("uct:ms=0", "out of range"),
-    ("mcts@HEAD:c=1", "cannot take them"),
-])
+@pytest.mark.parametrize(
+    "spec, says",
+    [
+        ("mcts:k=1", "no option 'k'"),
+        ("mcts:c=11", "out of range"),
+        ("mcts:c=x", "not a number"),
+        ("mcts:c", "not NAME=VALUE"),
+        ("mcts:c=1,c=2", "given twice"),
+        ("greedy:c=1", "its options: none"),
+        ("uct:ms=0", "out of range"),
+        ("mcts@HEAD:c=1", "cannot take them"),
+    ],
+)
 def test_bad_options_are_one_line_errors(tmp_path, spec, says):
     with pytest.raises(PlayerError, match=says) as error:
         resolve(spec, tmp_path)
@@ -47,8 +55,13 @@ def test_declared_defaults_are_the_bots_defaults():
     from bots.volcanoes.uct import UctBot
 
     mcts = MctsBot(seed=0)
-    assert defaults("mcts") == {"c": mcts.options.c, "rave_k": mcts.options.rave_k, "expand": mcts.options.expand,
-                                "first_turn": mcts.first_turn_budget, "iterations": mcts.iterations}
+    assert defaults("mcts") == {
+        "c": mcts.options.c,
+        "rave_k": mcts.options.rave_k,
+        "expand": mcts.options.expand,
+        "first_turn": mcts.first_turn_budget,
+        "iterations": mcts.iterations,
+    }
     assert defaults("uct") == {"c": UctBot(seed=0).options.c}
     for params in PARAMETERS.values():
         for p in params:

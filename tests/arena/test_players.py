@@ -1,4 +1,5 @@
 """Player specs: registered bots, labels, pinned files and git revisions, command lines."""
+
 import hashlib
 import os
 import shlex
@@ -88,7 +89,11 @@ def test_a_git_revision_is_an_extracted_tree(tmp_path, monkeypatch):
 
 def test_registered_module_commands_have_a_warm_up_and_other_commands_none(tmp_path):
     assert warm_up_command(f"{sys.executable} -m bots.volcanoes.mcts", str(ROOT)) == [
-        sys.executable, "-m", "bots.volcanoes.warmup", "mcts"]
+        sys.executable,
+        "-m",
+        "bots.volcanoes.warmup",
+        "mcts",
+    ]
     assert warm_up_command(f"{sys.executable} -m bots.volcanoes.mcts", str(tmp_path)) is None  # no such tree
     assert warm_up_command(f"{sys.executable} my_bot.py", str(ROOT)) is None
     assert warm_up_command("java -jar bot.jar", str(ROOT)) is None
@@ -101,10 +106,32 @@ def test_a_git_pin_is_prepared_at_its_final_path_and_plays_from_an_empty_cache(t
     numba_cache = tmp_path / "numba"
     env = dict(os.environ, NUMBA_CACHE_DIR=str(numba_cache), XDG_CACHE_HOME=str(tmp_path / "xdg"))
     db = tmp_path / "pin.sqlite"
-    done = subprocess.run([sys.executable, "-m", "arena.cli", "match", "greedy@HEAD", "random", "--pairs", "1",
-                           "--workers", "1", "--seed", "2", "--db", str(db), "--quiet",
-                           "--turn-ms", "1000"],  # the cache is tested here, not the clock
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "arena.cli",
+            "match",
+            "greedy@HEAD",
+            "random",
+            "--pairs",
+            "1",
+            "--workers",
+            "1",
+            "--seed",
+            "2",
+            "--db",
+            str(db),
+            "--quiet",
+            "--turn-ms",
+            "1000",
+        ],  # the cache is tested here, not the clock
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     assert "preparing greedy@HEAD" in done.stderr and "preparing random" in done.stderr
     store = Store.open(db)

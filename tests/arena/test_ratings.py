@@ -1,4 +1,5 @@
 """Ratings: the Bradley-Terry fit against its closed form for two players, and OpenSkill's order."""
+
 import random
 
 import pytest

@@ -1,20 +1,36 @@
 """The text report at the extremes: a clean sweep reads as a one-sided bound, never as infinity, and
 the ratings table gives each player's Elo over the next one down."""
+
 from arena.report import fmt_elo_interval, ratings_rows, text_report
 
 
 def _game(a, b, pair, swap, winner_label):
     blue, orange = (b, a) if swap else (a, b)
     colour = "draw" if winner_label is None else "blue" if winner_label == blue else "orange"
-    return {"a": a, "b": b, "pair": pair, "swap": swap, "blue": blue, "orange": orange, "winner": colour,
-            "blue_version": "v", "orange_version": "v", "blue_error": None, "orange_error": None,
-            "blue_ms": "10.0 5.0", "orange_ms": "10.0 5.0"}
+    return {
+        "a": a,
+        "b": b,
+        "pair": pair,
+        "swap": swap,
+        "blue": blue,
+        "orange": orange,
+        "winner": colour,
+        "blue_version": "v",
+        "orange_version": "v",
+        "blue_error": None,
+        "orange_error": None,
+        "blue_ms": "10.0 5.0",
+        "orange_ms": "10.0 5.0",
+    }
 
 
 def test_a_clean_sweep_shows_a_one_sided_bound_and_no_infinity():
     games = [_game("strong", "weak", pair, swap, "strong") for pair in range(16) for swap in (0, 1)]
-    games += [_game("weak", "middle", pair, swap, "weak" if pair % 4 == 0 else "middle") for pair in range(16)
-              for swap in (0, 1)]
+    games += [
+        _game("weak", "middle", pair, swap, "weak" if pair % 4 == 0 else "middle")
+        for pair in range(16)
+        for swap in (0, 1)
+    ]
     config = {"command": "tournament", "seed": 1, "pairings": [["strong", "weak"], ["weak", "middle"]]}
     report = text_report(config, ["strong", "weak", "middle"], games)
     assert "inf" not in report
@@ -25,6 +41,7 @@ def test_a_clean_sweep_shows_a_one_sided_bound_and_no_infinity():
     assert order == ["strong", "middle", "weak"]  # best first by Elo
     assert rows[0][gap].startswith("+") and rows[0][gap].endswith("]")  # strong over middle, with its interval
     assert rows[-1][gap] == "-"  # nobody below the last
+
 
 def test_intervals_read_at_both_ends():
     inf = float("inf")

@@ -1,20 +1,48 @@
 """`arena report DB -o report.html`: the page of a 4-bot tournament shows what the text report says."""
+
 import re
 import subprocess
 import sys
 
 import pytest
 
+
 @pytest.fixture(scope="module")
 def tournament(tmp_path_factory):
     """A small 4-bot tournament, its text report and its page."""
     folder = tmp_path_factory.mktemp("report")
     db, page = folder / "t.sqlite", folder / "report.html"
-    subprocess.run([sys.executable, "-m", "arena.cli", "tournament", "random", "boss", "greedy", "twin=random",
-                    "--pairs", "2", "--seed", "5", "--db", str(db), "--quiet", "--workers", "2"],
-                   check=True, capture_output=True, timeout=600)
-    out = subprocess.run([sys.executable, "-m", "arena.cli", "report", str(db), "-o", str(page)],
-                         check=True, capture_output=True, text=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "arena.cli",
+            "tournament",
+            "random",
+            "boss",
+            "greedy",
+            "twin=random",
+            "--pairs",
+            "2",
+            "--seed",
+            "5",
+            "--db",
+            str(db),
+            "--quiet",
+            "--workers",
+            "2",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    out = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "report", str(db), "-o", str(page)],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     return out.stdout, page
 
 
@@ -32,7 +60,8 @@ def _text_table(report: str, heading: str) -> list[list[str]]:
 def _page_table(browser, table_id):
     return browser.execute_script(
         f"return Array.from(document.querySelectorAll('#{table_id} tbody tr'))"
-        ".map(tr => Array.from(tr.cells).map(td => td.textContent))")
+        ".map(tr => Array.from(tr.cells).map(td => td.textContent))"
+    )
 
 
 def test_report_page_matches_the_text_report(tournament, browser):
@@ -50,10 +79,14 @@ def test_report_page_matches_the_text_report(tournament, browser):
     assert cross == _text_table(text, "Cross-table:")
     assert browser.find_elements(By.CSS_SELECTOR, "#rating-chart polyline")  # the progress chart
     # Its legend: a key for each line, in the line's colour, beside the line's name.
-    lines = browser.execute_script("return Array.from(document.querySelectorAll('#rating-chart polyline'))"
-                                   ".map(p => [p.dataset.series, p.getAttribute('stroke')])")
-    keys = browser.execute_script("return Array.from(document.querySelectorAll('#rating-chart .legend-key'))"
-                                  ".map(g => [g.textContent, g.querySelector('line').getAttribute('stroke')])")
+    lines = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#rating-chart polyline'))"
+        ".map(p => [p.dataset.series, p.getAttribute('stroke')])"
+    )
+    keys = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#rating-chart .legend-key'))"
+        ".map(g => [g.textContent, g.querySelector('line').getAttribute('stroke')])"
+    )
     assert keys == lines and len(keys) == 4
 
     games = _page_table(browser, "games")

@@ -4,6 +4,7 @@ apart, resuming after SIGKILL on a process pool, and SPRTs on real games.
 The fast bots (random, boss) are seeded and deterministic, so two runs with the same run seed play
 the very same games; the turn limit is raised so a busy machine cannot turn a slow turn into a
 timeout and make two such runs differ."""
+
 import os
 import signal
 import sqlite3
@@ -26,15 +27,30 @@ def games_of(path):
     """Each game's identity and outcome, comparable across runs."""
     store = Store.open(path)
     try:
-        return sorted((g["a"], g["b"], g["pair"], g["swap"], g["blue"], g["seed"], g["blue_seed"],
-                       g["orange_seed"], g["winner"], g["moves"]) for g in store.games())
+        return sorted(
+            (
+                g["a"],
+                g["b"],
+                g["pair"],
+                g["swap"],
+                g["blue"],
+                g["seed"],
+                g["blue_seed"],
+                g["orange_seed"],
+                g["winner"],
+                g["moves"],
+            )
+            for g in store.games()
+        )
     finally:
         store.close()
 
 
 def test_match_then_report_from_the_database_alone(tmp_path, capsys):
     db = tmp_path / "m.sqlite"
-    assert main(["match", "random", "boss", "--pairs", "3", "--seed", "11", "--workers", "1", "--db", str(db), *CALM]) == 0
+    assert (
+        main(["match", "random", "boss", "--pairs", "3", "--seed", "11", "--workers", "1", "--db", str(db), *CALM]) == 0
+    )
     printed = capsys.readouterr().out
     assert "random vs boss" in printed and "timeouts" in printed
     games = Store.open(db).games()
@@ -56,8 +72,27 @@ def test_match_then_report_from_the_database_alone(tmp_path, capsys):
 def test_errors_are_counted_apart(tmp_path, capsys):
     db = tmp_path / "e.sqlite"
     players = [f"{mode}={sys.executable} {SCRIPT} {mode}" for mode in ("crash", "invalid", "slow")]
-    assert main(["tournament", *players, "random", "--gauntlet", "random", "--pairs", "1",
-                 "--workers", "1", "--seed", "3", "--db", str(db), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "tournament",
+                *players,
+                "random",
+                "--gauntlet",
+                "random",
+                "--pairs",
+                "1",
+                "--workers",
+                "1",
+                "--seed",
+                "3",
+                "--db",
+                str(db),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     games = Store.open(db).games()
     assert len(games) == 6
@@ -80,8 +115,9 @@ def test_sigkill_then_resume_plays_the_same_games(tmp_path):
 
     killed = tmp_path / "killed.sqlite"
     command = [sys.executable, "-m", "arena.cli", *args, "--workers", "2", "--games-per-worker", "2"]
-    proc = subprocess.Popen([*command, "--db", str(killed)], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [*command, "--db", str(killed)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     workers = []
     try:
         deadline = time.monotonic() + 60
@@ -139,8 +175,27 @@ def _query(path, sql):
 
 def test_sprt_accepts_h1_against_a_much_weaker_bot(tmp_path, capsys):
     db = tmp_path / "h1.sqlite"
-    assert main(["sprt", "greedy", "random", "--elo0", "0", "--elo1", "100", "--seed", "1",
-                 "--workers", "1", "--db", str(db), *CALM]) == 0
+    assert (
+        main(
+            [
+                "sprt",
+                "greedy",
+                "random",
+                "--elo0",
+                "0",
+                "--elo1",
+                "100",
+                "--seed",
+                "1",
+                "--workers",
+                "1",
+                "--db",
+                str(db),
+                *CALM,
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "accepted H1" in out
     assert len(Store.open(db).games()) < 100  # it stopped early
@@ -153,8 +208,25 @@ def test_sprt_never_accepts_h1_between_copies_of_a_bot(tmp_path, capsys, seed):
     """With the default hypotheses (0 and 10 Elo) two copies of a bot run to the game limit or
     accept H0. The first pairs decide nothing, even a first pair won twice (an LLR in the tens)."""
     db = tmp_path / "h0.sqlite"
-    assert main(["sprt", "random", "copy=random", "--max-pairs", "30", "--seed", str(seed),
-                 "--workers", "1", "--db", str(db), *CALM]) == 0
+    assert (
+        main(
+            [
+                "sprt",
+                "random",
+                "copy=random",
+                "--max-pairs",
+                "30",
+                "--seed",
+                str(seed),
+                "--workers",
+                "1",
+                "--db",
+                str(db),
+                *CALM,
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "accepted H1" not in out
     assert "accepted H0" in out or "no decision within 30 pairs" in out
@@ -163,11 +235,34 @@ def test_sprt_never_accepts_h1_between_copies_of_a_bot(tmp_path, capsys, seed):
 def test_a_report_whose_reader_has_gone_ends_quietly(tmp_path):
     """`arena report DB | head`: the pipe closes early; no traceback, exit 0."""
     db = tmp_path / "m.sqlite"
-    assert main(["match", "random", "boss", "--pairs", "1", "--seed", "3", "--workers", "1", "--db", str(db),
-                 "--quiet", *CALM]) == 0
+    assert (
+        main(
+            [
+                "match",
+                "random",
+                "boss",
+                "--pairs",
+                "1",
+                "--seed",
+                "3",
+                "--workers",
+                "1",
+                "--db",
+                str(db),
+                "--quiet",
+                *CALM,
+            ]
+        )
+        == 0
+    )
     read, write = os.pipe()
     os.close(read)  # every write to the report's stdout fails at once
-    done = subprocess.run([sys.executable, "-m", "arena.cli", "report", str(db)], stdout=write,
-                          stderr=subprocess.PIPE, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "report", str(db)],
+        stdout=write,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+    )
     os.close(write)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr

@@ -1,4 +1,5 @@
 """Schedules and seeds; the store's record and its guards."""
+
 import sqlite3
 
 import pytest
@@ -35,8 +36,19 @@ def test_seeds_depend_only_on_the_run_seed_and_the_place():
 
 
 def _record(pair, swap, winner="blue"):
-    return {"a": "random", "b": "boss", "pair": pair, "swap": swap, "blue": "random", "orange": "boss",
-            "seed": 1, "winner": winner, "reason": "connection", "turns": 30, "moves": "N01 GROW"}
+    return {
+        "a": "random",
+        "b": "boss",
+        "pair": pair,
+        "swap": swap,
+        "blue": "random",
+        "orange": "boss",
+        "seed": 1,
+        "winner": winner,
+        "reason": "connection",
+        "turns": 30,
+        "moves": "N01 GROW",
+    }
 
 
 def test_store_round_trip_and_guards(tmp_path):

@@ -1,4 +1,5 @@
 """SPSA's arithmetic (arena/spsa.py): the schedules, the sides of an iteration, the default gain."""
+
 import random
 import statistics
 
@@ -13,7 +14,7 @@ N = Tuned("n", 1, 9, 4, integer=True)
 def test_the_perturbation_shrinks_to_c_end_of_the_range():
     spsa = Spsa((X,), iterations=100, games=8)
     assert spsa.c(100)["x"] == pytest.approx(C_END * 10.0)
-    assert spsa.c(1)["x"] == pytest.approx(C_END * 10.0 * 100 ** 0.101)
+    assert spsa.c(1)["x"] == pytest.approx(C_END * 10.0 * 100**0.101)
     assert spsa.gain(1)["x"] > spsa.gain(50)["x"] > spsa.gain(100)["x"] > 0
 
 

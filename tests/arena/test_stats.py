@@ -1,4 +1,5 @@
 """The statistics against values computed by hand from the published formulas."""
+
 import math
 
 import numpy as np

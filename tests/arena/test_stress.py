@@ -1,4 +1,5 @@
 """arena/stress.py: the schedule and the report (the games themselves are the benchmark)."""
+
 from __future__ import annotations
 
 import io
@@ -18,12 +19,30 @@ def test_schedule_gives_every_bot_its_share_in_both_colours():
 
 def test_report_counts_and_names_every_forfeit():
     records = [
-        {"blue": "mcts", "orange": "uct", "seed": 0, "reason": "connection", "winner": "blue",
-         "loser": "uct", "detail": "", "turns": 20, "times": {"mcts": [300.0, 50, 60], "uct": [200.0, 40]},
-         "stderr": ""},
-        {"blue": "uct", "orange": "mcts", "seed": 1, "reason": "timeout", "winner": "blue",
-         "loser": "mcts", "detail": "orange no answer in time", "turns": 4,
-         "times": {"mcts": [250.0], "uct": [210.0, 45]}, "stderr": "[mcts] something\n"},
+        {
+            "blue": "mcts",
+            "orange": "uct",
+            "seed": 0,
+            "reason": "connection",
+            "winner": "blue",
+            "loser": "uct",
+            "detail": "",
+            "turns": 20,
+            "times": {"mcts": [300.0, 50, 60], "uct": [200.0, 40]},
+            "stderr": "",
+        },
+        {
+            "blue": "uct",
+            "orange": "mcts",
+            "seed": 1,
+            "reason": "timeout",
+            "winner": "blue",
+            "loser": "mcts",
+            "detail": "orange no answer in time",
+            "turns": 4,
+            "times": {"mcts": [250.0], "uct": [210.0, 45]},
+            "stderr": "[mcts] something\n",
+        },
     ]
     out = io.StringIO()
     assert report(records, Settings(), out) == 1

@@ -5,6 +5,7 @@ The synthetic problem is a registered bot, `synthetic`, whose strength peaks at 
 its games are drawn by an executor that plays none (`SyntheticGames`): blue wins with the logistic
 probability of the two sides' strength difference in Elo, drawn from the game's seeds. Everything
 else is the real command: the schedule, the database, the progress, the report."""
+
 import random
 from concurrent.futures import Future
 
@@ -84,8 +85,10 @@ def tune(db, *extra):
 def stored(db):
     store = Store.open(db)
     try:
-        games = [(g["a"], g["b"], g["pair"], g["swap"], g["blue_version"], g["orange_version"], g["winner"])
-                 for g in store.games()]
+        games = [
+            (g["a"], g["b"], g["pair"], g["swap"], g["blue_version"], g["orange_version"], g["winner"])
+            for g in store.games()
+        ]
         return games, store.iterations()
     finally:
         store.close()
@@ -94,8 +97,9 @@ def stored(db):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_tune_finds_the_optimum_of_a_synthetic_bot(synthetic, tmp_path, capsys, seed):
     db = tmp_path / "tune.sqlite"
-    assert tune(db, "--iterations", "100", "--pairs-per-iteration", "4", "--confirm-pairs", "20",
-                "--seed", str(seed)) == 0
+    assert (
+        tune(db, "--iterations", "100", "--pairs-per-iteration", "4", "--confirm-pairs", "20", "--seed", str(seed)) == 0
+    )
     games, iterations = stored(db)
     assert len(games) == 100 * 8 + 2 * 20 and len(set(games)) == len(games)
     final = iterations[-1]["after"]
@@ -117,8 +121,10 @@ def test_against_an_opponent_each_side_plays_it_on_the_same_seeds(synthetic, tmp
     """Noisier (each side's games against the opponent, not against each other): of 12 seeds of this
     run the worst ended 0.18 of a range from the optimum; a wrong sign would end at the edges."""
     db = tmp_path / "tune.sqlite"
-    assert tune(db, "--iterations", "100", "--confirm-pairs", "0", "--seed", "1",
-                "--opponent", "synthetic:x=0.5,y=50") == 0
+    assert (
+        tune(db, "--iterations", "100", "--confirm-pairs", "0", "--seed", "1", "--opponent", "synthetic:x=0.5,y=50")
+        == 0
+    )
     store = Store.open(db)
     games, final = store.games(), store.iterations()[-1]["after"]
     store.close()
@@ -170,17 +176,20 @@ def _without_times(state):
     return games, [{k: v for k, v in row.items() if k != "finished_at"} for row in iterations]
 
 
-@pytest.mark.parametrize("argv, says", [
-    (["tune", "synthetic", "--params", "z"], "synthetic has no parameter 'z' (its parameters: x, y)"),
-    (["tune", "synthetic", "--params", "x=0.5:2"], "out of range"),
-    (["tune", "synthetic", "--params", "x=0.5:0.6"], "x starts at 0.2, outside [0.5, 0.6]"),
-    (["tune", "synthetic", "--params", "x=0.6:0.5"], "LOW < HIGH"),
-    (["tune", "synthetic", "--params", "x,x"], "given twice"),
-    (["tune", "random", "--params", "x"], "registered bot with parameters"),
-    (["tune", "synthetic"], "arena tune BOT --params"),
-    (["tune", "synthetic", "--params", "x", "--iterations", "0"], "--iterations must be at least 1"),
-    (["tune", "synthetic", "--params", "x", "--c-end", "0.9"], "--c-end is a fraction"),
-])
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["tune", "synthetic", "--params", "z"], "synthetic has no parameter 'z' (its parameters: x, y)"),
+        (["tune", "synthetic", "--params", "x=0.5:2"], "out of range"),
+        (["tune", "synthetic", "--params", "x=0.5:0.6"], "x starts at 0.2, outside [0.5, 0.6]"),
+        (["tune", "synthetic", "--params", "x=0.6:0.5"], "LOW < HIGH"),
+        (["tune", "synthetic", "--params", "x,x"], "given twice"),
+        (["tune", "random", "--params", "x"], "registered bot with parameters"),
+        (["tune", "synthetic"], "arena tune BOT --params"),
+        (["tune", "synthetic", "--params", "x", "--iterations", "0"], "--iterations must be at least 1"),
+        (["tune", "synthetic", "--params", "x", "--c-end", "0.9"], "--c-end is a fraction"),
+    ],
+)
 def test_mistakes_are_one_line(synthetic, tmp_path, capsys, argv, says):
     assert main([*argv, "--db", str(tmp_path / "t.sqlite"), "--quiet"]) == 2
     err = capsys.readouterr().err
@@ -204,14 +213,40 @@ def test_a_real_bot_plays_its_values_with_its_other_options_kept(tmp_path, capsy
     """`uct:ms=20` tuned over c: real games (outcomes unchecked: a busy machine may turn a 20 ms turn
     into a timeout), each side at its values and at the start's 20 ms a turn."""
     db = tmp_path / "uct.sqlite"
-    assert main(["tune", "uct:ms=20", "--params", "c=0.5:3", "--iterations", "1", "--pairs-per-iteration", "1",
-                 "--confirm-pairs", "1", "--seed", "2", "--workers", "1", "--db", str(db), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "tune",
+                "uct:ms=20",
+                "--params",
+                "c=0.5:3",
+                "--iterations",
+                "1",
+                "--pairs-per-iteration",
+                "1",
+                "--confirm-pairs",
+                "1",
+                "--seed",
+                "2",
+                "--workers",
+                "1",
+                "--db",
+                str(db),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     games, (row,) = stored(db)
     assert len(games) == 4
     versions = {version.partition(":")[2] for game in games for version in game[4:6]}
-    assert versions == {f"c={row['plus']['c']!r},ms=20.0", f"c={row['minus']['c']!r},ms=20.0", "ms=20.0",
-                        f"c={rounded(row['after']['c'], Tuned('c', 0.5, 3.0, 0.0))!r},ms=20.0"}
-    assert row["plus"]["c"] + row["minus"]["c"] == pytest.approx(2 * 2 ** 0.5)  # around uct's default
+    assert versions == {
+        f"c={row['plus']['c']!r},ms=20.0",
+        f"c={row['minus']['c']!r},ms=20.0",
+        "ms=20.0",
+        f"c={rounded(row['after']['c'], Tuned('c', 0.5, 3.0, 0.0))!r},ms=20.0",
+    }
+    assert row["plus"]["c"] + row["minus"]["c"] == pytest.approx(2 * 2**0.5)  # around uct's default
     assert "tuned: uct:c=" in capsys.readouterr().out
 
 

@@ -4,6 +4,7 @@ baseline bot (warmed up, so its start costs nothing). Seats alternate; figures a
 
     python tests/bundle/acceptance.py SUBMISSION.py --opponent random --games 100
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,7 +31,8 @@ def blocking_path(directory: Path) -> Path:
     for name in BLOCKED:
         (directory / name).mkdir(exist_ok=True)
         (directory / name / "__init__.py").write_text(
-            f"raise ImportError('{name} is not importable here: the bundle must stand alone')\n")
+            f"raise ImportError('{name} is not importable here: the bundle must stand alone')\n"
+        )
     return directory
 
 
@@ -42,8 +44,18 @@ def play(submission: Path, opponent: str, games: int, first_seed: int = 0) -> di
     opponent_class = OPPONENTS[opponent]
     opponent_class().warm_up()
     settings = Settings()
-    figures = {"games": 0, "wins": 0, "losses": 0, "draws": 0, "our_timeouts": 0, "our_crashes": 0,
-               "reasons": {}, "max_ms": 0.0, "max_first_turn_ms": 0.0, "mean_ms": 0.0}
+    figures = {
+        "games": 0,
+        "wins": 0,
+        "losses": 0,
+        "draws": 0,
+        "our_timeouts": 0,
+        "our_crashes": 0,
+        "reasons": {},
+        "max_ms": 0.0,
+        "max_first_turn_ms": 0.0,
+        "mean_ms": 0.0,
+    }
     turn_ms: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         command = submission_command(submission, blocking_path(Path(tmp)))
@@ -71,9 +83,12 @@ def play(submission: Path, opponent: str, games: int, first_seed: int = 0) -> di
             key = f"{'won' if result.winner == ours else 'not won'}: {result.reason}"
             figures["reasons"][key] = figures["reasons"].get(key, 0) + 1
             if result.winner != ours:
-                print(f"game {game} (seed {seed}, we are {ours}): {result.winner} by {result.reason}"
-                      f" ({result.detail}) on turn {result.turns}, our turn {len(times) + 1}",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"game {game} (seed {seed}, we are {ours}): {result.winner} by {result.reason}"
+                    f" ({result.detail}) on turn {result.turns}, our turn {len(times) + 1}",
+                    file=sys.stderr,
+                    flush=True,
+                )
     if turn_ms:
         figures["max_ms"] = max(turn_ms)
         figures["mean_ms"] = round(sum(turn_ms) / len(turn_ms), 2)

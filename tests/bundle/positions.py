@@ -1,4 +1,5 @@
 """Random positions for the pure engine's playout tests."""
+
 from random import Random
 
 from bots.volcanoes.pure import rules as pure

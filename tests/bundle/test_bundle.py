@@ -1,5 +1,6 @@
 """`arena bundle`: which modules go in, the size as CodinGame counts it, compression, and bundles
 that run and play as processes where neither numba nor the project can be imported."""
+
 import argparse
 import json
 import subprocess
@@ -14,9 +15,19 @@ from referee.volcanoes.board import NAMES, init_block
 from referee.volcanoes.protocol import position_line, valid_line
 
 PURE_MCTS_MODULES = [
-    "bots", "bots.volcanoes", "bots.volcanoes.pure", "bots.volcanoes.pure.decisive", "bots.volcanoes.pure.mcts",
-    "bots.volcanoes.pure.player", "bots.volcanoes.pure.rules",
-    "referee", "referee.clock", "referee.errors", "referee.volcanoes", "referee.volcanoes.board", "referee.volcanoes.constants",
+    "bots",
+    "bots.volcanoes",
+    "bots.volcanoes.pure",
+    "bots.volcanoes.pure.decisive",
+    "bots.volcanoes.pure.mcts",
+    "bots.volcanoes.pure.player",
+    "bots.volcanoes.pure.rules",
+    "referee",
+    "referee.clock",
+    "referee.errors",
+    "referee.volcanoes",
+    "referee.volcanoes.board",
+    "referee.volcanoes.constants",
 ]
 BLOCKED = ("numba", "bots", "referee", "arena")
 
@@ -44,8 +55,14 @@ def submissions(tmp_path_factory) -> dict[str, Path]:
 def _run(path: Path, blocked: Path, lines: list[str], timeout: float = 60) -> subprocess.CompletedProcess:
     """Run a submission from an empty directory with only the blocking path added."""
     return subprocess.run(
-        [sys.executable, str(path)], input="\n".join(lines) + "\n", capture_output=True, text=True,
-        timeout=timeout, cwd=blocked, env={"PYTHONPATH": str(blocked), "PATH": "/usr/bin:/bin"})
+        [sys.executable, str(path)],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=blocked,
+        env={"PYTHONPATH": str(blocked), "PATH": "/usr/bin:/bin"},
+    )
 
 
 def _first_turn(levels, player):
@@ -74,7 +91,8 @@ def test_a_numba_bot_gets_the_stand_in():
     built = bundler.build("greedy")
     assert "numba" in built.modules and "numba" not in built.external
     assert {"referee.volcanoes.rules", "bots.volcanoes.tracking", "bots.volcanoes.search.distance"} <= set(
-        built.modules)
+        built.modules
+    )
 
 
 def test_size_is_counted_in_utf16_code_units():
@@ -118,9 +136,24 @@ def test_the_bundle_plays_a_game_through_the_referee(submissions, blocked_path):
     bundle_command = f"env PYTHONPATH={blocked_path} {sys.executable} {submissions['compressed']}"
     opponent = f"{sys.executable} -m bots.volcanoes.random"
     done = subprocess.run(
-        [sys.executable, "-m", "referee.cli", "volcanoes", "play", bundle_command, opponent,
-         "--seed", "5", "--json", "--first-turn-ms", "10000"],  # the random bot's numba cold start
-        capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "referee.cli",
+            "volcanoes",
+            "play",
+            bundle_command,
+            opponent,
+            "--seed",
+            "5",
+            "--json",
+            "--first-turn-ms",
+            "10000",
+        ],  # the random bot's numba cold start
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert not (result["winner"] == "orange" and result["reason"] in ("timeout", "crash", "invalid")), result
@@ -128,12 +161,14 @@ def test_the_bundle_plays_a_game_through_the_referee(submissions, blocked_path):
 
 def test_the_command_writes_the_file_and_reports_the_size(tmp_path):
     out = tmp_path / "submission.py"
-    done = subprocess.run([sys.executable, "-m", "arena.bundle", "mcts", "-o", str(out)],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "arena.bundle", "mcts", "-o", str(out)], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert f"{bundler.utf16_units(out.read_text()):,} UTF-16 units" in done.stdout
-    done = subprocess.run([sys.executable, "-m", "arena.bundle", "nobody", "-o", str(out)],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "arena.bundle", "nobody", "-o", str(out)], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2
     assert done.stderr.startswith("python -m arena.bundle: no bot module") and "Traceback" not in done.stderr
 
@@ -159,8 +194,9 @@ def test_the_bundled_file_and_the_in_process_pure_bot_are_one_program(submission
 
     command = [sys.executable, "-S", str(submissions["compressed"]), "--seed", "5", "--iterations", "150"]
     with BotProcess(command, cwd=str(blocked_path)) as submission:
-        result = play_game(submission, PureSeat(PureRandom(seed=1)), seed=2,
-                           settings=Settings(turn_ms=10_000, first_turn_ms=10_000))
+        result = play_game(
+            submission, PureSeat(PureRandom(seed=1)), seed=2, settings=Settings(turn_ms=10_000, first_turn_ms=10_000)
+        )
     ours = [t for t in result.turn_log if t.actor == "blue"]
     assert len(ours) >= 4
     in_process = PurePlayer(MCTSBot(seed=5, iterations=150))

@@ -1,5 +1,6 @@
 """The pure-Python adapter and MCTS: seat, turn and dormancy tracking on the referee's own lines,
 legal answers through whole games, a win in one found, the tree kept between turns."""
+
 import time
 
 import pytest
@@ -129,8 +130,7 @@ def _position_with_one_threat():
             if mover and pure.ACTORS[turns + 1] == -mover:
                 threats = pure.winning_placements(board, -mover)
                 top = pure.BLUE_TOP - 1 if mover > 0 else pure.ORANGE_TOP + 1
-                if (len(threats) == 1 and not pure.winning_placements(board, mover)
-                        and top not in board):
+                if len(threats) == 1 and not pure.winning_placements(board, mover) and top not in board:
                     return board, turns, threats[0]
             moves = pure.legal_moves(board, mover) if mover else [-1]
             if not moves:
@@ -167,8 +167,11 @@ def _positions_with_a_win_in_two(count):
                 winning = []
                 for tile in pure.legal_moves(board, mover):
                     after = bytearray(board)
-                    if (pure.play(after, mover, tile) == pure.ONGOING and pure.grow(after) == pure.ONGOING
-                            and _wins_in_one(after, mover)):
+                    if (
+                        pure.play(after, mover, tile) == pure.ONGOING
+                        and pure.grow(after) == pure.ONGOING
+                        and _wins_in_one(after, mover)
+                    ):
                         winning.append(tile)
                 if winning:
                     found.append((bytes(board), turns, winning))
@@ -263,8 +266,7 @@ def test_the_prior_values_a_lone_raise_as_a_tile_alone():
         board[contact] = pure.EMPTY + 2 * mover
         board[enemy] = pure.EMPTY - mover
         beside = next(n for n in pure._NB[lone] if board[n] == pure.EMPTY)
-        far = next(t for t in pure.TILES if board[t] == pure.EMPTY
-                   and all(board[n] == pure.EMPTY for n in pure._NB[t]))
+        far = next(t for t in pure.TILES if board[t] == pure.EMPTY and all(board[n] == pure.EMPTY for n in pure._NB[t]))
         bot = MCTSBot(prior=10, prior_own=0.6, prior_enemy=0.5, prior_alone=0.4, prior_raise=0.3)
         visits, wins = [0] * pure.N_TILES, [0.0] * pure.N_TILES
         moves = [lone, contact, beside, far]

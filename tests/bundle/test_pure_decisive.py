@@ -1,5 +1,6 @@
 """Decisive playouts (`pure.decisive`): the same game, move for move, as a plain replay that looks
 for winning placements afresh on every move with `rules.winning_placements`."""
+
 from random import Random
 
 from hypothesis import given, settings

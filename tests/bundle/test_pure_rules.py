@@ -1,6 +1,7 @@
 """The pure-Python rules (what plays on CodinGame) agree with the 800 games recorded from
 CodinGame's referee, turn by turn; so do their random playouts with the reference rules. (That they
 agree with the reference on random games is the engine contract, tests/contracts/test_engine_contract.py.)"""
+
 from random import Random
 
 from hypothesis import given, settings
@@ -36,8 +37,7 @@ def test_all_recorded_games_replay_exactly(conformance_games):
         dormant = game["final_dormant"]
         dormant = dormant.split() if isinstance(dormant, str) else dormant
         assert pure.to_levels(board) == levels, f"game {game['game']}: final position"
-        cut_short = outcome == pure.DRAW and not (
-            pure.connects(board, pure.BLUE) and pure.connects(board, pure.ORANGE))
+        cut_short = outcome == pure.DRAW and not (pure.connects(board, pure.BLUE) and pure.connects(board, pure.ORANGE))
         if not cut_short:  # the eruption limit stops a turn before its last volcanoes go dormant
             top = sorted(NAMES[t] for t in range(N_TILES) if abs(levels[t]) == pure.MAX_LEVEL)
             assert top == sorted(dormant), f"game {game['game']}: dormant is not |level| == 4"

@@ -8,6 +8,7 @@ budget)` and the pure-Python engine's `choose(board, turns_played, deadline)`
 (bots/volcanoes/pure/player.py); the referee's seats (`InProcessSeat`, `PureSeat`) hide the
 difference, as they do in the arena.
 """
+
 from __future__ import annotations
 
 import time

@@ -8,6 +8,7 @@ An engine enters the test through a small adapter below (its own state and calls
 drawn by hypothesis: uniform random moves, raise-heavy play (chain eruptions, mixed pushes,
 simultaneous wins), and crowded play around a few tiles.
 """
+
 from __future__ import annotations
 
 import itertools

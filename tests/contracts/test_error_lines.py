@@ -1,6 +1,7 @@
 """One convention for a user's mistake, across `referee`, `arena` and the puzzle commands in bots/:
 one line on stderr, `PROG: message` (PROG the command as its usage names it), exit status 2, no
 traceback (referee/errors.py). Mistakes found by argparse and by the commands themselves alike."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,12 +13,21 @@ from bots.vikings import solver as vikings_solver
 
 MISSING = "/no/such/file"
 CASES = [
-    (referee.cli.main, ["coroutine", "judge", MISSING, "solver"],
-     f"referee coroutine judge: cannot read {MISSING}: No such file or directory"),
-    (referee.cli.main, ["vikings", "judge", MISSING, "solver", "--time-ms", "0"],
-     "referee vikings judge: argument --time-ms: --time-ms must be positive"),
-    (referee.cli.main, ["volcanoes", "view", MISSING],
-     f"referee volcanoes view: cannot read the replay {MISSING}: No such file or directory"),
+    (
+        referee.cli.main,
+        ["coroutine", "judge", MISSING, "solver"],
+        f"referee coroutine judge: cannot read {MISSING}: No such file or directory",
+    ),
+    (
+        referee.cli.main,
+        ["vikings", "judge", MISSING, "solver", "--time-ms", "0"],
+        "referee vikings judge: argument --time-ms: --time-ms must be positive",
+    ),
+    (
+        referee.cli.main,
+        ["volcanoes", "view", MISSING],
+        f"referee volcanoes view: cannot read the replay {MISSING}: No such file or directory",
+    ),
     (referee.cli.main, ["volcanoes", "play"], "referee volcanoes play: the following arguments are required: "),
     (referee.cli.main, ["iqtwist", "show", "a7A7b6A"], "referee iqtwist show: length 7 is not a multiple of 4"),
     (referee.cli.main, ["stormyseas", "show", MISSING], f"referee stormyseas show: cannot read {MISSING}: "),

@@ -1,4 +1,5 @@
 """Every solo puzzle's judge has the same command shape and the same exit statuses (referee/judging.py)."""
+
 import argparse
 import json
 from dataclasses import dataclass
@@ -16,8 +17,9 @@ PUZZLES = [game for game in referee.cli.GAMES if game != "volcanoes"]
 
 @pytest.mark.parametrize("game", PUZZLES)
 def test_every_puzzle_judges_with_one_command_shape(game):
-    args = referee.cli.build_parser().parse_args([game, "judge", "puzzles.txt", "python -m solver", "--time-ms",
-                                                  "250", "--json"])
+    args = referee.cli.build_parser().parse_args(
+        [game, "judge", "puzzles.txt", "python -m solver", "--time-ms", "250", "--json"]
+    )
     assert (args.file, args.solver, args.time_ms, args.json) == ("puzzles.txt", "python -m solver", 250.0, True)
     assert args.run.__module__ == "referee.judging"  # the one judge runner, for every puzzle
 
@@ -40,9 +42,16 @@ def _report(verdicts, *, as_json=False, raises=None):
         yield from verdicts
         if raises is not None:
             raise raises
-    return report_verdicts("referee toy judge", "puzzles.txt", judging, as_json, lambda v: {"puzzle": v.puzzle, "error": v.error},
-                           lambda v: f"puzzle {v.puzzle}: {v.error or 'right'}",
-                           lambda vs: f"{len(vs)} puzzles")
+
+    return report_verdicts(
+        "referee toy judge",
+        "puzzles.txt",
+        judging,
+        as_json,
+        lambda v: {"puzzle": v.puzzle, "error": v.error},
+        lambda v: f"puzzle {v.puzzle}: {v.error or 'right'}",
+        lambda vs: f"{len(vs)} puzzles",
+    )
 
 
 def test_all_right_exits_0_and_prints_each_verdict_then_the_summary(capsys):
@@ -58,7 +67,10 @@ def test_one_wrong_answer_exits_1_and_says_how_many(capsys, as_json):
     out, err = capsys.readouterr()
     if as_json:
         assert [json.loads(line) for line in out.splitlines()] == [
-            {"puzzle": 1, "error": None}, {"puzzle": 2, "error": "timeout"}, {"puzzle": 3, "error": None}]
+            {"puzzle": 1, "error": None},
+            {"puzzle": 2, "error": "timeout"},
+            {"puzzle": 3, "error": None},
+        ]
     else:
         assert "puzzle 2: timeout" in out.splitlines()
     assert err.strip() == "referee toy judge: 1 of 3 answers wrong"
@@ -69,13 +81,22 @@ def test_every_answer_wrong_exits_1(capsys):
     assert "2 of 2 answers wrong" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("failure, says", [
-    (InputFormatError("line 3: 'x' is not a cell"), "referee toy judge: puzzles.txt: line 3: 'x' is not a cell"),
-    (UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), "referee toy judge: puzzles.txt is not UTF-8 text"),
-    (FileNotFoundError(2, "No such file or directory"), "referee toy judge: cannot read puzzles.txt: No such file"),
-    (BotStartError("no such command"), "referee toy judge: solver cannot start: no such command"),
-    (OracleError("oracle crash on puzzle 2: exited with code 1"), "referee toy judge: oracle crash on puzzle 2: exited"),
-])
+@pytest.mark.parametrize(
+    "failure, says",
+    [
+        (InputFormatError("line 3: 'x' is not a cell"), "referee toy judge: puzzles.txt: line 3: 'x' is not a cell"),
+        (
+            UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"),
+            "referee toy judge: puzzles.txt is not UTF-8 text",
+        ),
+        (FileNotFoundError(2, "No such file or directory"), "referee toy judge: cannot read puzzles.txt: No such file"),
+        (BotStartError("no such command"), "referee toy judge: solver cannot start: no such command"),
+        (
+            OracleError("oracle crash on puzzle 2: exited with code 1"),
+            "referee toy judge: oracle crash on puzzle 2: exited",
+        ),
+    ],
+)
 def test_bad_input_exits_2_with_one_line(capsys, failure, says):
     assert _report([Verdict(1, None)], raises=failure) == 2
     err = capsys.readouterr().err

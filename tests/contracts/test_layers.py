@@ -1,5 +1,6 @@
 """One direction of dependency: arena uses bots and referee, bots uses referee, referee uses neither
 (docs: ARCHITECTURE). Checked on the import statements of every module, lazy ones included."""
+
 import ast
 from pathlib import Path
 
@@ -21,6 +22,8 @@ def imported_packages(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
 def test_a_package_imports_nothing_above_it(package):
-    wrong = {str(path.relative_to(ROOT)): sorted(imported_packages(path) & FORBIDDEN[package])
-             for path in (ROOT / package).rglob("*.py")}
+    wrong = {
+        str(path.relative_to(ROOT)): sorted(imported_packages(path) & FORBIDDEN[package])
+        for path in (ROOT / package).rglob("*.py")
+    }
     assert {path: names for path, names in wrong.items() if names} == {}

@@ -3,6 +3,7 @@ a judge exits 1 when any answer it checks is wrong, 2 with one line for a file t
 puzzle's text (not UTF-8 included) and for an oracle that fails, breaks the rules or is proved
 wrong; `--oracle` takes any command; a solver never echoes a huge input line back. Run as
 processes: the in-process contract is test_puzzle_contract.py."""
+
 import shlex
 import subprocess
 import sys
@@ -63,16 +64,27 @@ def first_example(name: str, tmp_path: Path) -> tuple[Path, dict[str, str]]:
     file.write_text(puzzle.examples[0] + "\n")
     printed = {}
     for arguments in {(), *puzzle.oracle_runs()}:
-        done = subprocess.run([sys.executable, "-m", f"bots.{name}.solver", *arguments], input=puzzle.examples[0] + "\n",
-                              capture_output=True, text=True, timeout=120, cwd=ROOT)
+        done = subprocess.run(
+            [sys.executable, "-m", f"bots.{name}.solver", *arguments],
+            input=puzzle.examples[0] + "\n",
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
+        )
         assert done.returncode == 0, done.stderr
         printed[" ".join(arguments)] = done.stdout
     return file, printed
 
 
 def judge(puzzle: str, file: Path, solver: str, *options: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "referee.cli", puzzle, "judge", str(file), solver, "--time-ms",
-                           "5000", *options], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "referee.cli", puzzle, "judge", str(file), solver, "--time-ms", "5000", *options],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
 
 
 @pytest.mark.parametrize("puzzle", PUZZLES)
@@ -98,8 +110,14 @@ def test_a_judge_refuses_a_file_that_is_not_utf8_in_one_line(puzzle, tmp_path):
 @pytest.mark.parametrize("puzzle", PUZZLES)
 def test_a_solver_says_a_huge_bad_line_is_bad_without_echoing_it(puzzle):
     huge = "x" * 1_000_000
-    done = subprocess.run([sys.executable, "-m", f"bots.{puzzle}.solver"], input=huge + "\n", capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", f"bots.{puzzle}.solver"],
+        input=huge + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert done.returncode == 2
     assert len(done.stderr) < 1000 and "1,000,000 characters" in done.stderr
 

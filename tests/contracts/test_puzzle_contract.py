@@ -2,6 +2,7 @@
 examples round-trip, its solver's answers replay under its rules and pass its judge, mutated answers
 fail it, malformed text is refused with the position, and its solver command reads, answers, says
 NONE and refuses bad input the same way. A new puzzle is tested by listing it in referee.puzzle.NAMES."""
+
 from __future__ import annotations
 
 import contextlib
@@ -168,8 +169,7 @@ def test_the_solver_command_answers_each_instance_says_none_and_refuses_bad_inpu
     bad = puzzle.malformed[0][0]
     stdin = io.StringIO(separator.join((*puzzle.examples, bad, puzzle.examples[0])) + "\n")
     stdout = io.StringIO()
-    status = puzzle_solver.run(puzzle, importlib.import_module(f"bots.{name}.solver").solve, stdin=stdin,
-                               stdout=stdout)
+    status = puzzle_solver.run(puzzle, importlib.import_module(f"bots.{name}.solver").solve, stdin=stdin, stdout=stdout)
     assert status == 2
     expected = [answer_text(puzzle, solved(name, text)[2]) for text in puzzle.examples]
     expected += ["", expected[0]]  # the bad instance: an empty answer line, then the next is answered

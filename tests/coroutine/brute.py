@@ -3,6 +3,7 @@
 States are (A's (row, col), B's (row, col), mover); the best (turns, steps) from every state is
 found by relaxing until nothing changes (Bellman-Ford), not by a breadth-first search.
 """
+
 from __future__ import annotations
 
 import random

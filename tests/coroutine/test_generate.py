@@ -50,5 +50,7 @@ def test_hardest_command_prints_the_board_its_optimum_and_an_answer():
 def test_generate_rejects_an_impossible_length():
     run = generate_command("--turns", "57")
     assert run.returncode == 2
-    assert run.stderr == "python -m bots.coroutine.generate: --turns must be 1 to 56: an optimal line visits each of " \
-                         "56 states at most once\n"
+    assert (
+        run.stderr == "python -m bots.coroutine.generate: --turns must be 1 to 56: an optimal line visits each of "
+        "56 states at most once\n"
+    )

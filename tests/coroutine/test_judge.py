@@ -154,9 +154,12 @@ def test_the_oracles_answer_is_replayed_and_a_shorter_answer_proves_it_wrong():
 
 
 def test_judge_command_names_an_oracle_proved_wrong(tmp_path):
-    run = referee("judge", str(DATA / "published.txt"), python(f"print({ANSWER!r})"), "--oracle",
-                  python("print('NONE')"))
+    run = referee(
+        "judge", str(DATA / "published.txt"), python(f"print({ANSWER!r})"), "--oracle", python("print('NONE')")
+    )
     assert run.returncode == 2 and "Traceback" not in run.stderr
-    assert run.stderr == ("referee coroutine judge: oracle wrong on puzzle 1: it answered NONE, but the solver's "
-                          "answer solves the puzzle in 15 turns\n")
+    assert run.stderr == (
+        "referee coroutine judge: oracle wrong on puzzle 1: it answered NONE, but the solver's "
+        "answer solves the puzzle in 15 turns\n"
+    )
     assert run.stdout == ""  # no verdict on the solver: its answer was right

@@ -64,7 +64,11 @@ def test_a_file_of_puzzles_numbers_lines_from_its_top():
 
 def test_answers_in_digits_and_compass_names_agree():
     assert parse_answer("A2 B- A:NE B:sw A:-") == [
-        Turn("A", 2), Turn("B", None), Turn("A", 1), Turn("B", 5), Turn("A", None)
+        Turn("A", 2),
+        Turn("B", None),
+        Turn("A", 1),
+        Turn("B", 5),
+        Turn("A", None),
     ]
     assert format_answer(parse_answer(PUBLISHED_ANSWER)) == PUBLISHED_ANSWER
 

@@ -1,4 +1,5 @@
 """Fixtures for the IQ-Twist tests: the course's test vectors and the 108 recorded challenges."""
+
 from __future__ import annotations
 
 from pathlib import Path

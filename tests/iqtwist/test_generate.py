@@ -1,4 +1,5 @@
 """The challenge generator: givens per level, and exactly one solution, as the solver bot says."""
+
 from __future__ import annotations
 
 import random

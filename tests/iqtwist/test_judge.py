@@ -1,4 +1,5 @@
 """The judge: its checks on answers, and whole runs against the solver bot and misbehaving ones."""
+
 from __future__ import annotations
 
 import json
@@ -57,11 +58,19 @@ def test_a_right_answer_passes_every_check():
         (TWO, TWO_SOLUTIONS + TWO_SOLUTIONS[:1], "all_found", "solution 3 repeats solution 1"),
         (TWO, ["hello"] + TWO_SOLUTIONS, "valid", "solution 1 'hello': not a placement string: length 5"),
         (TWO, [TWO_SOLUTIONS[0] + "i1A0"], "valid", "has the peg i1A0; a solution lists the pieces only"),
-        (BOOKLET_1, ["a7A7b6A5" + BOOKLET_1_SOLUTION[8:]], "valid",
-         "invalid with the challenge's pegs: placement 2 b6A5: its filled loop at 6B would cover the peg"),
+        (
+            BOOKLET_1,
+            ["a7A7b6A5" + BOOKLET_1_SOLUTION[8:]],
+            "valid",
+            "invalid with the challenge's pegs: placement 2 b6A5: its filled loop at 6B would cover the peg",
+        ),
         (BOOKLET_1, [BOOKLET_1_SOLUTION[:28]], "complete", "incomplete: piece(s) h missing"),
-        (BOOKLET_1, [BOOKLET_1_SOLUTION.replace("f3C2", "f3C4")], "canonical",
-         "f3C4 is not canonical: f3C2 covers the same cells"),
+        (
+            BOOKLET_1,
+            [BOOKLET_1_SOLUTION.replace("f3C2", "f3C4")],
+            "canonical",
+            "f3C4 is not canonical: f3C2 covers the same cells",
+        ),
         ("a7A7" + TWO, TWO_SOLUTIONS, "consistent", "a6A0 does not cover the cells of the challenge's a7A7"),
     ],
 )
@@ -187,8 +196,10 @@ def test_the_oracles_solutions_are_checked_and_one_it_missed_proves_it_wrong():
     assert verdict.solved and (verdict.solutions, verdict.expected) == (2, 2)
     (verdict,) = judge([TWO], printing(TWO_SOLUTIONS[1]), oracle=printing(*TWO_SOLUTIONS))
     assert not verdict.solved and verdict.error.startswith("found 1 of 2 solutions")
-    with pytest.raises(OracleError, match=f"the solver's solution {TWO_SOLUTIONS[1]} passes every check and is not "
-                                          "in the oracle's 1 solution"):
+    with pytest.raises(
+        OracleError,
+        match=f"the solver's solution {TWO_SOLUTIONS[1]} passes every check and is not in the oracle's 1 solution",
+    ):
         list(judge([TWO], SOLVER, oracle=printing(TWO_SOLUTIONS[0])))
     with pytest.raises(OracleError, match="oracle wrong on challenge 1: its solution 2 repeats its solution 1"):
         list(judge([TWO], SOLVER, oracle=printing(TWO_SOLUTIONS[0], TWO_SOLUTIONS[0])))

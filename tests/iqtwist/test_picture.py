@@ -1,4 +1,5 @@
 """`referee iqtwist show`: the terminal drawing, the SVG image, and bad placement strings."""
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """IQ-Twist rules: the orientation rule, reasons for invalid placements, apply, canonical form."""
+
 from __future__ import annotations
 
 import pytest

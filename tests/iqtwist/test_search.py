@@ -1,5 +1,6 @@
 """The exact-cover search: the recorded challenges, the empty board, and the numba kernel against
 the plain Python search on random positions (hypothesis)."""
+
 from __future__ import annotations
 
 from functools import lru_cache

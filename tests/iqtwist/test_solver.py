@@ -1,4 +1,5 @@
 """The solver bot as a process: its protocol, `--count`, and bad challenge lines."""
+
 from __future__ import annotations
 
 import subprocess

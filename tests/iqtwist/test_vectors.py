@@ -4,6 +4,7 @@ The originals pick a random piece in ViablePlacementsTest.test0/test1; here ever
 turn. Where the course's getViablePiecePlacements returned null, `viable_placements` returns an
 empty set.
 """
+
 from __future__ import annotations
 
 from referee.iqtwist.rules import (

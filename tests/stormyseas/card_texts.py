@@ -1,5 +1,6 @@
 """Card texts for the tests: card 3 as the puzzle documents it (its contract's examples), and cards
 that differ from it in a few rows, each named for what the change makes."""
+
 from __future__ import annotations
 
 from referee.stormyseas.puzzle import PUZZLE

@@ -1,4 +1,5 @@
 """Shared data for the Stormy Seas tests: the four known cards and their recorded figures."""
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """The judge (replaying answers, real solver processes) and the `referee stormyseas` subcommands."""
+
 from __future__ import annotations
 
 import functools
@@ -118,7 +119,10 @@ def test_judge_command_bad_input(card_files, tmp_path, capsys):
     bad = tmp_path / "bad.txt"
     bad.write_text("--#-#-###\n")
     assert referee("judge", str(bad), SOLVER) == 2
-    assert capsys.readouterr().err.strip() == f"referee stormyseas judge: {bad}: card 1: a card has 8 lines, this one has 1"
+    assert (
+        capsys.readouterr().err.strip()
+        == f"referee stormyseas judge: {bad}: card 1: a card has 8 lines, this one has 1"
+    )
     assert referee("judge", str(tmp_path / "missing.txt"), SOLVER) == 2
     assert "cannot read" in capsys.readouterr().err
 
@@ -130,9 +134,11 @@ SPLIT_3 = "4L1, 4L1, 5L2, XU3, 4R2, 6L2, 7L1, 8R2, XD5"
 def metric_oracle(units: str, slides: str, *, needs_rotation: bool = False) -> str:
     """An oracle that reads a card and prints `units` when run with `--metric units`, `slides` with
     `--metric slides` (and exits 3 without `--rotation` when it needs it)."""
-    code = (f"import sys\nsys.stdin.read(1)\nargs = sys.argv[1:]\n"
-            f"if {needs_rotation} and '--rotation' not in args: sys.exit(3)\n"
-            f"print({units!r} if args[args.index('--metric') + 1] == 'units' else {slides!r})")
+    code = (
+        f"import sys\nsys.stdin.read(1)\nargs = sys.argv[1:]\n"
+        f"if {needs_rotation} and '--rotation' not in args: sys.exit(3)\n"
+        f"print({units!r} if args[args.index('--metric') + 1] == 'units' else {slides!r})"
+    )
     return python_bot(code)
 
 
@@ -140,15 +146,19 @@ def test_the_oracle_runs_once_a_metric_and_a_better_answer_proves_it_wrong(cards
     answer = python_bot(f"print({OPTIMAL_3!r})")
     verdict = judge_card(cards["card_3"], answer, oracle=metric_oracle(OPTIMAL_3, OPTIMAL_3))
     assert verdict.solved and (verdict.optimum_units, verdict.optimum_slides) == (19, 8)
-    with pytest.raises(OracleError, match="oracle wrong on card 1: the solver's answer takes 19 unit moves and 8 "
-                                          "slides, the oracle's fewest are 19 and 9"):
+    with pytest.raises(
+        OracleError,
+        match="oracle wrong on card 1: the solver's answer takes 19 unit moves and 8 "
+        "slides, the oracle's fewest are 19 and 9",
+    ):
         judge_card(cards["card_3"], answer, oracle=metric_oracle(OPTIMAL_3, SPLIT_3))
     with pytest.raises(OracleError, match="its answer by slides '4L2': the red boat is not in the port"):
         judge_card(cards["card_3"], answer, oracle=metric_oracle(OPTIMAL_3, "4L2"))
     with pytest.raises(OracleError, match="it answered NONE by units, but solved the card by the other metric"):
         judge_card(cards["card_3"], answer, oracle=metric_oracle("NONE", OPTIMAL_3))
-    verdict = judge_card(cards["card_3"], answer, oracle=metric_oracle(OPTIMAL_3, OPTIMAL_3, needs_rotation=True),
-                         rotation=True)
+    verdict = judge_card(
+        cards["card_3"], answer, oracle=metric_oracle(OPTIMAL_3, OPTIMAL_3, needs_rotation=True), rotation=True
+    )
     assert verdict.solved and verdict.optimum_slides == 8
 
 

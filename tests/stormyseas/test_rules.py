@@ -1,4 +1,5 @@
 """Stormy Seas rules: card text, pushing, the port, rotation, replaying the recorded solutions."""
+
 from __future__ import annotations
 
 import pytest
@@ -22,6 +23,7 @@ from referee.stormyseas.rules import (
     try_move,
     unit_count,
 )
+
 
 def replay(card, line, rotation=False):
     state = card.start

@@ -1,5 +1,6 @@
 """The optimal search: the numba move generator against the plain-Python rules, keys, and the
 optimal figures of the four known cards in both metrics."""
+
 from __future__ import annotations
 
 import random

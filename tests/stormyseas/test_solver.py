@@ -1,4 +1,5 @@
 """The solver bot as a process: reads a card on stdin, prints an optimal solution line."""
+
 from __future__ import annotations
 
 import subprocess

@@ -1,5 +1,6 @@
 """Fixtures for the Vikings tests: the course's recorded data (tests/data/vikings/: the 60 objectives
 and the unit-test vectors), and running `referee vikings ...` in-process."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -4,6 +4,7 @@ JUnit class, over the same vectors (tests/data/vikings/test-vectors.txt and the 
 FindSolutionTest compared strings, some of them wrong (see the data README): its vectors are checked
 by property instead (legal, reaches the target, minimal length).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -111,8 +112,10 @@ def test_rotate_tile(vectors, official):
 def test_find_solution(vectors, official):
     """FindSolutionTest, by property: the answer is legal, meets the objective, and is as short as
     the recorded minimum (and as the course's string where that string is itself a solution)."""
-    cases = [(f"{board} {target}", expected, len(expected))
-             for (target, board), expected in ((row[0].split(), row[1]) for row in vectors["FIND_SOLUTION"])]
+    cases = [
+        (f"{board} {target}", expected, len(expected))
+        for (target, board), expected in ((row[0].split(), row[1]) for row in vectors["FIND_SOLUTION"])
+    ]
     cases += [(o.line, o.official_solution, o.min_moves) for o in official[:15]]
     for line, expected, fewest in cases:
         objective = rules.parse_objective(line)

@@ -1,4 +1,5 @@
 """The generator: every objective it prints has exactly the optimum asked for."""
+
 from __future__ import annotations
 
 import random
@@ -54,4 +55,6 @@ def test_an_optimum_out_of_reach_is_reported(capsys):
     assert generate_command("--moves", "200", "--boats", "1", "--seed", "1", "--boards", "200") == 1
     assert "found 0 of 1 objectives with optimum 200 and 1 boat(s) (200 random boards each)" in capsys.readouterr().err
     assert generate_command("--moves", "0") == 2
-    assert capsys.readouterr().err == "python -m bots.vikings.generate: --moves, --count and --boards must be at least 1\n"
+    assert (
+        capsys.readouterr().err == "python -m bots.vikings.generate: --moves, --count and --boards must be at least 1\n"
+    )

@@ -1,4 +1,5 @@
 """The judge: its checks on answers, and whole runs against the solver bot and misbehaving ones."""
+
 from __future__ import annotations
 
 import json
@@ -28,17 +29,20 @@ def test_vikings_is_a_game_of_the_referee_command():
     assert "vikings" in referee.cli.GAMES
 
 
-@pytest.mark.parametrize("line, answer, solved, length, error", [
-    (FIRST, "8547776", True, 7, None),
-    (FIRST, " 8547776 ", True, 7, None),
-    (FIRST, "85477766666", True, 11, None),  # legal and reaches the target, only not optimal
-    (FIRST, "854777", False, 6, "after 6 moves (N0O1N1N0O1O2N0N2N2Rs) boats are not on target: Rv"),
-    (FIRST, "85478", False, 5, "move 5 (tile 8): tile 5 is closed at edge q"),
-    (FIRST, "85a", False, None, "not a move string: move 3: a move is a tile digit 0-8, not 'a'"),
-    (FIRST, "NONE", False, None, "answered NONE, but a solution of 7 moves exists"),
-    (STUCK, "NONE", True, None, None),
-    (STUCK, "", False, 0, "after 0 moves (N0O1N1N0O0O1N0N3N1Bd) boats are not on target: Ba"),
-])
+@pytest.mark.parametrize(
+    "line, answer, solved, length, error",
+    [
+        (FIRST, "8547776", True, 7, None),
+        (FIRST, " 8547776 ", True, 7, None),
+        (FIRST, "85477766666", True, 11, None),  # legal and reaches the target, only not optimal
+        (FIRST, "854777", False, 6, "after 6 moves (N0O1N1N0O1O2N0N2N2Rs) boats are not on target: Rv"),
+        (FIRST, "85478", False, 5, "move 5 (tile 8): tile 5 is closed at edge q"),
+        (FIRST, "85a", False, None, "not a move string: move 3: a move is a tile digit 0-8, not 'a'"),
+        (FIRST, "NONE", False, None, "answered NONE, but a solution of 7 moves exists"),
+        (STUCK, "NONE", True, None, None),
+        (STUCK, "", False, 0, "after 0 moves (N0O1N1N0O0O1N0N3N1Bd) boats are not on target: Ba"),
+    ],
+)
 def test_answers_are_replayed_move_by_move(line, answer, solved, length, error):
     objective = rules.parse_objective(line)
     assert check_answer(objective, answer, shortest_solution(objective)) == (solved, length, error)
@@ -60,8 +64,10 @@ def test_readable_report_and_a_wrong_none(run_cli, tmp_path, capsys):
     bot = python_bot(tmp_path, "for line in sys.stdin:\n    print('NONE', flush=True)\n")
     assert run_cli("vikings", "judge", str(path), bot) == 1  # one NONE is wrong
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == (f"objective 1 {FIRST}: FAILED (NONE, optimum 7 in {out[0].split(' in ')[1].split(')')[0]}): "
-                      "answered NONE, but a solution of 7 moves exists")
+    assert out[0] == (
+        f"objective 1 {FIRST}: FAILED (NONE, optimum 7 in {out[0].split(' in ')[1].split(')')[0]}): "
+        "answered NONE, but a solution of 7 moves exists"
+    )
     assert out[1].startswith(f"objective 2 {STUCK}: solved, NONE, no solution, optimal in ")
     assert out[2].startswith("solved 1 of 2, 1 optimal; time per objective: median ")
 
@@ -72,7 +78,9 @@ def test_a_crash_and_a_timeout_are_reported_and_the_next_objective_gets_a_fresh_
     # Each process answers its first objective according to a counter file: crash, hang, answer.
     counter = tmp_path / "count"
     counter.write_text("0")
-    bot = python_bot(tmp_path, f"""import time, pathlib
+    bot = python_bot(
+        tmp_path,
+        f"""import time, pathlib
 c = pathlib.Path({str(counter)!r}); n = int(c.read_text()); c.write_text(str(n + 1))
 sys.stdin.readline()
 if n == 0:
@@ -80,7 +88,8 @@ if n == 0:
 if n == 1:
     time.sleep(30)
 print('8547776', flush=True)
-""")
+""",
+    )
     assert run_cli("vikings", "judge", str(path), bot, "--json", "--time-ms", "1500") == 1  # a crash, a timeout
     first, second, third = (json.loads(line) for line in capsys.readouterr().out.splitlines())
     assert not first["solved"] and first["error"] == "crash: exited with code 3 (last stderr line: dying)"
@@ -94,7 +103,8 @@ def test_malformed_file_and_unstartable_solver_exit_2(run_cli, tmp_path, capsys)
     path.write_text(f"{FIRST}\nO1O1N1N0N0O1N0N3N1Rt Rv\n")
     assert run_cli("vikings", "judge", str(path), SOLVER) == 2
     assert capsys.readouterr().err.strip() == (
-        f"referee vikings judge: {path}, line 2: invalid board: tiles 0 and 1 overlap (both closed at edge e)")
+        f"referee vikings judge: {path}, line 2: invalid board: tiles 0 and 1 overlap (both closed at edge e)"
+    )
     path.write_text(FIRST + "\n")
     assert run_cli("vikings", "judge", str(path), str(tmp_path / "no-such-solver")) == 2
     assert "solver cannot start" in capsys.readouterr().err
@@ -109,7 +119,8 @@ def test_an_oracle_with_a_longer_answer_is_proved_wrong_by_a_shorter_one(run_cli
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == (
         "referee vikings judge: oracle wrong on objective 1: the solver's answer meets the objective in 7 moves; "
-        "the oracle answered 11 moves\n")
+        "the oracle answered 11 moves\n"
+    )
 
 
 def test_another_search_can_be_the_oracle(run_cli, tmp_path, capsys):

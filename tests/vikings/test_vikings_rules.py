@@ -1,4 +1,5 @@
 """The rules beyond the course's vectors: error messages, objectives, moves and their invariants."""
+
 from __future__ import annotations
 
 import random
@@ -17,7 +18,8 @@ SEED = "O1O0O1N1N2N2N3N3N3BuGcRjYk"  # the course README's example, target BrGdR
 def boards(max_boats: int = 4):
     """Random valid boards (hypothesis draws the seed of the dealer)."""
     return st.tuples(st.integers(0, 2**32), st.integers(1, max_boats)).map(
-        lambda args: random_board(random.Random(args[0]), args[1]))
+        lambda args: random_board(random.Random(args[0]), args[1])
+    )
 
 
 def test_geometry_matches_the_data_readme():
@@ -41,21 +43,28 @@ def test_the_readme_example():
     assert rules.turn_problem(board, 4) == "no boat on tile 4's edges"
 
 
-@pytest.mark.parametrize("parse, text, message", [
-    (rules.parse_board, "O1O0O1N1N2N2N3N3N3", "a board string is 9 tiles and 1-4 boats (20-26 characters), got 18"),
-    (rules.parse_board, "O1O0O1N1N2N2N3N3N3Bu1", "character 21: boats must be colour-edge pairs, found an odd number of characters"),
-    (rules.parse_board, "O1O0O1N1N2N2N3N3N3Bz", "character 20: edge must be a letter a-x, not 'z'"),
-    (rules.parse_board, "O1O0O1N1N2N2N3N3N3Xu", "character 19: boat colour must be one of B, G, R, Y, not 'X'"),
-    (rules.parse_board, "O1O0O1N1N2N2N3N3N5Bu", "tile 8 (character 17): tile orientation must be 0-3, not '5'"),
-    (rules.parse_board, "O1O0O1N1N2N2N3N3O3Bu", "a board has exactly 6 N and 3 O tiles, this one has 5 N"),
-    (rules.parse_board, "O1O0O1N1N2N2N3N3N3GuBc", "boats must be distinct colours in B, G, R, Y order, got GB"),
-    (rules.parse_board, "O1O0O1N1N2N2N3N3N3BuGcRjYkBa", "at most 4 boats, got 5"),
-    (rules.parse_objective, SEED, "an objective is `BOARD TARGET`, got 1 words"),
-    (rules.parse_objective, SEED + " BrGdRcYnBa", "a target names at most 4 boats, got 5"),
-    (rules.parse_objective, SEED + " BrBd", "a target names each colour once, got BB"),
-    (rules.parse_objective, "N0O1N1N0O0O1N0N3N1Rt Bv", "target names boat B, which is not on the board"),
-    (rules.parse_objective, "N0O1N1N0O0O1N0N3N1Rt Re", "target Re is not on the board's boundary edges"),
-])
+@pytest.mark.parametrize(
+    "parse, text, message",
+    [
+        (rules.parse_board, "O1O0O1N1N2N2N3N3N3", "a board string is 9 tiles and 1-4 boats (20-26 characters), got 18"),
+        (
+            rules.parse_board,
+            "O1O0O1N1N2N2N3N3N3Bu1",
+            "character 21: boats must be colour-edge pairs, found an odd number of characters",
+        ),
+        (rules.parse_board, "O1O0O1N1N2N2N3N3N3Bz", "character 20: edge must be a letter a-x, not 'z'"),
+        (rules.parse_board, "O1O0O1N1N2N2N3N3N3Xu", "character 19: boat colour must be one of B, G, R, Y, not 'X'"),
+        (rules.parse_board, "O1O0O1N1N2N2N3N3N5Bu", "tile 8 (character 17): tile orientation must be 0-3, not '5'"),
+        (rules.parse_board, "O1O0O1N1N2N2N3N3O3Bu", "a board has exactly 6 N and 3 O tiles, this one has 5 N"),
+        (rules.parse_board, "O1O0O1N1N2N2N3N3N3GuBc", "boats must be distinct colours in B, G, R, Y order, got GB"),
+        (rules.parse_board, "O1O0O1N1N2N2N3N3N3BuGcRjYkBa", "at most 4 boats, got 5"),
+        (rules.parse_objective, SEED, "an objective is `BOARD TARGET`, got 1 words"),
+        (rules.parse_objective, SEED + " BrGdRcYnBa", "a target names at most 4 boats, got 5"),
+        (rules.parse_objective, SEED + " BrBd", "a target names each colour once, got BB"),
+        (rules.parse_objective, "N0O1N1N0O0O1N0N3N1Rt Bv", "target names boat B, which is not on the board"),
+        (rules.parse_objective, "N0O1N1N0O0O1N0N3N1Rt Re", "target Re is not on the board's boundary edges"),
+    ],
+)
 def test_malformed_boards_and_objectives_say_what_and_where(parse, text, message):
     with pytest.raises(InputFormatError) as error:
         parse(text)
@@ -102,7 +111,9 @@ def test_legal_moves_keep_the_board_valid_and_four_turns_undo_one(board):
         assert rules.rotate(rules.rotate(rules.rotate(turned, tile), tile), tile) == board
         # Only the tile's own edges change hands, and the boats keep their colours.
         assert [c for c, _ in turned.boats] == [c for c, _ in board.boats]
-        assert all(b == a or b in rules.TILE_EDGES[tile] for (_, a), (_, b) in zip(board.boats, turned.boats, strict=True))
+        assert all(
+            b == a or b in rules.TILE_EDGES[tile] for (_, a), (_, b) in zip(board.boats, turned.boats, strict=True)
+        )
 
 
 @given(boards())

@@ -1,4 +1,5 @@
 """The compiled search against the plain-Python rules and search, and on the 60 official objectives."""
+
 from __future__ import annotations
 
 import random
@@ -14,12 +15,14 @@ from bots.vikings.generate import random_board
 
 def objectives_on_random_boards():
     """A random valid board and a random target for some of its boats (often unreachable)."""
+
     def deal(seed: int) -> rules.Objective:
         rng = random.Random(seed)
         board = random_board(rng, rng.randint(1, 4))
         chosen = rng.sample(board.boats, rng.randint(1, len(board.boats)))
         edges = rng.sample(sorted(rules.BOUNDARY_EDGES), len(chosen))
         return rules.Objective(board, tuple((c, e) for (c, _), e in zip(chosen, edges, strict=True)))
+
     return st.integers(0, 2**32).map(deal)
 
 

@@ -1,4 +1,5 @@
 """The solver bot as a process: one answer line per objective line, and its timing report."""
+
 from __future__ import annotations
 
 import subprocess
@@ -8,8 +9,13 @@ OBJECTIVES = "N0O1N1N0O0O1N0N3N1Rt Rv\n\nN0O1N1N0O0O1N0N3N1Bd Ba\nnot an objecti
 
 
 def run_solver(*options: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "bots.vikings.solver", *options], input=OBJECTIVES,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "bots.vikings.solver", *options],
+        input=OBJECTIVES,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_answers_and_times():

@@ -1,4 +1,5 @@
 """The pictures: text for the terminal and an SVG image."""
+
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
@@ -34,8 +35,12 @@ def test_svg_is_one_image_with_nine_tiles_and_the_boats():
 
 def test_show_command(run_cli, tmp_path, capsys):
     image = tmp_path / "board.svg"
-    assert run_cli("vikings", "show", "N0O1N1N0O0O1N0N3N1Rt", "Rv", "--moves", "8547776", "--svg", str(image),
-                   "--no-color") == 0
+    assert (
+        run_cli(
+            "vikings", "show", "N0O1N1N0O0O1N0N3N1Rt", "Rv", "--moves", "8547776", "--svg", str(image), "--no-color"
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "board N0O1N1N0O1O2N1N2N2Rv" in out and "target Rv (met)" in out
     assert ET.parse(image).getroot().tag.endswith("svg")

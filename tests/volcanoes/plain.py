@@ -1,6 +1,7 @@
 """Plain-Python oracles for the alpha-beta bot's and greedy's numba kernels: connection distances by
 Dijkstra from each tile, and the evaluation written out over the reference rules. Slow and
 readable; the kernels (bitboards, bit-parallel searches) must agree with them exactly."""
+
 from __future__ import annotations
 
 import heapq
@@ -8,8 +9,7 @@ import heapq
 import numpy as np
 
 from bots.volcanoes.search import bitboard
-from bots.volcanoes.search.evaluate import (DOUBLE_MOVE, GROWTH_LOOK, MAX_ROUTES, ROUTE, SINGLE_MOVE, STEP,
-                                            WEIGHTS)
+from bots.volcanoes.search.evaluate import DOUBLE_MOVE, GROWTH_LOOK, MAX_ROUTES, ROUTE, SINGLE_MOVE, STEP, WEIGHTS
 from bots.volcanoes.search.tt import WIN
 from referee.volcanoes import reference
 from referee.volcanoes.board import HALF, N_TILES, NEIGHBOURS

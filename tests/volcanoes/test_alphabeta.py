@@ -1,6 +1,7 @@
 """The alpha-beta bot: its hashing, its evaluation and distances (on the bitboard core) against
 plain-Python oracles (tests/volcanoes/plain.py), its search against plain minimax, and its play
 (legal moves, wins, blocks, a game through the referee as a process)."""
+
 import json
 import subprocess
 import sys
@@ -134,8 +135,11 @@ def test_evaluation_equals_the_plain_evaluation():
     """Positions of random games and crowded boards (coming eruptions, near wins, blocked
     players), each with a player to move."""
     scratch = new_scratch()
-    positions = [(levels, turns) for levels, _, turns in _random_positions(30, seed=7, every=2)
-                 if rules.actor(turns + 1) != rules.GROWTH]
+    positions = [
+        (levels, turns)
+        for levels, _, turns in _random_positions(30, seed=7, every=2)
+        if rules.actor(turns + 1) != rules.GROWTH
+    ]
     positions += [(levels, turn) for levels, turn in zip(_crowded_boards(60, seed=8), [0, 1, 3, 4] * 15, strict=True)]
     for levels, turns in positions:
         for ply in (0, 3):
@@ -177,8 +181,7 @@ def _alphabeta_value(work, levels, dormant, turns, depth):
         work.boards[0] = board_of(levels)
         work.stats[:] = 0
         work.stats[NODE_LIMIT] = 1 << 40
-        done = search_root(*work.arrays(), turns, d, moves, values, 0, -INFINITY, INFINITY,
-                           MAX_TURNS)
+        done = search_root(*work.arrays(), turns, d, moves, values, 0, -INFINITY, INFINITY, MAX_TURNS)
         assert done == moves.size
     return int(values.max() if rules.actor(turns + 1) == rules.BLUE else values.min())
 
@@ -239,10 +242,28 @@ def test_runs_as_a_process_through_the_referee(tmp_path):
     # Generous limits: this checks the process loop and the tracking, not the machine's speed.
     replay = tmp_path / "replay.json"
     out = subprocess.run(
-        [sys.executable, "-m", "referee.cli", "volcanoes", "play",
-         f"{sys.executable} -m bots.volcanoes.alphabeta", f"{sys.executable} -m bots.volcanoes.random",
-         "--seed", "4", "--first-turn-ms", "10000", "--turn-ms", "1000", "--json", "--replay", str(replay)],
-        capture_output=True, text=True, timeout=180, check=True,
+        [
+            sys.executable,
+            "-m",
+            "referee.cli",
+            "volcanoes",
+            "play",
+            f"{sys.executable} -m bots.volcanoes.alphabeta",
+            f"{sys.executable} -m bots.volcanoes.random",
+            "--seed",
+            "4",
+            "--first-turn-ms",
+            "10000",
+            "--turn-ms",
+            "1000",
+            "--json",
+            "--replay",
+            str(replay),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=True,
     )
     result = json.loads(out.stdout)
     assert result["winner"] == "blue" and result["reason"] == "connection", result

@@ -1,5 +1,6 @@
 """Game analysis: the positions searched, what the replay gains, the mistakes, the engine's answers,
 `arena analyse` end to end, and the value curve of the page in a real browser."""
+
 import json
 import subprocess
 import sys
@@ -15,11 +16,20 @@ from referee.volcanoes.view import frames
 @pytest.fixture(scope="module")
 def game(conformance_games):
     """A recorded game of 40 turns or more that blue won by a connection, as a replay."""
-    recorded = min((g for g in conformance_games if g["winner"] == "blue" and len(g["moves"].split()) >= 40),
-                   key=lambda g: len(g["moves"].split()))
+    recorded = min(
+        (g for g in conformance_games if g["winner"] == "blue" and len(g["moves"].split()) >= 40),
+        key=lambda g: len(g["moves"].split()),
+    )
     moves = recorded["moves"].split()
-    return replay_from_moves(moves, seed=1, players={"blue": "b", "orange": "o"}, winner="blue",
-                             reason="connection", detail="", turns=len(moves))
+    return replay_from_moves(
+        moves,
+        seed=1,
+        players={"blue": "b", "orange": "o"},
+        winner="blue",
+        reason="connection",
+        detail="",
+        turns=len(moves),
+    )
 
 
 def test_positions_are_the_frames_before_each_players_turn(game):
@@ -76,11 +86,13 @@ def test_a_blue_mistake_loses_blue_value(game):
 
 def test_only_the_largest_mistakes_of_a_side_are_marked(game):
     falls = _blue_turns(game)[:5]  # blue loses 0.15, 0.16, ... at each
+
     def value(frame):
         return 0.95 - sum(0.15 + 0.01 * k for k, after in enumerate(falls) if frame >= after)
+
     out = analysis.annotate(game, _fake_answers(game, value), "mcts", 100)
     marked = [m.frame for m in analysis.mistakes(out) if m.player == "blue"]
-    assert marked == falls[-analysis.MISTAKES_SHOWN:]
+    assert marked == falls[-analysis.MISTAKES_SHOWN :]
     assert len([m for m in analysis.mistakes(out, per_side=None) if m.player == "blue"]) == 5
 
 
@@ -94,8 +106,7 @@ def test_a_loss_compares_the_position_after_the_engines_move_with_the_one_after_
         return 0.1 if int(rules.actor(turn)) == rules.BLUE else -0.1
 
     found = analysis.positions(game)
-    answers = {p.frame: (p.frame % 80, 0.6 + lean(p.turns_played + 1), 0.6 + lean(p.turns_played + 2))
-               for p in found}
+    answers = {p.frame: (p.frame % 80, 0.6 + lean(p.turns_played + 1), 0.6 + lean(p.turns_played + 2)) for p in found}
     out = analysis.annotate(game, answers, "mcts", 100)
     frames_ = out["analysis"]["frames"]
     losses = [f["loss"] for f in frames_[1:-1] if "loss" in f]
@@ -115,11 +126,14 @@ def test_after_a_move_comes_the_growth_that_follows_or_the_games_end(game, short
     assert analysis.after(analysis.Position(0, levels, [], 0), path[0]) == 1.0
 
 
-@pytest.mark.parametrize("bad, why", [
-    ({"frames": []}, "one entry for each"),
-    ("nonsense", "one entry for each"),
-    ({"frames": "x"}, "one entry for each"),
-])
+@pytest.mark.parametrize(
+    "bad, why",
+    [
+        ({"frames": []}, "one entry for each"),
+        ("nonsense", "one entry for each"),
+        ({"frames": "x"}, "one entry for each"),
+    ],
+)
 def test_a_malformed_analysis_is_refused(game, bad, why):
     assert why in replay_problem({**game, "analysis": bad})
 
@@ -170,8 +184,12 @@ def test_analyser_in_parallel_gives_what_one_process_gives(game):
 def test_arena_analyse_refuses_a_bot_that_cannot_search(tmp_path, game):
     path = tmp_path / "game.json"
     path.write_text(json.dumps(game))
-    run = subprocess.run([sys.executable, "-m", "arena.cli", "analyse", str(path), "--engine", "greedy"],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "analyse", str(path), "--engine", "greedy"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 2 and "cannot analyse" in run.stderr and "Traceback" not in run.stderr
     assert "analysis" not in json.loads(path.read_text())
 
@@ -181,15 +199,20 @@ def test_browser_value_curve_goes_to_a_turn_and_shows_the_preferred_move(browser
 
     path = tmp_path / "game.json"
     path.write_text(json.dumps(game))
-    run = subprocess.run([sys.executable, "-m", "arena.cli", "analyse", str(path), "--iterations", "400",
-                          "--workers", "1", "--quiet"], capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "analyse", str(path), "--iterations", "400", "--workers", "1", "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     analysed = json.loads(path.read_text())
     values = [f["value"] for f in analysed["analysis"]["frames"]]
     browser.get(path.with_suffix(".html").as_uri())
 
     shown = browser.execute_script(
-        "return Array.from(document.querySelectorAll('#curve circle.point')).map(c => Number(c.dataset.value))")
+        "return Array.from(document.querySelectorAll('#curve circle.point')).map(c => Number(c.dataset.value))"
+    )
     assert shown == values  # the curve is the analysis, one point a position
     assert browser.find_element(By.ID, "curve-line").get_attribute("points").count(",") == len(values)
 
@@ -199,11 +222,13 @@ def test_browser_value_curve_goes_to_a_turn_and_shows_the_preferred_move(browser
     last_turn = shown_frames[-1]["turn"]
     assert browser.find_element(By.ID, "counter").text == f"turn {shown_frames[target]['turn']} / {last_turn}"
     levels = browser.execute_script(
-        "return Array.from(document.querySelectorAll('#board polygon')).map(p => Number(p.dataset.level))")
+        "return Array.from(document.querySelectorAll('#board polygon')).map(p => Number(p.dataset.level))"
+    )
     assert levels == shown_frames[target]["levels"]
     best = analysed["analysis"]["frames"][target]["best"]
     marked = browser.execute_script(
-        "return Array.from(document.querySelectorAll('#board polygon.best')).map(p => p.dataset.tile)")
+        "return Array.from(document.querySelectorAll('#board polygon.best')).map(p => p.dataset.tile)"
+    )
     assert marked == [best]
     assert browser.find_element(By.ID, "best-marker").get_attribute("data-tile") == best
     assert best in browser.find_element(By.ID, "engine").text

@@ -1,5 +1,6 @@
 """The bitboard core's pieces against naive versions. Whole games against the reference: the engine
 contract (tests/contracts/test_engine_contract.py) and the 800 recorded games (test_conformance.py)."""
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -1,5 +1,6 @@
 """A numba bot's process on an empty numba cache (a fresh install) answers every turn in time: the
 pure-Python stand-in plays while the kernels compile (`bots.volcanoes.launch`)."""
+
 import os
 import sys
 
@@ -21,8 +22,9 @@ def test_a_bot_on_an_empty_numba_cache_plays_a_whole_game_without_a_forfeit(name
     settings = Settings(turn_ms=150, first_turn_ms=1000)
     for seat in ("blue", "orange"):
         players = {seat: bot(name), "other": bot("random")}
-        blue_cmd, orange_cmd = (players[seat], players["other"]) if seat == "blue" else (
-            players["other"], players[seat])
+        blue_cmd, orange_cmd = (
+            (players[seat], players["other"]) if seat == "blue" else (players["other"], players[seat])
+        )
         with BotProcess(blue_cmd, env=env) as blue, BotProcess(orange_cmd, env=env) as orange:
             result = play_game(blue, orange, seed=7, settings=settings)
         assert result.reason not in ("timeout", "invalid", "crash"), (seat, result.reason, result.detail)

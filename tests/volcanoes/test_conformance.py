@@ -1,4 +1,5 @@
 """Both rules engines replay the 800 games recorded from CodinGame's referee, line for line."""
+
 import numpy as np
 import pytest
 

@@ -1,6 +1,7 @@
 """Bots that attack the referee: a grandchild in a session of its own that keeps the pipes open,
 payloads in stderr, bad command lines. Each game must end in bounded time, with no process of the
 bot left (checked by pid), and each bad input must get one line and a non-zero exit."""
+
 import json
 import os
 import subprocess
@@ -68,8 +69,14 @@ def test_a_grandchild_in_its_own_session_is_killed_and_the_game_ends(mode, tmp_p
 
 
 def _referee(*args, timeout=60):
-    return subprocess.run([sys.executable, "-m", "referee.cli", "volcanoes", *args], capture_output=True,
-                          text=True, timeout=timeout, env=ENV, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "referee.cli", "volcanoes", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=ENV,
+        cwd=ROOT,
+    )
 
 
 def test_referee_command_ends_and_kills_a_grandchild_that_dropped_its_environment(tmp_path):
@@ -96,9 +103,33 @@ def test_arena_match_on_two_workers_ends_and_leaves_no_grandchild(mode, tmp_path
     db = tmp_path / "m.sqlite"
     try:
         out = subprocess.run(
-            [sys.executable, "-m", "arena.cli", "match", bot, "random", "--pairs", "2", "--workers", "2",
-             "--seed", "5", "--turn-ms", "1000", "--first-turn-ms", "5000", "--db", str(db), "--quiet"],
-            capture_output=True, text=True, timeout=240, env=ENV, cwd=tmp_path)
+            [
+                sys.executable,
+                "-m",
+                "arena.cli",
+                "match",
+                bot,
+                "random",
+                "--pairs",
+                "2",
+                "--workers",
+                "2",
+                "--seed",
+                "5",
+                "--turn-ms",
+                "1000",
+                "--first-turn-ms",
+                "5000",
+                "--db",
+                str(db),
+                "--quiet",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=240,
+            env=ENV,
+            cwd=tmp_path,
+        )
         assert out.returncode == 0, out.stderr
         pids = grandchildren(prefix)
         assert len(pids) == 4  # one per game
@@ -113,12 +144,15 @@ def test_arena_match_on_two_workers_ends_and_leaves_no_grandchild(mode, tmp_path
 # ---------------------------------------------------------------- bad command lines and options
 
 
-@pytest.mark.parametrize("args,reason", [
-    (["play", 'python "x', "true"], "cannot split the command"),
-    (["play", "true", "true", "--turn-ms", "-5"], "--turn-ms"),
-    (["play", "true", "true", "--first-turn-ms", "0"], "--first-turn-ms"),
-    (["play", "true", "true", "--max-turns", "0"], "--max-turns"),
-])
+@pytest.mark.parametrize(
+    "args,reason",
+    [
+        (["play", 'python "x', "true"], "cannot split the command"),
+        (["play", "true", "true", "--turn-ms", "-5"], "--turn-ms"),
+        (["play", "true", "true", "--first-turn-ms", "0"], "--first-turn-ms"),
+        (["play", "true", "true", "--max-turns", "0"], "--max-turns"),
+    ],
+)
 def test_bad_command_lines_and_options_get_one_line(args, reason):
     out = _referee(*args)
     assert out.returncode == 2
@@ -142,8 +176,9 @@ BAD_INPUTS = {
 @pytest.mark.parametrize("name", list(BAD_INPUTS))
 def test_a_built_in_bot_answers_bad_input_with_one_line(module, name):
     data = BAD_INPUTS[name].encode("utf-8", "surrogateescape")
-    out = subprocess.run([sys.executable, "-m", module], input=data, capture_output=True, timeout=120,
-                         env=ENV, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, "-m", module], input=data, capture_output=True, timeout=120, env=ENV, cwd=ROOT
+    )
     err = out.stderr.decode(errors="replace")
     assert out.returncode == 1, err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
@@ -151,15 +186,29 @@ def test_a_built_in_bot_answers_bad_input_with_one_line(module, name):
 
 
 def test_a_position_without_a_legal_move_is_bad_input():
-    out = subprocess.run([sys.executable, "-m", "bots.volcanoes.mcts"], input=" ".join(["4"] * 80) + "\n\n",
-                         capture_output=True, text=True, timeout=120, env=ENV, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, "-m", "bots.volcanoes.mcts"],
+        input=" ".join(["4"] * 80) + "\n\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=ENV,
+        cwd=ROOT,
+    )
     assert out.returncode == 1 and "no legal move" in out.stderr and "Traceback" not in out.stderr
 
 
 def test_a_built_in_bot_still_plays_a_whole_game_from_its_input():
     prefix = "80\n" + "\n".join(f"{i} x" for i in range(80)) + "\n"
-    out = subprocess.run([sys.executable, "-m", "bots.volcanoes.mcts"], input=prefix + EMPTY + "\nN01\n",
-                         capture_output=True, text=True, timeout=120, env=ENV, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, "-m", "bots.volcanoes.mcts"],
+        input=prefix + EMPTY + "\nN01\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=ENV,
+        cwd=ROOT,
+    )
     assert out.returncode == 0 and len(out.stdout.split()) == 1, out.stderr
 
 
@@ -190,13 +239,16 @@ def test_answers_a_hair_over_the_limit_are_overruns_only_in_the_soft_mode():
     assert (soft.reason, soft.winner) == ("timeout", "orange") and "overran its time 3 times" in soft.detail
 
 
-@pytest.mark.parametrize("content,reason", [
-    (b"\xff\xfe", "not a replay file"),
-    (b"[1, 2]", "no list of turns"),
-    (b'{"turn_log": [7]}', "is not a turn"),
-    (b'{"turn_log": [{"turn": 1, "actor": "blue", "levels": [9]}]}', "levels are not 80 levels"),
-    (b'{"turn_log": [{"turn": 1, "actor": "blue", "dormant": ["Z99"]}]}', "not tile names"),
-])
+@pytest.mark.parametrize(
+    "content,reason",
+    [
+        (b"\xff\xfe", "not a replay file"),
+        (b"[1, 2]", "no list of turns"),
+        (b'{"turn_log": [7]}', "is not a turn"),
+        (b'{"turn_log": [{"turn": 1, "actor": "blue", "levels": [9]}]}', "levels are not 80 levels"),
+        (b'{"turn_log": [{"turn": 1, "actor": "blue", "dormant": ["Z99"]}]}', "not tile names"),
+    ],
+)
 def test_a_file_that_is_not_a_replay_gets_one_line(content, reason, tmp_path):
     (tmp_path / "r.json").write_bytes(content)
     out = _referee("view", str(tmp_path / "r.json"))

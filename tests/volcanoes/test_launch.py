@@ -1,4 +1,5 @@
 """The launcher's relay and its loading child (`bots.volcanoes.launch`), piece by piece."""
+
 import os
 import signal
 import subprocess
@@ -84,8 +85,10 @@ def test_the_bot_plays_on_the_game_s_own_pipes_and_if_it_dies_the_stand_in_plays
     from referee.volcanoes.match import Settings, play_game
 
     env = dict(os.environ, **{launch.LOAD_FIRST_VARIABLE: "1"})
-    with BotProcess([sys.executable, "-m", "bots.volcanoes.greedy"], env=env) as greedy, \
-            BotProcess([sys.executable, "-m", "bots.volcanoes.random"]) as rival:
+    with (
+        BotProcess([sys.executable, "-m", "bots.volcanoes.greedy"], env=env) as greedy,
+        BotProcess([sys.executable, "-m", "bots.volcanoes.random"]) as rival,
+    ):
         said = ""
         while launch.READY_LINE not in said and greedy.running():
             said += greedy.take_stderr()
@@ -131,7 +134,6 @@ def test_an_in_process_seat_collects_no_garbage_inside_a_timed_turn():
         if not was_enabled:
             gc.disable()
     assert collections == []
-
 
 
 @contextmanager

@@ -1,5 +1,6 @@
 """The tree-search bots: immediate wins, the solver's proofs, and whole games as
 processes through the referee (legal moves within the budget: tests/contracts/test_bot_contract.py)."""
+
 import sys
 from collections import deque
 
@@ -149,7 +150,7 @@ def test_a_leaf_gets_children_after_expand_visits():
         nodes, reward, meta = tree.new_tree(1 << 16)
         tree.reset(nodes, reward, meta, rules.ORANGE)
         tree.search(nodes, reward, meta, bitboard.new_board(), 0, 5000, bot.options, bot.work)
-        expanded = nodes[1:meta[tree.N_NODES]]
+        expanded = nodes[1 : meta[tree.N_NODES]]
         expanded = expanded[expanded[:, tree.FIRST] >= 0]
         assert len(expanded) > 10
         assert expanded[:, tree.VISITS].min() == fewest

@@ -1,6 +1,7 @@
 """The older numba playout loop, the bench's baseline (arena/playout_baseline.py): its lean rules
 step agrees with the rules engine (itself checked against the reference) turn by turn on random
 games, and its random moves are legal."""
+
 import itertools
 
 import numpy as np

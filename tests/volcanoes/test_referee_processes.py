@@ -1,4 +1,5 @@
 """The referee with real processes: recorded games replayed by scripted bots, and hostile bots."""
+
 import json
 import subprocess
 import sys
@@ -45,8 +46,10 @@ def _replay_through_processes(game, tmp: Path):
     logs = {colour: tmp / f"{game['game']}-{colour}.log" for colour in moves}
     # Generous limits: these bots answer at once; timing is not what is tested here.
     settings = Settings(turn_ms=2000, first_turn_ms=5000)
-    with BotProcess(scripted(logs["blue"], moves["blue"])) as blue, \
-            BotProcess(scripted(logs["orange"], moves["orange"])) as orange:
+    with (
+        BotProcess(scripted(logs["blue"], moves["blue"])) as blue,
+        BotProcess(scripted(logs["orange"], moves["orange"])) as orange,
+    ):
         result = play_game(blue, orange, seed=game["game"], settings=settings)
     received = {colour: logs[colour].read_text().splitlines() for colour in logs}
     return result, received
@@ -81,9 +84,27 @@ def test_cli_plays_a_recorded_game_and_writes_its_replay(conformance_games, tmp_
     commands = [" ".join(scripted(tmp_path / f"{c}.log", moves[c])) for c in ("blue", "orange")]
     replay = tmp_path / "replay.json"
     out = subprocess.run(
-        [sys.executable, "-m", "referee.cli", "volcanoes", "play", *commands, "--seed", "7",
-         "--first-turn-ms", "5000", "--turn-ms", "2000", "--json", "--replay", str(replay)],
-        capture_output=True, text=True, timeout=120, check=True,
+        [
+            sys.executable,
+            "-m",
+            "referee.cli",
+            "volcanoes",
+            "play",
+            *commands,
+            "--seed",
+            "7",
+            "--first-turn-ms",
+            "5000",
+            "--turn-ms",
+            "2000",
+            "--json",
+            "--replay",
+            str(replay),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
     summary = json.loads(out.stdout)
     assert summary["winner"] == "orange" and summary["reason"] == "connection"
@@ -97,7 +118,9 @@ def test_cli_plays_a_recorded_game_and_writes_its_replay(conformance_games, tmp_
 def test_cli_says_clearly_when_a_command_cannot_start(tmp_path):
     out = subprocess.run(
         [sys.executable, "-m", "referee.cli", "volcanoes", "play", "no-such-bot-command", "true"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert out.returncode != 0
     assert "cannot start 'no-such-bot-command'" in out.stderr
@@ -159,8 +182,9 @@ def test_a_megabyte_of_stderr_a_turn_is_drained_and_bounded():
 
 def test_bot_ignoring_sigterm_with_a_child_leaves_nothing_behind(tmp_path):
     pgid_file = tmp_path / "pgid"
-    result, elapsed = _hostile_game(hostile("sigterm-child", str(pgid_file)), hostile("normal"),
-                                    first_turn_ms=3000, turn_ms=300)
+    result, elapsed = _hostile_game(
+        hostile("sigterm-child", str(pgid_file)), hostile("normal"), first_turn_ms=3000, turn_ms=300
+    )
     assert (result.winner, result.reason) == ("orange", "timeout")
     assert live_group_members(int(pgid_file.read_text())) == []
     assert elapsed < 20
@@ -169,8 +193,9 @@ def test_bot_ignoring_sigterm_with_a_child_leaves_nothing_behind(tmp_path):
 def test_soft_timeouts_forgive_two_overruns_and_forfeit_the_third():
     # With the limit at 0 ms every answer overruns, yet arrives within the 50 ms grace... mostly:
     # give the grace room so only the overrun count decides.
-    result, _ = _hostile_game(hostile("normal"), hostile("normal"), first_turn_ms=0, turn_ms=0,
-                              soft_timeouts=True, grace_ms=3000)
+    result, _ = _hostile_game(
+        hostile("normal"), hostile("normal"), first_turn_ms=0, turn_ms=0, soft_timeouts=True, grace_ms=3000
+    )
     assert (result.winner, result.reason) == ("orange", "timeout")
     assert "overran its time 3 times" in result.detail
     assert [t.actor for t in result.turn_log if t.actor != "growth"] == ["blue", "orange", "orange", "blue", "blue"]
@@ -179,4 +204,8 @@ def test_soft_timeouts_forgive_two_overruns_and_forfeit_the_third():
 def test_a_game_without_a_winner_is_a_draw_at_the_turn_limit():
     result, _ = _hostile_game(hostile("normal"), hostile("normal"), first_turn_ms=3000, turn_ms=1000, max_turns=9)
     assert (result.winner, result.reason, result.turns) == ("draw", "max-turns", 9)
-    assert [t.actor for t in result.turn_log] == ["blue", "orange", "growth", "orange", "blue", "growth"] + ["blue", "orange", "growth"]
+    assert [t.actor for t in result.turn_log] == ["blue", "orange", "growth", "orange", "blue", "growth"] + [
+        "blue",
+        "orange",
+        "growth",
+    ]

@@ -1,5 +1,6 @@
 """The numba kernels and the plain-Python reference at the eruption limit. (That they agree turn by
 turn on random games is the engine contract, tests/contracts/test_engine_contract.py.)"""
+
 from referee.volcanoes import reference, rules
 
 

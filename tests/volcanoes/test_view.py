@@ -1,4 +1,5 @@
 """The replay page: its geometry and data in Python, and what it shows in a real browser."""
+
 import json
 import subprocess
 import sys
@@ -49,8 +50,7 @@ def chain_game(conformance_games):
             moves = {"blue": [], "orange": []}
             for _, mover, _, _, move in game["turns"]:
                 moves[mover].append(move)
-            result = play_game(ScriptedSeat(moves["blue"]), ScriptedSeat(moves["orange"]), seed=9,
-                               settings=Settings())
+            result = play_game(ScriptedSeat(moves["blue"]), ScriptedSeat(moves["orange"]), seed=9, settings=Settings())
             replay = result.replay({"blue": "scripted blue", "orange": "scripted orange"})
             return game, replay, _chain_eruption_turns(game)[0]
     pytest.fail("no recorded game with a chain eruption and a win")
@@ -71,8 +71,11 @@ def test_frames_follow_the_replay(chain_game):
     game, replay, _ = chain_game
     shown = frames(replay)
     assert len(shown) == len(replay["turn_log"]) + 1
-    assert shown[-1]["levels"] == [int(x) for x in game["final_levels"].split()] \
-        if isinstance(game["final_levels"], str) else game["final_levels"]
+    assert (
+        shown[-1]["levels"] == [int(x) for x in game["final_levels"].split()]
+        if isinstance(game["final_levels"], str)
+        else game["final_levels"]
+    )
     chain = winning_chain(shown[-1]["levels"])
     owner = 1 if replay["winner"] == "blue" else -1
     assert chain and all(shown[-1]["levels"][t] * owner > 0 for t in chain)
@@ -99,8 +102,11 @@ def test_browser_steps_through_a_chain_eruption_to_the_win(browser, chain_game, 
     page = tmp_path / "game.html"
     replay_file = tmp_path / "game.json"
     replay_file.write_text(json.dumps(replay))
-    subprocess.run([sys.executable, "-m", "referee.cli", "volcanoes", "view", str(replay_file), "-o", str(page)],
-                   check=True, timeout=60)
+    subprocess.run(
+        [sys.executable, "-m", "referee.cli", "volcanoes", "view", str(replay_file), "-o", str(page)],
+        check=True,
+        timeout=60,
+    )
     browser.get(page.as_uri())
     body = browser.find_element(By.TAG_NAME, "body")
     shown = frames(replay)
@@ -113,8 +119,7 @@ def test_browser_steps_through_a_chain_eruption_to_the_win(browser, chain_game, 
         frame = shown[index]
         assert browser.find_element(By.ID, "counter").text == f"turn {frame['turn']} / {last_turn}"
         assert browser.execute_script(fills_script) == [_colour(level) for level in frame["levels"]]
-        dormant = browser.execute_script(
-            "return Array.from(document.querySelectorAll('#board text.dormant')).length")
+        dormant = browser.execute_script("return Array.from(document.querySelectorAll('#board text.dormant')).length")
         assert dormant == len(frame["dormant"])
         if index == eruption_turn:
             erupted = browser.find_element(By.ID, "eruptions").text.split()
@@ -123,7 +128,8 @@ def test_browser_steps_through_a_chain_eruption_to_the_win(browser, chain_game, 
     browser.find_element(By.ID, "last").click()
     assert browser.find_element(By.ID, "counter").text == f"turn {last_turn} / {last_turn}"
     chain = browser.execute_script(
-        "return Array.from(document.querySelectorAll('#board polygon.chain')).map(p => p.dataset.tile)")
+        "return Array.from(document.querySelectorAll('#board polygon.chain')).map(p => p.dataset.tile)"
+    )
     expected_chain = [NAMES[t] for t in winning_chain(shown[-1]["levels"])]
     assert chain and sorted(chain) == sorted(expected_chain)
     assert replay["winner"] in browser.find_element(By.ID, "result").text
@@ -149,8 +155,9 @@ def test_data_in_the_page_holds_no_markup_and_reads_back_unchanged(chain_game):
     replay = _hostile_replay(chain_game[1])
     page = render(replay)
     start = page.index('<script id="replay-data" type="application/json">') + len(
-        '<script id="replay-data" type="application/json">')
-    payload = page[start:page.index("</script>", start)]
+        '<script id="replay-data" type="application/json">'
+    )
+    payload = page[start : page.index("</script>", start)]
     assert not set(payload) & set("<>&\u2028\u2029")
     assert json.loads(payload)["players"] == replay["players"]
     assert json.loads(payload)["frames"][1]["stderr"] == PAYLOAD
@@ -163,8 +170,11 @@ def test_browser_steps_through_a_replay_whose_stderr_holds_a_script_comment(brow
     replay = _hostile_replay(chain_game[1])
     page, replay_file = tmp_path / "hostile.html", tmp_path / "hostile.json"
     replay_file.write_text(json.dumps(replay))
-    subprocess.run([sys.executable, "-m", "referee.cli", "volcanoes", "view", str(replay_file), "-o", str(page)],
-                   check=True, timeout=60)
+    subprocess.run(
+        [sys.executable, "-m", "referee.cli", "volcanoes", "view", str(replay_file), "-o", str(page)],
+        check=True,
+        timeout=60,
+    )
     browser.get(page.as_uri())
     last_turn = frames(replay)[-1]["turn"]
     assert browser.find_element(By.ID, "counter").text == f"turn 0 / {last_turn}"

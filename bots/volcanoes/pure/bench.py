@@ -1,6 +1,7 @@
 """How fast the pure-Python engine plays: random playouts per CPU second from the opening, the
 figure that bounds the pure-Python MCTS on CodinGame, and the decisive playouts that it searches with.
 `python -m bots.volcanoes.pure.bench [SECONDS]`."""
+
 from __future__ import annotations
 
 import sys

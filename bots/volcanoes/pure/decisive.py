@@ -13,13 +13,31 @@ may hold destroyed pieces (they only merge), so a candidate is checked before it
 ORs, then a flood only when those allow a win. A candidate that fails is dropped; a later change
 that could make it win puts it back.
 """
+
 from __future__ import annotations
 
 from referee.volcanoes.board import HALF, N_TILES
 
 from .rules import (
-    _BIT, _GROWN, _NB, _PAD, ACTORS, BLUE_WINS, DRAW, EMPTY, MAX_ERUPTION_PHASES, MAX_TURNS, ORANGE_WINS, TILES,
-    _after_eruption, _component, _erupt, _find, _relabel, _tiles_at, legal_moves,
+    _BIT,
+    _GROWN,
+    _NB,
+    _PAD,
+    ACTORS,
+    BLUE_WINS,
+    DRAW,
+    EMPTY,
+    MAX_ERUPTION_PHASES,
+    MAX_TURNS,
+    ORANGE_WINS,
+    TILES,
+    _after_eruption,
+    _component,
+    _erupt,
+    _find,
+    _relabel,
+    _tiles_at,
+    legal_moves,
 )
 
 _LOW = (1 << HALF) - 1
@@ -56,8 +74,18 @@ _FEWEST_AROUND = 11
 def _around(mask: int) -> int:
     """The tiles next to some tile of `mask` (mask's own tiles among them when adjacent)."""
     b = mask.to_bytes(_BYTES, "little")  # (unrolled: this runs after most placements of a playout)
-    return (_A0[b[0]] | _A1[b[1]] | _A2[b[2]] | _A3[b[3]] | _A4[b[4]] | _A5[b[5]] | _A6[b[6]] | _A7[b[7]]
-            | _A8[b[8]] | _A9[b[9]])
+    return (
+        _A0[b[0]]
+        | _A1[b[1]]
+        | _A2[b[2]]
+        | _A3[b[3]]
+        | _A4[b[4]]
+        | _A5[b[5]]
+        | _A6[b[6]]
+        | _A7[b[7]]
+        | _A8[b[8]]
+        | _A9[b[9]]
+    )
 
 
 def _threats_of(mask: int, own: int, node, par, cm) -> int:
@@ -104,8 +132,9 @@ def _winning_tile(board, player: int, threats, node, par, cm) -> int:
     return -1
 
 
-def decisive_playout(board, turns_played: int, bits, max_turns: int = MAX_TURNS,
-                     played: tuple[list, list] | None = None) -> int:
+def decisive_playout(
+    board, turns_played: int, bits, max_turns: int = MAX_TURNS, played: tuple[list, list] | None = None
+) -> int:
     """`rules.random_playout`, but a player takes a winning placement when it has one, and else,
     when the opponent moves next and has one, takes that tile. The same arguments and result."""
     board = bytearray(board[:N_TILES] + _PAD)
@@ -208,8 +237,9 @@ def _resolve(board, before: bytes, erupting, own, threats, node, par, cm) -> int
     fresh = []
     if _erupt(board, erupting, fresh) > MAX_ERUPTION_PHASES:
         return DRAW
-    emptied = (int.from_bytes(before.translate(_NOT_EMPTY), "little")
-               & int.from_bytes(board.translate(_IS_EMPTY), "little"))
+    emptied = int.from_bytes(before.translate(_NOT_EMPTY), "little") & int.from_bytes(
+        board.translate(_IS_EMPTY), "little"
+    )
     if emptied:
         # Tiles emptied by the eruption: they may now be placements that connect, for either player.
         mask = 0

@@ -20,6 +20,7 @@ A node is a position where a player is to move (growth turns are folded into the
 them); `wins` count for the player whose move led to it, so a parent picks the child best for its
 own mover though the movers do not simply alternate (blue, orange, growth, orange, blue, growth).
 """
+
 from __future__ import annotations
 
 import sys
@@ -104,8 +105,21 @@ _MIRROR = bytes(8 - c if c <= 8 else c for c in range(256))  # a cell seen by th
 
 
 class Node:
-    __slots__ = ("board", "turns", "by", "outcome", "proof", "move", "moves", "children", "tried",
-                 "visits", "wins", "amaf_visits", "amaf_wins")
+    __slots__ = (
+        "board",
+        "turns",
+        "by",
+        "outcome",
+        "proof",
+        "move",
+        "moves",
+        "children",
+        "tried",
+        "visits",
+        "wins",
+        "amaf_visits",
+        "amaf_wins",
+    )
 
     def __init__(self, board, turns: int, by: int, outcome: int, move: int):
         self.board = board
@@ -178,11 +192,20 @@ def _prove(node: Node) -> bool:
 class MCTSBot:
     name = "mcts"
 
-    def __init__(self, seed: int | None = None, exploration: float = EXPLORATION,
-                 rave_bias: float = RAVE_BIAS, iterations: int | None = None, decisive: int = 1,
-                 solver: int = 1, prior: int = PRIOR_VISITS, prior_own: float = PRIOR_NEAR_OWN,
-                 prior_enemy: float = PRIOR_NEAR_ENEMY, prior_alone: float = PRIOR_ALONE,
-                 prior_raise: float = PRIOR_LONE_RAISE):
+    def __init__(
+        self,
+        seed: int | None = None,
+        exploration: float = EXPLORATION,
+        rave_bias: float = RAVE_BIAS,
+        iterations: int | None = None,
+        decisive: int = 1,
+        solver: int = 1,
+        prior: int = PRIOR_VISITS,
+        prior_own: float = PRIOR_NEAR_OWN,
+        prior_enemy: float = PRIOR_NEAR_ENEMY,
+        prior_alone: float = PRIOR_ALONE,
+        prior_raise: float = PRIOR_LONE_RAISE,
+    ):
         """`iterations`: search exactly this many a turn whatever the clock says (for tests and
         for comparisons that must not depend on the machine's speed). `decisive`: playouts that
         take and block wins in one (`pure.decisive`), else uniformly random ones. `solver`:
@@ -196,8 +219,9 @@ class MCTSBot:
         self.playout = decisive_playout if decisive else rules.random_playout
         self.solver = bool(solver)
         # (visits, and the AMAF sums they add: the means times the visits)
-        self.prior = ((prior, prior * prior_own, prior * prior_enemy, prior * prior_alone, prior * prior_raise)
-                      if prior else None)
+        self.prior = (
+            (prior, prior * prior_own, prior * prior_enemy, prior * prior_alone, prior * prior_raise) if prior else None
+        )
         self.root: Node | None = None  # the node of our last move, where the next search starts
         self._searched: Node | None = None
         self.iterations = 0  # of the last search
@@ -225,8 +249,7 @@ class MCTSBot:
             return max(root.tried, key=lambda c: (c.visits, c.wins))
         win = _WIN_FOR[rules.ACTORS[root.turns]]
         loss = _WIN_FOR[-rules.ACTORS[root.turns]]
-        return max(root.tried,
-                   key=lambda c: (c.proof == win, c.proof != loss, c.visits, c.wins))
+        return max(root.tried, key=lambda c: (c.proof == win, c.proof != loss, c.visits, c.wins))
 
     def _reuse(self, board, turns_played: int) -> Node:
         """The node of this position in the last search's tree, or a new root."""

@@ -9,6 +9,7 @@ the levels (dormant exactly when |level| == 4 at a turn boundary). A pure bot im
 `pure.rules` board (bytearray of cells, blue positive), `turns_played` counts growth turns too, and
 `deadline` is a `time.perf_counter()` instant.
 """
+
 from __future__ import annotations
 
 import gc
@@ -35,8 +36,7 @@ FIRST_TURN_SECONDS = 0.150
 class PurePlayer:
     """One bot's side of the protocol, one game at a time: lines in, a tile name out."""
 
-    def __init__(self, bot, turn_seconds: float = TURN_SECONDS,
-                 first_turn_seconds: float = FIRST_TURN_SECONDS):
+    def __init__(self, bot, turn_seconds: float = TURN_SECONDS, first_turn_seconds: float = FIRST_TURN_SECONDS):
         self.bot = bot
         self.turn_seconds = turn_seconds
         self.first_turn_seconds = first_turn_seconds
@@ -47,7 +47,7 @@ class PurePlayer:
         """Answer one turn's lines (the init block first on a game's first turn)."""
         started = time.perf_counter() if started is None else started
         if lines[0].strip() == str(N_TILES):  # the init block: a new game
-            lines = lines[N_TILES + 1:]
+            lines = lines[N_TILES + 1 :]
             self.turn = 0
         if len(lines) < 2:
             raise InputFormatError("a turn is a position line and a line of valid moves")

@@ -1,5 +1,6 @@
 """`random` in pure Python: a uniformly random legal move (the stand-in of the numba `random` while
 its process starts, see `bots.volcanoes.launch`)."""
+
 from __future__ import annotations
 
 from random import Random

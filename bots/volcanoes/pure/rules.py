@@ -13,6 +13,7 @@ shaped for speed rather than for reading the rules:
   so a 7-bit random number is a candidate tile without a range check: rejection sampling, uniform
   over the legal tiles, with no list of legal moves built.
 """
+
 from __future__ import annotations
 
 from itertools import compress
@@ -20,7 +21,17 @@ from random import Random
 
 from referee.volcanoes.board import HALF, N_TILES, NEIGHBOURS
 from referee.volcanoes.constants import (  # noqa: F401 - the pure engine's names for them
-    BLUE, BLUE_WINS, CYCLE, DRAW, GROWTH, MAX_ERUPTION_PHASES, MAX_LEVEL, MAX_TURNS, ONGOING, ORANGE, ORANGE_WINS,
+    BLUE,
+    BLUE_WINS,
+    CYCLE,
+    DRAW,
+    GROWTH,
+    MAX_ERUPTION_PHASES,
+    MAX_LEVEL,
+    MAX_TURNS,
+    ONGOING,
+    ORANGE,
+    ORANGE_WINS,
 )
 
 # Who acts on each turn: ACTORS[turns_played] acts on turn turns_played + 1.
@@ -67,8 +78,10 @@ def to_levels(board) -> list[int]:
 
 
 # 1 where a cell is a legal move's: empty, or the player's volcano below the top level.
-_LEGAL_FOR = {BLUE: bytes(1 if EMPTY <= c < BLUE_TOP else 0 for c in range(256)),
-              ORANGE: bytes(1 if ORANGE_TOP < c <= EMPTY else 0 for c in range(256))}
+_LEGAL_FOR = {
+    BLUE: bytes(1 if EMPTY <= c < BLUE_TOP else 0 for c in range(256)),
+    ORANGE: bytes(1 if ORANGE_TOP < c <= EMPTY else 0 for c in range(256)),
+}
 
 
 def legal_moves(board, player: int) -> list[int]:
@@ -327,8 +340,9 @@ def _after_eruption(board, fresh, node, par, cm):
     return ORANGE_WINS if orange else ONGOING
 
 
-def random_playout(board, turns_played: int, bits=_rng.getrandbits, max_turns: int = MAX_TURNS,
-                   played: tuple[list, list] | None = None) -> int:
+def random_playout(
+    board, turns_played: int, bits=_rng.getrandbits, max_turns: int = MAX_TURNS, played: tuple[list, list] | None = None
+) -> int:
     """Play uniformly random legal moves from an ongoing position to the end and return the outcome
     (`board` is left alone). A game reaching `max_turns` is a draw; a player left without a legal
     move loses, as the referee forfeits it. `bits(7)` draws the candidate tiles; the tiles blue and

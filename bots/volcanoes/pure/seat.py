@@ -1,5 +1,6 @@
 """A pure bot as an in-process referee seat (`referee.volcanoes.match`): the same lines and the same
 adapter as on CodinGame, without a process."""
+
 from __future__ import annotations
 
 from referee.volcanoes.match import InProcessSeat

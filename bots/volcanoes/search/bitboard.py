@@ -18,6 +18,7 @@ It relies on the position before a turn being ongoing. Exact to
 `referee/volcanoes/reference.py` (tests/volcanoes/test_bitboard.py). Randomness is an explicit
 xorshift64* state (`new_rng`), not numba's global generator.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -78,8 +79,9 @@ def _new_level(before: int, blue: int, orange: int) -> int:
 
 
 # _NEW_LEVEL[before + 4, blue eruptions, orange eruptions]
-_NEW_LEVEL = np.array([[[_new_level(b, x, y) for y in range(4)] for x in range(4)] for b in range(-4, 5)],
-                      dtype=np.int64)
+_NEW_LEVEL = np.array(
+    [[[_new_level(b, x, y) for y in range(4)] for x in range(4)] for b in range(-4, 5)], dtype=np.int64
+)
 
 # Rows of the scratch array: for `winning_tile`, each component's tiles in the north and in the
 # south (bit k: tile k, tile k + 40) and its empty neighbours (two words).

@@ -10,6 +10,7 @@ shares one set; enemy tiles have an empty one. `_prepare` reads the board once i
 or the always-empty one), so a layer is a few loads and ORs per empty tile, and nothing here tests
 a tile's level. The search stops at the first layer that joins a pair, or when nothing grows.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -106,7 +107,11 @@ def _search(scratch, cap, backward, layers):
     """The prepared searches, forward (from the tiles k < 40) or `backward` (from the tiles k + 40),
     layer by layer: (min(distance, cap), how many pairs it joins at that distance; 0 at the cap).
     Writes each empty tile's set of layer d to layers[d, tile] for the layers it has rows for."""
-    n_empty, n_groups, n_touch = np.int64(scratch[_COUNTS, 0]), np.int64(scratch[_COUNTS, 1]), np.int64(scratch[_COUNTS, 2])
+    n_empty, n_groups, n_touch = (
+        np.int64(scratch[_COUNTS, 0]),
+        np.int64(scratch[_COUNTS, 1]),
+        np.int64(scratch[_COUNTS, 2]),
+    )
     empty = scratch[_EMPTY]
     # Each search starts from its own tile (`seed`) and looks for the antipode (`target`).
     seed, target = (scratch[_SEED_BACK], scratch[_SEED]) if backward else (scratch[_SEED], scratch[_SEED_BACK])

@@ -6,6 +6,7 @@ equally short routes each has; who moves next and whether that player moves twic
 growth. Positions are boards of the bitboard core (`bitboard.py`); the distances are
 `distance.distance`'s bit-parallel searches.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -22,16 +23,19 @@ MAX_ROUTES = 4  # more equally short routes than this count no more
 # The evaluation's weights (and settings of the search that uses it), an array so that variants
 # can be compared in one process.
 STEP, DOUBLE_MOVE, SINGLE_MOVE, ROUTE, GROWTH_LOOK, ROUTE_ORDER, QUIET_MOVES = range(7)
-WEIGHTS = np.array([
-    100,  # STEP: one tile of connection distance
-    150,  # DOUBLE_MOVE: the side to move plays twice (move, growth, move)
-    40,  # SINGLE_MOVE: the side to move plays once, then the opponent twice
-    10,  # ROUTE: each extra equally short route (up to MAX_ROUTES)
-    1,  # GROWTH_LOOK: also measure the race after the coming growth when it erupts volcanoes
-    1,  # ROUTE_ORDER: order moves by the cheapest routes through their tiles (else history only)
-    2,  # QUIET_MOVES: below the root, search at most this many moves that are on no cheapest
-    #     route and erupt nothing (0: all; needs ROUTE_ORDER)
-], dtype=np.int64)
+WEIGHTS = np.array(
+    [
+        100,  # STEP: one tile of connection distance
+        150,  # DOUBLE_MOVE: the side to move plays twice (move, growth, move)
+        40,  # SINGLE_MOVE: the side to move plays once, then the opponent twice
+        10,  # ROUTE: each extra equally short route (up to MAX_ROUTES)
+        1,  # GROWTH_LOOK: also measure the race after the coming growth when it erupts volcanoes
+        1,  # ROUTE_ORDER: order moves by the cheapest routes through their tiles (else history only)
+        2,  # QUIET_MOVES: below the root, search at most this many moves that are on no cheapest
+        #     route and erupt nothing (0: all; needs ROUTE_ORDER)
+    ],
+    dtype=np.int64,
+)
 _CYCLE = np.array(CYCLE, dtype=np.int64)
 
 # The board after the coming growth, for GROWTH_LOOK: a row of the distances' scratch array.
@@ -62,8 +66,9 @@ def evaluate(board, turns_played, ply, scratch, weights):
         grown = scratch[_GROWN, :N_WORDS]
         grown[:] = board
         grow(grown, scratch)  # (its scratch argument is unused)
-        race = (orange - blue) + (distance(grown, ORANGE, scratch, DISTANCE_CAP)[0]
-                                  - distance(grown, BLUE, scratch, DISTANCE_CAP)[0])
+        race = (orange - blue) + (
+            distance(grown, ORANGE, scratch, DISTANCE_CAP)[0] - distance(grown, BLUE, scratch, DISTANCE_CAP)[0]
+        )
     score = weights[STEP] * race // 2
     score += weights[ROUTE] * (min(blue_routes, MAX_ROUTES) - min(orange_routes, MAX_ROUTES))
     phase = (turns_played + 1) % 6  # 2 and 5: the mover plays again after the growth

@@ -15,6 +15,7 @@ recursive function that casts its own arguments crashes when loaded.
 The search stops itself after a node budget (`stats[NODE_LIMIT]`), setting `stats[ABORTED]`; the
 caller reads the clock between such slices and turns time into nodes from the measured speed.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -22,7 +23,14 @@ from numba import njit
 
 from referee.volcanoes.board import N_TILES
 from referee.volcanoes.constants import (
-    BLUE, BLUE_WINS, CYCLE, GROWTH, MAX_LEVEL, ONGOING, ORANGE, ORANGE_WINS,
+    BLUE,
+    BLUE_WINS,
+    CYCLE,
+    GROWTH,
+    MAX_LEVEL,
+    ONGOING,
+    ORANGE,
+    ORANGE_WINS,
 )
 
 from . import bitboard
@@ -62,9 +70,21 @@ class Workspace:
         self.rules_scratch = bitboard.new_scratch()
 
     def arrays(self):
-        return (self.boards, self.rules_scratch, self.moves, self.order, self.keys, self.data,
-                self.history, self.killers, self.stats, self.scratch, self.weights,
-                self.layers, self.tile_score)
+        return (
+            self.boards,
+            self.rules_scratch,
+            self.moves,
+            self.order,
+            self.keys,
+            self.data,
+            self.history,
+            self.killers,
+            self.stats,
+            self.scratch,
+            self.weights,
+            self.layers,
+            self.tile_score,
+        )
 
 
 @njit(cache=True)
@@ -99,8 +119,28 @@ def _add_routes(board, moves, scores, first, n, scratch, layers, tile_score):
 
 
 @njit(cache=True)
-def _search(bd, rs, mv, order, keys, data, history, killers, stats, scratch, weights, layers,
-            tile_score, ply, depth, turns, alpha, beta, h, max_turns):
+def _search(
+    bd,
+    rs,
+    mv,
+    order,
+    keys,
+    data,
+    history,
+    killers,
+    stats,
+    scratch,
+    weights,
+    layers,
+    tile_score,
+    ply,
+    depth,
+    turns,
+    alpha,
+    beta,
+    h,
+    max_turns,
+):
     """The value of row `ply` of the stack (after `turns` turns, key `h`) searched `depth` player
     moves deep within the window (alpha, beta); fail-soft: a value outside it is a bound."""
     if turns >= max_turns:
@@ -114,10 +154,28 @@ def _search(bd, rs, mv, order, keys, data, history, killers, stats, scratch, wei
         if result != ONGOING:
             return terminal_value(result, ply + 1)
         h2 = update_hash(h, bd[ply], bd[ply + 1], turns)
-        return _search(bd, rs, mv, order, keys, data, history, killers, stats, scratch, weights,
-                       layers, tile_score, np.int64(ply + 1), np.int64(depth),
-                       np.int64(turns + 1), np.int64(alpha), np.int64(beta), np.uint64(h2),
-                       np.int64(max_turns))
+        return _search(
+            bd,
+            rs,
+            mv,
+            order,
+            keys,
+            data,
+            history,
+            killers,
+            stats,
+            scratch,
+            weights,
+            layers,
+            tile_score,
+            np.int64(ply + 1),
+            np.int64(depth),
+            np.int64(turns + 1),
+            np.int64(alpha),
+            np.int64(beta),
+            np.uint64(h2),
+            np.int64(max_turns),
+        )
     if depth <= 0 or ply >= MAX_PLY:
         if _spend(stats):
             return 0
@@ -193,10 +251,28 @@ def _search(bd, rs, mv, order, keys, data, history, killers, stats, scratch, wei
             value = terminal_value(result, ply + 1)
         else:
             h2 = update_hash(h, board, bd[ply + 1], turns)
-            value = _search(bd, rs, mv, order, keys, data, history, killers, stats, scratch,
-                            weights, layers, tile_score, np.int64(ply + 1), np.int64(depth - 1),
-                            np.int64(turns + 1), np.int64(alpha), np.int64(beta),
-                            np.uint64(h2), np.int64(max_turns))
+            value = _search(
+                bd,
+                rs,
+                mv,
+                order,
+                keys,
+                data,
+                history,
+                killers,
+                stats,
+                scratch,
+                weights,
+                layers,
+                tile_score,
+                np.int64(ply + 1),
+                np.int64(depth - 1),
+                np.int64(turns + 1),
+                np.int64(alpha),
+                np.int64(beta),
+                np.uint64(h2),
+                np.int64(max_turns),
+            )
         if stats[ABORTED]:
             return 0
         if maximising:
@@ -228,8 +304,29 @@ def _search(bd, rs, mv, order, keys, data, history, killers, stats, scratch, wei
 
 
 @njit(cache=True)
-def search_root(bd, rs, mv, order, keys, data, history, killers, stats, scratch, weights, layers,
-                tile_score, turns, depth, root_moves, root_values, first, alpha, beta, max_turns):
+def search_root(
+    bd,
+    rs,
+    mv,
+    order,
+    keys,
+    data,
+    history,
+    killers,
+    stats,
+    scratch,
+    weights,
+    layers,
+    tile_score,
+    turns,
+    depth,
+    root_moves,
+    root_values,
+    first,
+    alpha,
+    beta,
+    max_turns,
+):
     """Search root moves `first`, `first` + 1, ... (the root is row 0 of the stack, after `turns`
     turns; a board of the bitboard core) to `depth` within the window (alpha, beta), narrowing it as values come in; write each
     value to `root_values` (exact for a move that improves on the window, a bound otherwise) and
@@ -243,10 +340,28 @@ def search_root(bd, rs, mv, order, keys, data, history, killers, stats, scratch,
             value = terminal_value(result, 1)
         else:
             h2 = update_hash(h, bd[0], bd[1], turns)
-            value = _search(bd, rs, mv, order, keys, data, history, killers, stats, scratch,
-                            weights, layers, tile_score, np.int64(1), np.int64(depth - 1),
-                            np.int64(turns + 1), np.int64(alpha), np.int64(beta), np.uint64(h2),
-                            np.int64(max_turns))
+            value = _search(
+                bd,
+                rs,
+                mv,
+                order,
+                keys,
+                data,
+                history,
+                killers,
+                stats,
+                scratch,
+                weights,
+                layers,
+                tile_score,
+                np.int64(1),
+                np.int64(depth - 1),
+                np.int64(turns + 1),
+                np.int64(alpha),
+                np.int64(beta),
+                np.uint64(h2),
+                np.int64(max_turns),
+            )
         if stats[ABORTED]:
             return i
         root_values[i] = value

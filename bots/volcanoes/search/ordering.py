@@ -6,6 +6,7 @@ connection distance. With the layers of both searches (`distance.spread` and `sp
 is a few bitwise ANDs per tile; the number of pairs routed through a tile says how much it matters
 to that player: to take it, or to block it.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -14,6 +14,7 @@ selection, see `_select_rave`); `decisive` playouts (see `bitboard.playout`).
 Positions are boards of the bitboard rules core (`bitboard.py`); `Work` holds an iteration's board,
 the core's scratch space and the random generator's state.
 """
+
 from __future__ import annotations
 
 import math
@@ -50,8 +51,10 @@ class Work(NamedTuple):
 
 
 def new_work(seed: int) -> Work:
-    return Work(bitboard.new_board(), bitboard.new_scratch(), bitboard.new_rng(seed),
-                np.zeros(N_TILES, dtype=np.float32))
+    return Work(
+        bitboard.new_board(), bitboard.new_scratch(), bitboard.new_rng(seed), np.zeros(N_TILES, dtype=np.float32)
+    )
+
 
 # Columns of `nodes`.
 PARENT, FIRST, N_CHILDREN, N_TRIED, MOVE, MOVER, VISITS, PROOF, AMAF_VISITS = range(9)
@@ -199,7 +202,8 @@ def _select_rave(nodes, reward, node, c, solver, rave_k, values):
         amaf_visits = nodes[child, AMAF_VISITS]
         v = np.float32(max(visits, 1))  # an unvisited child: its score is 0 and beta is 1
         amaf = (reward[child, AMAF_SCORE] + np.float32(0.5 if amaf_visits == 0 else 0.0)) / np.float32(
-            max(amaf_visits, 1))
+            max(amaf_visits, 1)
+        )
         beta = np.float32(math.sqrt(k / (np.float32(3.0) * np.float32(visits) + k)))
         value = (one - beta) * (reward[child, SCORE] / v) + beta * amaf + explore / np.float32(math.sqrt(v))
         value = none_yet if visits == 0 and amaf_visits == 0 else value
@@ -258,7 +262,8 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
             player = CYCLE[turn % 6]
             if nodes[node, FIRST] < 0:
                 if (node == 0 or nodes[node, VISITS] >= expand_at) and _expand(
-                        nodes, reward, meta, node, player, solver, work):
+                    nodes, reward, meta, node, player, solver, work
+                ):
                     continue
                 # A leaf not visited enough yet, or the tree is full: valued by a playout.
                 outcome, _ = bitboard.playout(board, turn, MAX_TURNS, decisive, scratch, work.rng)

@@ -5,6 +5,7 @@ The table is always-replace, indexed by the key's low bits; a colliding entry is
 key and ignored. Values are from blue's point of view; win scores are stored relative to the node
 (`to_table`/`from_table`) so that a win found at one ply reads correctly at another.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -6,6 +6,7 @@ The turn number is part of the key because the game is drawn after a fixed numbe
 because whose turn it is (and whether a growth comes next) follows from it. A turn's update XORs
 the keys of the bits that changed in the board's level planes, so it costs what the turn changed.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,5 +1,6 @@
 """A Volcanoes player for the arena's tests: answers RANDOM until its second turn, then misbehaves
 as MODE says (crash, invalid, slow). usage: misbehave.py MODE"""
+
 import sys
 import time
 

@@ -2,6 +2,7 @@
 
 Each answers RANDOM like a normal player except where its MODE says otherwise.
 """
+
 import os
 import signal
 import subprocess
@@ -15,7 +16,9 @@ if mode == "exit":
 if mode == "sigterm-child":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     # A child that would outlive us if the referee killed only its direct child.
-    subprocess.Popen([sys.executable, "-c", "import time, signal; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(120)"])
+    subprocess.Popen(
+        [sys.executable, "-c", "import time, signal; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(120)"]
+    )
     with open(sys.argv[2], "w") as f:
         f.write(str(os.getpgid(0)))
 if mode in ("setsid", "setsid-bare", "setsid-exit"):
@@ -30,8 +33,9 @@ if mode in ("setsid", "setsid-bare", "setsid-exit"):
                 f.write(str(os.getpid()))
             os.rename(report + ".part", report)
             code = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(120)"
-            os.execve(sys.executable, [sys.executable, "-S", "-c", code],
-                      {} if mode == "setsid-bare" else dict(os.environ))
+            os.execve(
+                sys.executable, [sys.executable, "-S", "-c", code], {} if mode == "setsid-bare" else dict(os.environ)
+            )
         os._exit(0)
     while not os.path.exists(report):
         time.sleep(0.01)

@@ -2,6 +2,7 @@
 
 usage: scripted.py LOG_FILE MOVE [MOVE ...]
 """
+
 import sys
 
 log_path, moves = sys.argv[1], sys.argv[2:]
