@@ -24,18 +24,10 @@ import numpy as np
 from numba import njit
 
 from referee.volcanoes.board import HALF, N_TILES
-from referee.volcanoes.rules import NEIGHBOUR_ARRAY
-from referee.volcanoes.rules import (
-    BLUE,
-    BLUE_WINS,
-    CYCLE,
-    DRAW,
-    GROWTH,
-    MAX_ERUPTION_PHASES,
-    MAX_LEVEL,
-    ONGOING,
-    ORANGE_WINS,
-)
+from referee.volcanoes.rules import CYCLE, NEIGHBOUR_ARRAY  # CYCLE as the numba engine's array
+from referee.volcanoes.constants import BLUE, GROWTH
+from referee.volcanoes.constants import BLUE_WINS, DRAW, ONGOING, ORANGE_WINS
+from referee.volcanoes.constants import MAX_ERUPTION_PHASES, MAX_LEVEL
 
 from bots.volcanoes.search.bitboard import MIN_CHAIN
 

@@ -11,18 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .board import HALF, N_TILES, NEIGHBOURS
-from .constants import (  # noqa: F401 - the reference's names for them
-    BLUE,
-    BLUE_WINS,
-    CYCLE,
-    DRAW,
-    GROWTH,
-    MAX_ERUPTION_PHASES,
-    MAX_LEVEL,
-    ONGOING,
-    ORANGE,
-    ORANGE_WINS,
-)
+
+# Constants, re-exported as the reference's names for them.
+from .constants import BLUE, CYCLE, GROWTH, ORANGE  # noqa: F401
+from .constants import BLUE_WINS, DRAW, ONGOING, ORANGE_WINS  # noqa: F401
+from .constants import MAX_ERUPTION_PHASES, MAX_LEVEL  # noqa: F401
 
 
 def actor(turn: int) -> int:

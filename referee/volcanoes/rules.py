@@ -13,18 +13,11 @@ from numba import njit
 
 from . import constants
 from .board import HALF, N_TILES, NEIGHBOURS
-from .constants import (  # noqa: F401 - the numba engine's names for them (frozen into its kernels)
-    BLUE,
-    BLUE_WINS,
-    DRAW,
-    GROWTH,
-    MAX_ERUPTION_PHASES,
-    MAX_LEVEL,
-    MAX_TURNS,
-    ONGOING,
-    ORANGE,
-    ORANGE_WINS,
-)
+
+# Constants, re-exported as the numba engine's names for them (frozen into its kernels).
+from .constants import BLUE, GROWTH, ORANGE  # noqa: F401
+from .constants import BLUE_WINS, DRAW, ONGOING, ORANGE_WINS  # noqa: F401
+from .constants import MAX_ERUPTION_PHASES, MAX_LEVEL, MAX_TURNS  # noqa: F401
 
 CYCLE = np.array(constants.CYCLE, dtype=np.int64)
 

@@ -20,19 +20,11 @@ from itertools import compress
 from random import Random
 
 from referee.volcanoes.board import HALF, N_TILES, NEIGHBOURS
-from referee.volcanoes.constants import (  # noqa: F401 - the pure engine's names for them
-    BLUE,
-    BLUE_WINS,
-    CYCLE,
-    DRAW,
-    GROWTH,
-    MAX_ERUPTION_PHASES,
-    MAX_LEVEL,
-    MAX_TURNS,
-    ONGOING,
-    ORANGE,
-    ORANGE_WINS,
-)
+
+# Constants, re-exported as the pure engine's names for them.
+from referee.volcanoes.constants import BLUE, CYCLE, GROWTH, ORANGE  # noqa: F401
+from referee.volcanoes.constants import BLUE_WINS, DRAW, ONGOING, ORANGE_WINS  # noqa: F401
+from referee.volcanoes.constants import MAX_ERUPTION_PHASES, MAX_LEVEL, MAX_TURNS  # noqa: F401
 
 # Who acts on each turn: ACTORS[turns_played] acts on turn turns_played + 1.
 ACTORS = tuple(CYCLE[t % 6] for t in range(MAX_TURNS + 6))

@@ -27,17 +27,9 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from referee.volcanoes.board import HALF, N_TILES, NEIGHBOURS
-from referee.volcanoes.constants import (
-    BLUE,
-    BLUE_WINS,
-    CYCLE,
-    DRAW,
-    GROWTH,
-    MAX_ERUPTION_PHASES,
-    MAX_LEVEL,
-    ONGOING,
-    ORANGE_WINS,
-)
+from referee.volcanoes.constants import BLUE, CYCLE, GROWTH
+from referee.volcanoes.constants import BLUE_WINS, DRAW, ONGOING, ORANGE_WINS
+from referee.volcanoes.constants import MAX_ERUPTION_PHASES, MAX_LEVEL
 
 N_WORDS = 18  # 16 and 17: a plane for level 0, written to and never read (saves branches)
 U = np.uint64
