@@ -11,7 +11,6 @@ imports no bot; `referee volcanoes view` draws an analysed replay like any other
 
 from __future__ import annotations
 
-import argparse
 import json
 import sqlite3
 import sys
@@ -37,10 +36,7 @@ WINNING = 0.9  # a player's expected score in a position it should win
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "analyse",
-        help="search every position of games: values, preferred moves, mistakes",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "analyse", help="search every position of games: values, preferred moves, mistakes", description=__doc__
     )
     p.add_argument("replays", nargs="*", metavar="REPLAY", help="replay files (referee volcanoes play --replay)")
     p.add_argument("--db", metavar="RUN", help="analyse games of this arena run instead (with --player)")

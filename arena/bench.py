@@ -539,7 +539,6 @@ def register(commands) -> None:
         "bench",
         help="timing regression tests: two versions (or two bots) on this machine, in one run",
         description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     what = bench.add_argument_group("what to compare")
     what.add_argument(

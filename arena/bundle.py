@@ -240,10 +240,7 @@ def build(bot: str, compress: str = "auto", limit: int = CODINGAME_LIMIT, root: 
 def register(subparsers) -> None:
     """Add `bundle` to the `arena` command's subcommands."""
     p = subparsers.add_parser(
-        "bundle",
-        help="one self-contained Python file to submit to CodinGame",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "bundle", help="one self-contained Python file to submit to CodinGame", description=__doc__
     )
     _add_arguments(p)
 
@@ -341,8 +338,6 @@ def check(path: Path, games: int, opponent: str) -> int:
 
 
 if __name__ == "__main__":
-    parser = CommandParser(
-        prog="python -m arena.bundle", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = CommandParser(prog="python -m arena.bundle", description=__doc__)
     _add_arguments(parser)
     sys.exit(run_command(parser.parse_args()))

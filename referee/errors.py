@@ -37,9 +37,11 @@ def shorten(text: str, limit: int = 60) -> str:
 class CommandParser(argparse.ArgumentParser):
     """An argument parser (and, through `add_subparsers`, each of its subcommands' parsers) whose
     mistakes are one line, `PROG: message`, with exit status 2, and whose parsed arguments hold
-    `prog`, the prefix of the chosen command's own messages (`report`)."""
+    `prog`, the prefix of the chosen command's own messages (`report`). Descriptions are shown as
+    written (they are the commands' docstrings, wrapped by hand)."""
 
     def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
         super().__init__(*args, **kwargs)
         self.set_defaults(prog=self.prog)  # a subcommand's default overrides its parent's
 
