@@ -1,12 +1,19 @@
 import gzip
 import json
+import re
 import shutil
+import subprocess
+import sys
 from collections import deque
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 DATA = Path(__file__).parent / "data"
+# What a bot that loads behind a pure-Python stand-in says when it takes over (on an empty numba
+# cache): the one stderr line a game's bots may write without complaining.
+TAKEOVER_NOTE = re.compile(r"\[\w+\] ready after [\d.]+ s: it takes over from the pure-Python stand-in")
 
 
 @pytest.fixture(scope="session")
@@ -65,3 +72,28 @@ def browser():
     driver = webdriver.Chrome(options=options, service=Service(chromedriver))
     yield driver
     driver.quit()
+
+
+@pytest.fixture
+def referee_game(tmp_path):
+    """A function: one Volcanoes game between two bot commands through `referee volcanoes play`, as
+    a user runs it (limits generous unless given). It returns the JSON result, the replay and its
+    turn log, and the stderr lines of the bots other than takeover notes (a complaint or a crash)."""
+
+    def play(blue: str, orange: str, *, seed: int, first_turn_ms=10000, turn_ms=1000, timeout=180):
+        replay = tmp_path / "replay.json"
+        command = [sys.executable, "-m", "referee.cli", "volcanoes", "play", blue, orange, "--seed", str(seed)]
+        command += ["--first-turn-ms", str(first_turn_ms), "--turn-ms", str(turn_ms), "--json", "--replay", str(replay)]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        assert done.returncode == 0, done.stderr
+        saved = json.loads(replay.read_text())
+        turn_log = saved["turn_log"]
+        stderr = [line for turn in turn_log for line in turn["stderr"].splitlines()]
+        return SimpleNamespace(
+            result=json.loads(done.stdout),
+            replay=saved,
+            turn_log=turn_log,
+            complaints=[line for line in stderr if not TAKEOVER_NOTE.fullmatch(line)],
+        )
+
+    return play

@@ -14,27 +14,8 @@ def play_match(tmp_path_factory):
 
     def play(a: str, b: str, *, pairs: int, seed: int):
         db = tmp_path_factory.mktemp("match") / "match.sqlite"
-        assert (
-            main(
-                [
-                    "match",
-                    a,
-                    b,
-                    "--pairs",
-                    str(pairs),
-                    "--seed",
-                    str(seed),
-                    "--workers",
-                    "1",
-                    "--db",
-                    str(db),
-                    "--turn-ms",
-                    "1000",
-                    "--quiet",
-                ]
-            )
-            == 0
-        )
+        args = f"match {a} {b} --pairs {pairs} --seed {seed} --workers 1 --turn-ms 1000 --quiet".split()
+        assert main([*args, "--db", str(db)]) == 0
         return db
 
     return play

@@ -107,25 +107,9 @@ def test_a_git_pin_is_prepared_at_its_final_path_and_plays_from_an_empty_cache(t
     env = dict(os.environ, NUMBA_CACHE_DIR=str(numba_cache), XDG_CACHE_HOME=str(tmp_path / "xdg"))
     db = tmp_path / "pin.sqlite"
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "arena.cli",
-            "match",
-            "greedy@HEAD",
-            "random",
-            "--pairs",
-            "1",
-            "--workers",
-            "1",
-            "--seed",
-            "2",
-            "--db",
-            str(db),
-            "--quiet",
-            "--turn-ms",
-            "1000",
-        ],  # the cache is tested here, not the clock
+        # 1000 ms a turn: the cache is tested here, not the clock.
+        [sys.executable, *"-m arena.cli match greedy@HEAD random --pairs 1 --workers 1 --seed 2".split()]
+        + ["--db", str(db), "--quiet", "--turn-ms", "1000"],
         cwd=ROOT,
         env=env,
         capture_output=True,

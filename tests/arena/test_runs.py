@@ -74,22 +74,8 @@ def test_errors_are_counted_apart(tmp_path, capsys):
     players = [f"{mode}={sys.executable} {SCRIPT} {mode}" for mode in ("crash", "invalid", "slow")]
     assert (
         main(
-            [
-                "tournament",
-                *players,
-                "random",
-                "--gauntlet",
-                "random",
-                "--pairs",
-                "1",
-                "--workers",
-                "1",
-                "--seed",
-                "3",
-                "--db",
-                str(db),
-                "--quiet",
-            ]
+            ["tournament", *players, *"random --gauntlet random --pairs 1 --workers 1 --seed 3 --quiet".split()]
+            + ["--db", str(db)]
         )
         == 0
     )
@@ -175,27 +161,8 @@ def _query(path, sql):
 
 def test_sprt_accepts_h1_against_a_much_weaker_bot(tmp_path, capsys):
     db = tmp_path / "h1.sqlite"
-    assert (
-        main(
-            [
-                "sprt",
-                "greedy",
-                "random",
-                "--elo0",
-                "0",
-                "--elo1",
-                "100",
-                "--seed",
-                "1",
-                "--workers",
-                "1",
-                "--db",
-                str(db),
-                *CALM,
-            ]
-        )
-        == 0
-    )
+    args = "sprt greedy random --elo0 0 --elo1 100 --seed 1 --workers 1".split()
+    assert main([*args, "--db", str(db), *CALM]) == 0
     out = capsys.readouterr().out
     assert "accepted H1" in out
     assert len(Store.open(db).games()) < 100  # it stopped early
@@ -208,25 +175,8 @@ def test_sprt_never_accepts_h1_between_copies_of_a_bot(tmp_path, capsys, seed):
     """With the default hypotheses (0 and 10 Elo) two copies of a bot run to the game limit or
     accept H0. The first pairs decide nothing, even a first pair won twice (an LLR in the tens)."""
     db = tmp_path / "h0.sqlite"
-    assert (
-        main(
-            [
-                "sprt",
-                "random",
-                "copy=random",
-                "--max-pairs",
-                "30",
-                "--seed",
-                str(seed),
-                "--workers",
-                "1",
-                "--db",
-                str(db),
-                *CALM,
-            ]
-        )
-        == 0
-    )
+    args = f"sprt random copy=random --max-pairs 30 --seed {seed} --workers 1".split()
+    assert main([*args, "--db", str(db), *CALM]) == 0
     out = capsys.readouterr().out
     assert "accepted H1" not in out
     assert "accepted H0" in out or "no decision within 30 pairs" in out
@@ -235,26 +185,7 @@ def test_sprt_never_accepts_h1_between_copies_of_a_bot(tmp_path, capsys, seed):
 def test_a_report_whose_reader_has_gone_ends_quietly(tmp_path):
     """`arena report DB | head`: the pipe closes early; no traceback, exit 0."""
     db = tmp_path / "m.sqlite"
-    assert (
-        main(
-            [
-                "match",
-                "random",
-                "boss",
-                "--pairs",
-                "1",
-                "--seed",
-                "3",
-                "--workers",
-                "1",
-                "--db",
-                str(db),
-                "--quiet",
-                *CALM,
-            ]
-        )
-        == 0
-    )
+    assert main([*"match random boss --pairs 1 --seed 3 --workers 1".split(), "--db", str(db), *CALM]) == 0
     read, write = os.pipe()
     os.close(read)  # every write to the report's stdout fails at once
     done = subprocess.run(

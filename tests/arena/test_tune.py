@@ -215,25 +215,8 @@ def test_a_real_bot_plays_its_values_with_its_other_options_kept(tmp_path, capsy
     db = tmp_path / "uct.sqlite"
     assert (
         main(
-            [
-                "tune",
-                "uct:ms=20",
-                "--params",
-                "c=0.5:3",
-                "--iterations",
-                "1",
-                "--pairs-per-iteration",
-                "1",
-                "--confirm-pairs",
-                "1",
-                "--seed",
-                "2",
-                "--workers",
-                "1",
-                "--db",
-                str(db),
-                "--quiet",
-            ]
+            "tune uct:ms=20 --params c=0.5:3 --iterations 1 --pairs-per-iteration 1 --confirm-pairs 1".split()
+            + ["--seed", "2", "--workers", "1", "--db", str(db), "--quiet"]
         )
         == 0
     )

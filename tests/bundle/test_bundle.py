@@ -2,7 +2,6 @@
 that run and play as processes where neither numba nor the project can be imported."""
 
 import argparse
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -132,30 +131,11 @@ def test_a_bundled_numba_bot_runs_on_the_stand_in(tmp_path, blocked_path):
     assert done.stdout.strip() in legal
 
 
-def test_the_bundle_plays_a_game_through_the_referee(submissions, blocked_path):
+def test_the_bundle_plays_a_game_through_the_referee(submissions, blocked_path, referee_game):
     bundle_command = f"env PYTHONPATH={blocked_path} {sys.executable} {submissions['compressed']}"
     opponent = f"{sys.executable} -m bots.volcanoes.random"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "referee.cli",
-            "volcanoes",
-            "play",
-            bundle_command,
-            opponent,
-            "--seed",
-            "5",
-            "--json",
-            "--first-turn-ms",
-            "10000",
-        ],  # the random bot's numba cold start
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout)
+    # CodinGame's 100 ms a turn for the bundle; a long first turn for the random bot's numba cold start.
+    result = referee_game(bundle_command, opponent, seed=5, turn_ms=100, timeout=120).result
     assert not (result["winner"] == "orange" and result["reason"] in ("timeout", "crash", "invalid")), result
 
 

@@ -2,7 +2,6 @@
 plain-Python oracles (tests/volcanoes/plain.py), its search against plain minimax, and its play
 (legal moves, wins, blocks, a game through the referee as a process)."""
 
-import json
 import subprocess
 import sys
 from types import SimpleNamespace
@@ -33,16 +32,21 @@ def _random_positions(n_games, seed, every=1):
         turn = 0
         while True:
             turn += 1
-            who = rules.actor(turn)
-            if who == rules.GROWTH:
-                result = rules.grow(levels, dormant)
-            else:
-                n = rules.legal_moves(levels, dormant, who, moves)
-                result = rules.play(levels, dormant, who, moves[rng.integers(n)])
+            result = _random_turn(levels, dormant, turn, rng, moves)
             if result != rules.ONGOING:
                 break
             if turn % every == 0:
                 yield levels.copy(), dormant.copy(), turn
+
+
+def _random_turn(levels, dormant, turn, rng, moves):
+    """Play turn `turn` (1-based) of a random game in place, the growth or a uniformly random move;
+    return the outcome."""
+    who = rules.actor(turn)
+    if who == rules.GROWTH:
+        return rules.grow(levels, dormant)
+    n = rules.legal_moves(levels, dormant, who, moves)
+    return rules.play(levels, dormant, who, moves[rng.integers(n)])
 
 
 def _player_turn(levels, dormant, turns):
@@ -69,12 +73,7 @@ def test_incremental_zobrist_hash_equals_the_hash_from_scratch():
         board = board_of(levels)
         h = zobrist_hash(board, 0)
         for turn in range(1, MAX_TURNS + 1):
-            who = rules.actor(turn)
-            if who == rules.GROWTH:
-                result = rules.grow(levels, dormant)
-            else:
-                n = rules.legal_moves(levels, dormant, who, moves)
-                result = rules.play(levels, dormant, who, moves[rng.integers(n)])
+            result = _random_turn(levels, dormant, turn, rng, moves)
             before, board = board, board_of(levels)
             h = update_hash(np.uint64(h), before, board, turn - 1)  # keys are unsigned
             assert h == zobrist_hash(board, turn) == _plain_hash(levels, turn)
@@ -238,39 +237,15 @@ def test_blocks_the_only_gap_in_the_opponents_chain(bot, shortest_path):
     assert bot.choose(GameState(levels, dormant, 0), 0.05) == gap
 
 
-def test_runs_as_a_process_through_the_referee(tmp_path):
+def test_runs_as_a_process_through_the_referee(referee_game):
     # Generous limits: this checks the process loop and the tracking, not the machine's speed.
-    replay = tmp_path / "replay.json"
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "referee.cli",
-            "volcanoes",
-            "play",
-            f"{sys.executable} -m bots.volcanoes.alphabeta",
-            f"{sys.executable} -m bots.volcanoes.random",
-            "--seed",
-            "4",
-            "--first-turn-ms",
-            "10000",
-            "--turn-ms",
-            "1000",
-            "--json",
-            "--replay",
-            str(replay),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=True,
+    game = referee_game(
+        f"{sys.executable} -m bots.volcanoes.alphabeta", f"{sys.executable} -m bots.volcanoes.random", seed=4
     )
-    result = json.loads(out.stdout)
-    assert result["winner"] == "blue" and result["reason"] == "connection", result
-    log = json.loads(replay.read_text())["turn_log"]
-    assert all(turn["stderr"] == "" for turn in log), "a bot complained or crashed"
+    assert game.result["winner"] == "blue" and game.result["reason"] == "connection", game.result
+    assert not game.complaints, f"a bot complained or crashed: {game.complaints}"
     # The bot keeps to its own 100 ms clock, not the referee's generous one (with room for load).
-    later_turns = [turn["time_ms"] for turn in log if turn["actor"] == "blue"][1:]
+    later_turns = [turn["time_ms"] for turn in game.turn_log if turn["actor"] == "blue"][1:]
     assert later_turns and max(later_turns) < 1000
 
 

@@ -1,9 +1,6 @@
 """The bot interface, the CodinGame adapter's tracking, and the baseline bots."""
 
 import io
-import json
-import re
-import subprocess
 import sys
 
 import numpy as np
@@ -140,37 +137,9 @@ def test_greedy_scores_each_move_by_the_plain_distances_after_it(conformance_gam
 
 
 @pytest.mark.parametrize("name", ["random", "boss", "greedy"])
-def test_baselines_run_as_processes_through_the_referee(name, tmp_path):
-    replay = tmp_path / "replay.json"
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "referee.cli",
-            "volcanoes",
-            "play",
-            f"{sys.executable} -m bots.volcanoes.{name}",
-            f"{sys.executable} -m bots.volcanoes.random",
-            "--seed",
-            "5",
-            "--first-turn-ms",
-            "10000",
-            "--turn-ms",
-            "1000",
-            "--json",
-            "--replay",
-            str(replay),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=True,
+def test_baselines_run_as_processes_through_the_referee(name, referee_game):
+    game = referee_game(
+        f"{sys.executable} -m bots.volcanoes.{name}", f"{sys.executable} -m bots.volcanoes.random", seed=5
     )
-    result = json.loads(out.stdout)
-    assert result["reason"] in ("connection", "simultaneous", "eruptions"), result
-    log = json.loads(replay.read_text())["turn_log"]
-    # A bot that loads while a pure-Python stand-in plays says so when it takes over (on an empty
-    # numba cache); anything else on stderr is a complaint or a crash.
-    takeover = re.compile(r"\[\w+\] ready after [\d.]+ s: it takes over from the pure-Python stand-in")
-    complaints = [line for turn in log for line in turn["stderr"].splitlines() if not takeover.fullmatch(line)]
-    assert not complaints, f"a bot complained or crashed: {complaints}"
+    assert game.result["reason"] in ("connection", "simultaneous", "eruptions"), game.result
+    assert not game.complaints, f"a bot complained or crashed: {game.complaints}"

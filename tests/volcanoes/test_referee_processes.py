@@ -1,6 +1,5 @@
 """The referee with real processes: recorded games replayed by scripted bots, and hostile bots."""
 
-import json
 import subprocess
 import sys
 import time
@@ -76,42 +75,18 @@ def test_recorded_games_through_processes_receive_the_recorded_lines(conformance
         list(pool.map(check, conformance_games))
 
 
-def test_cli_plays_a_recorded_game_and_writes_its_replay(conformance_games, tmp_path):
+def test_cli_plays_a_recorded_game_and_writes_its_replay(conformance_games, tmp_path, referee_game):
     game = next(g for g in conformance_games if g["winner"] == "orange")
     moves = {"blue": [], "orange": []}
     for _, mover, _, _, move in game["turns"]:
         moves[mover].append(move)
     commands = [" ".join(scripted(tmp_path / f"{c}.log", moves[c])) for c in ("blue", "orange")]
-    replay = tmp_path / "replay.json"
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "referee.cli",
-            "volcanoes",
-            "play",
-            *commands,
-            "--seed",
-            "7",
-            "--first-turn-ms",
-            "5000",
-            "--turn-ms",
-            "2000",
-            "--json",
-            "--replay",
-            str(replay),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    summary = json.loads(out.stdout)
+    played = referee_game(*commands, seed=7, first_turn_ms=5000, turn_ms=2000, timeout=120)
+    summary = played.result
     assert summary["winner"] == "orange" and summary["reason"] == "connection"
     assert summary["seed"] == 7 and summary["turns"] == len(game["moves"].split())
-    saved = json.loads(replay.read_text())
-    assert saved["moves"] == game["moves"]
-    player_turns = [t for t in saved["turn_log"] if t["actor"] != "growth"]
+    assert played.replay["moves"] == game["moves"]
+    player_turns = [t for t in played.turn_log if t["actor"] != "growth"]
     assert [t["sent"][-2:] for t in player_turns] == [[t[2], t[3]] for t in game["turns"]]
 
 

@@ -94,13 +94,9 @@ def _colour(level):
     return blue[level - 1] if level > 0 else orange[-level - 1] if level < 0 else "#4a505c"
 
 
-def test_browser_steps_through_a_chain_eruption_to_the_win(browser, chain_game, tmp_path):
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-
-    _, replay, eruption_turn = chain_game
-    page = tmp_path / "game.html"
-    replay_file = tmp_path / "game.json"
+def _open_page_of(replay, browser, tmp_path):
+    """Write the replay's page with `referee volcanoes view`, as a user does, and open it."""
+    page, replay_file = tmp_path / "game.html", tmp_path / "game.json"
     replay_file.write_text(json.dumps(replay))
     subprocess.run(
         [sys.executable, "-m", "referee.cli", "volcanoes", "view", str(replay_file), "-o", str(page)],
@@ -108,6 +104,14 @@ def test_browser_steps_through_a_chain_eruption_to_the_win(browser, chain_game, 
         timeout=60,
     )
     browser.get(page.as_uri())
+
+
+def test_browser_steps_through_a_chain_eruption_to_the_win(browser, chain_game, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    _, replay, eruption_turn = chain_game
+    _open_page_of(replay, browser, tmp_path)
     body = browser.find_element(By.TAG_NAME, "body")
     shown = frames(replay)
     last_turn = shown[-1]["turn"]
@@ -168,14 +172,7 @@ def test_browser_steps_through_a_replay_whose_stderr_holds_a_script_comment(brow
     from selenium.webdriver.common.keys import Keys
 
     replay = _hostile_replay(chain_game[1])
-    page, replay_file = tmp_path / "hostile.html", tmp_path / "hostile.json"
-    replay_file.write_text(json.dumps(replay))
-    subprocess.run(
-        [sys.executable, "-m", "referee.cli", "volcanoes", "view", str(replay_file), "-o", str(page)],
-        check=True,
-        timeout=60,
-    )
-    browser.get(page.as_uri())
+    _open_page_of(replay, browser, tmp_path)
     last_turn = frames(replay)[-1]["turn"]
     assert browser.find_element(By.ID, "counter").text == f"turn 0 / {last_turn}"
     assert PAYLOAD.split("\u2028")[0] in browser.find_element(By.ID, "players").text
