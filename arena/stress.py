@@ -139,6 +139,9 @@ def report(records: list[dict], settings: Settings, out=sys.stdout) -> int:
             f"{r['reason']} at turn {r['turns']}: {r['detail']}",
             file=out,
         )
+        answered = r["times"].get(r.get("loser"), [])
+        if answered:  # how long its earlier turns took: a forfeit out of the blue, or one that built up
+            print("  its turns before, ms: " + " ".join(f"{x:.1f}" for x in answered), file=out)
         if r["stderr"].strip():
             print("  its stderr: " + r["stderr"].strip().replace("\n", "\n  "), file=out)
     print(f"{len(forfeits)} forfeits", file=out)

@@ -49,5 +49,6 @@ def test_report_counts_and_names_every_forfeit():
     text = out.getvalue()
     assert "FORFEIT seed 1 uct (blue) v mcts (orange): mcts timeout at turn 4" in text
     assert "[mcts] something" in text
+    assert "its turns before, ms: 250.0\n" in text  # the forfeiting bot's answered turns
     rows = {line.split()[0]: line.split() for line in text.splitlines() if line.startswith(("mcts", "uct"))}
     assert rows["mcts"][1:3] == ["2", "1"] and rows["uct"][1:3] == ["2", "0"]
