@@ -19,9 +19,10 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from itertools import combinations
+
+from tqdm import tqdm
 
 from bots.volcanoes.registry import BOTS, is_pure
 from referee.process import BotError, BotProcess, warm_up
@@ -70,17 +71,17 @@ def play_one(blue: str, orange: str, seed: int, settings: Settings, cache: str |
             "winner": "",
             "detail": str(exc),
             "turns": 0,
-            "times": {blue: [], orange: []},
+            "times": {"blue": [], "orange": []},
             "stderr": "",
         }
     finally:
         if fresh:
             shutil.rmtree(fresh, ignore_errors=True)
     names = {"blue": blue, "orange": orange}
-    times: dict[str, list[float]] = {blue: [], orange: []} if blue != orange else {blue: []}
+    times: dict[str, list[float]] = {"blue": [], "orange": []}  # by seat: a bot may play itself
     for turn in result.turn_log:
-        if turn.actor in names and turn.time_ms is not None:
-            times[names[turn.actor]].append(turn.time_ms)
+        if turn.actor in times and turn.time_ms is not None:
+            times[turn.actor].append(turn.time_ms)
     last = result.turn_log[-1] if result.turn_log else None
     loser = "orange" if result.winner == "blue" else "blue"
     return {
@@ -120,7 +121,7 @@ def report(records: list[dict], settings: Settings, out=sys.stdout) -> int:
     forfeits = [r for r in records if r["reason"] in FORFEITS]
     for bot in bots:
         mine = [r for r in records if bot in (r["blue"], r["orange"])]
-        games_times = [r["times"].get(bot, []) for r in mine]
+        games_times = [r["times"][seat] for r in mine for seat in ("blue", "orange") if r[seat] == bot]
         first = [t[0] for t in games_times if t]
         later = [x for t in games_times for x in t[1:]]
         lost = sum(
@@ -139,7 +140,7 @@ def report(records: list[dict], settings: Settings, out=sys.stdout) -> int:
             f"{r['reason']} at turn {r['turns']}: {r['detail']}",
             file=out,
         )
-        answered = r["times"].get(r.get("loser"), [])
+        answered = r["times"]["orange" if r["winner"] == "blue" else "blue"]
         if answered:  # how long its earlier turns took: a forfeit out of the blue, or one that built up
             print("  its turns before, ms: " + " ".join(f"{x:.1f}" for x in answered), file=out)
         if r["stderr"].strip():
@@ -173,21 +174,17 @@ def run(args: argparse.Namespace) -> int:
             for bot in bots:
                 warm_up(command(bot), label=bot)
         records = []
-        started = time.perf_counter()
-        with ProcessPoolExecutor(parallel) as pool:
+        with (
+            ProcessPoolExecutor(parallel) as pool,
+            tqdm(total=games, unit="game", dynamic_ncols=True, file=sys.stderr) as bar,
+        ):
             futures = [pool.submit(play_one, b, o, seed, settings, shared) for b, o, seed in schedule(bots, games)]
-            for done, future in enumerate(as_completed(futures), 1):
+            for future in as_completed(futures):
                 records.append(future.result())
+                bar.update()
                 if records[-1]["reason"] in FORFEITS:
                     r = records[-1]
-                    print(f"\nforfeit: seed {r['seed']} {r['loser']} {r['reason']}: {r['detail']}", file=sys.stderr)
-                print(
-                    f"\r{done}/{games} games, {time.perf_counter() - started:.0f} s",
-                    end="",
-                    file=sys.stderr,
-                    flush=True,
-                )
-        print(file=sys.stderr)
+                    bar.write(f"forfeit: seed {r['seed']} {r['loser']} {r['reason']}: {r['detail']}", file=sys.stderr)
     finally:
         if shared:
             shutil.rmtree(shared, ignore_errors=True)

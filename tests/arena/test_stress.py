@@ -28,7 +28,7 @@ def test_report_counts_and_names_every_forfeit():
             "loser": "uct",
             "detail": "",
             "turns": 20,
-            "times": {"mcts": [300.0, 50, 60], "uct": [200.0, 40]},
+            "times": {"blue": [300.0, 50, 60], "orange": [200.0, 40]},
             "stderr": "",
         },
         {
@@ -40,7 +40,7 @@ def test_report_counts_and_names_every_forfeit():
             "loser": "mcts",
             "detail": "orange no answer in time",
             "turns": 4,
-            "times": {"mcts": [250.0], "uct": [210.0, 45]},
+            "times": {"blue": [210.0, 45], "orange": [250.0]},
             "stderr": "[mcts] something\n",
         },
     ]
@@ -52,3 +52,24 @@ def test_report_counts_and_names_every_forfeit():
     assert "its turns before, ms: 250.0\n" in text  # the forfeiting bot's answered turns
     rows = {line.split()[0]: line.split() for line in text.splitlines() if line.startswith(("mcts", "uct"))}
     assert rows["mcts"][1:3] == ["2", "1"] and rows["uct"][1:3] == ["2", "0"]
+
+
+def test_a_bot_playing_itself_has_two_first_turns_a_game():
+    """Both seats' first answers are first turns (start-up), not later turns over the limit."""
+    record = {
+        "blue": "uct",
+        "orange": "uct",
+        "seed": 0,
+        "reason": "connection",
+        "winner": "blue",
+        "loser": "uct",
+        "detail": "",
+        "turns": 9,
+        "times": {"blue": [230.0, 40, 41], "orange": [220.0, 42]},
+        "stderr": "",
+    }
+    out = io.StringIO()
+    assert report([record], Settings(), out) == 0
+    row = next(line.split() for line in out.getvalue().splitlines() if line.startswith("uct"))
+    # bot, games, forfeits, first median, first max, later median, p99, max, >100, turns
+    assert row[4] == "230.0" and row[7] == "42.0" and row[8:] == ["0", "3"]
