@@ -17,32 +17,26 @@ def test_schedule_gives_every_bot_its_share_in_both_colours():
     assert Counter(blue for blue, _, _ in jobs) == {"mcts": 4, "alphabeta": 4, "uct": 4}
 
 
+def _game(blue: str, orange: str, times: dict, **changes) -> dict:
+    """A record of `play_one`: by default a game blue won by connection, with `times` by seat."""
+    record = {"blue": blue, "orange": orange, "seed": 0, "reason": "connection", "winner": "blue"}
+    record.update(loser=orange, detail="", turns=20, times=times, stderr="")
+    return {**record, **changes}
+
+
 def test_report_counts_and_names_every_forfeit():
     records = [
-        {
-            "blue": "mcts",
-            "orange": "uct",
-            "seed": 0,
-            "reason": "connection",
-            "winner": "blue",
-            "loser": "uct",
-            "detail": "",
-            "turns": 20,
-            "times": {"blue": [300.0, 50, 60], "orange": [200.0, 40]},
-            "stderr": "",
-        },
-        {
-            "blue": "uct",
-            "orange": "mcts",
-            "seed": 1,
-            "reason": "timeout",
-            "winner": "blue",
-            "loser": "mcts",
-            "detail": "orange no answer in time",
-            "turns": 4,
-            "times": {"blue": [210.0, 45], "orange": [250.0]},
-            "stderr": "[mcts] something\n",
-        },
+        _game("mcts", "uct", {"blue": [300.0, 50, 60], "orange": [200.0, 40]}),
+        _game(
+            "uct",
+            "mcts",
+            {"blue": [210.0, 45], "orange": [250.0]},
+            seed=1,
+            reason="timeout",
+            detail="orange no answer in time",
+            turns=4,
+            stderr="[mcts] something\n",
+        ),
     ]
     out = io.StringIO()
     assert report(records, Settings(), out) == 1
@@ -56,18 +50,7 @@ def test_report_counts_and_names_every_forfeit():
 
 def test_a_bot_playing_itself_has_two_first_turns_a_game():
     """Both seats' first answers are first turns (start-up), not later turns over the limit."""
-    record = {
-        "blue": "uct",
-        "orange": "uct",
-        "seed": 0,
-        "reason": "connection",
-        "winner": "blue",
-        "loser": "uct",
-        "detail": "",
-        "turns": 9,
-        "times": {"blue": [230.0, 40, 41], "orange": [220.0, 42]},
-        "stderr": "",
-    }
+    record = _game("uct", "uct", {"blue": [230.0, 40, 41], "orange": [220.0, 42]}, turns=9)
     out = io.StringIO()
     assert report([record], Settings(), out) == 0
     row = next(line.split() for line in out.getvalue().splitlines() if line.startswith("uct"))
