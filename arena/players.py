@@ -339,7 +339,7 @@ def open_seat(player: Player, seed: int, settings: Settings | None = None):
     if not _loads_first(player):
         return BotProcess(player.target, cwd=player.cwd)
     seat = BotProcess(player.target, cwd=player.cwd, env=dict(os.environ, **{LOAD_FIRST_VARIABLE: "1"}))
-    _wait_until_loaded(seat)
+    wait_until_loaded(seat)
     return seat
 
 
@@ -354,14 +354,16 @@ def _loads_first(player: Player) -> bool:
     return launcher.is_file() and LOAD_FIRST_VARIABLE in launcher.read_text()
 
 
-def _wait_until_loaded(seat: BotProcess, seconds: float = 120.0) -> None:
+def wait_until_loaded(seat: BotProcess, seconds: float = 120.0) -> bool:
     """Until the bot says it has loaded (before any turn: no clock runs), it exits, or `seconds`;
-    if it never says so, its stand-in plays (the game is still fair, the engine weaker)."""
+    whether it said so. If it never does, its stand-in plays (the game is still fair, the engine
+    weaker)."""
     deadline = time.monotonic() + seconds
     said = ""
     while READY_LINE not in said and seat.running() and time.monotonic() < deadline:
         time.sleep(0.02)
         said += seat.take_stderr()
+    return READY_LINE in said
 
 
 class GuardedSeat:

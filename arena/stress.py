@@ -6,8 +6,13 @@ prints per bot the first answers' times, the later turns' latency (median, p99, 
 forfeit with its stderr. numba's cache starts empty by default (a fresh NUMBA_CACHE_DIR that the
 run's games share and fill as they go): what a user's first run looks like. `--cache per-game`
 gives every game its own empty cache (every bot starts cold, compiling while it plays);
-`--cache warm` compiles the kernels before the first game (the arena's way), so the figures are
-those of play alone.
+`--cache warm` compiles the kernels before the first game, so the figures are those of play alone.
+
+A bot's process answers with the pure-Python stand-in until its engine has loaded, as on CodinGame
+(`bots.volcanoes.launch`); games here are short and the machine busy, so the stand-in may answer
+most turns: the column "own" says what share of the later turns the engine itself answered.
+`--load-first` loads every engine before its game's first turn (the arena's way), so that the
+engines answer every turn.
 
 Each game is played by its own worker process, so one game's referee never waits on another's.
 """
@@ -24,6 +29,9 @@ from itertools import combinations
 
 from tqdm import tqdm
 
+from .players import wait_until_loaded
+
+from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, TAKE_OVER_NOTE
 from bots.volcanoes.registry import BOTS, is_pure
 from referee.process import BotError, BotProcess, warm_up
 from referee.volcanoes.match import Settings, play_game
@@ -52,15 +60,21 @@ def schedule(bots: list[str], games: int) -> list[tuple[str, str, int]]:
     return jobs
 
 
-def play_one(blue: str, orange: str, seed: int, settings: Settings, cache: str | None) -> dict:
-    """One game in this worker; what `report` needs of it."""
+def play_one(
+    blue: str, orange: str, seed: int, settings: Settings, cache: str | None, load_first: bool = False
+) -> dict:
+    """One game in this worker; what `report` needs of it. `load_first`: the bots load their
+    engines before the first turn (else their stand-ins answer until they have)."""
     fresh = None
     if cache is None:  # per game: an empty cache of its own
         fresh = tempfile.mkdtemp(prefix="caldera-stress-numba-")
         cache = fresh
     env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    if load_first:
+        env[LOAD_FIRST_VARIABLE] = "1"
     try:
         with BotProcess(command(blue), env=env) as b, BotProcess(command(orange), env=env) as o:
+            loaded = {"blue": load_first and wait_until_loaded(b), "orange": load_first and wait_until_loaded(o)}
             result = play_game(b, o, seed, settings)
     except BotError as exc:  # a bot that cannot even start
         return {
@@ -72,6 +86,7 @@ def play_one(blue: str, orange: str, seed: int, settings: Settings, cache: str |
             "detail": str(exc),
             "turns": 0,
             "times": {"blue": [], "orange": []},
+            "own": {"blue": 0, "orange": 0},
             "stderr": "",
         }
     finally:
@@ -79,9 +94,23 @@ def play_one(blue: str, orange: str, seed: int, settings: Settings, cache: str |
             shutil.rmtree(fresh, ignore_errors=True)
     names = {"blue": blue, "orange": orange}
     times: dict[str, list[float]] = {"blue": [], "orange": []}  # by seat: a bot may play itself
+    # The index of the seat's first turn whose stderr holds the take-over note: the note is written
+    # right after an answer, and comes with that turn's stderr or the next one's.
+    noted: dict[str, int | None] = {"blue": None, "orange": None}
     for turn in result.turn_log:
         if turn.actor in times and turn.time_ms is not None:
+            if noted[turn.actor] is None and TAKE_OVER_NOTE in turn.stderr:
+                noted[turn.actor] = len(times[turn.actor])
             times[turn.actor].append(turn.time_ms)
+    own = {}  # later turns the engine surely answered itself
+    for seat, answered in times.items():
+        later = max(len(answered) - 1, 0)
+        if loaded[seat]:
+            own[seat] = later
+        elif noted[seat] is not None:
+            own[seat] = len(answered) - noted[seat] - 1
+        else:
+            own[seat] = 0
     last = result.turn_log[-1] if result.turn_log else None
     loser = "orange" if result.winner == "blue" else "blue"
     return {
@@ -94,6 +123,7 @@ def play_one(blue: str, orange: str, seed: int, settings: Settings, cache: str |
         "detail": result.detail,
         "turns": result.turns,
         "times": times,
+        "own": own,
         "stderr": (last.stderr if last else "")[-600:],
     }
 
@@ -115,7 +145,7 @@ def report(records: list[dict], settings: Settings, out=sys.stdout) -> int:
     )
     header = (
         f"{'bot':<11}{'games':>6}{'forfeits':>9}  {'first answer ms: median':>23}{'max':>7}"
-        f"  {'later turns ms: median':>22}{'p99':>7}{'max':>7}{'>100':>6}{'turns':>8}"
+        f"  {'later turns ms: median':>22}{'p99':>7}{'max':>7}{'>100':>6}{'turns':>8}{'own':>6}"
     )
     print(header, file=out)
     forfeits = [r for r in records if r["reason"] in FORFEITS]
@@ -128,10 +158,12 @@ def report(records: list[dict], settings: Settings, out=sys.stdout) -> int:
             1 for r in forfeits if r.get("loser") == bot or (r["turns"] == 0 and bot in (r["blue"], r["orange"]))
         )
         over = sum(1 for x in later if x > settings.turn_ms)
+        own = sum(r["own"][seat] for r in mine for seat in ("blue", "orange") if r[seat] == bot)
         print(
             f"{bot:<11}{len(mine):>6}{lost:>9}  {_quantile(first, 0.5):>23.1f}{max(first, default=float('nan')):>7.1f}"
             f"  {_quantile(later, 0.5):>22.1f}{_quantile(later, 0.99):>7.1f}"
-            f"{max(later, default=float('nan')):>7.1f}{over:>6}{len(later):>8}",
+            f"{max(later, default=float('nan')):>7.1f}{over:>6}{len(later):>8}"
+            f"{own / max(len(later), 1):>6.0%}",
             file=out,
         )
     for r in forfeits:
@@ -165,7 +197,9 @@ def run(args: argparse.Namespace) -> int:
     shared = None if args.cache == "per-game" else tempfile.mkdtemp(prefix="caldera-stress-numba-")
     print(
         f"stress: {games} games of {', '.join(bots)}, {parallel} at once on {os.cpu_count()} cores, "
-        f"numba cache: {args.cache}" + (f" ({shared})" if shared else ""),
+        f"numba cache: {args.cache}"
+        + (f" ({shared})" if shared else "")
+        + (", engines loaded before each game" if args.load_first else ""),
         file=sys.stderr,
     )
     try:
@@ -178,7 +212,10 @@ def run(args: argparse.Namespace) -> int:
             ProcessPoolExecutor(parallel) as pool,
             tqdm(total=games, unit="game", dynamic_ncols=True, file=sys.stderr) as bar,
         ):
-            futures = [pool.submit(play_one, b, o, seed, settings, shared) for b, o, seed in schedule(bots, games)]
+            futures = [
+                pool.submit(play_one, b, o, seed, settings, shared, args.load_first)
+                for b, o, seed in schedule(bots, games)
+            ]
             for future in as_completed(futures):
                 records.append(future.result())
                 bar.update()
@@ -204,6 +241,11 @@ def register(bench: argparse.ArgumentParser) -> None:
         choices=("fresh", "per-game", "warm"),
         default="fresh",
         help="numba's cache: one empty for the run (default), an empty one per game, or compiled before the first game",
+    )
+    group.add_argument(
+        "--load-first",
+        action="store_true",
+        help="load each engine before its game's first turn (the arena's way), not behind its stand-in",
     )
     group.add_argument("--engines", nargs="+", metavar="NAME", help=f"the bots (default: {' '.join(default_bots())})")
     group.add_argument(

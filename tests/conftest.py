@@ -10,10 +10,12 @@ from types import SimpleNamespace
 
 import pytest
 
+from bots.volcanoes.launch import TAKE_OVER_NOTE
+
 DATA = Path(__file__).parent / "data"
 # What a bot that loads behind a pure-Python stand-in says when it takes over (on an empty numba
 # cache): the one stderr line a game's bots may write without complaining.
-TAKEOVER_NOTE = re.compile(r"\[\w+\] ready after [\d.]+ s: it takes over from the pure-Python stand-in")
+TAKEOVER_NOTE = re.compile(r"\[\w+\] ready after [\d.]+ s: " + re.escape(TAKE_OVER_NOTE))
 
 
 @pytest.fixture(scope="session")

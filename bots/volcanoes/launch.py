@@ -35,6 +35,8 @@ from .registry import stand_in
 # load the bot first, say READY_LINE on stderr, and only then read the first turn; no stand-in.
 LOAD_FIRST_VARIABLE = "CALDERA_LOAD_FIRST"
 READY_LINE = "ready: the bot takes over from the first turn"
+# On stderr when the bot takes over from the stand-in during a game (after the stand-in's answer).
+TAKE_OVER_NOTE = "it takes over from the pure-Python stand-in"
 STAND_IN_TURN_SECONDS = 0.035
 STAND_IN_FIRST_TURN_SECONDS = 0.150
 # How long a loading child runs at the idle priority (`can_load_idle`) before it goes on at the usual
@@ -133,8 +135,7 @@ class _Engine:
         self.proc.stdin.write(f"resume {pure.colour} {pure.turn}\n")
         self.playing = True
         print(
-            f"[{self.name}] ready after {time.perf_counter() - self.started:.2f} s: it takes over "
-            "from the pure-Python stand-in",
+            f"[{self.name}] ready after {time.perf_counter() - self.started:.2f} s: {TAKE_OVER_NOTE}",
             file=log,
             flush=True,
         )

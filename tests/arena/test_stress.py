@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections import Counter
 
-from arena.stress import report, schedule
+from arena.stress import FORFEITS, play_one, report, schedule
 from referee.volcanoes.match import Settings
 
 
@@ -20,7 +20,7 @@ def test_schedule_gives_every_bot_its_share_in_both_colours():
 def _game(blue: str, orange: str, times: dict, **changes) -> dict:
     """A record of `play_one`: by default a game blue won by connection, with `times` by seat."""
     record = {"blue": blue, "orange": orange, "seed": 0, "reason": "connection", "winner": "blue"}
-    record.update(loser=orange, detail="", turns=20, times=times, stderr="")
+    record.update(loser=orange, detail="", turns=20, times=times, own={"blue": 0, "orange": 0}, stderr="")
     return {**record, **changes}
 
 
@@ -54,5 +54,25 @@ def test_a_bot_playing_itself_has_two_first_turns_a_game():
     out = io.StringIO()
     assert report([record], Settings(), out) == 0
     row = next(line.split() for line in out.getvalue().splitlines() if line.startswith("uct"))
-    # bot, games, forfeits, first median, first max, later median, p99, max, >100, turns
-    assert row[4] == "230.0" and row[7] == "42.0" and row[8:] == ["0", "3"]
+    # bot, games, forfeits, first median, first max, later median, p99, max, >100, turns, own
+    assert row[4] == "230.0" and row[7] == "42.0" and row[8:] == ["0", "3", "0%"]
+
+
+def test_report_says_what_share_of_later_turns_the_engines_answered_themselves():
+    """The rest were the stand-in's, while the engine loaded."""
+    records = [
+        _game("mcts", "uct", {"blue": [300.0, 50, 60, 61], "orange": [200.0, 40]}, own={"blue": 2, "orange": 0}),
+        _game("uct", "mcts", {"blue": [210.0, 45], "orange": [250.0, 44]}, own={"blue": 1, "orange": 0}),
+    ]
+    out = io.StringIO()
+    report(records, Settings(), out)
+    rows = {line.split()[0]: line.split() for line in out.getvalue().splitlines() if line.startswith(("mcts", "uct"))}
+    assert rows["mcts"][-2:] == ["4", "50%"] and rows["uct"][-2:] == ["2", "50%"]
+
+
+def test_a_game_counts_the_turns_after_the_take_over_note_as_the_engines():
+    """`play_one` on a real game, the bots loaded first: they answer every later turn themselves."""
+    settings = Settings(max_turns=12)
+    record = play_one("greedy", "random", 5, settings, cache=None, load_first=True)
+    assert record["reason"] not in FORFEITS
+    assert record["own"] == {seat: len(record["times"][seat]) - 1 for seat in ("blue", "orange")}
