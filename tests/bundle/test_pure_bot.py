@@ -273,3 +273,21 @@ def test_the_prior_values_a_lone_raise_as_a_tile_alone():
         _prior(board, mover, moves, bot.prior, visits, wins)
         assert [visits[t] for t in moves] == [10] * 4
         assert [wins[t] / 10 for t in moves] == pytest.approx([0.3, 0.6, 0.6, 0.4])
+
+
+def test_the_prior_values_a_tile_that_an_own_eruption_will_take_as_beside_erupting():
+    """An empty tile whose own neighbours all erupt at the next growth (level 3) gets the
+    beside-erupting mean; one beside a lower own volcano, the near-own mean."""
+    from bots.volcanoes.pure.mcts import _prior
+
+    for mover in (pure.BLUE, pure.ORANGE):
+        board = pure.new_board()
+        erupting, low = 0, 40
+        board[erupting] = pure.EMPTY + 3 * mover
+        board[low] = pure.EMPTY + 2 * mover
+        taken = next(n for n in pure._NB[erupting] if all(board[m] == pure.EMPTY for m in pure._NB[n] if m != erupting))
+        beside_low = next(n for n in pure._NB[low] if board[n] == pure.EMPTY)
+        bot = MCTSBot(prior=10, prior_own=0.6, prior_erupting=0.3)
+        visits, wins = [0] * pure.N_TILES, [0.0] * pure.N_TILES
+        _prior(board, mover, [taken, beside_low], bot.prior, visits, wins)
+        assert [wins[t] / 10 for t in (taken, beside_low)] == pytest.approx([0.3, 0.6])
