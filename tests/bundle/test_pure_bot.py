@@ -190,7 +190,7 @@ def test_the_solver_proves_a_win_in_two_and_plays_a_proven_win():
     is one of those or a win it proved deeper (after an eruption, say)."""
     for board, turns, winning in _positions_with_a_win_in_two(5):
         won = pure.BLUE_WINS if pure.ACTORS[turns] > 0 else pure.ORANGE_WINS
-        bot = MCTSBot(seed=5, iterations=400)
+        bot = MCTSBot(seed=5, iterations=800)  # (the last position's proof takes 591 of them)
         bot.start(pure.ACTORS[turns])
         tile = bot.choose(bytearray(board), turns, 0.0)
         assert bot._searched.proof == won
@@ -263,7 +263,7 @@ def test_the_prior_values_a_lone_raise_as_a_tile_alone():
         lone, contact = 0, 40
         enemy = pure._NB[contact][0]
         board[lone] = pure.EMPTY + 2 * mover
-        board[contact] = pure.EMPTY + 2 * mover
+        board[contact] = pure.EMPTY + mover  # (raised to level 2 only: no eruption, not a strike)
         board[enemy] = pure.EMPTY - mover
         beside = next(n for n in pure._NB[lone] if board[n] == pure.EMPTY)
         far = next(t for t in pure.TILES if board[t] == pure.EMPTY and all(board[n] == pure.EMPTY for n in pure._NB[t]))
@@ -291,3 +291,20 @@ def test_the_prior_values_a_tile_that_an_own_eruption_will_take_as_beside_erupti
         visits, wins = [0] * pure.N_TILES, [0.0] * pure.N_TILES
         _prior(board, mover, [taken, beside_low], bot.prior, visits, wins)
         assert [wins[t] / 10 for t in (taken, beside_low)] == pytest.approx([0.3, 0.6])
+
+
+def test_the_prior_values_a_raise_that_erupts_beside_an_enemy_as_a_strike():
+    """Raising an own volcano that touches an enemy to level 3 or 4 (it erupts, at the next growth
+    or at once) gets the strike mean; raising it from level 1, the near-own mean."""
+    from bots.volcanoes.pure.mcts import _prior
+
+    for mover in (pure.BLUE, pure.ORANGE):
+        board = pure.new_board()
+        volcanoes = {0: 1, 40: 2, 20: 3}  # tile: level
+        for tile, level in volcanoes.items():
+            board[tile] = pure.EMPTY + level * mover
+            board[pure._NB[tile][0]] = pure.EMPTY - mover
+        bot = MCTSBot(prior=10, prior_own=0.6, prior_strike=0.8)
+        visits, wins = [0] * pure.N_TILES, [0.0] * pure.N_TILES
+        _prior(board, mover, list(volcanoes), bot.prior, visits, wins)
+        assert [wins[t] / 10 for t in volcanoes] == pytest.approx([0.6, 0.8, 0.8])
