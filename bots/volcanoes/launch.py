@@ -37,7 +37,13 @@ LOAD_FIRST_VARIABLE = "CALDERA_LOAD_FIRST"
 READY_LINE = "ready: the bot takes over from the first turn"
 # On stderr when the bot takes over from the stand-in during a game (after the stand-in's answer).
 TAKE_OVER_NOTE = "it takes over from the pure-Python stand-in"
-STAND_IN_TURN_SECONDS = 0.035
+# The stand-in's turn budget. It plays only while the engine loads, and on a busy machine it is
+# where the slowest turns were: with twice as many games as cores (`arena bench --stress --cache
+# warm --parallel 4`, 600 games on 2 cores) nearly every turn was the stand-in's, and at 35 ms the
+# later turns' p99 was 58-60 ms, once in 2,400 bot-games over 100 (a forfeit). At 25 ms: p99 48-50
+# ms, max 64-80 ms but one turn of 100.2 ms in 9,179: stalls of 75 ms that the guest's schedstat
+# does not show (this machine is a virtual one), which no budget absorbs whole.
+STAND_IN_TURN_SECONDS = 0.025
 STAND_IN_FIRST_TURN_SECONDS = 0.150
 # How long a loading child runs at the idle priority (`can_load_idle`) before it goes on at the usual
 # one: loading from a warm cache takes about a second of processor time, compiling 10 to 30.
