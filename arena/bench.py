@@ -590,7 +590,11 @@ def register(commands) -> None:
 
 
 def _progress(done: int, total: int) -> None:
-    print(f"\rround {done}/{total}", end="\n" if done == total else "", file=sys.stderr, flush=True)
+    """One line rewritten in place on a terminal; a line a round in a log file, not one long line."""
+    if sys.stderr.isatty():
+        print(f"\rround {done}/{total}", end="\n" if done == total else "", file=sys.stderr, flush=True)
+    else:
+        print(f"round {done}/{total}", file=sys.stderr, flush=True)
 
 
 def main(args: argparse.Namespace) -> int:

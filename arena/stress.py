@@ -29,12 +29,12 @@ from itertools import combinations
 
 from tqdm import tqdm
 
-from .players import wait_until_loaded
-
 from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, TAKE_OVER_NOTE
 from bots.volcanoes.registry import BOTS, is_pure
 from referee.process import BotError, BotProcess, warm_up
 from referee.volcanoes.match import Settings, play_game
+
+from .players import wait_until_loaded
 
 FORFEITS = ("timeout", "crash", "invalid")
 
