@@ -93,24 +93,7 @@ def play_one(
         if fresh:
             shutil.rmtree(fresh, ignore_errors=True)
     names = {"blue": blue, "orange": orange}
-    times: dict[str, list[float]] = {"blue": [], "orange": []}  # by seat: a bot may play itself
-    # The index of the seat's first turn whose stderr holds the take-over note: the note is written
-    # right after an answer, and comes with that turn's stderr or the next one's.
-    noted: dict[str, int | None] = {"blue": None, "orange": None}
-    for turn in result.turn_log:
-        if turn.actor in times and turn.time_ms is not None:
-            if noted[turn.actor] is None and TAKE_OVER_NOTE in turn.stderr:
-                noted[turn.actor] = len(times[turn.actor])
-            times[turn.actor].append(turn.time_ms)
-    own = {}  # later turns the engine surely answered itself
-    for seat, answered in times.items():
-        later = max(len(answered) - 1, 0)
-        if loaded[seat]:
-            own[seat] = later
-        elif noted[seat] is not None:
-            own[seat] = len(answered) - noted[seat] - 1
-        else:
-            own[seat] = 0
+    times, own = seat_turns(result.turn_log, loaded)
     last = result.turn_log[-1] if result.turn_log else None
     loser = "orange" if result.winner == "blue" else "blue"
     return {
@@ -126,6 +109,29 @@ def play_one(
         "own": own,
         "stderr": (last.stderr if last else "")[-600:],
     }
+
+
+def seat_turns(turn_log, loaded: dict[str, bool]) -> tuple[dict[str, list[float]], dict[str, int]]:
+    """Each seat's turn times in ms (by seat: a bot may play itself), and how many of its later
+    turns its engine surely answered itself: all of them for a seat `loaded` before the game, else
+    those after the turn whose stderr first holds the take-over note (written right after an
+    answer, it comes with that turn's stderr or the next one's), none without it."""
+    times: dict[str, list[float]] = {"blue": [], "orange": []}
+    noted: dict[str, int | None] = {"blue": None, "orange": None}
+    for turn in turn_log:
+        if turn.actor in times and turn.time_ms is not None:
+            if noted[turn.actor] is None and TAKE_OVER_NOTE in turn.stderr:
+                noted[turn.actor] = len(times[turn.actor])
+            times[turn.actor].append(turn.time_ms)
+    own = {}
+    for seat, answered in times.items():
+        if loaded[seat]:
+            own[seat] = max(len(answered) - 1, 0)
+        elif noted[seat] is not None:
+            own[seat] = len(answered) - noted[seat] - 1
+        else:
+            own[seat] = 0
+    return times, own
 
 
 def _quantile(values: list[float], q: float) -> float:

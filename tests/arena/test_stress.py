@@ -5,8 +5,9 @@ from __future__ import annotations
 import io
 from collections import Counter
 
-from arena.stress import FORFEITS, play_one, report, schedule
-from referee.volcanoes.match import Settings
+from arena.stress import FORFEITS, play_one, report, schedule, seat_turns
+from bots.volcanoes.launch import TAKE_OVER_NOTE
+from referee.volcanoes.match import Settings, Turn
 
 
 def test_schedule_gives_every_bot_its_share_in_both_colours():
@@ -70,8 +71,22 @@ def test_report_says_what_share_of_later_turns_the_engines_answered_themselves()
     assert rows["mcts"][-2:] == ["4", "50%"] and rows["uct"][-2:] == ["2", "50%"]
 
 
-def test_a_game_counts_the_turns_after_the_take_over_note_as_the_engines():
-    """`play_one` on a real game, the bots loaded first: they answer every later turn themselves."""
+def test_the_turns_after_the_take_over_note_are_the_engines():
+    """Blue's engine took over after its second answer (the note came with its third turn's
+    stderr); orange's never did. Growth turns are no one's."""
+    log = []
+    for i in range(5):
+        log.append(Turn(3 * i + 1, "blue", time_ms=10.0 + i, stderr=f"[mcts] {TAKE_OVER_NOTE}\n" if i == 2 else ""))
+        log.append(Turn(3 * i + 2, "orange", time_ms=20.0 + i))
+        log.append(Turn(3 * i + 3, "growth"))
+    times, own = seat_turns(log, {"blue": False, "orange": False})
+    assert times == {"blue": [10.0, 11.0, 12.0, 13.0, 14.0], "orange": [20.0, 21.0, 22.0, 23.0, 24.0]}
+    assert own == {"blue": 2, "orange": 0}
+    assert seat_turns(log, {"blue": True, "orange": True})[1] == {"blue": 4, "orange": 4}
+
+
+def test_bots_loaded_before_a_real_game_answer_every_later_turn_themselves():
+    """`play_one` with `load_first`, on a real game."""
     settings = Settings(max_turns=12)
     record = play_one("greedy", "random", 5, settings, cache=None, load_first=True)
     assert record["reason"] not in FORFEITS
