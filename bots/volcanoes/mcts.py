@@ -6,7 +6,10 @@ playouts that take a connecting placement or block the opponent's (`decisive`), 
 budget taken on the first turn: 1.0 scored -8 Elo [-44, +28] over 346 games) are options for
 matches, as is `iterations` (a fixed number a turn). Tried and dropped, each for want of a match
 that it wins (in this branch's history): a neighbourhood prior, answers only to a threatened
-connection in the tree, the tree kept between turns, last good replies in playouts."""
+connection in the tree, the tree kept between turns, last good replies in playouts, and the
+AMAF priors that pure-mcts gains from (20 virtual visits at 0.75 for a raise that erupts beside an
+enemy, at 0.3 for a tile beside own volcanoes about to erupt): -2 Elo [-23, +19] over 1,000 games
+at 100 ms."""
 
 from __future__ import annotations
 
