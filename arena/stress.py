@@ -12,7 +12,8 @@ A bot's process answers with the pure-Python stand-in until its engine has loade
 (`bots.volcanoes.launch`); games here are short and the machine busy, so the stand-in may answer
 most turns: the column "own" says what share of the later turns the engine itself answered.
 `--load-first` loads every engine before its game's first turn (the arena's way), so that the
-engines answer every turn.
+engines answer every turn; with `--cache warm` it is the default (`--no-load-first` measures the
+stand-ins on a warm cache).
 
 Each game is played by its own worker process, so one game's referee never waits on another's.
 """
@@ -197,6 +198,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    load_first = loads_first(args)
     parallel = args.parallel or 2 * (os.cpu_count() or 1)
     games = args.games or parallel
     settings = Settings(turn_ms=args.turn_ms, first_turn_ms=args.first_turn_ms, max_turns=args.max_turns)
@@ -205,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
         f"stress: {games} games of {', '.join(bots)}, {parallel} at once on {os.cpu_count()} cores, "
         f"numba cache: {args.cache}"
         + (f" ({shared})" if shared else "")
-        + (", engines loaded before each game" if args.load_first else ""),
+        + (", engines loaded before each game" if load_first else ""),
         file=sys.stderr,
     )
     try:
@@ -219,7 +221,7 @@ def run(args: argparse.Namespace) -> int:
             tqdm(total=games, unit="game", dynamic_ncols=True, file=sys.stderr) as bar,
         ):
             futures = [
-                pool.submit(play_one, b, o, seed, settings, shared, args.load_first)
+                pool.submit(play_one, b, o, seed, settings, shared, load_first)
                 for b, o, seed in schedule(bots, games)
             ]
             for future in as_completed(futures):
@@ -232,6 +234,12 @@ def run(args: argparse.Namespace) -> int:
         if shared:
             shutil.rmtree(shared, ignore_errors=True)
     return 1 if report(records, settings) else 0
+
+
+def loads_first(args: argparse.Namespace) -> bool:
+    """Whether the engines load before their games: as asked, else when the cache is warm (a warm
+    cache is there to measure play, and behind a stand-in the engines rarely get to play)."""
+    return args.cache == "warm" if args.load_first is None else args.load_first
 
 
 def register(bench: argparse.ArgumentParser) -> None:
@@ -250,8 +258,9 @@ def register(bench: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--load-first",
-        action="store_true",
-        help="load each engine before its game's first turn (the arena's way), not behind its stand-in",
+        action=argparse.BooleanOptionalAction,
+        help="load each engine before its game's first turn (the arena's way), not behind its stand-in "
+        "(default: with --cache warm)",
     )
     group.add_argument("--engines", nargs="+", metavar="NAME", help=f"the bots (default: {' '.join(default_bots())})")
     group.add_argument(

@@ -63,6 +63,7 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
         Parameter("rave_k", 304.0, 0.0, 1e7),
         Parameter("expand", 1, 1, 100, int),
         Parameter("first_turn", 0.3, 0.0, 1.0),
+        Parameter("time_fraction", 0.75, 0.05, 1.0),
         Parameter("iterations", 0, 0, 10_000_000, int),
     ),
     # iterations=N (mcts, pure-mcts) searches exactly N a turn (0: by the clock), for comparisons

@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 from collections import Counter
 
-from arena.stress import FORFEITS, play_one, report, schedule, seat_turns
+from arena.cli import build_parser
+from arena.stress import FORFEITS, loads_first, play_one, report, schedule, seat_turns
 from bots.volcanoes.launch import TAKE_OVER_NOTE
 from referee.volcanoes.match import Settings, Turn
 
@@ -91,3 +92,15 @@ def test_bots_loaded_before_a_real_game_answer_every_later_turn_themselves():
     record = play_one("greedy", "random", 5, settings, cache=None, load_first=True)
     assert record["reason"] not in FORFEITS
     assert record["own"] == {seat: len(record["times"][seat]) - 1 for seat in ("blue", "orange")}
+
+
+def test_a_warm_cache_loads_the_engines_first_unless_told_not_to():
+    """A warm cache measures play: behind their stand-ins the engines would rarely get to play."""
+
+    def load_first(*options: str) -> bool:
+        return loads_first(build_parser().parse_args(["bench", "--stress", *options]))
+
+    assert load_first("--cache", "warm")
+    assert not load_first("--cache", "warm", "--no-load-first")
+    assert not load_first()  # an empty cache: what a user's first run looks like
+    assert load_first("--load-first")
