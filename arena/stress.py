@@ -221,8 +221,7 @@ def run(args: argparse.Namespace) -> int:
             tqdm(total=games, unit="game", dynamic_ncols=True, file=sys.stderr) as bar,
         ):
             futures = [
-                pool.submit(play_one, b, o, seed, settings, shared, load_first)
-                for b, o, seed in schedule(bots, games)
+                pool.submit(play_one, b, o, seed, settings, shared, load_first) for b, o, seed in schedule(bots, games)
             ]
             for future in as_completed(futures):
                 records.append(future.result())
