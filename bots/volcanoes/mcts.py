@@ -2,14 +2,15 @@
 RAVE (AMAF values blended into the selection; c and k tuned by SPSA, see `registry.PARAMETERS`),
 playouts that take a connecting placement or block the opponent's (`decisive`), and MCTS-Solver.
 
-`expand` (a leaf's visits before it gets children; SPSA kept it at 1) and `first_turn` (the
-budget taken on the first turn: 1.0 scored -8 Elo [-44, +28] over 346 games) are options for
-matches, as is `iterations` (a fixed number a turn). Tried and dropped, each for want of a match
-that it wins (in this branch's history): a neighbourhood prior, answers only to a threatened
-connection in the tree, the tree kept between turns, last good replies in playouts, and the
-AMAF priors that pure-mcts gains from (20 virtual visits at 0.75 for a raise that erupts beside an
-enemy, at 0.3 for a tile beside own volcanoes about to erupt): -2 Elo [-23, +19] over 1,000 games
-at 100 ms."""
+It searches 0.9 of a turn's budget where uct searches 0.75 (`time_fraction`, see
+`registry.PARAMETERS`: +21 Elo). `expand` (a leaf's visits before it gets children; SPSA kept it
+at 1) and `first_turn` (the budget taken on the first turn: 1.0 scored -8 Elo [-44, +28] over 346
+games) are options for matches, as is `iterations` (a fixed number a turn). Tried and dropped,
+each for want of a match that it wins (in this branch's history): a neighbourhood prior, answers
+only to a threatened connection in the tree, the tree kept between turns, last good replies in
+playouts, and the AMAF priors that pure-mcts gains from (20 virtual visits at 0.75 for a raise
+that erupts beside an enemy, at 0.3 for a tile beside own volcanoes about to erupt): -2 Elo
+[-23, +19] over 1,000 games at 100 ms."""
 
 from __future__ import annotations
 

@@ -63,7 +63,10 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
         Parameter("rave_k", 304.0, 0.0, 1e7),
         Parameter("expand", 1, 1, 100, int),
         Parameter("first_turn", 0.3, 0.0, 1.0),
-        Parameter("time_fraction", 0.75, 0.05, 1.0),
+        # time_fraction: the share of the turn's 70 ms searched. `arena sprt mcts:time_fraction=0.9
+        # mcts --elo0 0 --elo1 15 --workers 2 --seed 2701`: H1 after 1,777 games, +21 Elo [+5, +37],
+        # no timeout (max 66.7 ms, 2 games on 2 cores); uct keeps 0.75.
+        Parameter("time_fraction", 0.9, 0.05, 1.0),
         Parameter("iterations", 0, 0, 10_000_000, int),
     ),
     # iterations=N (mcts, pure-mcts) searches exactly N a turn (0: by the clock), for comparisons

@@ -60,8 +60,10 @@ def test_declared_defaults_are_the_bots_defaults():
         "rave_k": mcts.options.rave_k,
         "expand": mcts.options.expand,
         "first_turn": mcts.first_turn_budget,
+        "time_fraction": mcts.time_fraction,
         "iterations": mcts.iterations,
     }
+    assert mcts.time_fraction > UctBot(seed=0).time_fraction  # mcts searches longer than its baseline
     assert defaults("uct") == {"c": UctBot(seed=0).options.c}
     for params in PARAMETERS.values():
         for p in params:
