@@ -70,6 +70,45 @@ def test_winning_tile_is_the_lowest_connecting_placement(signs, player):
     assert bitboard.winning_tile(board, player, bitboard.new_scratch()) == expected
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(0, 30))
+def test_decisive_playouts_take_a_win_then_a_block_then_a_random_move(seed, opening):
+    """From a position after `opening` random turns, a decisive playout plays what the rules
+    played step by step play: the mover's lowest winning placement, else (when the opponent moves
+    next) the lowest one of the opponent's, else a random move (the same random draws, the same
+    final board)."""
+    board, scratch, rng = bitboard.new_board(), bitboard.new_scratch(), bitboard.new_rng(seed)
+    turn = 0
+    while turn < opening:
+        turn += 1
+        who = reference.actor(turn)
+        tile = 0 if who == reference.GROWTH else bitboard.random_move(board, who, rng)
+        if bitboard.step(board, turn, tile, scratch) != rules.ONGOING:
+            return
+    fresh, fresh_rng = board.copy(), rng.copy()
+    outcome, turns = bitboard.playout(board, turn, 200, True, scratch, rng)
+    while turn < 200:  # the same playout, step by step
+        turn += 1
+        who = reference.actor(turn)
+        tile = 0
+        if who != reference.GROWTH:
+            tile = bitboard.winning_tile(fresh, who, scratch)
+            if tile < 0 and reference.actor(turn + 1) == -who:
+                tile = bitboard.winning_tile(fresh, -who, scratch)
+            if tile < 0:
+                tile = bitboard.random_move(fresh, who, fresh_rng)
+            if tile < 0:
+                expected = rules.ORANGE_WINS if who == rules.BLUE else rules.BLUE_WINS
+                break
+        expected = bitboard.step(fresh, turn, tile, scratch)
+        if expected != rules.ONGOING:
+            break
+    else:
+        expected = rules.DRAW  # the turn limit
+    assert (outcome, turns) == (expected, turn)
+    assert (board == fresh).all() and rng[0] == fresh_rng[0]
+
+
 @settings(max_examples=50, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.booleans())
 def test_playouts_end_like_the_rules(seed, decisive):
