@@ -556,24 +556,6 @@ def winning_tile(board, player, scratch):
 
 
 @njit(cache=True)
-def erupting_win(board, player, spare, scratch):
-    """The lowest of the player's level-3 volcanoes whose raise erupts into its win (on `spare`,
-    a board to play on), or -1: the wins that `winning_tile` does not look for."""
-    lo, hi = plane(board, player, 3)
-    while lo | hi:
-        if lo:
-            t = lowest_bit(lo)
-            lo &= lo - _ONE
-        else:
-            t = 64 + lowest_bit(hi)
-            hi &= hi - _ONE
-        spare[:] = board
-        if play(spare, player, t, scratch) == (BLUE_WINS if player == BLUE else ORANGE_WINS):
-            return t
-    return -1
-
-
-@njit(cache=True)
 def playout(board, turns_played, max_turns, decisive, scratch, rng):
     """Play uniformly random legal moves to the end from an ongoing position; return (outcome,
     turns played). With `decisive`, a player who can connect by a placement does, else one who

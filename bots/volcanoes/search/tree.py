@@ -9,8 +9,7 @@ a node's statistics are from its mover's point of view.
 `Options` (plain UCT has them off): `c`, the exploration constant; `solver` (MCTS-Solver: proven
 wins, losses and draws are backed up and proven losses never selected; a node whose player can
 connect by a placement is proven at once); `rave_k` (RAVE: AMAF values blended into the
-selection, see `_select_rave`); `decisive` playouts (see `bitboard.playout`); `eruptions` (see
-`_expand`).
+selection, see `_select_rave`); `decisive` playouts (see `bitboard.playout`).
 
 Positions are boards of the bitboard rules core (`bitboard.py`); `Work` holds an iteration's board,
 the core's scratch space and the random generator's state.
@@ -38,28 +37,22 @@ class Options(NamedTuple):
     decisive: bool  # decisive playouts
     rave_k: float  # RAVE's k; 0 selects with plain UCB1
     expand: int = 1  # a leaf gets its children once it has this many visits (the root at once)
-    eruptions: bool = False  # the solver also proves a raise that erupts into a win at once
 
 
 class Work(NamedTuple):
     """Scratch space for `search`: the position during an iteration, the bitboard core's scratch
-    rows, the random generator's state (playouts and the children's order draw from it), the
-    children's values during a selection, and a board to try moves on."""
+    rows, the random generator's state (playouts and the children's order draw from it), and the
+    children's values during a selection."""
 
     board: np.ndarray
     scratch: np.ndarray
     rng: np.ndarray
     values: np.ndarray
-    spare: np.ndarray
 
 
 def new_work(seed: int) -> Work:
     return Work(
-        bitboard.new_board(),
-        bitboard.new_scratch(),
-        bitboard.new_rng(seed),
-        np.zeros(N_TILES, dtype=np.float32),
-        bitboard.new_board(),
+        bitboard.new_board(), bitboard.new_scratch(), bitboard.new_rng(seed), np.zeros(N_TILES, dtype=np.float32)
     )
 
 
@@ -128,18 +121,12 @@ def edge(board, turn, player, tile, scratch):
 
 
 @njit(cache=True)
-def _expand(nodes, reward, meta, node, turn, player, solver, eruptions, work):
-    """Give `node` (`turn` turns played) a block of children, one per legal move of `player` in
-    `work.board`, in a shuffled order (plain UCT tries them in that order). With the solver, a
-    placement that connects is found at once, and it and `node` are proven. With `eruptions` too,
-    so is a raise that erupts into a win; and when the growth after the move would end the game
-    if the move changed nothing, every child's edge is played at once and its outcome proven
-    (a growth that connects for the opponent leaves few moves that are not lost). Returns False
-    when the tree is full."""
+def _expand(nodes, reward, meta, node, player, solver, work):
+    """Give `node` a block of children, one per legal move of `player` in `work.board`, in a
+    shuffled order (plain UCT tries them in that order). With the solver, a placement that
+    connects is found at once, and it and `node` are proven. Returns False when the tree is full."""
     board, scratch = work.board, work.scratch
     winning = bitboard.winning_tile(board, player, scratch) if solver else -1
-    if eruptions and solver and winning < 0:
-        winning = bitboard.erupting_win(board, player, work.spare, scratch)
     moves = scratch[bitboard.MOVES]
     n = bitboard.legal_moves(board, player, moves)
     first = meta[N_NODES]
@@ -170,24 +157,7 @@ def _expand(nodes, reward, meta, node, turn, player, solver, eruptions, work):
     meta[N_NODES] = first + n
     if n == 0:  # a player without a legal move loses
         nodes[node, PROOF] = _win_for(-player)
-    elif eruptions and solver and winning < 0 and _growth_ends_game(board, turn, work.spare, scratch):
-        spare = work.spare
-        for child in range(first, first + n):
-            spare[:] = board
-            outcome, _ = edge(spare, turn, player, nodes[child, MOVE], scratch)
-            nodes[child, PROOF] = outcome
-        _prove(nodes, node)
     return True
-
-
-@njit(cache=True)
-def _growth_ends_game(board, turn, spare, scratch):
-    """Whether a growth follows the move of turn `turn` + 1 and, were the move to change nothing,
-    it would end the game (a level-3 volcano erupts into a connection)."""
-    if turn + 1 >= MAX_TURNS or CYCLE[(turn + 1) % 6] != GROWTH or not bitboard.erupts_on_growth(board):
-        return False
-    spare[:] = board
-    return bitboard.grow(spare, scratch) != ONGOING
 
 
 @njit(cache=True)
@@ -292,7 +262,7 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
             player = CYCLE[turn % 6]
             if nodes[node, FIRST] < 0:
                 if (node == 0 or nodes[node, VISITS] >= expand_at) and _expand(
-                    nodes, reward, meta, node, turn, player, solver, options.eruptions, work
+                    nodes, reward, meta, node, player, solver, work
                 ):
                     continue
                 # A leaf not visited enough yet, or the tree is full: valued by a playout.
