@@ -11,7 +11,11 @@ only to a threatened connection in the tree, the tree kept between turns, last g
 playouts, and the AMAF priors that pure-mcts gains from (20 virtual visits at 0.75 for a raise
 that erupts beside an enemy, at 0.3 for a tile beside own volcanoes about to erupt): -2 Elo
 [-23, +19] over 1,000 games at 100 ms; playouts that draw a raise of an own volcano again half the
-time (raises look wasted, growth does them anyway): -24 Elo [-48, +0] over 775 games."""
+time (raises look wasted, growth does them anyway): -24 Elo [-48, +0] over 775 games; a solver
+that also proves at expansion a raise erupting into a win, and every child's edge when the growth
+after the move would end the game (most losses to uct come at a growth): 2,172 pairs at 100 ms,
+14 games at once on 16 cores, +7 Elo [-4, +17], undecided, and on the same seeds 69.0-71.5%
+against uct:ms=1000 where mcts scored 61.0-72.8%, 81.0% against uct where it scored 86.8%."""
 
 from __future__ import annotations
 
