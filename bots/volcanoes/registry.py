@@ -68,7 +68,6 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
         # no timeout (max 66.7 ms, 2 games on 2 cores); uct keeps 0.75.
         Parameter("time_fraction", 0.9, 0.05, 1.0),
         Parameter("iterations", 0, 0, 10_000_000, int),
-        Parameter("guard", 0, 0, 1, int),
     ),
     # iterations=N (mcts, pure-mcts) searches exactly N a turn (0: by the clock), for comparisons
     # that must not depend on the machine's speed.

@@ -556,58 +556,13 @@ def winning_tile(board, player, scratch):
 
 
 @njit(cache=True)
-def _growth_guard(board, who, spare, scratch):
-    """A move for `who`, whose move a growth follows, that keeps that growth from connecting the
-    opponent when it would if `who` changed nothing, or -1: a raise of an own level-3 volcano
-    (it erupts now) or a placement beside an enemy level-3 volcano (its eruption destroys the
-    tile instead of gaining it), the first that works."""
-    if not erupts_on_growth(board):
-        return -1
-    loss = ORANGE_WINS if who == BLUE else BLUE_WINS
-    spare[:] = board
-    if grow(spare, scratch) != loss:
-        return -1
-    own_lo, own_hi = plane(board, who, 3)
-    enemy_lo, enemy_hi = plane(board, -who, 3)
-    near_lo = near_hi = _ZERO
-    while enemy_lo | enemy_hi:
-        if enemy_lo:
-            v = lowest_bit(enemy_lo)
-            enemy_lo &= enemy_lo - _ONE
-        else:
-            v = 64 + lowest_bit(enemy_hi)
-            enemy_hi &= enemy_hi - _ONE
-        near_lo |= _NB_MASK[v, 0]
-        near_hi |= _NB_MASK[v, 1]
-    e_lo = ~(occupied(board, 0, 0) | occupied(board, 1, 0))
-    e_hi = ~(occupied(board, 0, 1) | occupied(board, 1, 1))
-    cand_lo, cand_hi = own_lo | (near_lo & e_lo), own_hi | (near_hi & e_hi & HIGH_TILES)
-    while cand_lo | cand_hi:
-        if cand_lo:
-            t = lowest_bit(cand_lo)
-            cand_lo &= cand_lo - _ONE
-        else:
-            t = 64 + lowest_bit(cand_hi)
-            cand_hi &= cand_hi - _ONE
-        spare[:] = board
-        result = play(spare, who, t, scratch)
-        if result == ONGOING:
-            result = grow(spare, scratch)
-        if result != loss:
-            return t
-    return -1
-
-
-@njit(cache=True)
-def playout(board, turns_played, max_turns, decisive, scratch, rng, guard=False):
+def playout(board, turns_played, max_turns, decisive, scratch, rng):
     """Play uniformly random legal moves to the end from an ongoing position; return (outcome,
     turns played). With `decisive`, a player who can connect by a placement does, else one who
     can stop the opponent's connecting placement on the next move does. A game reaching
     `max_turns` is a draw; a player without a legal move loses. Moves are recorded in the
-    PLAYED row. With `guard` too, a player whose move a growth follows keeps that growth from
-    connecting the opponent if it can (`_growth_guard`)."""
+    PLAYED row."""
     played = scratch[PLAYED]
-    spare = np.empty(N_WORDS, dtype=np.uint64) if guard else board
     turn = turns_played
     while turn < max_turns:
         turn += 1
@@ -620,8 +575,6 @@ def playout(board, turns_played, max_turns, decisive, scratch, rng, guard=False)
                 tile = winning_tile(board, who, scratch)
                 if tile < 0 and _CYCLE[turn % 6] == -who:
                     tile = winning_tile(board, -who, scratch)
-                if tile < 0 and guard and _CYCLE[turn % 6] == GROWTH and turn < max_turns:
-                    tile = _growth_guard(board, who, spare, scratch)
             if tile < 0:
                 tile = random_move(board, who, rng)
             if tile < 0:
