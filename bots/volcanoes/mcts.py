@@ -5,20 +5,24 @@ playouts that take a connecting placement or block the opponent's (`decisive`), 
 It searches 0.9 of a turn's budget where uct searches 0.75 (`time_fraction`, see
 `registry.PARAMETERS`: +21 Elo). `expand` (a leaf's visits before it gets children; SPSA kept it
 at 1) and `first_turn` (the budget taken on the first turn: 1.0 scored -8 Elo [-44, +28] over 346
-games) are options for matches, as is `iterations` (a fixed number a turn). Tried and dropped,
-each for want of a match that it wins (in this branch's history): a neighbourhood prior, answers
-only to a threatened connection in the tree, the tree kept between turns, last good replies in
-playouts, and the AMAF priors that pure-mcts gains from (20 virtual visits at 0.75 for a raise
-that erupts beside an enemy, at 0.3 for a tile beside own volcanoes about to erupt): -2 Elo
-[-23, +19] over 1,000 games at 100 ms; playouts that draw a raise of an own volcano again half the
-time (raises look wasted, growth does them anyway): -24 Elo [-48, +0] over 775 games; a solver
-that also proves at expansion a raise erupting into a win, and every child's edge when the growth
-after the move would end the game (most losses to uct come at a growth): 2,172 pairs at 100 ms,
-14 games at once on 16 cores, +7 Elo [-4, +17], undecided, and on the same seeds 69.0-71.5%
-against uct:ms=1000 where mcts scored 61.0-72.8%, 81.0% against uct where it scored 86.8%;
-decisive playouts that also keep the coming growth from connecting the opponent (a raise of an
-own level-3 volcano, or a placement beside an enemy one; 21% fewer iterations): -92 Elo [-140,
--47], H0 after 113 pairs at 100 ms, 2 games on 2 cores."""
+games) are options for matches, as is `iterations` (a fixed number a turn).
+
+Tried and dropped, each for want of a match that it wins (in this branch's history):
+- a neighbourhood prior; answers only to a threatened connection in the tree; the tree kept
+  between turns; last good replies in playouts;
+- the AMAF priors that pure-mcts gains from (20 virtual visits at 0.75 for a raise that erupts
+  beside an enemy, at 0.3 for a tile beside own volcanoes about to erupt): -2 Elo [-23, +19] over
+  1,000 games at 100 ms;
+- playouts that draw a raise of an own volcano again half the time (raises look wasted, growth
+  does them anyway): -24 Elo [-48, +0] over 775 games;
+- a solver that also proves at expansion a raise erupting into a win, and every child's edge when
+  the growth after the move would end the game (most losses to uct come at a growth): +7 Elo
+  [-4, +17], undecided after 2,172 pairs at 100 ms (14 games at once on 16 cores); on the same
+  seeds 69.0-71.5% against uct:ms=1000 where mcts scored 61.0-72.8%, and 81.0% against uct where
+  it scored 86.8%;
+- decisive playouts that also keep the coming growth from connecting the opponent (a raise of an
+  own level-3 volcano, or a placement beside an enemy one; 21% fewer iterations): -92 Elo [-140,
+  -47], H0 after 113 pairs at 100 ms (2 games on 2 cores)."""
 
 from __future__ import annotations
 

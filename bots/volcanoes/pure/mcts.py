@@ -241,19 +241,8 @@ class MCTSBot:
         self.playout = decisive_playout if decisive else rules.random_playout
         self.solver = bool(solver)
         # (visits, and the AMAF sums they add: the means times the visits)
-        self.prior = (
-            (
-                prior,
-                prior * prior_own,
-                prior * prior_enemy,
-                prior * prior_alone,
-                prior * prior_raise,
-                prior * prior_erupting,
-                prior * prior_strike,
-            )
-            if prior
-            else None
-        )
+        means = (prior_own, prior_enemy, prior_alone, prior_raise, prior_erupting, prior_strike)
+        self.prior = (prior, *(prior * mean for mean in means)) if prior else None
         self.root: Node | None = None  # the node of our last move, where the next search starts
         self._searched: Node | None = None
         self.iterations = 0  # of the last search
