@@ -62,10 +62,6 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
         Parameter("c", 0.1026, 0.0, 10.0),
         Parameter("rave_k", 304.0, 0.0, 1e7),
         Parameter("expand", 1, 1, 100, int),
-        # implicit minimax backups (Lanctot et al. 2014): imm, the weight of the evaluation's
-        # minimax value in a child's mean; imm_scale, evaluation units per logit of winning chance
-        Parameter("imm", 0.0, 0.0, 1.0),
-        Parameter("imm_scale", 200.0, 1.0, 1e5),
         Parameter("first_turn", 0.3, 0.0, 1.0),
         # time_fraction: the share of the turn's 70 ms searched. `arena sprt mcts:time_fraction=0.9
         # mcts --elo0 0 --elo1 15 --workers 2 --seed 2701`: H1 after 1,777 games, +21 Elo [+5, +37],

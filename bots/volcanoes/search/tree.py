@@ -26,7 +26,7 @@ from numba import njit
 from referee.volcanoes.board import N_TILES
 from referee.volcanoes.rules import BLUE, BLUE_WINS, CYCLE, DRAW, GROWTH, MAX_TURNS, ONGOING, ORANGE_WINS
 
-from . import bitboard, evaluate
+from . import bitboard
 
 
 class Options(NamedTuple):
@@ -37,8 +37,6 @@ class Options(NamedTuple):
     decisive: bool  # decisive playouts
     rave_k: float  # RAVE's k; 0 selects with plain UCB1
     expand: int = 1  # a leaf gets its children once it has this many visits (the root at once)
-    imm: float = 0.0  # implicit minimax backups: the evaluation's weight in a child's value (0: off)
-    imm_scale: float = 200.0  # the evaluation's units per logit of blue's winning chance
 
 
 class Work(NamedTuple):
@@ -50,30 +48,19 @@ class Work(NamedTuple):
     scratch: np.ndarray
     rng: np.ndarray
     values: np.ndarray
-    evaluation: np.ndarray  # the static evaluation's scratch (implicit minimax backups)
 
 
 def new_work(seed: int) -> Work:
     return Work(
-        bitboard.new_board(),
-        bitboard.new_scratch(),
-        bitboard.new_rng(seed),
-        np.zeros(N_TILES, dtype=np.float32),
-        evaluate.new_scratch(),
+        bitboard.new_board(), bitboard.new_scratch(), bitboard.new_rng(seed), np.zeros(N_TILES, dtype=np.float32)
     )
 
-
-# The evaluation's weights for implicit minimax backups: without its look past the coming growth.
-_IMM_WEIGHTS = evaluate.WEIGHTS.copy()
-_IMM_WEIGHTS[evaluate.GROWTH_LOOK] = 0
 
 # Columns of `nodes`.
 PARENT, FIRST, N_CHILDREN, N_TRIED, MOVE, MOVER, VISITS, PROOF, AMAF_VISITS = range(9)
 N_COLUMNS = 9
-# Columns of `reward`: the mover's total score, its total over AMAF updates (RAVE), and the node's
-# minimax value from the mover's point of view (implicit minimax backups: the static evaluation of a
-# leaf as a winning chance, the best child's value above it).
-SCORE, AMAF_SCORE, MINIMAX = 0, 1, 2
+# Columns of `reward`: the mover's total score, and its total over AMAF updates (RAVE).
+SCORE, AMAF_SCORE = 0, 1
 # PROOF holds a proven outcome (BLUE_WINS, ORANGE_WINS, DRAW) or ONGOING (unknown).
 # Entries of `meta`.
 N_NODES = 0
@@ -83,7 +70,7 @@ N_META = 1
 def new_tree(capacity: int):
     """(nodes, reward, meta): an empty tree (call `reset` before searching)."""
     nodes = np.zeros((capacity, N_COLUMNS), dtype=np.int32)
-    reward = np.zeros((capacity, 3), dtype=np.float32)
+    reward = np.zeros((capacity, 2), dtype=np.float32)
     meta = np.zeros(N_META, dtype=np.int64)
     return nodes, reward, meta
 
@@ -195,7 +182,7 @@ def _select(nodes, reward, node, c, solver):
 
 
 @njit(cache=True, fastmath=True)
-def _select_rave(nodes, reward, node, c, solver, rave_k, imm, values):
+def _select_rave(nodes, reward, node, c, solver, rave_k, values):
     """The child with the best RAVE value: the mean score blended with the AMAF mean, weight
     beta = sqrt(k / (3 n + k)) on AMAF, plus UCB exploration. A child never played in any
     simulation through `node` comes first; an unvisited child is judged on AMAF alone (an AMAF
@@ -208,7 +195,6 @@ def _select_rave(nodes, reward, node, c, solver, rave_k, imm, values):
     loss = _win_for(-player)
     explore = np.float32(c * math.sqrt(math.log(nodes[node, VISITS] + 1)))
     k = np.float32(rave_k)
-    minimax_weight = np.float32(imm)
     one, none_yet, lost = np.float32(1.0), np.float32(1e9), np.float32(-2.0)
     for i in range(n):
         child = first + i
@@ -219,8 +205,7 @@ def _select_rave(nodes, reward, node, c, solver, rave_k, imm, values):
             max(amaf_visits, 1)
         )
         beta = np.float32(math.sqrt(k / (np.float32(3.0) * np.float32(visits) + k)))
-        mean = (one - minimax_weight) * (reward[child, SCORE] / v) + minimax_weight * reward[child, MINIMAX]
-        value = (one - beta) * mean + beta * amaf + explore / np.float32(math.sqrt(v))
+        value = (one - beta) * (reward[child, SCORE] / v) + beta * amaf + explore / np.float32(math.sqrt(v))
         value = none_yet if visits == 0 and amaf_visits == 0 else value
         values[i] = lost if solver and nodes[child, PROOF] == loss else value
     best = 0
@@ -228,27 +213,6 @@ def _select_rave(nodes, reward, node, c, solver, rave_k, imm, values):
         if values[i] > values[best]:
             best = i
     return first + best if values[best] > lost else -1
-
-
-@njit(cache=True)
-def _chance(board, turns_played, player, scale, scratch):
-    """The static evaluation of the position as `player`'s winning chance (a logistic curve,
-    `scale` evaluation units per logit)."""
-    logit = evaluate.evaluate(board, turns_played, 0, scratch, _IMM_WEIGHTS) / scale
-    blue = 1.0 / (1.0 + math.exp(-min(max(logit, -50.0), 50.0)))
-    return blue if player == BLUE else 1.0 - blue
-
-
-@njit(cache=True)
-def _back_up_minimax(nodes, reward, node):
-    """Implicit minimax backups: `node`'s value is its best valued child's, seen by its mover."""
-    first = nodes[node, FIRST]
-    best = np.float32(-1.0)
-    for child in range(first, first + nodes[node, N_CHILDREN]):
-        if nodes[child, VISITS] > 0 and reward[child, MINIMAX] > best:
-            best = reward[child, MINIMAX]
-    if best >= 0.0:
-        reward[node, MINIMAX] = best if nodes[first, MOVER] == nodes[node, MOVER] else np.float32(1.0) - best
 
 
 @njit(cache=True)
@@ -281,7 +245,7 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
     `options`; returns how many ran (fewer when the root is proven). Once the tree is full, the
     leaves it reaches are valued by playouts without growing it."""
     c, solver, decisive, rave_k = options.c, options.solver, options.decisive, options.rave_k
-    expand_at, imm = options.expand, options.imm
+    expand_at = options.expand
     board, scratch = work.board, work.scratch
     played = scratch[bitboard.PLAYED]
     for done in range(iterations):
@@ -305,7 +269,7 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
                 outcome, _ = bitboard.playout(board, turn, MAX_TURNS, decisive, scratch, work.rng)
                 break
             if rave_k > 0.0:
-                child = _select_rave(nodes, reward, node, c, solver, rave_k, imm, work.values)
+                child = _select_rave(nodes, reward, node, c, solver, rave_k, work.values)
             else:
                 tried = nodes[node, N_TRIED]
                 if tried < nodes[node, N_CHILDREN]:
@@ -318,10 +282,7 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
             if nodes[node, VISITS] == 0:  # a new node: its outcome, or a playout
                 if outcome != ONGOING:
                     nodes[node, PROOF] = outcome
-                    reward[node, MINIMAX] = _score(outcome, player)
                 else:
-                    if imm > 0.0:
-                        reward[node, MINIMAX] = _chance(board, turn, player, options.imm_scale, work.evaluation)
                     outcome, _ = bitboard.playout(board, turn, MAX_TURNS, decisive, scratch, work.rng)
                 break
         # Back up the outcome; with the solver, proofs climb while they can; with RAVE, each
@@ -334,8 +295,6 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
             if parent >= 0:
                 if proving:
                     proving = _prove(nodes, parent)
-                if imm > 0.0:
-                    _back_up_minimax(nodes, reward, parent)
                 if rave_k > 0.0:
                     mover = nodes[node, MOVER]
                     bit = 1 if mover == BLUE else 2
