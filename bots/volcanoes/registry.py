@@ -62,7 +62,6 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
         Parameter("c", 0.1026, 0.0, 10.0),
         Parameter("rave_k", 304.0, 0.0, 1e7),
         Parameter("expand", 1, 1, 100, int),
-        Parameter("strikes", 0, 0, 100, int),
         Parameter("first_turn", 0.3, 0.0, 1.0),
         # time_fraction: the share of the turn's 70 ms searched. `arena sprt mcts:time_fraction=0.9
         # mcts --elo0 0 --elo1 15 --workers 2 --seed 2701`: H1 after 1,777 games, +21 Elo [+5, +37],

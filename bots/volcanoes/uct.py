@@ -39,7 +39,6 @@ class UctBot(Bot):
         rave_k: float = 0.0,
         decisive: bool = False,
         expand: int = 1,
-        strikes: int = 0,
         capacity: int = 1 << 19,
         time_fraction: float = 0.75,
         iterations: int = 0,
@@ -51,7 +50,7 @@ class UctBot(Bot):
         `first_turn`: the most seconds of budget taken on a game's first turn (CodinGame allows
         1000 ms)."""
         self.seed = int(np.random.SeedSequence(seed).generate_state(1)[0])
-        self.options = tree.Options(float(c), bool(solver), bool(decisive), float(rave_k), int(expand), int(strikes))
+        self.options = tree.Options(float(c), bool(solver), bool(decisive), float(rave_k), int(expand))
         self.time_fraction = time_fraction
         self.first_turn_budget = float(first_turn)
         self.iterations = int(iterations)

@@ -556,27 +556,7 @@ def winning_tile(board, player, scratch):
 
 
 @njit(cache=True)
-def strike(board, player, rng):
-    """A random one of the player's level-3 volcanoes touching an enemy piece (raised, it erupts
-    and knocks the enemy pieces around it down by 4), -1 if there is none."""
-    own = 0 if player == BLUE else 8
-    enemy_lo, enemy_hi = occupied(board, 1 - own // 8, 0), occupied(board, 1 - own // 8, 1)
-    found = -1
-    n = 0
-    for w in range(2):
-        x = board[own + 4 + w]
-        while x:
-            t = 64 * w + lowest_bit(x)
-            x &= x - _ONE
-            if (_NB_MASK[t, 0] & enemy_lo) | (_NB_MASK[t, 1] & enemy_hi):
-                n += 1
-                if random_below(rng, n) == 0:  # a uniform choice among those found
-                    found = t
-    return found
-
-
-@njit(cache=True)
-def playout(board, turns_played, max_turns, decisive, scratch, rng, strikes=0):
+def playout(board, turns_played, max_turns, decisive, scratch, rng):
     """Play uniformly random legal moves to the end from an ongoing position; return (outcome,
     turns played). With `decisive`, a player who can connect by a placement does, else one who
     can stop the opponent's connecting placement on the next move does. A game reaching
@@ -595,8 +575,6 @@ def playout(board, turns_played, max_turns, decisive, scratch, rng, strikes=0):
                 tile = winning_tile(board, who, scratch)
                 if tile < 0 and _CYCLE[turn % 6] == -who:
                     tile = winning_tile(board, -who, scratch)
-            if tile < 0 and strikes > 0 and random_below(rng, strikes) == 0:
-                tile = strike(board, who, rng)
             if tile < 0:
                 tile = random_move(board, who, rng)
             if tile < 0:

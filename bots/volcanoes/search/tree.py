@@ -37,7 +37,6 @@ class Options(NamedTuple):
     decisive: bool  # decisive playouts
     rave_k: float  # RAVE's k; 0 selects with plain UCB1
     expand: int = 1  # a leaf gets its children once it has this many visits (the root at once)
-    strikes: int = 0  # playouts take a strike (`bitboard.strike`) one move in this many (0: never)
 
 
 class Work(NamedTuple):
@@ -267,7 +266,7 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
                 ):
                     continue
                 # A leaf not visited enough yet, or the tree is full: valued by a playout.
-                outcome, _ = bitboard.playout(board, turn, MAX_TURNS, decisive, scratch, work.rng, options.strikes)
+                outcome, _ = bitboard.playout(board, turn, MAX_TURNS, decisive, scratch, work.rng)
                 break
             if rave_k > 0.0:
                 child = _select_rave(nodes, reward, node, c, solver, rave_k, work.values)
@@ -284,7 +283,7 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
                 if outcome != ONGOING:
                     nodes[node, PROOF] = outcome
                 else:
-                    outcome, _ = bitboard.playout(board, turn, MAX_TURNS, decisive, scratch, work.rng, options.strikes)
+                    outcome, _ = bitboard.playout(board, turn, MAX_TURNS, decisive, scratch, work.rng)
                 break
         # Back up the outcome; with the solver, proofs climb while they can; with RAVE, each
         # child of a node on the path whose move its mover played later on gets an AMAF update.
