@@ -73,10 +73,10 @@ def test_winning_tile_is_the_lowest_connecting_placement(signs, player):
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.integers(0, 30))
 def test_decisive_playouts_take_a_win_then_a_block_then_a_random_move(seed, opening):
-    """From a position after `opening` random turns, a decisive playout plays what the rules
-    played step by step play: the mover's lowest winning placement, else (when the opponent moves
-    next) the lowest one of the opponent's, else a random move (the same random draws, the same
-    final board)."""
+    """From a position after `opening` random turns, a decisive playout plays what the rules do,
+    played step by step: the mover's lowest winning placement, else (when the opponent moves next)
+    the lowest one of the opponent's, else a random move (the same random draws, the same final
+    board)."""
     board, scratch, rng = bitboard.new_board(), bitboard.new_scratch(), bitboard.new_rng(seed)
     turn = 0
     while turn < opening:
@@ -86,8 +86,8 @@ def test_decisive_playouts_take_a_win_then_a_block_then_a_random_move(seed, open
         if bitboard.step(board, turn, tile, scratch) != rules.ONGOING:
             return
     fresh, fresh_rng = board.copy(), rng.copy()
-    outcome, turns = bitboard.playout(board, turn, 200, True, scratch, rng)
-    while turn < 200:  # the same playout, step by step
+    outcome, turns = bitboard.playout(board, turn, rules.MAX_TURNS, True, scratch, rng)
+    while turn < rules.MAX_TURNS:  # the same playout, step by step
         turn += 1
         who = reference.actor(turn)
         tile = 0
