@@ -20,7 +20,7 @@ from referee.volcanoes.match import Settings
 from . import analyse, bench, bundle, stress, tune
 from . import players as players_mod
 from .errors import UsageError
-from .players import PlayerError, changed_since, prepare, resolve_all
+from .players import PlayerError, changed_since, fixed_budget_notes, prepare, resolve_all
 from .report import PairCounter, SprtCourse, points, text_report
 from .run import make_executor, run_jobs
 from .schedule import gauntlet, jobs, ladder, round_robin
@@ -450,6 +450,8 @@ def _continue(args, store: Store) -> int:
     live = _Live(config, store.games())
     if not live.finished():
         prepare(list(players.values()))
+        for note in fixed_budget_notes(players.values(), settings):
+            print(note, file=sys.stderr)
     print(
         f"{config['command']} {' '.join(config['players'])}: {total} games at most, "
         f"{len(done)} already played; database {store.path}",

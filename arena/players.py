@@ -145,6 +145,26 @@ def turn_ms(player: Player, default: float) -> float:
     return target_options(player.target).get(TIME_OPTION, default) if player.kind == "bot" else default
 
 
+FIXED_BUDGET_OPTION = "iterations"  # `mcts:iterations=6000`: a fixed search a turn, whatever the clock
+
+
+def fixed_budget_notes(players, settings: Settings) -> list[str]:
+    """A line for each player that searches a fixed number of iterations a turn under a turn limit
+    no longer than CodinGame's: the search ignores the clock, the referee does not, so a slow turn
+    forfeits the game and counts as a loss (a tune then favours whatever is fast, not strong)."""
+    notes = []
+    for player in players:
+        fixed = target_options(player.target).get(FIXED_BUDGET_OPTION, 0) if player.kind == "bot" else 0
+        limit = turn_ms(player, settings.turn_ms)
+        if fixed and limit <= Settings.turn_ms:
+            notes.append(
+                f"note: {player.label} searches {fixed} iterations a turn whatever the clock, yet a turn over "
+                f"{limit:g} ms still forfeits its game; to compare at a fixed budget, lift the limit "
+                "(e.g. --turn-ms 300 --first-turn-ms 3000)"
+            )
+    return notes
+
+
 def _bot_version(target: str) -> str:
     """The module's hash, and the options when there are any: they are part of what plays."""
     options = target.split(":")[2] if target.count(":") >= 2 else ""

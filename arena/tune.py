@@ -21,7 +21,7 @@ from tqdm import tqdm
 from bots.volcanoes.registry import PARAMETERS
 
 from .errors import UsageError
-from .players import Player, prepare, resolve, target_options
+from .players import Player, fixed_budget_notes, prepare, resolve, target_options
 from .report import pairings_rows, players_rows, points, table
 from .run import run_jobs
 from .schedule import derive_seed, jobs
@@ -176,6 +176,8 @@ class Tuning:
         config = self.config
         if len(self.games) < self.total_games:
             prepare(list(self.fixed.values()), log)
+            for note in fixed_budget_notes(self.fixed.values(), _settings(config)):
+                print(note, file=log)
         print(
             f"tune {config['bot']} ({', '.join(p['name'] for p in config['params'])}): {self.total_games} games, "
             f"{len(self.games)} already played; database {self.store.path}",
@@ -243,7 +245,9 @@ class Tuning:
         k = len(self.history) - 1
         back = self.history[max(0, k - max(1, round(TREND_SHARE * self.config["iterations"])))]
         values = " ".join(f"{name} {value:.4g} ({value - back[name]:+.2g})" for name, value in self.theta.items())
-        return f"iteration {k}/{self.config['iterations']}: {values}"
+        # Errors (timeouts above all) score as losses and pull the values towards whatever avoids them.
+        errors = sum(bool(g["blue_error"]) + bool(g["orange_error"]) for g in self.games)
+        return f"iteration {k}/{self.config['iterations']}: {values} errors {errors}"
 
 
 def _settings(config: dict):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from arena.players import PlayerError, open_seat, resolve, target_options, turn_ms
+from arena.players import PlayerError, fixed_budget_notes, open_seat, resolve, target_options, turn_ms
 from bots.volcanoes.registry import PARAMETERS, defaults, parse_options
 from referee.volcanoes.match import Settings, play_game
 
@@ -29,6 +29,27 @@ def test_time_option_sets_the_seats_limit_not_a_bot_argument(tmp_path):
     assert turn_ms(player, 100.0) == 1000.0
     assert turn_ms(resolve("uct", tmp_path), 100.0) == 100.0
     open_seat(player, seed=1).close()  # `ms` is not passed to the constructor
+
+
+@pytest.mark.parametrize(
+    "spec, turn_ms_, noted",
+    [
+        ("pure-mcts:iterations=500", 100.0, True),  # a fixed search under CodinGame's limit
+        ("mcts:iterations=6000", 50.0, True),
+        ("pure-mcts:iterations=500", 300.0, False),  # the limit lifted for the run
+        ("pure-mcts:iterations=500,ms=1000", 100.0, False),  # or for the player
+        ("mcts", 100.0, False),  # searches by the clock
+        ("uct:ms=1000", 100.0, False),
+    ],
+)
+def test_a_fixed_search_under_the_turn_limit_gets_a_note(tmp_path, spec, turn_ms_, noted):
+    """A fixed number of iterations ignores the clock, the referee does not: the run says so before
+    its games (a forfeit would count as a loss, and a tune would favour the fast values)."""
+    player = resolve(spec, tmp_path)
+    notes = fixed_budget_notes([player], Settings(turn_ms=turn_ms_))
+    assert len(notes) == noted
+    if noted:
+        assert spec in notes[0] and "--turn-ms" in notes[0]
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
-"""Plain-Python oracles for the alpha-beta bot's and greedy's numba kernels: connection distances by
-Dijkstra from each tile, and the evaluation written out over the reference rules. Slow and
-readable; the kernels (bitboards, bit-parallel searches) must agree with them exactly."""
+"""Plain-Python oracles for the numba kernels: connection distances by Dijkstra from each tile, the
+evaluation written out over the reference rules, and the lowest connecting placement that the
+playouts' decisive moves look for. Slow and readable; the kernels (bitboards, bit-parallel
+searches) must agree with them exactly."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import numpy as np
 from bots.volcanoes.search import bitboard
 from bots.volcanoes.search.evaluate import DOUBLE_MOVE, GROWTH_LOOK, MAX_ROUTES, ROUTE, SINGLE_MOVE, STEP, WEIGHTS
 from bots.volcanoes.search.tt import WIN
-from referee.volcanoes import reference
+from referee.volcanoes import reference, rules
 from referee.volcanoes.board import HALF, N_TILES, NEIGHBOURS
 from referee.volcanoes.constants import BLUE, MAX_LEVEL, ORANGE
 
@@ -21,6 +22,16 @@ def board_of(levels) -> np.ndarray:
     board = bitboard.new_board()
     bitboard.from_levels(np.asarray(levels, dtype=np.int8), board)
     return board
+
+
+def lowest_connecting_placement(levels, player) -> int:
+    """The lowest empty tile whose placement joins a tile to its antipode for `player`, or -1."""
+    for tile in np.flatnonzero(levels == 0):
+        after = levels.copy()
+        after[tile] = player
+        if rules.connects(after, player):
+            return int(tile)
+    return -1
 
 
 def cheapest(levels, player, source):

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from bots.volcanoes.search import bitboard
 from referee.volcanoes import reference, rules
 from referee.volcanoes.board import N_TILES
+from tests.volcanoes.plain import lowest_connecting_placement
 
 
 @settings(max_examples=200, deadline=None)
@@ -58,13 +59,7 @@ def test_winning_tile_is_the_lowest_connecting_placement(signs, player):
     levels = np.array(signs, dtype=np.int8)
     if rules.connects(levels, player):
         return
-    expected = -1
-    for tile in np.flatnonzero(levels == 0):
-        after = levels.copy()
-        after[tile] = player
-        if rules.connects(after, player):
-            expected = tile
-            break
+    expected = lowest_connecting_placement(levels, player)
     board = bitboard.new_board()
     bitboard.from_levels(levels, board)
     assert bitboard.winning_tile(board, player, bitboard.new_scratch()) == expected

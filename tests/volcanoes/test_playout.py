@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from arena import playout_baseline as playout
 from referee.volcanoes import reference, rules
 from referee.volcanoes.board import N_TILES
+from tests.volcanoes.plain import lowest_connecting_placement
 
 
 def _play_both(pick, max_turns=200):
@@ -97,13 +98,7 @@ def test_winning_tile_is_the_lowest_connecting_placement(signs, player):
     levels = np.array(signs, dtype=np.int8)
     if rules.connects(levels, player):
         return
-    expected = -1
-    for tile in np.flatnonzero(levels == 0):
-        after = levels.copy()
-        after[tile] = player
-        if rules.connects(after, player):
-            expected = tile
-            break
+    expected = lowest_connecting_placement(levels, player)
     assert playout.winning_tile(levels, player, playout.new_scratch()) == expected
 
 
