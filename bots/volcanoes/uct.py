@@ -43,6 +43,7 @@ class UctBot(Bot):
         time_fraction: float = 0.75,
         iterations: int = 0,
         first_turn: float = FIRST_TURN_SEARCH,
+        first_play: float = 1e9,
     ):
         """`time_fraction`: the share of the turn's budget searched (the rest absorbs a late
         batch and a busy machine). `iterations`: search exactly that many a turn, whatever the
@@ -50,7 +51,9 @@ class UctBot(Bot):
         `first_turn`: the most seconds of budget taken on a game's first turn (CodinGame allows
         1000 ms)."""
         self.seed = int(np.random.SeedSequence(seed).generate_state(1)[0])
-        self.options = tree.Options(float(c), bool(solver), bool(decisive), float(rave_k), int(expand))
+        self.options = tree.Options(
+            float(c), bool(solver), bool(decisive), float(rave_k), int(expand), float(first_play)
+        )
         self.time_fraction = time_fraction
         self.first_turn_budget = float(first_turn)
         self.iterations = int(iterations)

@@ -154,3 +154,19 @@ def test_a_leaf_gets_children_after_expand_visits():
         expanded = expanded[expanded[:, tree.FIRST] >= 0]
         assert len(expanded) > 10
         assert expanded[:, tree.VISITS].min() == fewest
+
+
+@pytest.mark.parametrize("first_play, chosen", [(1e9, 2), (0.99, 2), (0.6, 1)])
+def test_a_child_without_statistics_is_valued_at_first_play(first_play, chosen):
+    """RAVE's selection values a child with neither visits nor AMAF visits at `first_play`: one
+    scoring 0.9 over 10 visits (about 0.95 with its exploration) loses to it at 0.99, beats it at
+    0.6 (mcts's default), and the old rule (try every such child first) is first_play = 1e9."""
+    nodes, reward, meta = tree.new_tree(4)
+    tree.reset(nodes, reward, meta, rules.ORANGE)
+    nodes[0, tree.FIRST], nodes[0, tree.N_CHILDREN], nodes[0, tree.VISITS] = 1, 2, 11
+    for child in (1, 2):
+        nodes[child, tree.MOVER], nodes[child, tree.PROOF], nodes[child, tree.MOVE] = rules.BLUE, rules.ONGOING, child
+    nodes[1, tree.VISITS] = nodes[1, tree.AMAF_VISITS] = 10
+    reward[1, tree.SCORE] = reward[1, tree.AMAF_SCORE] = 9.0
+    values = np.zeros(4, dtype=np.float32)
+    assert tree._select_rave(nodes, reward, 0, 0.1, True, 300.0, first_play, values) == chosen

@@ -37,6 +37,7 @@ class Options(NamedTuple):
     decisive: bool  # decisive playouts
     rave_k: float  # RAVE's k; 0 selects with plain UCB1
     expand: int = 1  # a leaf gets its children once it has this many visits (the root at once)
+    first_play: float = 1e9  # RAVE's value of a child with neither visits nor AMAF visits
 
 
 class Work(NamedTuple):
@@ -182,7 +183,7 @@ def _select(nodes, reward, node, c, solver):
 
 
 @njit(cache=True, fastmath=True)
-def _select_rave(nodes, reward, node, c, solver, rave_k, values):
+def _select_rave(nodes, reward, node, c, solver, rave_k, first_play, values):
     """The child with the best RAVE value: the mean score blended with the AMAF mean, weight
     beta = sqrt(k / (3 n + k)) on AMAF, plus UCB exploration. A child never played in any
     simulation through `node` comes first; an unvisited child is judged on AMAF alone (an AMAF
@@ -195,7 +196,7 @@ def _select_rave(nodes, reward, node, c, solver, rave_k, values):
     loss = _win_for(-player)
     explore = np.float32(c * math.sqrt(math.log(nodes[node, VISITS] + 1)))
     k = np.float32(rave_k)
-    one, none_yet, lost = np.float32(1.0), np.float32(1e9), np.float32(-2.0)
+    one, none_yet, lost = np.float32(1.0), np.float32(first_play), np.float32(-2.0)
     for i in range(n):
         child = first + i
         visits = nodes[child, VISITS]
@@ -269,7 +270,7 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
                 outcome, _ = bitboard.playout(board, turn, MAX_TURNS, decisive, scratch, work.rng)
                 break
             if rave_k > 0.0:
-                child = _select_rave(nodes, reward, node, c, solver, rave_k, work.values)
+                child = _select_rave(nodes, reward, node, c, solver, rave_k, options.first_play, work.values)
             else:
                 tried = nodes[node, N_TRIED]
                 if tried < nodes[node, N_CHILDREN]:
