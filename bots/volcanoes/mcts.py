@@ -4,9 +4,9 @@ playouts that take a connecting placement or block the opponent's (`decisive`), 
 
 A child that neither its own visits nor AMAF have valued yet is valued at `first_play` = 0.6, a
 little above an even game, where it used to be tried before every other child: +83 Elo [+44,
-+123] (`arena sprt`, H1 after 173 pairs at 100 ms; see `registry.PARAMETERS`). Over 70 children
-that rule spent the first visits of every new node on moves no playout had touched, most of them
-poor, when AMAF already pointed at good ones.
++123] (`arena sprt`, H1 after 173 pairs at 100 ms; see `registry.PARAMETERS`). Among some 70
+children, that rule spent the first visits of every new node on the moves no playout through it
+had played, before the ones that AMAF already rated.
 
 It searches 0.9 of a turn's budget where uct searches 0.75 (`time_fraction`, see
 `registry.PARAMETERS`: +21 Elo). `expand` (a leaf's visits before it gets children; SPSA kept it

@@ -43,13 +43,13 @@ class UctBot(Bot):
         time_fraction: float = 0.75,
         iterations: int = 0,
         first_turn: float = FIRST_TURN_SEARCH,
-        first_play: float = 1e9,
+        first_play: float = tree.TRY_FIRST,
     ):
         """`time_fraction`: the share of the turn's budget searched (the rest absorbs a late
         batch and a busy machine). `iterations`: search exactly that many a turn, whatever the
         clock (0: by the clock), for comparisons that must not depend on the machine's speed.
         `first_turn`: the most seconds of budget taken on a game's first turn (CodinGame allows
-        1000 ms)."""
+        1000 ms). `first_play`: with RAVE, the value of a child no simulation has valued yet."""
         self.seed = int(np.random.SeedSequence(seed).generate_state(1)[0])
         self.options = tree.Options(
             float(c), bool(solver), bool(decisive), float(rave_k), int(expand), float(first_play)

@@ -156,11 +156,11 @@ def test_a_leaf_gets_children_after_expand_visits():
         assert expanded[:, tree.VISITS].min() == fewest
 
 
-@pytest.mark.parametrize("first_play, chosen", [(1e9, 2), (0.99, 2), (0.6, 1)])
+@pytest.mark.parametrize("first_play, chosen", [(tree.TRY_FIRST, 2), (0.99, 2), (0.6, 1)])
 def test_a_child_without_statistics_is_valued_at_first_play(first_play, chosen):
     """RAVE's selection values a child with neither visits nor AMAF visits at `first_play`: one
     scoring 0.9 over 10 visits (about 0.95 with its exploration) loses to it at 0.99, beats it at
-    0.6 (mcts's default), and the old rule (try every such child first) is first_play = 1e9."""
+    0.6 (mcts's default); TRY_FIRST, the old rule, tries every such child first."""
     nodes, reward, meta = tree.new_tree(4)
     tree.reset(nodes, reward, meta, rules.ORANGE)
     nodes[0, tree.FIRST], nodes[0, tree.N_CHILDREN], nodes[0, tree.VISITS] = 1, 2, 11
