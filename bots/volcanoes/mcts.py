@@ -8,14 +8,19 @@ little above an even game, where it used to be tried before every other child: +
 children, that rule spent the first visits of every new node on the moves no playout through it
 had played, before the ones that AMAF already rated.
 
+The tree is kept between turns (`reuse`): the subtree of the position shown next is copied into
+a second tree, and the search goes on from there. Both trees have 2M rows (`capacity`), where
+one of 512K rows often filled within a turn: together +28 Elo [+8, +47] (`arena sprt`, H1 after
+553 pairs at 100 ms; see `registry.PARAMETERS`), where neither decided alone.
+
 It searches 0.9 of a turn's budget where uct searches 0.75 (`time_fraction`, see
 `registry.PARAMETERS`: +21 Elo). `expand` (a leaf's visits before it gets children; SPSA kept it
 at 1) and `first_turn` (the budget taken on the first turn: 1.0 scored -8 Elo [-44, +28] over 346
 games) are options for matches, as is `iterations` (a fixed number a turn).
 
 Tried and dropped, each for want of a match that it wins (in this branch's history):
-- a neighbourhood prior; answers only to a threatened connection in the tree; the tree kept
-  between turns; last good replies in playouts;
+- a neighbourhood prior; answers only to a threatened connection in the tree; last good
+  replies in playouts;
 - the AMAF priors that pure-mcts gains from (20 virtual visits at 0.75 for a raise that erupts
   beside an enemy, at 0.3 for a tile beside own volcanoes about to erupt): -2 Elo [-23, +19] over
   1,000 games at 100 ms;

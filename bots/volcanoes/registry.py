@@ -75,6 +75,14 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
         # after 173 pairs, +83 Elo [+44, +123], no timeout (2 games on 2 cores). Against 0.6 at 6,000
         # iterations (seed 3003, 100 pairs each), 0.4 scored +16 [-36, +68] and 0.8 -19 [-67, +28].
         Parameter("first_play", 0.6, 0.0, 1e9),
+        # reuse: keep the subtree of the position shown next between turns, in a tree of `capacity`
+        # rows (of 44 bytes; a second tree takes the kept part). At 1 << 19 rows the tree often filled
+        # within a turn. `arena sprt "mcts:reuse=1,capacity=2097152" mcts --elo0 0 --elo1 15
+        # --workers 2 --seed 3103`: H1 after 553 pairs, +28 Elo [+8, +47], no timeout (2 games on 2
+        # cores). Alone, neither decided: capacity=2097152 +7 [-11, +24] (691 pairs, seed 3101),
+        # reuse=1 +0 [-25, +25] (364 pairs, seed 3102).
+        Parameter("capacity", 1 << 21, 1 << 10, 1 << 24, int),
+        Parameter("reuse", 1, 0, 1, int),
     ),
     # iterations=N (mcts, pure-mcts) searches exactly N a turn (0: by the clock), for comparisons
     # that must not depend on the machine's speed.

@@ -15,6 +15,7 @@ if __name__ == "__main__":  # before the imports below, which load numba: answer
     raise SystemExit
 
 import time
+import weakref
 
 import numpy as np
 
@@ -26,6 +27,26 @@ from .search import bitboard, tree
 
 BATCH = 64  # iterations per jitted call; the clock is read between calls
 FIRST_TURN_SEARCH = 0.30  # seconds of budget on a game's first turn (its time_fraction is searched)
+
+# Trees of bots that are gone, by capacity, for the next bots of this process: writing a new tree's
+# pages once costs 0.1 s for 2M rows (an arena plays game after game, each with new bots).
+_SPARE_TREES: dict[int, list] = {}
+
+
+def _take_tree(capacity: int):
+    """(nodes, reward, meta) for a bot: a tree a bot left, or a new one with every page written
+    now, so that no timed turn waits for the system to map one."""
+    spare = _SPARE_TREES.get(capacity)
+    if spare:
+        return spare.pop()
+    nodes, reward, meta = tree.new_tree(capacity)
+    nodes.fill(0)
+    reward.fill(0)
+    return nodes, reward, meta
+
+
+def _give_back(capacity: int, trees: list) -> None:
+    _SPARE_TREES.setdefault(capacity, []).extend(trees)
 
 
 class UctBot(Bot):
@@ -44,12 +65,14 @@ class UctBot(Bot):
         iterations: int = 0,
         first_turn: float = FIRST_TURN_SEARCH,
         first_play: float = tree.TRY_FIRST,
+        reuse: bool = False,
     ):
         """`time_fraction`: the share of the turn's budget searched (the rest absorbs a late
         batch and a busy machine). `iterations`: search exactly that many a turn, whatever the
         clock (0: by the clock), for comparisons that must not depend on the machine's speed.
         `first_turn`: the most seconds of budget taken on a game's first turn (CodinGame allows
-        1000 ms). `first_play`: with RAVE, the value of a child no simulation has valued yet."""
+        1000 ms). `first_play`: with RAVE, the value of a child no simulation has valued yet.
+        `reuse`: keep, from the last turn's tree, the subtree of the position shown now."""
         self.seed = int(np.random.SeedSequence(seed).generate_state(1)[0])
         self.options = tree.Options(
             float(c), bool(solver), bool(decisive), float(rave_k), int(expand), float(first_play)
@@ -57,7 +80,15 @@ class UctBot(Bot):
         self.time_fraction = time_fraction
         self.first_turn_budget = float(first_turn)
         self.iterations = int(iterations)
-        self.nodes, self.reward, self.meta = tree.new_tree(capacity)
+        self.nodes, self.reward, self.meta = _take_tree(capacity)
+        # With reuse, a second tree of the same size: what is kept from the last is copied into it.
+        self.spare = _take_tree(capacity)[:2] if reuse else None
+        trees = [(self.nodes, self.reward, self.meta)]
+        if reuse:
+            trees.append((*self.spare, np.zeros_like(self.meta)))
+        weakref.finalize(self, _give_back, capacity, trees).atexit = False
+        self.reuse = bool(reuse)
+        self.searched = None  # (board, turns played, our move) of the last search, for reuse
         self.work = tree.new_work(self.seed)
         self.root = bitboard.new_board()
         self.first_turn = True
@@ -70,13 +101,34 @@ class UctBot(Bot):
         tree.reset(nodes, reward, meta, -1)
         tree.search(nodes, reward, meta, bitboard.new_board(), 0, 8, self.options, self.work)
         tree.best_child(nodes, self.options.solver)
-        # Fault the big tree's pages in now: a first search would do it inside a timed turn.
-        self.nodes.fill(0)
-        self.reward.fill(0)
+        tree.find_child(nodes, 0, 0)
+        tree.keep_subtree(nodes, reward, meta, 0, *tree.new_tree(256)[:2])
+        tree.edge(bitboard.new_board(), 0, rules.BLUE, 0, self.work.scratch)
 
     def start(self, colour: int) -> None:
         self.work.rng[:] = bitboard.new_rng(self.seed + colour)
         self.first_turn = True
+        self.searched = None
+
+    def _kept_node(self, state: GameState) -> int:
+        """The node of the last turn's tree that holds `state` (reached by our move and the moves
+        since), or -1: no reuse, no tree, or `state` is not where those moves lead."""
+        if not self.reuse or self.searched is None or not state.last_moves:
+            return -1
+        board, turn, move = self.searched
+        board = board.copy()
+        node = 0
+        for tile in (move, *(t for t in state.last_moves if t >= 0)):
+            node = tree.find_child(self.nodes, node, tile)
+            if node < 0:
+                return -1
+            outcome, turn = tree.edge(board, turn, int(rules.CYCLE[turn % 6]), tile, self.work.scratch)
+            if outcome != rules.ONGOING:
+                return -1
+        words = bitboard.POSITION_WORDS
+        if turn != state.turns_played or not np.array_equal(board[:words], self.root[:words]):
+            return -1
+        return node
 
     def choose(self, state: GameState, budget: float) -> int:
         started = time.perf_counter()
@@ -84,8 +136,13 @@ class UctBot(Bot):
             budget = min(budget, self.first_turn_budget)
             self.first_turn = False
         deadline = started + budget * self.time_fraction
-        tree.reset(self.nodes, self.reward, self.meta, -state.player)
         bitboard.from_levels(state.levels, self.root)  # dormant is level 4 at a turn boundary
+        kept = self._kept_node(state)
+        if kept >= 0:
+            tree.keep_subtree(self.nodes, self.reward, self.meta, kept, *self.spare)
+            self.spare, (self.nodes, self.reward) = (self.nodes, self.reward), self.spare
+        else:
+            tree.reset(self.nodes, self.reward, self.meta, -state.player)
         iterations = 0
         while True:  # at least one batch, whatever the budget
             batch = min(BATCH, self.iterations - iterations) if self.iterations else BATCH
@@ -101,13 +158,15 @@ class UctBot(Bot):
                 break
         self.last_search = {"iterations": iterations}
         child = tree.best_child(self.nodes, self.options.solver)
-        return int(self.nodes[child, tree.MOVE]) if child >= 0 else int(state.legal_moves()[0])
+        move = int(self.nodes[child, tree.MOVE]) if child >= 0 else int(state.legal_moves()[0])
+        self.searched = (self.root.copy(), state.turns_played, move) if self.reuse else None
+        return move
 
     def evaluate(self, state: GameState, iterations: int) -> tuple[int, float]:
         """Search `state` afresh for `iterations` iterations whatever the clock (fewer when the
         root is proven), reseeded, so the same position always gets the same answer: (the move
         it would play, blue's expected score from 0 to 1). Game analysis uses it."""
-        self.start(state.player)
+        self.start(state.player)  # forgets the last tree too
         tree.reset(self.nodes, self.reward, self.meta, -state.player)
         bitboard.from_levels(state.levels, self.root)
         self.last_search = {

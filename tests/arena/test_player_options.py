@@ -84,6 +84,8 @@ def test_declared_defaults_are_the_bots_defaults():
         "time_fraction": mcts.time_fraction,
         "iterations": mcts.iterations,
         "first_play": mcts.options.first_play,
+        "capacity": len(mcts.nodes),
+        "reuse": mcts.reuse,
     }
     assert mcts.time_fraction > UctBot(seed=0).time_fraction  # mcts searches longer than its baseline
     assert defaults("uct") == {"c": UctBot(seed=0).options.c}

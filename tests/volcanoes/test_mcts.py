@@ -1,6 +1,7 @@
 """The tree-search bots: immediate wins, the solver's proofs, and whole games as
 processes through the referee (legal moves within the budget: tests/contracts/test_bot_contract.py)."""
 
+import gc
 import sys
 from collections import deque
 
@@ -170,3 +171,79 @@ def test_a_child_without_statistics_is_valued_at_first_play(first_play, chosen):
     reward[1, tree.SCORE] = reward[1, tree.AMAF_SCORE] = 9.0
     values = np.zeros(4, dtype=np.float32)
     assert tree._select_rave(nodes, reward, 0, 0.1, True, 300.0, first_play, values) == chosen
+
+
+def _subtree(nodes, reward, node, path=()):
+    """{path of moves from `node`: (visits, score, AMAF visits, AMAF score, proof, mover)} over
+    `node`'s subtree, by a plain walk."""
+    out = {
+        path: tuple(int(nodes[node, c]) for c in (tree.VISITS, tree.AMAF_VISITS, tree.PROOF, tree.MOVER))
+        + tuple(float(x) for x in reward[node])
+    }
+    first = nodes[node, tree.FIRST]
+    for child in range(first, first + nodes[node, tree.N_CHILDREN]) if first >= 0 else ():
+        out.update(_subtree(nodes, reward, child, path + (int(nodes[child, tree.MOVE]),)))
+    return out
+
+
+def test_keeping_a_subtree_keeps_its_statistics_and_links():
+    """`keep_subtree` copies a grandchild of the root and its subtree into an empty tree, with
+    it as the root: every node with its statistics, its parent and its block of children."""
+    bot = MctsBot(seed=5)
+    nodes, reward, meta = tree.new_tree(1 << 17)
+    tree.reset(nodes, reward, meta, rules.ORANGE)
+    tree.search(nodes, reward, meta, bitboard.new_board(), 0, 3000, bot.options, bot.work)
+    child = tree.best_child(nodes, True)
+    top = max(
+        range(nodes[child, tree.FIRST], nodes[child, tree.FIRST] + nodes[child, tree.N_CHILDREN]),
+        key=lambda node: nodes[node, tree.VISITS],
+    )
+    expected = _subtree(nodes, reward, top)
+    assert len(expected) > 100
+    kept_nodes, kept_reward, _ = tree.new_tree(len(nodes))
+    kept = tree.keep_subtree(nodes, reward, meta, top, kept_nodes, kept_reward)
+    assert kept == meta[tree.N_NODES] == len(expected)
+    nodes, reward = kept_nodes, kept_reward
+    assert _subtree(nodes, reward, 0) == expected
+    assert nodes[0, tree.PARENT] == -1
+    for node in range(1, kept):
+        parent = nodes[node, tree.PARENT]
+        assert nodes[parent, tree.FIRST] <= node < nodes[parent, tree.FIRST] + nodes[parent, tree.N_CHILDREN]
+
+
+def _most_visited_child(nodes, node):
+    first = nodes[node, tree.FIRST]
+    assert first >= 0, "the node has no children"
+    return max(range(first, first + nodes[node, tree.N_CHILDREN]), key=lambda child: nodes[child, tree.VISITS])
+
+
+def test_reuse_starts_from_the_last_turns_subtree():
+    """With `reuse`, the search after our move and the opponent's two replies starts from the
+    subtree that the last search grew there (its root has more visits than this search ran); a
+    position reached otherwise (here: the moves since are unknown) gets a fresh tree."""
+    for known in (True, False):
+        bot = MctsBot(seed=3, reuse=True, iterations=4000)
+        bot.start(rules.BLUE)
+        levels, dormant = rules.new_state()
+        ours = bot.choose(GameState(levels.copy(), dormant.copy(), 0), 1.0)
+        reply = _most_visited_child(bot.nodes, tree.find_child(bot.nodes, 0, ours))
+        second = int(bot.nodes[_most_visited_child(bot.nodes, reply), tree.MOVE])
+        reply = int(bot.nodes[reply, tree.MOVE])
+        for turn, tile in enumerate((ours, reply, -1, second), start=1):
+            rules.take_turn(levels, dormant, turn, tile)
+        since = (reply, -1, second) if known else ()
+        bot.choose(GameState(levels, dormant, 4, since), 1.0)
+        assert bot.last_search["iterations"] == 4000
+        assert (bot.nodes[0, tree.VISITS] > 4000) == known
+
+
+def test_a_bot_that_is_gone_leaves_its_trees_to_the_next():
+    """A new bot takes the trees of one that is gone (their pages already written: an arena makes
+    new bots for every game), and never those of a bot still playing."""
+    bot = MctsBot(seed=1)
+    trees = {id(bot.nodes), id(bot.spare[0])}
+    other = MctsBot(seed=2)
+    assert not trees & {id(other.nodes), id(other.spare[0])}
+    del bot
+    gc.collect()
+    assert {id(MctsBot(seed=3).nodes), id(MctsBot(seed=4).spare[0])} <= trees

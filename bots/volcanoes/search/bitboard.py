@@ -32,6 +32,7 @@ from referee.volcanoes.constants import BLUE_WINS, DRAW, ONGOING, ORANGE_WINS
 from referee.volcanoes.constants import MAX_ERUPTION_PHASES, MAX_LEVEL
 
 N_WORDS = 18  # 16 and 17: a plane for level 0, written to and never read (saves branches)
+POSITION_WORDS = 16  # the words that hold a position: two boards compare equal on these
 U = np.uint64
 _ZERO = U(0)
 _ONE = U(1)

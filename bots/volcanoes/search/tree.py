@@ -9,7 +9,8 @@ a node's statistics are from its mover's point of view.
 `Options` (plain UCT has them off): `c`, the exploration constant; `solver` (MCTS-Solver: proven
 wins, losses and draws are backed up and proven losses never selected; a node whose player can
 connect by a placement is proven at once); `rave_k` (RAVE: AMAF values blended into the
-selection, see `_select_rave`); `decisive` playouts (see `bitboard.playout`).
+selection, see `_select_rave`); `decisive` playouts (see `bitboard.playout`). Between turns a
+bot may keep the subtree of the position it is shown next (`find_child`, `keep_subtree`).
 
 Positions are boards of the bitboard rules core (`bitboard.py`); `Work` holds an iteration's board,
 the core's scratch space and the random generator's state.
@@ -311,6 +312,42 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
                             reward[sibling, AMAF_SCORE] += score
             node = parent
     return iterations
+
+
+@njit(cache=True)
+def find_child(nodes, node, move):
+    """The child of `node` reached by `move`, or -1 (none, or `node` has no children yet)."""
+    first = nodes[node, FIRST]
+    if first < 0:
+        return -1
+    for child in range(first, first + nodes[node, N_CHILDREN]):
+        if nodes[child, MOVE] == move:
+            return child
+    return -1
+
+
+@njit(cache=True)
+def keep_subtree(nodes, reward, meta, top, kept_nodes, kept_reward):
+    """Copy node `top`'s subtree into the empty tree (`kept_nodes`, `kept_reward`), `top` as its
+    root, for tree reuse between turns; `meta` then counts the copy's rows. Breadth first, block
+    of children by block: one read and one write of each kept row, whatever the tree's size.
+    Returns how many rows were kept."""
+    kept_nodes[0, :] = nodes[top, :]
+    kept_reward[0, :] = reward[top, :]
+    kept_nodes[0, PARENT] = -1
+    kept = 1
+    node = 0
+    while node < kept:
+        first, n = kept_nodes[node, FIRST], kept_nodes[node, N_CHILDREN]
+        if first >= 0:  # the old rows of its children
+            kept_nodes[kept : kept + n, :] = nodes[first : first + n, :]
+            kept_reward[kept : kept + n, :] = reward[first : first + n, :]
+            kept_nodes[kept : kept + n, PARENT] = node
+            kept_nodes[node, FIRST] = kept
+            kept += n
+        node += 1
+    meta[N_NODES] = kept
+    return kept
 
 
 @njit(cache=True)
