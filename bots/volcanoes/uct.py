@@ -30,15 +30,15 @@ FIRST_TURN_SEARCH = 0.30  # seconds of budget on a game's first turn (its time_f
 
 # Trees of bots that are gone, by capacity, for the next bots of this process: writing a new tree's
 # pages once costs 0.1 s for 2M rows (an arena plays game after game, each with new bots).
-_SPARE_TREES: dict[int, list] = {}
+_LEFT_TREES: dict[int, list] = {}
 
 
 def _take_tree(capacity: int):
     """(nodes, reward, meta) for a bot: a tree a bot left, or a new one with every page written
     now, so that no timed turn waits for the system to map one."""
-    spare = _SPARE_TREES.get(capacity)
-    if spare:
-        return spare.pop()
+    left = _LEFT_TREES.get(capacity)
+    if left:
+        return left.pop()
     nodes, reward, meta = tree.new_tree(capacity)
     nodes.fill(0)
     reward.fill(0)
@@ -46,7 +46,7 @@ def _take_tree(capacity: int):
 
 
 def _give_back(capacity: int, trees: list) -> None:
-    _SPARE_TREES.setdefault(capacity, []).extend(trees)
+    _LEFT_TREES.setdefault(capacity, []).extend(trees)
 
 
 class UctBot(Bot):
@@ -80,13 +80,11 @@ class UctBot(Bot):
         self.time_fraction = time_fraction
         self.first_turn_budget = float(first_turn)
         self.iterations = int(iterations)
-        self.nodes, self.reward, self.meta = _take_tree(capacity)
         # With reuse, a second tree of the same size: what is kept from the last is copied into it.
-        self.spare = _take_tree(capacity)[:2] if reuse else None
-        trees = [(self.nodes, self.reward, self.meta)]
-        if reuse:
-            trees.append((*self.spare, np.zeros_like(self.meta)))
+        trees = [_take_tree(capacity) for _ in range(2 if reuse else 1)]
         weakref.finalize(self, _give_back, capacity, trees).atexit = False
+        self.nodes, self.reward, self.meta = trees[0]
+        self.spare = trees[1][:2] if reuse else None
         self.reuse = bool(reuse)
         self.searched = None  # (board, turns played, our move) of the last search, for reuse
         self.work = tree.new_work(self.seed)
@@ -113,7 +111,7 @@ class UctBot(Bot):
     def _kept_node(self, state: GameState) -> int:
         """The node of the last turn's tree that holds `state` (reached by our move and the moves
         since), or -1: no reuse, no tree, or `state` is not where those moves lead."""
-        if not self.reuse or self.searched is None or not state.last_moves:
+        if self.searched is None or not state.last_moves:
             return -1
         board, turn, move = self.searched
         board = board.copy()

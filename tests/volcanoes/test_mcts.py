@@ -174,7 +174,7 @@ def test_a_child_without_statistics_is_valued_at_first_play(first_play, chosen):
 
 
 def _subtree(nodes, reward, node, path=()):
-    """{path of moves from `node`: (visits, score, AMAF visits, AMAF score, proof, mover)} over
+    """{path of moves from `node`: (visits, AMAF visits, proof, mover, score, AMAF score)} over
     `node`'s subtree, by a plain walk."""
     out = {
         path: tuple(int(nodes[node, c]) for c in (tree.VISITS, tree.AMAF_VISITS, tree.PROOF, tree.MOVER))
@@ -186,6 +186,12 @@ def _subtree(nodes, reward, node, path=()):
     return out
 
 
+def _most_visited_child(nodes, node):
+    first = nodes[node, tree.FIRST]
+    assert first >= 0, "the node has no children"
+    return max(range(first, first + nodes[node, tree.N_CHILDREN]), key=lambda child: nodes[child, tree.VISITS])
+
+
 def test_keeping_a_subtree_keeps_its_statistics_and_links():
     """`keep_subtree` copies a grandchild of the root and its subtree into an empty tree, with
     it as the root: every node with its statistics, its parent and its block of children."""
@@ -193,11 +199,7 @@ def test_keeping_a_subtree_keeps_its_statistics_and_links():
     nodes, reward, meta = tree.new_tree(1 << 17)
     tree.reset(nodes, reward, meta, rules.ORANGE)
     tree.search(nodes, reward, meta, bitboard.new_board(), 0, 3000, bot.options, bot.work)
-    child = tree.best_child(nodes, True)
-    top = max(
-        range(nodes[child, tree.FIRST], nodes[child, tree.FIRST] + nodes[child, tree.N_CHILDREN]),
-        key=lambda node: nodes[node, tree.VISITS],
-    )
+    top = _most_visited_child(nodes, tree.best_child(nodes, True))
     expected = _subtree(nodes, reward, top)
     assert len(expected) > 100
     kept_nodes, kept_reward, _ = tree.new_tree(len(nodes))
@@ -209,12 +211,6 @@ def test_keeping_a_subtree_keeps_its_statistics_and_links():
     for node in range(1, kept):
         parent = nodes[node, tree.PARENT]
         assert nodes[parent, tree.FIRST] <= node < nodes[parent, tree.FIRST] + nodes[parent, tree.N_CHILDREN]
-
-
-def _most_visited_child(nodes, node):
-    first = nodes[node, tree.FIRST]
-    assert first >= 0, "the node has no children"
-    return max(range(first, first + nodes[node, tree.N_CHILDREN]), key=lambda child: nodes[child, tree.VISITS])
 
 
 def test_reuse_starts_from_the_last_turns_subtree():
