@@ -57,7 +57,11 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
     "uct": (Parameter("c", math.sqrt(2), 0.0, 10.0),),
     # mcts's c and rave_k: SPSA (`arena tune mcts --params c=0.03:0.6,rave_k=200:10000,expand=1:8`,
     # 1700 games) from 0.2 and 3000; then `arena sprt tuned=mcts:c=0.1026,rave_k=304 mcts --elo0 0
-    # --elo1 15`: H1 after 980 games, +35 Elo [+12, +58], no timeout.
+    # --elo1 15`: H1 after 980 games, +35 Elo [+12, +58], no timeout. Tuned again with first_play
+    # and reuse (`arena tune mcts --params c=0.02:0.4,rave_k=50:3000,first_play=0.3:0.9
+    # --iterations 250 --seed 3201`, 2,000 games: c 0.14, rave_k 89, first_play 0.60), then `arena
+    # sprt "mcts:c=0.14,rave_k=90" mcts --elo0 0 --elo1 15 --seed 3202`: +6 Elo [-11, +22] after
+    # 798 pairs, undecided (2 games on 2 cores), so the defaults stay.
     "mcts": (
         Parameter("c", 0.1026, 0.0, 10.0),
         Parameter("rave_k", 304.0, 0.0, 1e7),
