@@ -103,6 +103,7 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
         Parameter("prior_raise", pure_mcts.PRIOR_LONE_RAISE, 0.0, 1.0),
         Parameter("prior_erupting", pure_mcts.PRIOR_BESIDE_ERUPTING, 0.0, 1.0),
         Parameter("prior_strike", pure_mcts.PRIOR_STRIKE, 0.0, 1.0),
+        Parameter("opening", 1, 0, 1, int),
     ),
 }
 

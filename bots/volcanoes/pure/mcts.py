@@ -16,6 +16,12 @@ that may stop it. Worth 69% +-11 (80 games) against the same search without it a
 a move, and at 40 ms a move, whatever the bit-mask checks cost, 63% +-12 and 75% +-12 (60 games
 each, two seeds).
 
+The first moves come from an opening book (`book`): numba `mcts`'s moves searched offline with
+some sixty times the iterations this search gets in a turn, on every line of the first turns.
++76 Elo [+28, +128] against the same search without it (`arena sprt pure-mcts
+pure-mcts:opening=0 --elo0 0 --elo1 30`, H1 after 73 pairs); against numba `mcts`, 19.8% of 200
+games where it scored 12.8% on the same seeds without the book.
+
 A node is a position where a player is to move (growth turns are folded into the move before
 them); `wins` count for the player whose move led to it, so a parent picks the child best for its
 own mover though the movers do not simply alternate (blue, orange, growth, orange, blue, growth).
@@ -28,7 +34,7 @@ import time
 from math import log, sqrt
 from random import Random
 
-from . import rules
+from . import book, rules
 from .decisive import decisive_playout
 from .player import main
 
@@ -231,6 +237,7 @@ class MCTSBot:
         prior_raise: float = PRIOR_LONE_RAISE,
         prior_erupting: float = PRIOR_BESIDE_ERUPTING,
         prior_strike: float = PRIOR_STRIKE,
+        opening: int = 1,
     ):
         """`iterations`: search exactly this many a turn whatever the clock says (for tests and
         for comparisons that must not depend on the machine's speed). `decisive`: playouts that
@@ -238,7 +245,7 @@ class MCTSBot:
         MCTS-Solver (proven outcomes climb the tree; a proven loss is never chosen when another
         move is left). `prior`: virtual AMAF visits at each new node (`_prior`; 0: none), at
         the means `prior_own`, `prior_enemy`, `prior_alone`, `prior_raise`, `prior_erupting` and
-        `prior_strike`."""
+        `prior_strike`. `opening`: play the opening book's moves (`book`) while the game is on it."""
         self.rng = Random(seed)
         self.fixed_iterations = iterations
         self.exploration = exploration
@@ -249,15 +256,24 @@ class MCTSBot:
         means = (prior_own, prior_enemy, prior_alone, prior_raise, prior_erupting, prior_strike)
         self.prior = (prior, *(prior * mean for mean in means)) if prior else None
         self.root: Node | None = None  # the node of our last move, where the next search starts
+        self.use_book = bool(opening)
+        self.opening: book.Opening | None = None  # this game's way through the book
         self._searched: Node | None = None
         self.iterations = 0  # of the last search
 
     def start(self, colour: int) -> None:
         self.root = self._searched = None
+        self.opening = book.Opening() if self.use_book else None
 
     def choose(self, board, turns_played: int, deadline: float) -> int:
         # (No cyclic garbage collection runs in a timed turn: every adapter, `player.main`, the
         # launcher's stand-in and the referee's in-process seat, turns the collector off for it.)
+        if self.opening is not None:
+            move = self.opening.move(board, turns_played)
+            if move != book.NO_MOVE:
+                self.iterations = 0
+                return move
+            self.opening = None
         root = self._reuse(board, turns_played)
         # Free the rest of the old tree now, within the budget, not after the deadline.
         self.root = self._searched = None
