@@ -50,7 +50,7 @@ def _play(colour, seed, opponent_moves=None):
     rng = Random(seed)
     opening = book.Opening()
     board, played = rules.new_board(), {}
-    for turns in range(12):
+    for turns in range(book.LAST_TURN + 6):
         who = rules.ACTORS[turns]
         if who == rules.GROWTH:
             tile = G

@@ -16,6 +16,9 @@ from itertools import product
 from . import opening_book, rules
 
 GROWTH_TURN = -1  # a growth turn's place in a line of moves
+# Turns played before the book's last position (blue's third move); past it a game is off the book
+# without a look for the opponent's moves, whose tiles multiply.
+LAST_TURN = 6
 NO_MOVE = -1
 # One character a tile (or NO_MOVE, the last) in `opening_book`'s strings.
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#$%&()*+,-./:;<=>?@[]^_"
@@ -75,7 +78,7 @@ class Opening:
 
     def move(self, board, turns: int) -> int:
         """The book's move in this position (turns played), or NO_MOVE once the game is off the book."""
-        if self.line is None or turns >= 8:
+        if self.line is None or turns > LAST_TURN:
             self.line = None
             return NO_MOVE
         line = self._follow(bytes(board[: rules.N_TILES]), turns)

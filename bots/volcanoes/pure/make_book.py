@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bots.volcanoes.registry import defaults
+from bots.volcanoes.mcts import MctsBot
 from bots.volcanoes.search import bitboard, tree
 
 from . import book, rules
@@ -29,8 +29,7 @@ LINE_ITERATIONS = 30_000
 
 class Searcher:
     def __init__(self):
-        d = defaults("mcts")
-        self.options = tree.Options(float(d["c"]), True, True, float(d["rave_k"]), 1, float(d["first_play"]))
+        self.options = MctsBot(capacity=1024).options  # (its search, in a tree of our own)
         self.nodes, self.reward, self.meta = tree.new_tree(1 << 22)
         self.root = bitboard.new_board()
 
@@ -65,7 +64,7 @@ def compute(part: int, parts: int) -> dict:
             b5 = s.best([first, o1, g, o2], LINE_ITERATIONS)
             line = [first, o1, g, o2, b5, g]
             if book.replay(line)[1] < 0:  # (the game ended: no move to book)
-                b7 = -1
+                b7 = book.NO_MOVE
             else:
                 b7 = s.best(line, LINE_ITERATIONS)
             out["lines"][o1 * rules.N_TILES + o2] = [b5, b7]

@@ -273,7 +273,6 @@ class MCTSBot:
             if move != book.NO_MOVE:
                 self.iterations = 0
                 return move
-            self.opening = None
         root = self._reuse(board, turns_played)
         # Free the rest of the old tree now, within the budget, not after the deadline.
         self.root = self._searched = None
