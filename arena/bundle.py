@@ -33,6 +33,11 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 PROJECT_PACKAGES = ("referee", "bots", "arena")
 CODINGAME_LIMIT = 100_000
 COMPRESS_CHOICES = ("auto", "always", "never")
+# Data that only the bundle of the bot that plays from it carries, module -> that bot's module. The
+# pure engine's opening book (some 20,000 UTF-16 units that compress badly) would put a numba bot's
+# bundle over the limit; there the pure engine is only the stand-in that plays while the engine
+# loads, and `book` plays on without its tables.
+OWN_BUNDLE_ONLY = {"bots.volcanoes.pure.opening_book": "bots.volcanoes.pure.mcts"}
 
 NUMBA_STAND_IN = '''"""numba's decorators as no-ops (and prange as range): this bundle runs without numba."""
 
@@ -223,6 +228,9 @@ def build(bot: str, compress: str = "auto", limit: int = CODINGAME_LIMIT, root: 
         raise BundleError(f"compress must be one of {', '.join(COMPRESS_CHOICES)}, not {compress!r}")
     entry = resolve_bot(bot, root)
     modules, external = collect(entry, root)
+    for name, owner in OWN_BUNDLE_ONLY.items():
+        if owner != entry:
+            modules.pop(name, None)
     if "numba" in external:
         modules["numba"] = (True, NUMBA_STAND_IN)
         external.remove("numba")

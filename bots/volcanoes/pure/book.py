@@ -2,41 +2,89 @@
 (`make_book.py`), which the pure search could not match in a turn's time.
 
 The book holds blue's first move; orange's first two moves after each blue opening; blue's second
-and third moves after each pair of orange replies to the book's first move (every line where the
-opponent's choices number 80 or 80 x 80). A game leaves the book at the first position that is not
-on one of its lines. `Opening` follows a game from position to position: it finds the opponent's
-moves since our last book move among the tiles the opponent holds, and checks each line by
-replaying it.
+and third moves after each pair of orange replies to the book's first move; orange's third and
+fourth moves (either side of a growth) after each pair of blue moves that follow. Orange's lines are
+kept for the first tile of each of the board's two classes of tiles (60 and 20 tiles that its 120
+symmetries exchange): a line that opens elsewhere is looked up through a symmetry (`symmetries`)
+that takes its first tile there, and the answer taken back. A game leaves the book at the first
+position that is not on one of its lines. `Opening` follows a game from position to position: it
+finds the opponent's moves since our last book move among the tiles the opponent holds (or held
+before one of our eruptions), and checks each line by replaying it.
+
+A numba bot's bundle leaves the tables out (`arena.bundle`); its pure stand-in then plays without
+a book.
 """
 
 from __future__ import annotations
 
 from itertools import product
 
-from . import opening_book, rules
+from . import rules
+
+try:
+    from . import opening_book
+except ImportError:  # (a bundle without the tables)
+    opening_book = None
 
 GROWTH_TURN = -1  # a growth turn's place in a line of moves
-# Turns played before the book's last position (blue's third move); past it a game is off the book
-# without a look for the opponent's moves, whose tiles multiply.
-LAST_TURN = 6
+# Turns played before the book's last position (orange's fourth move); past it a game is off the
+# book without a look for the opponent's moves, whose tiles multiply.
+LAST_TURN = 9
 NO_MOVE = -1
-# One character a tile (or NO_MOVE, the last) in `opening_book`'s strings.
-ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#$%&()*+,-./:;<=>?@[]^_"
-_TILE = {ch: i for i, ch in enumerate(ALPHABET[: rules.N_TILES])}
-_TILE[ALPHABET[rules.N_TILES]] = NO_MOVE
+# `opening_book`'s strings hold two moves a character: a tile or NO_MOVE (as 80) each, from
+# U+4E00 on (CJK characters: one UTF-16 unit each, as CodinGame counts a submission's size).
+_BASE, _RADIX = 0x4E00, rules.N_TILES + 1
 
 
 def encode(tiles) -> str:
-    return "".join(ALPHABET[rules.N_TILES if t < 0 else t] for t in tiles)
+    """Tiles (NO_MOVE among them) two a character; an odd count is ended by NO_MOVE."""
+    codes = [rules.N_TILES if t < 0 else t for t in tiles]
+    codes += [rules.N_TILES] * (len(codes) % 2)
+    return "".join(chr(_BASE + a * _RADIX + b) for a, b in zip(codes[::2], codes[1::2], strict=True))
 
 
 def decode(text: str) -> list[int]:
-    return [_TILE[ch] for ch in text]
+    tiles = []
+    for ch in text:
+        tiles += divmod(ord(ch) - _BASE, _RADIX)
+    return [NO_MOVE if t == rules.N_TILES else t for t in tiles]
 
 
-FIRST = decode(opening_book.FIRST)[0] if opening_book.FIRST else NO_MOVE
-_ORANGE = decode(opening_book.ORANGE)  # per blue opening b: orange's moves at turns 2 and 4
-_BLUE = decode(opening_book.BLUE)  # per orange pair o1 * 80 + o2: blue's moves at turns 5 and 7
+def symmetries(generators) -> list[list[int]]:
+    """For each tile b, a symmetry of the board (a permutation of the tiles) that takes b to the
+    first tile of its class: the first such in a breadth-first walk of the group `generators`
+    make (the board's 120 symmetries, which keep adjacency and antipodes)."""
+    group = [list(rules.TILES)]
+    seen = {tuple(group[0])}
+    for sigma in group:  # (grows while it is walked)
+        for g in generators:
+            composed = [g[t] for t in sigma]
+            if tuple(composed) not in seen:
+                seen.add(tuple(composed))
+                group.append(composed)
+    first = [min(sigma[b] for sigma in group) for b in rules.TILES]
+    return [next(sigma for sigma in group if sigma[b] == first[b]) for b in rules.TILES]
+
+
+def _table(name: str) -> list[int]:
+    return decode(getattr(opening_book, name, ""))  # (empty without the tables)
+
+
+FIRST = (_table("FIRST") or [NO_MOVE])[0]
+_ORANGE = _table("ORANGE")  # per blue opening b: orange's moves at turns 2 and 4
+_BLUE = _table("BLUE")  # per orange pair o1 * 80 + o2: blue's moves at turns 5 and 7
+# Per class c and blue's second and third moves b5, b7 (seen through the symmetry), at 2 * (c *
+# 6400 + b5 * 80 + b7): orange's moves at turns 8 and 10.
+_DEEP = _table("DEEP")
+_GENERATORS = _table("GENERATORS")
+_SIGMA = symmetries([_GENERATORS[i : i + rules.N_TILES] for i in range(0, len(_GENERATORS), rules.N_TILES)])
+_BACK = []  # each symmetry's inverse
+for _sigma in _SIGMA:
+    _back = [0] * rules.N_TILES
+    for _t, _image in enumerate(_sigma):
+        _back[_image] = _t
+    _BACK.append(_back)
+_CLASS = {image: c for c, image in enumerate(sorted({_SIGMA[b][b] for b in rules.TILES}))}
 
 
 def replay(moves) -> tuple[bytearray, int]:
@@ -67,6 +115,14 @@ def lookup(line: list[int]) -> int:
             return _BLUE[i]
         if line[4] == _BLUE[i]:
             return _BLUE[i + 1]
+    if len(line) in (7, 9) and _DEEP and line[1:4:2] == _ORANGE[2 * line[0] : 2 * line[0] + 2]:
+        sigma, back = _SIGMA[line[0]], _BACK[line[0]]
+        i = 2 * (_CLASS[sigma[line[0]]] * n * n + sigma[line[4]] * n + sigma[line[6]])
+        o7, o9 = (NO_MOVE if m == NO_MOVE else back[m] for m in _DEEP[i : i + 2])
+        if len(line) == 7:
+            return o7
+        if line[7] == o7:
+            return o9
     return NO_MOVE
 
 
@@ -90,12 +146,19 @@ class Opening:
         return move
 
     def _follow(self, board: bytes, turns: int) -> list[int] | None:
-        """Our line extended by the turns since (the opponent's moves among the tiles it holds),
-        if one such line leads to `board`."""
+        """Our line extended by the turns since (the opponent's moves among the tiles it may have
+        played), if one such line leads to `board`."""
         known = self.line
         gap = range(len(known), turns)
         opponent = -rules.ACTORS[turns]
-        held = [t for t in rules.TILES if (board[t] - rules.EMPTY) * opponent > 0]
+        # The opponent's tiles, and the empty ones beside our erupted volcanoes (a piece destroyed).
+        top = rules.ORANGE_TOP if opponent > 0 else rules.BLUE_TOP
+        nb = rules._NB
+        held = [
+            t
+            for t in rules.TILES
+            if (board[t] - rules.EMPTY) * opponent > 0 or (board[t] == rules.EMPTY and top in [board[n] for n in nb[t]])
+        ]
         choices = [held if rules.ACTORS[i] == opponent else [GROWTH_TURN] for i in gap]
         for tiles in product(*choices):
             line = known + list(tiles)
