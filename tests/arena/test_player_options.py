@@ -86,6 +86,7 @@ def test_declared_defaults_are_the_bots_defaults():
         "first_play": mcts.options.first_play,
         "capacity": len(mcts.nodes),
         "reuse": mcts.reuse,
+        "opening": mcts.use_book,
     }
     assert mcts.time_fraction > UctBot(seed=0).time_fraction  # mcts searches longer than its baseline
     assert defaults("uct") == {"c": UctBot(seed=0).options.c}

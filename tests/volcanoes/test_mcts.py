@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from bots.volcanoes.mcts import MctsBot
+from bots.volcanoes.pure import book
 from bots.volcanoes.search import bitboard, tree
 from bots.volcanoes.state import GameState
 from bots.volcanoes.uct import UctBot
@@ -231,6 +232,18 @@ def test_reuse_starts_from_the_last_turns_subtree():
         bot.choose(GameState(levels, dormant, 4, since), 1.0)
         assert bot.last_search["iterations"] == 4000
         assert (bot.nodes[0, tree.VISITS] > 4000) == known
+
+
+def test_the_first_moves_come_from_the_opening_book_when_told_to():
+    levels, dormant = rules.new_state()
+    bot = MctsBot(seed=1, iterations=300, opening=1)
+    bot.start(rules.BLUE)
+    assert bot.choose(GameState(levels.copy(), dormant.copy(), 0), 1.0) == book.FIRST
+    assert bot.last_search["iterations"] == 0
+    bot = MctsBot(seed=1, iterations=300)  # (off by default)
+    bot.start(rules.BLUE)
+    bot.choose(GameState(levels.copy(), dormant.copy(), 0), 1.0)
+    assert bot.last_search["iterations"] == 300
 
 
 def test_a_bot_that_is_gone_leaves_its_trees_to_the_next():

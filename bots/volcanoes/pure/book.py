@@ -151,6 +151,8 @@ class Opening:
         known = self.line
         gap = range(len(known), turns)
         opponent = -rules.ACTORS[turns]
+        if -opponent in [rules.ACTORS[i] for i in gap]:  # we moved off the book (a game joined late)
+            return None
         # The opponent's tiles, and the empty ones beside our erupted volcanoes (a piece destroyed).
         top = rules.ORANGE_TOP if opponent > 0 else rules.BLUE_TOP
         nb = rules._NB
