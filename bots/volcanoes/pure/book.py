@@ -50,20 +50,34 @@ def decode(text: str) -> list[int]:
     return [NO_MOVE if t == rules.N_TILES else t for t in tiles]
 
 
-def symmetries(generators) -> list[list[int]]:
-    """For each tile b, a symmetry of the board (a permutation of the tiles) that takes b to the
-    first tile of its class: the first such in a breadth-first walk of the group `generators`
-    make (the board's 120 symmetries, which keep adjacency and antipodes)."""
-    group = [list(rules.TILES)]
-    seen = {tuple(group[0])}
-    for sigma in group:  # (grows while it is walked)
+def group(generators) -> list[list[int]]:
+    """Every permutation of the tiles that `generators` make, the identity first, in a
+    breadth-first walk."""
+    found = [list(rules.TILES)]
+    seen = {tuple(found[0])}
+    for sigma in found:  # (grows while it is walked)
         for g in generators:
             composed = [g[t] for t in sigma]
             if tuple(composed) not in seen:
                 seen.add(tuple(composed))
-                group.append(composed)
-    first = [min(sigma[b] for sigma in group) for b in rules.TILES]
-    return [next(sigma for sigma in group if sigma[b] == first[b]) for b in rules.TILES]
+                found.append(composed)
+    return found
+
+
+def symmetries(generators) -> list[list[int]]:
+    """For each tile b, a symmetry of the board (a permutation of the tiles) that takes b to the
+    first tile of its class: the first such in the walk of the group `generators` make (the
+    board's 120 symmetries, which keep adjacency and antipodes)."""
+    walk = group(generators)
+    first = [min(sigma[b] for sigma in walk) for b in rules.TILES]
+    return [next(sigma for sigma in walk if sigma[b] == first[b]) for b in rules.TILES]
+
+
+def inverse(sigma: list[int]) -> list[int]:
+    back = [0] * len(sigma)
+    for t, image in enumerate(sigma):
+        back[image] = t
+    return back
 
 
 def _table(name: str) -> list[int]:
@@ -78,12 +92,7 @@ _BLUE = _table("BLUE")  # per orange pair o1 * 80 + o2: blue's moves at turns 5 
 _DEEP = _table("DEEP")
 _GENERATORS = _table("GENERATORS")
 _SIGMA = symmetries([_GENERATORS[i : i + rules.N_TILES] for i in range(0, len(_GENERATORS), rules.N_TILES)])
-_BACK = []  # each symmetry's inverse
-for _sigma in _SIGMA:
-    _back = [0] * rules.N_TILES
-    for _t, _image in enumerate(_sigma):
-        _back[_image] = _t
-    _BACK.append(_back)
+_BACK = [inverse(sigma) for sigma in _SIGMA]
 _CLASS = {image: c for c, image in enumerate(sorted({_SIGMA[b][b] for b in rules.TILES}))}
 
 

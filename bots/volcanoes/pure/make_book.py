@@ -77,22 +77,14 @@ def generators() -> list[list[int]]:
         a for a in found if all(sorted(a[n] for n in rules._NB[t]) == sorted(rules._NB[a[t]]) for t in rules.TILES)
     ]
     chosen = []
+    made = book.group(chosen)
     for a in found:  # add each symmetry that the chosen ones do not make yet
-        if len({tuple(s) for s in _closure(chosen)}) == len(found):
+        if len(made) == len(found):
             break
-        if a not in _closure(chosen):
+        if a not in made:
             chosen.append(a)
+            made = book.group(chosen)
     return chosen
-
-
-def _closure(gens: list[list[int]]) -> list[list[int]]:
-    group = [list(rules.TILES)]
-    for sigma in group:
-        for g in gens:
-            composed = [g[t] for t in sigma]
-            if composed not in group:
-                group.append(composed)
-    return group
 
 
 def compute(part: int, parts: int) -> dict:
@@ -164,7 +156,7 @@ def write(parts: list[dict], path: Path = BOOK_FILE) -> None:
     orange_reps = {r: computed[r] for r in sorted({sigma[b][b] for b in rules.TILES})}
     orange = []  # each tile's: its class's first tile's moves, taken back by the symmetry
     for b in rules.TILES:
-        back = {image: t for t, image in enumerate(sigma[b])}
+        back = book.inverse(sigma[b])
         orange += [back[m] for m in orange_reps[sigma[b][b]]]
     lines = {int(k): v for p in parts for k, v in p["lines"].items()}
     deep = {int(k): v for p in parts for k, v in p.get("deep", {}).items()}
