@@ -28,25 +28,26 @@ from .search import bitboard, tree
 BATCH = 64  # iterations per jitted call; the clock is read between calls
 FIRST_TURN_SEARCH = 0.30  # seconds of budget on a game's first turn (its time_fraction is searched)
 
-# Trees of bots that are gone, by capacity, for the next bots of this process: writing a new tree's
-# pages once costs 0.1 s for 2M rows (an arena plays game after game, each with new bots).
-_LEFT_TREES: dict[int, list] = {}
+# Trees of bots that are gone, by (capacity, layout), for the next bots of this process: writing a
+# new tree's pages once costs 0.1 s for 2M rows (an arena plays game after game, each with new bots).
+_LEFT_TREES: dict[tuple[int, bool], list] = {}
 
 
-def _take_tree(capacity: int):
+def _take_tree(shape: tuple[int, bool]):
     """(nodes, reward, meta) for a bot: a tree a bot left, or a new one with every page written
-    now, so that no timed turn waits for the system to map one."""
-    left = _LEFT_TREES.get(capacity)
+    now, so that no timed turn waits for the system to map one. `shape`: the tree's capacity and
+    whether it is laid out by column (`tree.new_tree`)."""
+    left = _LEFT_TREES.get(shape)
     if left:
         return left.pop()
-    nodes, reward, meta = tree.new_tree(capacity)
+    nodes, reward, meta = tree.new_tree(*shape)
     nodes.fill(0)
     reward.fill(0)
     return nodes, reward, meta
 
 
-def _give_back(capacity: int, trees: list) -> None:
-    _LEFT_TREES.setdefault(capacity, []).extend(trees)
+def _give_back(shape: tuple[int, bool], trees: list) -> None:
+    _LEFT_TREES.setdefault(shape, []).extend(trees)
 
 
 class UctBot(Bot):
@@ -81,8 +82,10 @@ class UctBot(Bot):
         self.first_turn_budget = float(first_turn)
         self.iterations = int(iterations)
         # With reuse, a second tree of the same size: what is kept from the last is copied into it.
-        trees = [_take_tree(capacity) for _ in range(2 if reuse else 1)]
-        weakref.finalize(self, _give_back, capacity, trees).atexit = False
+        self.columns = rave_k > 0  # RAVE's selection is faster with a tree by column, UCB1's by row
+        shape = (capacity, self.columns)
+        trees = [_take_tree(shape) for _ in range(2 if reuse else 1)]
+        weakref.finalize(self, _give_back, shape, trees).atexit = False
         self.nodes, self.reward, self.meta = trees[0]
         self.spare = trees[1][:2] if reuse else None
         self.reuse = bool(reuse)
@@ -95,12 +98,12 @@ class UctBot(Bot):
     def warm_up(self) -> None:
         super().warm_up()
         bitboard.warm_up()
-        nodes, reward, meta = tree.new_tree(256)
+        nodes, reward, meta = tree.new_tree(256, self.columns)  # (the kernels of this layout)
         tree.reset(nodes, reward, meta, -1)
         tree.search(nodes, reward, meta, bitboard.new_board(), 0, 8, self.options, self.work)
         tree.best_child(nodes, self.options.solver)
         tree.find_child(nodes, 0, 0)
-        tree.keep_subtree(nodes, reward, meta, 0, *tree.new_tree(256)[:2])
+        tree.keep_subtree(nodes, reward, meta, 0, *tree.new_tree(256, self.columns)[:2])
         tree.edge(bitboard.new_board(), 0, rules.BLUE, 0, self.work.scratch)
 
     def start(self, colour: int) -> None:

@@ -2,11 +2,14 @@
 processes through the referee (legal moves within the budget: tests/contracts/test_bot_contract.py)."""
 
 import gc
+import math
 import sys
 from collections import deque
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bots.volcanoes.mcts import MctsBot
 from bots.volcanoes.pure import book
@@ -172,6 +175,68 @@ def test_a_child_without_statistics_is_valued_at_first_play(first_play, chosen):
     reward[1, tree.SCORE] = reward[1, tree.AMAF_SCORE] = 9.0
     values = np.zeros(4, dtype=np.float32)
     assert tree._select_rave(nodes, reward, 0, 0.1, True, 300.0, first_play, values) == chosen
+
+
+def _rave_value(visits, amaf_visits, score, amaf_score, parent_visits, c, k):
+    """RAVE's value of a child with statistics, as `tree._select_rave` documents it, in float64."""
+    beta = math.sqrt(k / (3 * visits + k))
+    amaf = (amaf_score + (0.5 if amaf_visits == 0 else 0.0)) / max(amaf_visits, 1)
+    explore = c * math.sqrt(math.log(parent_visits + 1)) / math.sqrt(max(visits, 1))
+    return (1 - beta) * score / max(visits, 1) + beta * amaf + explore
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 80), st.sampled_from([0.0, 0.3, 0.6, tree.TRY_FIRST]))
+def test_rave_selection_picks_what_a_plain_reference_picks(seed, n, first_play):
+    """The vectorised selection over a block of children, against its formula in plain float64:
+    its child is the best to within float32 rounding, proven losses are never picked (-1 when all
+    are), and of equal values (children valued at `first_play`) the first is."""
+    rng = np.random.default_rng(seed)
+    nodes, reward, meta = tree.new_tree(n + 1)
+    tree.reset(nodes, reward, meta, rules.ORANGE)
+    nodes[0, tree.FIRST], nodes[0, tree.N_CHILDREN] = 1, n
+    children = np.arange(1, n + 1)
+    visits = rng.integers(0, 3, n) * rng.integers(0, 500, n)  # a third unvisited
+    amaf_visits = rng.integers(0, 3, n) * rng.integers(0, 900, n)
+    nodes[children, tree.VISITS], nodes[children, tree.AMAF_VISITS] = visits, amaf_visits
+    reward[children, tree.SCORE] = visits * rng.random(n)
+    reward[children, tree.AMAF_SCORE] = amaf_visits * rng.random(n)
+    nodes[children, tree.MOVER], nodes[children, tree.MOVE] = rules.BLUE, children - 1
+    lost = rng.random(n) < rng.choice([0.0, 0.3, 1.0])
+    nodes[children, tree.PROOF] = np.where(lost, rules.ORANGE_WINS, rules.ONGOING)
+    nodes[0, tree.VISITS] = parent_visits = int(visits.sum()) + 1
+    c, k = 0.1026, 304.0
+    expected = [
+        -math.inf
+        if lost[i]
+        else first_play
+        if visits[i] == amaf_visits[i] == 0
+        else _rave_value(visits[i], amaf_visits[i], *reward[1 + i], parent_visits, c, k)
+        for i in range(n)
+    ]
+    chosen = tree._select_rave(nodes, reward, 0, c, True, k, first_play, np.zeros(n, dtype=np.float32))
+    best = max(expected)
+    if best == -math.inf:
+        assert chosen == -1
+        return
+    assert 1 <= chosen <= n and not lost[chosen - 1]
+    assert expected[chosen - 1] >= best - 1e-5 * max(1.0, abs(best))
+    if best == first_play:
+        assert chosen - 1 == expected.index(best)
+
+
+def test_a_tree_by_column_grows_as_one_by_row():
+    """The layout changes no statistic: plain UCT (exact arithmetic) grows the same tree, row for
+    row, in a tree laid out by column and in one by row."""
+    grown = []
+    for columns in (True, False):
+        bot = UctBot(seed=3)
+        nodes, reward, meta = tree.new_tree(1 << 14, columns)
+        tree.reset(nodes, reward, meta, rules.ORANGE)
+        tree.search(nodes, reward, meta, bitboard.new_board(), 0, 2000, bot.options, bot.work)
+        grown.append((nodes[: meta[tree.N_NODES]].tolist(), reward[: meta[tree.N_NODES]].tolist()))
+    assert grown[0] == grown[1] and len(grown[0][0]) > 1000
+    assert tree.by_column(tree.new_tree(8)[0]) and not tree.by_column(tree.new_tree(8, False)[0])
 
 
 def _subtree(nodes, reward, node, path=()):

@@ -72,12 +72,23 @@ N_NODES = 0
 N_META = 1
 
 
-def new_tree(capacity: int):
-    """(nodes, reward, meta): an empty tree (call `reset` before searching)."""
-    nodes = np.zeros((capacity, N_COLUMNS), dtype=np.int32)
-    reward = np.zeros((capacity, 2), dtype=np.float32)
+def new_tree(capacity: int, columns: bool = True):
+    """(nodes, reward, meta): an empty tree (call `reset` before searching). With `columns`, laid
+    out column by column (Fortran order): a node's children are a block of rows, so each column of
+    a block is one run of memory, which RAVE's selection reads and an expansion writes in vector
+    instructions (mcts: 1.2x the iterations a second). Plain UCB1 reads two columns a child and
+    runs faster row by row (C order, `columns=False`), as uct's tree is."""
+    order = "F" if columns else "C"
+    nodes = np.zeros((capacity, N_COLUMNS), dtype=np.int32, order=order)
+    reward = np.zeros((capacity, 2), dtype=np.float32, order=order)
     meta = np.zeros(N_META, dtype=np.int64)
     return nodes, reward, meta
+
+
+@njit(cache=True)
+def by_column(nodes):
+    """Whether the tree is laid out column by column (see `new_tree`)."""
+    return nodes.strides[0] == nodes.itemsize
 
 
 @njit(cache=True)
@@ -140,18 +151,32 @@ def _expand(nodes, reward, meta, node, player, solver, work):
     for i in range(n - 1, 0, -1):
         j = bitboard.random_below(work.rng, i + 1)
         moves[i], moves[j] = moves[j], moves[i]
-    for i in range(n):
-        child = first + i
-        nodes[child, PARENT] = node
-        nodes[child, FIRST] = -1
-        nodes[child, N_CHILDREN] = 0
-        nodes[child, N_TRIED] = 0
-        nodes[child, MOVE] = moves[i]
-        nodes[child, MOVER] = player
-        nodes[child, VISITS] = 0
-        nodes[child, PROOF] = ONGOING
-        nodes[child, AMAF_VISITS] = 0
-        reward[child, :] = 0.0
+    if by_column(nodes):  # each column of the block is a run of memory: written in vector stores
+        block = slice(first, first + n)
+        nodes[block, PARENT] = node
+        nodes[block, FIRST] = -1
+        nodes[block, N_CHILDREN] = 0
+        nodes[block, N_TRIED] = 0
+        nodes[block, MOVE] = moves[:n]
+        nodes[block, MOVER] = player
+        nodes[block, VISITS] = 0
+        nodes[block, PROOF] = ONGOING
+        nodes[block, AMAF_VISITS] = 0
+        reward[block, SCORE] = 0.0
+        reward[block, AMAF_SCORE] = 0.0
+    else:  # row by row
+        for i in range(n):
+            child = first + i
+            nodes[child, PARENT] = node
+            nodes[child, FIRST] = -1
+            nodes[child, N_CHILDREN] = 0
+            nodes[child, N_TRIED] = 0
+            nodes[child, MOVE] = moves[i]
+            nodes[child, MOVER] = player
+            nodes[child, VISITS] = 0
+            nodes[child, PROOF] = ONGOING
+            nodes[child, AMAF_VISITS] = 0
+            reward[child, :] = 0.0
     if winning >= 0:
         for i in range(n):
             if nodes[first + i, MOVE] == winning:
@@ -186,38 +211,42 @@ def _select(nodes, reward, node, c, solver):
     return best
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True, fastmath=True, error_model="numpy")
 def _select_rave(nodes, reward, node, c, solver, rave_k, first_play, values):
     """The child with the best RAVE value: the mean score blended with the AMAF mean, weight
     beta = sqrt(k / (3 n + k)) on AMAF, plus UCB exploration. A child never played in any
     simulation through `node` is valued at `first_play` (TRY_FIRST: it comes first); an unvisited
     child is judged on AMAF alone. The values go through `values` (float32 scratch) in a loop
-    without branches, then the best is picked: twice as fast as one loop that branches over a
-    node's 70 children, 4% more iterations a second in whole searches (process time)."""
+    without branches over the block's columns, which the compiler turns into vector instructions
+    (numpy's error model: no check for a division by zero, which `max(..., 1)` rules out), then
+    the first of the best is picked: a selection takes a quarter of the time it took row by row."""
     first = nodes[node, FIRST]
     n = nodes[node, N_CHILDREN]
-    player = nodes[first, MOVER]
-    loss = _win_for(-player)
+    loss = _win_for(-nodes[first, MOVER]) if solver else -1  # (-1: no proof is)
     explore = np.float32(c * math.sqrt(math.log(nodes[node, VISITS] + 1)))
     k = np.float32(rave_k)
     one, none_yet, lost = np.float32(1.0), np.float32(first_play), np.float32(-2.0)
+    visits, amaf_visits = nodes[first : first + n, VISITS], nodes[first : first + n, AMAF_VISITS]
+    score, amaf_score = reward[first : first + n, SCORE], reward[first : first + n, AMAF_SCORE]
+    proof = nodes[first : first + n, PROOF]
     for i in range(n):
-        child = first + i
-        visits = nodes[child, VISITS]
-        amaf_visits = nodes[child, AMAF_VISITS]
-        v = np.float32(max(visits, 1))  # an unvisited child: its score is 0 and beta is 1
-        amaf = (reward[child, AMAF_SCORE] + np.float32(0.5 if amaf_visits == 0 else 0.0)) / np.float32(
-            max(amaf_visits, 1)
-        )
-        beta = np.float32(math.sqrt(k / (np.float32(3.0) * np.float32(visits) + k)))
-        value = (one - beta) * (reward[child, SCORE] / v) + beta * amaf + explore / np.float32(math.sqrt(v))
-        value = none_yet if visits == 0 and amaf_visits == 0 else value
-        values[i] = lost if solver and nodes[child, PROOF] == loss else value
-    best = 0
-    for i in range(1, n):  # the first of equals, as a child without statistics must be
-        if values[i] > values[best]:
-            best = i
-    return first + best if values[best] > lost else -1
+        v = np.float32(visits[i])
+        a = np.float32(amaf_visits[i])
+        v_or_1 = max(v, one)  # an unvisited child: its score is 0 and beta is 1
+        amaf = (amaf_score[i] + (np.float32(0.5) if a == 0 else np.float32(0.0))) / max(a, one)
+        beta = np.sqrt(k / (np.float32(3.0) * v + k))
+        value = (one - beta) * (score[i] / v_or_1) + beta * amaf + explore / np.sqrt(v_or_1)
+        value = none_yet if v + a == 0 else value
+        values[i] = lost if proof[i] == loss else value
+    best = values[0]
+    for i in range(1, n):
+        best = max(best, values[i])
+    if best <= lost:
+        return -1
+    for i in range(n):  # the first of equals, as a child without statistics must be
+        if values[i] == best:
+            return first + i
+    return -1
 
 
 @njit(cache=True)
