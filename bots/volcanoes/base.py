@@ -31,7 +31,13 @@ BLUE, ORANGE, GROWTH = rules.BLUE, rules.ORANGE, rules.GROWTH
 # Time a bot may use of CodinGame's limits; the rest covers reading, writing and process noise. With
 # twice as many games as cores, the engines loaded before their games and 30 ms kept back (`arena
 # bench --stress --cache warm --parallel 4 --games 600` on 2 cores), mcts, searching 0.9 of the
-# 70 ms left, took 91 ms at most and 80.6 at the 99th percentile over 3,378 turns.
+# 70 ms left, took 91 ms at most and 80.6 at the 99th percentile over 3,378 turns. Measured again
+# (`--games 100`, four runs alternating with the version before mcts's tree by column): a p99 of
+# 81.5-84.5 ms, but 0 to 5 games of 100 forfeited, 18 in 800. Logged batch by batch, the process
+# stalled for 40-75 ms inside a jitted batch of 64 iterations (0.4 ms of work) 2 and 4 times in a
+# run of either version (this machine is a virtual one; see `launch.STAND_IN_TURN_SECONDS`): no
+# margin that leaves time to search absorbs that. With as many games as cores, no game of
+# thousands has lost a turn.
 TURN_SECONDS = 0.100
 FIRST_TURN_SECONDS = 1.000
 SAFETY_SECONDS = 0.030

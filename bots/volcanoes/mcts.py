@@ -67,7 +67,11 @@ Tried and dropped, each for want of a match that it wins (in this branch's histo
 - in the decisive playouts, each colour's winning tile kept until a turn may change it (its own
   placement, an eruption, its tile taken), not searched on every move: every move the same, but
   0.90x the playouts a second from mid-game positions (the bookkeeping costs more than the third
-  of the searches it saves)."""
+  of the searches it saves);
+- RAVE's update of a node's children without a branch, over bit sets of the tiles each colour
+  played (vector shifts): 0.98x the iterations a second [0.94, 1.01] at 2,000 iterations on each
+  of 24 mid-game positions, 1.04x [1.00, 1.07] at 8,000 (30 and 10 alternating rounds): the
+  branch it removes is well predicted, most children not having been played."""
 
 from __future__ import annotations
 
