@@ -20,7 +20,9 @@ children's statistics in vector instructions: 1.27x the iterations a second, +33
 It searches 0.9 of a turn's budget where uct searches 0.75 (`time_fraction`, see
 `registry.PARAMETERS`: +21 Elo). `expand` (a leaf's visits before it gets children; SPSA kept it
 at 1) and `first_turn` (the budget taken on the first turn: 1.0 scored -8 Elo [-44, +28] over 346
-games) are options for matches, as is `iterations` (a fixed number a turn).
+games, and 0.9, the tree being kept for the next turn, -2 [-21, +17] over 600 pairs in `arena sprt
+mcts:first_turn=0.9 mcts --seed 3605`) are options for matches, as is `iterations` (a fixed number
+a turn).
 
 With `opening=1` its first moves come from the pure engine's opening book (`pure/book.py`): numba
 mcts's own searches, two to twenty times a turn's, on every line the opponent can choose up to
@@ -62,8 +64,6 @@ Tried and dropped, each for want of a match that it wins (in this branch's histo
   batch), when legal: p = 0.3 scored +8 Elo [-11, +27] and p = 0.6 +9 [-10, +27] over 600 pairs
   each at 100 ms (`arena sprt mcts:pool=P mcts --seed 3607/3608`), but against uct p = 0.6 scored
   92.4% where mcts scored 93.3% on the same seeds (800 games);
-- the first turn searched for 0.9 s, not 0.3 (the tree is kept for the next turn): -2 Elo [-21,
-  +17] over 600 pairs (`arena sprt mcts:first_turn=0.9 mcts --seed 3605`);
 - in the decisive playouts, each colour's winning tile kept until a turn may change it (its own
   placement, an eruption, its tile taken), not searched on every move: every move the same, but
   0.90x the playouts a second from mid-game positions (the bookkeeping costs more than the third
@@ -74,9 +74,7 @@ Tried and dropped, each for want of a match that it wins (in this branch's histo
   branch it removes is well predicted, most children not having been played;
 - playouts whose move is, half the time, a random legal tile beside the last move played (local
   answers, as in Hex's and Go's playout policies): -14 Elo [-34, +7], H0 after 547 pairs at 100 ms
-  (`arena sprt mcts:local=0.5 mcts --elo0 0 --elo1 15 --seed 3704`); and c = 0.14, rave_k = 90
-  (see `registry.PARAMETERS`) against uct: 92.7% where the defaults scored 92.0% on the same 300
-  games (seed 3702)."""
+  (`arena sprt mcts:local=0.5 mcts --elo0 0 --elo1 15 --seed 3704`)."""
 
 from __future__ import annotations
 
