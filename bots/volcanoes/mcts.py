@@ -74,7 +74,12 @@ Tried and dropped, each for want of a match that it wins (in this branch's histo
   branch it removes is well predicted, most children not having been played;
 - playouts whose move is, half the time, a random legal tile beside the last move played (local
   answers, as in Hex's and Go's playout policies): -14 Elo [-34, +7], H0 after 547 pairs at 100 ms
-  (`arena sprt mcts:local=0.5 mcts --elo0 0 --elo1 15 --seed 3704`)."""
+  (`arena sprt mcts:local=0.5 mcts --elo0 0 --elo1 15 --seed 3704`);
+- RAVE's weight by Silver's minimum-MSE schedule, beta = a / (n + a + 4 b^2 n a) over n visits and
+  a AMAF visits (b = 0.029 matches k = 304 where AMAF visits abound): at 3,000 iterations a move,
+  100 pairs each (`arena match "mcts:iterations=3000,rave_bias=B" mcts:iterations=3000`, seeds
+  3801-3802), b = 0.008 -10 Elo [-56, +35], 0.015 +38 [-7, +85] and -10 [-60, +38], 0.03 -19
+  [-64, +25], 0.06 +0 [-46, +46]: no better than the schedule it would replace."""
 
 from __future__ import annotations
 
