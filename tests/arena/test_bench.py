@@ -125,15 +125,15 @@ def _bench(*args):
 # log ratio per pair of worker processes, so 8 rounds give 4 of them and a t of 3.18, and under
 # bursts of load the 30% slowdown went unreported in 2 runs of 12 (and once in CI); 24 rounds of
 # 0.05 s missed it in none of 12.
-KERNEL_ROUNDS = ("--only", "pure", "--rounds", "24", "--seconds", "0.05")
+SLOWDOWN_SETTINGS = ("--only", "pure", "--rounds", "24", "--seconds", "0.05")
 
 
 def test_a_version_made_30_percent_slower_is_reported(tmp_path):
     fast, slow = _version(tmp_path / "fast", 2000), _version(tmp_path / "slow", 2600)
-    out = _bench("--tree", str(slow), "--against", str(fast), *KERNEL_ROUNDS)
+    out = _bench("--tree", str(slow), "--against", str(fast), *SLOWDOWN_SETTINGS)
     assert out.returncode == 1, out.stdout + out.stderr
     assert "REGRESSION playouts/s pure python" in out.stderr
-    faster = _bench("--tree", str(fast), "--against", str(slow), *KERNEL_ROUNDS)
+    faster = _bench("--tree", str(fast), "--against", str(slow), *SLOWDOWN_SETTINGS)
     assert faster.returncode == 0, faster.stdout + faster.stderr  # an improvement is no regression
     ratio = float(re.search(r"new/old\s+([\d.]+)", faster.stdout).group(1))
     assert 1.1 < ratio < 1.6, faster.stdout  # 1.3 in truth; a busy machine widens the estimate's spread
@@ -141,8 +141,8 @@ def test_a_version_made_30_percent_slower_is_reported(tmp_path):
 
 def test_two_identical_versions_are_clean(tmp_path):
     one, two = _version(tmp_path / "one", 2000), _version(tmp_path / "two", 2000)
-    # --quick's 8 rounds: a wider interval than KERNEL_ROUNDS', so a false alarm is rarer (1 in 32
-    # runs at 24 rounds under bursts of load, none in 20 at 8).
+    # --quick's 8 rounds: a wider interval than the slowdown test's, so a false alarm is rarer (1
+    # in 32 runs at 24 rounds under bursts of load, none in 20 at 8).
     out = _bench("--tree", str(one), "--against", str(two), "--only", "pure", "--quick")
     assert out.returncode == 0, out.stdout + out.stderr
     assert "no figure regressed" in out.stdout
