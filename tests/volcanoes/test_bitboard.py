@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from bots.volcanoes.search import bitboard
 from referee.volcanoes import reference, rules
-from referee.volcanoes.board import N_TILES
+from referee.volcanoes.board import N_TILES, NEIGHBOURS
 from tests.volcanoes.plain import lowest_connecting_placement
 
 
@@ -22,6 +22,42 @@ def test_levels_round_trip_and_connections(levels):
     assert np.array_equal(back, levels)
     assert bitboard.connects(board, 0) == rules.connects(levels, rules.BLUE)
     assert bitboard.connects(board, 1) == rules.connects(levels, rules.ORANGE)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.booleans(), min_size=N_TILES, max_size=N_TILES), st.integers(0, N_TILES - 1))
+def test_a_component_is_what_a_plain_search_finds(owned, tile):
+    """The component of a tile in a set (the tile itself with it), and the tiles next to it, as a
+    plain breadth-first search over the board's neighbours finds them."""
+    owned[tile] = True
+    component, queue = {tile}, [tile]
+    while queue:
+        t = queue.pop()
+        for n in NEIGHBOURS[t]:
+            if owned[n] and n not in component:
+                component.add(n)
+                queue.append(n)
+    around = {n for t in component for n in NEIGHBOURS[t]}
+
+    def bits(tiles):
+        return np.uint64(sum(1 << t for t in tiles if t < 64)), np.uint64(sum(1 << (t - 64) for t in tiles if t >= 64))
+
+    o_lo, o_hi = bits([t for t in range(N_TILES) if owned[t]])
+    assert bitboard.component(tile, o_lo, o_hi) == (*bits(component), *bits(around))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, N_TILES), st.integers(0, 2**31 - 1))
+def test_a_shuffle_draws_as_random_below_does(n, seed):
+    """`shuffle` is Fisher-Yates with `random_below`'s draws: the same permutation, and the
+    generator left in the same state."""
+    items, rng = np.arange(N_TILES, dtype=np.int64), bitboard.new_rng(seed)
+    expected, expected_rng = list(range(N_TILES)), rng.copy()
+    for i in range(n - 1, 0, -1):
+        j = bitboard.random_below(expected_rng, i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    bitboard.shuffle(items, n, rng)
+    assert items.tolist() == expected and rng[0] == expected_rng[0]
 
 
 @settings(max_examples=300, deadline=None)

@@ -239,6 +239,40 @@ def test_a_tree_by_column_grows_as_one_by_row():
     assert tree.by_column(tree.new_tree(8)[0]) and not tree.by_column(tree.new_tree(8, False)[0])
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(0, 24))
+def test_an_iteration_gives_amaf_updates_to_the_moves_its_movers_played(seed, opening):
+    """After one iteration from a lone root (its children are made, one is tried, a playout runs),
+    each child's AMAF visits and score grew by one visit and the simulation's score for its mover
+    exactly when that mover played its tile in the simulation (the PLAYED row of the scratch
+    space, bit 1 blue, bit 2 orange), whichever colour moves at the root."""
+    board, scratch, rng = bitboard.new_board(), bitboard.new_scratch(), bitboard.new_rng(seed)
+    turn = 0
+    while turn < opening:  # a position after `opening` random turns
+        turn += 1
+        who = rules.actor(turn)
+        tile = 0 if who == rules.GROWTH else bitboard.random_move(board, who, rng)
+        if bitboard.step(board, turn, tile, scratch) != rules.ONGOING:
+            return
+    bot = MctsBot(seed=seed, capacity=1 << 10)
+    player = int(rules.CYCLE[turn % 6])
+    tree.reset(bot.nodes, bot.reward, bot.meta, -player)
+    assert tree.search(bot.nodes, bot.reward, bot.meta, board, turn, 1, bot.options, bot.work) == 1
+    nodes, reward = bot.nodes, bot.reward
+    if nodes[0, tree.PROOF] != rules.ONGOING:  # a win in one, or no move: no child was tried
+        return
+    tried = [c for c in range(1, nodes[0, tree.N_CHILDREN] + 1) if nodes[c, tree.VISITS]]
+    assert len(tried) == 1 and nodes[0, tree.FIRST] == 1
+    score = reward[tried[0], tree.SCORE]  # the mover's score of the one simulation
+    played = bot.work.scratch[bitboard.PLAYED]
+    bit = 1 if player == rules.BLUE else 2
+    for child in range(1, nodes[0, tree.N_CHILDREN] + 1):
+        hit = bool(played[nodes[child, tree.MOVE]] & bit)
+        assert nodes[child, tree.MOVER] == player
+        assert (nodes[child, tree.AMAF_VISITS], reward[child, tree.AMAF_SCORE]) == ((1, score) if hit else (0, 0.0))
+    assert played[nodes[tried[0], tree.MOVE]] & bit  # the tried move itself was played
+
+
 def _subtree(nodes, reward, node, path=()):
     """{path of moves from `node`: (visits, AMAF visits, proof, mover, score, AMAF score)} over
     `node`'s subtree, by a plain walk."""
