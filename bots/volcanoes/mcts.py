@@ -96,7 +96,20 @@ Tried and dropped, each for want of a match that it wins (in this branch's histo
   a AMAF visits (b = 0.029 matches k = 304 where AMAF visits abound): at 3,000 iterations a move,
   100 pairs each (`arena match "mcts:iterations=3000,rave_bias=B" mcts:iterations=3000`, seeds
   3801-3802), b = 0.008 -10 Elo [-56, +35], 0.015 +38 [-7, +85] and -10 [-60, +38], 0.03 -19
-  [-64, +25], 0.06 +0 [-46, +46]: no better than the schedule it would replace."""
+  [-64, +25], 0.06 +0 [-46, +46]: no better than the schedule it would replace;
+- (this and the two below were not committed: each is what its line says) a swindle when every
+  move is a proven loss (40 of 43 games lost to uct were proven lost two to six moves before
+  their end): a second search without the solver for the rest of the turn, its most visited move
+  played, the one random play most often survives. Against uct 92.8%
+  (556-2-42) where mcts scored 92.8% (556-1-43) on the same 300 pairs (`arena match
+  mcts:swindle=1 uct --seed 4100`): uct finds the wins the solver proves;
+- playouts that avoid the tiles the coming growth undoes (next to an enemy volcano at level 3,
+  the mover's own level-3 volcanoes excepted): at 3,000 iterations a move, +6 Elo [-28, +41] over
+  200 pairs (seed 4200);
+- AMAF over a playout's first turns only (cutoff AMAF, Helmbold and Parker-Wood 2009), since a
+  tile's worth in Volcanoes depends on when it is taken (growth and eruptions): at 3,000
+  iterations a move, 200 pairs each (seed 4400), the first 3 turns -3 Elo [-38, +31], the first 9
+  -24 [-59, +9]."""
 
 from __future__ import annotations
 
