@@ -24,6 +24,18 @@ def board_of(levels) -> np.ndarray:
     return board
 
 
+def after_random_turns(turns: int, rng, scratch) -> np.ndarray | None:
+    """The bitboard after `turns` uniformly random turns from the empty board (drawn from the
+    generator state `rng`), or None if the game ended on the way."""
+    board = bitboard.new_board()
+    for turn in range(1, turns + 1):
+        who = reference.actor(turn)
+        tile = 0 if who == reference.GROWTH else bitboard.random_move(board, who, rng)
+        if bitboard.step(board, turn, tile, scratch) != rules.ONGOING:
+            return None
+    return board
+
+
 def lowest_connecting_placement(levels, player) -> int:
     """The lowest empty tile whose placement joins a tile to its antipode for `player`, or -1."""
     for tile in np.flatnonzero(levels == 0):

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from bots.volcanoes.search import bitboard
 from referee.volcanoes import reference, rules
 from referee.volcanoes.board import N_TILES, NEIGHBOURS
-from tests.volcanoes.plain import lowest_connecting_placement
+from tests.volcanoes.plain import after_random_turns, lowest_connecting_placement
 
 
 @settings(max_examples=200, deadline=None)
@@ -108,14 +108,10 @@ def test_decisive_playouts_take_a_win_then_a_block_then_a_random_move(seed, open
     played step by step: the mover's lowest winning placement, else (when the opponent moves next)
     the lowest one of the opponent's, else a random move (the same random draws, the same final
     board)."""
-    board, scratch, rng = bitboard.new_board(), bitboard.new_scratch(), bitboard.new_rng(seed)
-    turn = 0
-    while turn < opening:
-        turn += 1
-        who = reference.actor(turn)
-        tile = 0 if who == reference.GROWTH else bitboard.random_move(board, who, rng)
-        if bitboard.step(board, turn, tile, scratch) != rules.ONGOING:
-            return
+    scratch, rng = bitboard.new_scratch(), bitboard.new_rng(seed)
+    board, turn = after_random_turns(opening, rng, scratch), opening
+    if board is None:
+        return
     fresh, fresh_rng = board.copy(), rng.copy()
     outcome, turns = bitboard.playout(board, turn, rules.MAX_TURNS, True, scratch, rng)
     while turn < rules.MAX_TURNS:  # the same playout, step by step

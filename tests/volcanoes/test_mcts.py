@@ -20,6 +20,7 @@ from referee.process import BotProcess
 from referee.volcanoes import rules
 from referee.volcanoes.board import NEIGHBOURS
 from referee.volcanoes.match import Settings, play_game
+from tests.volcanoes.plain import after_random_turns
 
 BOTS = [UctBot, MctsBot]
 
@@ -246,14 +247,9 @@ def test_an_iteration_gives_amaf_updates_to_the_moves_its_movers_played(seed, op
     each child's AMAF visits and score grew by one visit and the simulation's score for its mover
     exactly when that mover played its tile in the simulation (the PLAYED row of the scratch
     space, bit 1 blue, bit 2 orange), whichever colour moves at the root."""
-    board, scratch, rng = bitboard.new_board(), bitboard.new_scratch(), bitboard.new_rng(seed)
-    turn = 0
-    while turn < opening:  # a position after `opening` random turns
-        turn += 1
-        who = rules.actor(turn)
-        tile = 0 if who == rules.GROWTH else bitboard.random_move(board, who, rng)
-        if bitboard.step(board, turn, tile, scratch) != rules.ONGOING:
-            return
+    board, turn = after_random_turns(opening, bitboard.new_rng(seed), bitboard.new_scratch()), opening
+    if board is None:
+        return
     bot = MctsBot(seed=seed, capacity=1 << 10)
     player = int(rules.CYCLE[turn % 6])
     tree.reset(bot.nodes, bot.reward, bot.meta, -player)
