@@ -11,7 +11,12 @@ had played, before the ones that AMAF already rated.
 The tree is kept between turns (`reuse`): the subtree of the position shown next is copied into
 a second tree, and the search goes on from there. Both trees have 2M rows (`capacity`), where
 one of 512K rows often filled within a turn: together +28 Elo [+8, +47] (`arena sprt`, H1 after
-553 pairs at 100 ms; see `registry.PARAMETERS`), where neither decided alone.
+553 pairs at 100 ms; see `registry.PARAMETERS`), where neither decided alone. A player moving
+twice in a row, across a growth, keeps the subtree of its own move, a large one (up to 10 ms of
+the turn to copy): while half the tree is free, that node becomes the root in place instead
+(`tree.reroot`, `UctBot._copy_kept`), and the same search starts sooner. Over 6 games against uct
+(3 seat-swapped pairs, one game at a time, seed 11), copying took 0.40 ms a turn on average where
+it took 2.54, and 4.3 ms at most where it took 13.6.
 
 Its trees are laid out by column (`tree.new_tree`), so that RAVE's selection reads a block of
 children's statistics in vector instructions: 1.27x the iterations a second, +33 Elo [+11, +56]
@@ -35,8 +40,9 @@ games, and 0.9, the tree being kept for the next turn, -2 [-21, +17] over 600 pa
 mcts:first_turn=0.9 mcts --seed 3605`; against uct, 1.0 scored 94.0% where 0.3 scored 92.8% on
 the same 2,000 games, `arena match mcts:first_turn=1.0 uct --pairs 250 --seed 3903-3906`: +1.3
 points [-0.3, +2.9] per game, undecided; after the speed-up above, 93.55% where 0.3 scored 93.55%
-on the same 500 pairs, seed 4500) are options for matches, as is `iterations` (a fixed number a
-turn).
+on the same 500 pairs, seed 4500; 0.8 with `time_fraction` 1.0, +0.64 points [-0.40, +1.67] a
+pair over 2,000 pairs, seeds 4500 and 4800, see `registry.PARAMETERS`) are options for matches,
+as is `iterations` (a fixed number a turn).
 
 With `opening=1` its first moves come from the pure engine's opening book (`pure/book.py`): numba
 mcts's own searches, two to twenty times a turn's, on every line the opponent can choose up to
@@ -128,7 +134,11 @@ wins end by a placement. Searched again at 300,000 iterations a position, 3 of 3
 proven win that mcts's turn (about 15,000 iterations) missed: eight searches of each with other
 seeds chose the win 1 time in 24 at 15,000 iterations, 18 in 24 at 120,000. A forced loss that one
 of its moves walked into lay deeper than four player moves: an exhaustive search that deep (8.3
-million positions) proved nothing. What is missing is depth more than a rule of thumb."""
+million positions) proved nothing. What is missing is depth more than a rule of thumb. Given 2.4
+times the search (`arena match mcts:ms=200 uct --pairs 500 --seed 4800`: 153 ms a turn), mcts
+scored 96.2% (962-0-38) where at 100 ms it scored 92.55% on the same 500 pairs: +3.65 points
+[+1.67, +5.63], some 2.9 points a doubling; with 93.7% the mean of its 4,000 games at 100 ms
+(seeds 4500 and 4800), 95% wants about 1.4 times the iterations a turn."""
 
 from __future__ import annotations
 

@@ -72,6 +72,12 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
         Parameter("c", 0.1026, 0.0, 10.0),
         Parameter("rave_k", 304.0, 0.0, 1e7),
         Parameter("expand", 1, 1, 100, int),
+        # first_turn 0.8 (of the first turn's 1000 ms) with time_fraction 1.0, against uct: 95.05%
+        # (1898-6-96) where the defaults scored 94.2% on the 1,000 pairs of seed 4500, and 93.6%
+        # (1867-10-123; the kept subtree rerooted in place, see mcts.py) where they scored 93.2%
+        # (1862-4-134) on those of seed 4800 (`arena match mcts:first_turn=0.8,time_fraction=1.0
+        # uct --pairs 1000 --seed S`, 2 games on 2 cores, no timeout, max 81.2 ms, first turn 824
+        # ms): +0.64 points [-0.40, +1.67] a pair over the 2,000 pairs, undecided: the defaults stay.
         Parameter("first_turn", 0.3, 0.0, 1.0),
         # time_fraction: the share of the turn's 70 ms searched. `arena sprt mcts:time_fraction=0.9
         # mcts --elo0 0 --elo1 15 --workers 2 --seed 2701`: H1 after 1,777 games, +21 Elo [+5, +37],

@@ -101,8 +101,9 @@ class UctBot(Bot):
         nodes, reward, meta = tree.new_tree(256, self.columns)  # (the kernels of this layout)
         tree.reset(nodes, reward, meta, -1)
         tree.search(nodes, reward, meta, bitboard.new_board(), 0, 8, self.options, self.work)
-        tree.best_child(nodes, self.options.solver)
+        tree.best_child(nodes, meta, self.options.solver)
         tree.find_child(nodes, 0, 0)
+        tree.reroot(nodes, meta, 0)
         tree.keep_subtree(nodes, reward, meta, 0, *tree.new_tree(256, self.columns)[:2])
         tree.edge(bitboard.new_board(), 0, rules.BLUE, 0, self.work.scratch)
 
@@ -118,7 +119,7 @@ class UctBot(Bot):
             return -1
         board, turn, move = self.searched
         board = board.copy()
-        node = 0
+        node = int(self.meta[tree.ROOT])
         for tile in (move, *(t for t in state.last_moves if t >= 0)):
             node = tree.find_child(self.nodes, node, tile)
             if node < 0:
@@ -131,6 +132,14 @@ class UctBot(Bot):
             return -1
         return node
 
+    def _copy_kept(self, kept: int) -> bool:
+        """Whether to copy node `kept`'s subtree into the spare tree rather than make it the root in
+        place: when it is small (an eighth of the root's visits or less: a copy of a few
+        milliseconds at most), or half the tree is in use (the rest left for this turn's nodes).
+        A player moving twice in a row keeps a large subtree, up to 10 ms of a turn to copy."""
+        small = self.nodes[kept, tree.VISITS] * 8 <= self.nodes[self.meta[tree.ROOT], tree.VISITS]
+        return small or self.meta[tree.N_NODES] > len(self.nodes) // 2
+
     def choose(self, state: GameState, budget: float) -> int:
         started = time.perf_counter()
         if self.first_turn:
@@ -139,9 +148,11 @@ class UctBot(Bot):
         deadline = started + budget * self.time_fraction
         bitboard.from_levels(state.levels, self.root)  # dormant is level 4 at a turn boundary
         kept = self._kept_node(state)
-        if kept >= 0:
+        if kept >= 0 and self._copy_kept(kept):  # copied, leaving behind what the game has left
             tree.keep_subtree(self.nodes, self.reward, self.meta, kept, *self.spare)
             self.spare, (self.nodes, self.reward) = (self.nodes, self.reward), self.spare
+        elif kept >= 0:
+            tree.reroot(self.nodes, self.meta, kept)
         else:
             tree.reset(self.nodes, self.reward, self.meta, -state.player)
         iterations = 0
@@ -158,7 +169,7 @@ class UctBot(Bot):
             if not self.iterations and now + per_batch > deadline:
                 break
         self.last_search = {"iterations": iterations}
-        child = tree.best_child(self.nodes, self.options.solver)
+        child = tree.best_child(self.nodes, self.meta, self.options.solver)
         move = int(self.nodes[child, tree.MOVE]) if child >= 0 else int(state.legal_moves()[0])
         self.searched = (self.root.copy(), state.turns_played, move) if self.reuse else None
         return move
@@ -175,7 +186,7 @@ class UctBot(Bot):
                 self.nodes, self.reward, self.meta, self.root, state.turns_played, iterations, self.options, self.work
             )
         }
-        child = tree.best_child(self.nodes, self.options.solver)
+        child = tree.best_child(self.nodes, self.meta, self.options.solver)
         if child < 0:  # no legal move: the player to move has lost
             return -1, 0.0 if state.player == rules.BLUE else 1.0
         proof = self.nodes[child, tree.PROOF]

@@ -295,7 +295,7 @@ def test_keeping_a_subtree_keeps_its_statistics_and_links():
     nodes, reward, meta = tree.new_tree(1 << 17)
     tree.reset(nodes, reward, meta, rules.ORANGE)
     tree.search(nodes, reward, meta, bitboard.new_board(), 0, 3000, bot.options, bot.work)
-    top = _most_visited_child(nodes, tree.best_child(nodes, True))
+    top = _most_visited_child(nodes, tree.best_child(nodes, meta, True))
     expected = _subtree(nodes, reward, top)
     assert len(expected) > 100
     kept_nodes, kept_reward, _ = tree.new_tree(len(nodes))
@@ -309,12 +309,43 @@ def test_keeping_a_subtree_keeps_its_statistics_and_links():
         assert nodes[parent, tree.FIRST] <= node < nodes[parent, tree.FIRST] + nodes[parent, tree.N_CHILDREN]
 
 
-def test_reuse_starts_from_the_last_turns_subtree():
+def test_a_subtree_rerooted_in_place_searches_as_its_copy():
+    """Searching on from a grandchild made the root in place (`reroot`) grows the same subtree, node
+    for node, as searching on from its copy (`keep_subtree`) with the same random state."""
+    bot = MctsBot(seed=6)
+    nodes, reward, meta = tree.new_tree(1 << 19)  # (room for both searches: neither tree fills)
+    tree.reset(nodes, reward, meta, rules.ORANGE)
+    tree.search(nodes, reward, meta, bitboard.new_board(), 0, 3000, bot.options, bot.work)
+    ours = tree.best_child(nodes, meta, True)
+    top = _most_visited_child(nodes, ours)
+    board = bitboard.new_board()
+    turn = 0
+    for node in (ours, top):
+        _, turn = tree.edge(board, turn, int(nodes[node, tree.MOVER]), int(nodes[node, tree.MOVE]), bot.work.scratch)
+    copy_nodes, copy_reward, copy_meta = tree.new_tree(len(nodes))
+    tree.keep_subtree(nodes, reward, copy_meta, top, copy_nodes, copy_reward)
+    tree.reroot(nodes, meta, top)
+    assert meta[tree.ROOT] == top and nodes[top, tree.PARENT] == -1
+    rng = bot.work.rng.copy()
+    grown = []
+    for n, r, m in ((nodes, reward, meta), (copy_nodes, copy_reward, copy_meta)):
+        bot.work.rng[:] = rng
+        assert tree.search(n, r, m, board, turn, 2000, bot.options, bot.work) == 2000
+        grown.append(_subtree(n, r, m[tree.ROOT]))
+        assert n[tree.best_child(n, m, True), tree.MOVE] == n[_most_visited_child(n, m[tree.ROOT]), tree.MOVE]
+    assert meta[tree.N_NODES] < len(nodes)
+    assert grown[0] == grown[1]
+    assert grown[0][()][0] > 2000  # (the kept visits, and this search's)
+
+
+@pytest.mark.parametrize("capacity", [1 << 21, 1 << 17])
+def test_reuse_starts_from_the_last_turns_subtree(capacity):
     """With `reuse`, the search after our move and the opponent's two replies starts from the
-    subtree that the last search grew there (its root has more visits than this search ran); a
-    position reached otherwise (here: the moves since are unknown) gets a fresh tree."""
+    subtree that the last search grew there (its root has more visits than this search ran),
+    copied into the second tree (a small subtree: the copy is cheap); a position reached otherwise
+    (here: the moves since are unknown) gets a fresh tree."""
     for known in (True, False):
-        bot = MctsBot(seed=3, reuse=True, iterations=4000)
+        bot = MctsBot(seed=3, reuse=True, iterations=4000, capacity=capacity)
         bot.start(rules.BLUE)
         levels, dormant = rules.new_state()
         ours = bot.choose(GameState(levels.copy(), dormant.copy(), 0), 1.0)
@@ -326,7 +357,30 @@ def test_reuse_starts_from_the_last_turns_subtree():
         since = (reply, -1, second) if known else ()
         bot.choose(GameState(levels, dormant, 4, since), 1.0)
         assert bot.last_search["iterations"] == 4000
+        assert bot.meta[tree.ROOT] == 0
         assert (bot.nodes[0, tree.VISITS] > 4000) == known
+
+
+@pytest.mark.parametrize("capacity, in_place", [(1 << 21, True), (1 << 17, False)])
+def test_a_player_moving_twice_keeps_its_subtree_in_place_while_half_the_tree_is_free(capacity, in_place):
+    """Blue moves on turns 5 and 7, a growth between: the subtree kept for turn 7 is that of its
+    own move, a large one, made the root in place, unless more than half the tree is in use (the
+    smaller tree here fills within a turn), when it is copied into the second tree."""
+    levels, dormant = rules.new_state()
+    for turn, tile in enumerate((0, 40, -1, 41), start=1):
+        rules.take_turn(levels, dormant, turn, tile)
+    bot = MctsBot(seed=4, reuse=True, iterations=4000, capacity=capacity)
+    bot.start(rules.BLUE)
+    ours = bot.choose(GameState(levels.copy(), dormant.copy(), 4, (40, -1, 41)), 1.0)
+    node = tree.find_child(bot.nodes, 0, ours)
+    assert bot.nodes[node, tree.VISITS] * 8 > bot.nodes[0, tree.VISITS]  # (large: not copied for its size)
+    visits = int(bot.nodes[node, tree.VISITS])
+    for turn, tile in ((5, ours), (6, -1)):
+        rules.take_turn(levels, dormant, turn, tile)
+    bot.choose(GameState(levels, dormant, 6, (-1,)), 1.0)
+    root = bot.meta[tree.ROOT]
+    assert (root == node) == in_place and (root == 0) != in_place
+    assert bot.nodes[root, tree.VISITS] == visits + 4000
 
 
 def test_the_first_moves_come_from_the_opening_book_when_told_to():

@@ -44,7 +44,7 @@ class Searcher:
         bitboard.from_levels(np.array(rules.to_levels(board), dtype=np.int64), self.root)
         tree.reset(self.nodes, self.reward, self.meta, -mover)
         tree.search(self.nodes, self.reward, self.meta, self.root, turns, iterations, self.options, work)
-        return int(self.nodes[tree.best_child(self.nodes, True), tree.MOVE])
+        return int(self.nodes[tree.best_child(self.nodes, self.meta, True), tree.MOVE])
 
 
 def generators() -> list[list[int]]:

@@ -10,7 +10,8 @@ a node's statistics are from its mover's point of view.
 wins, losses and draws are backed up and proven losses never selected; a node whose player can
 connect by a placement is proven at once); `rave_k` (RAVE: AMAF values blended into the
 selection, see `_select_rave`); `decisive` playouts (see `bitboard.playout`). Between turns a
-bot may keep the subtree of the position it is shown next (`find_child`, `keep_subtree`).
+bot may keep the subtree of the position it is shown next (`find_child`, then `reroot` in place
+or `keep_subtree` into a second tree); `meta` says which row is the root.
 
 Positions are boards of the bitboard rules core (`bitboard.py`); `Work` holds an iteration's board,
 the core's scratch space and the random generator's state.
@@ -67,9 +68,9 @@ N_COLUMNS = 9
 # Columns of `reward`: the mover's total score, and its total over AMAF updates (RAVE).
 SCORE, AMAF_SCORE = 0, 1
 # PROOF holds a proven outcome (BLUE_WINS, ORANGE_WINS, DRAW) or ONGOING (unknown).
-# Entries of `meta`.
-N_NODES = 0
-N_META = 1
+# Entries of `meta`: the rows in use, and the root's row (0 but after `reroot`).
+N_NODES, ROOT = 0, 1
+N_META = 2
 
 
 def new_tree(capacity: int, columns: bool = True):
@@ -105,6 +106,7 @@ def reset(nodes, reward, meta, mover):
     nodes[0, AMAF_VISITS] = 0
     reward[0, :] = 0.0
     meta[N_NODES] = 1
+    meta[ROOT] = 0
 
 
 @njit(cache=True)
@@ -286,19 +288,20 @@ def _prove(nodes, node):
 
 @njit(cache=True)
 def search(nodes, reward, meta, root, root_turns, iterations, options, work):
-    """Run up to `iterations` iterations from the position `root` (a bitboard) with `Options`
-    `options`; returns how many ran (fewer when the root is proven). Once the tree is full, the
-    leaves it reaches are valued by playouts without growing it."""
+    """Run up to `iterations` iterations from the position `root` (a bitboard), the tree's root row
+    (`meta`), with `Options` `options`; returns how many ran (fewer when the root is proven). Once
+    the tree is full, the leaves it reaches are valued by playouts without growing it."""
     c, solver, decisive, rave_k = options.c, options.solver, options.decisive, options.rave_k
     expand_at = options.expand
     board, scratch = work.board, work.scratch
     played = scratch[bitboard.PLAYED]
+    top = meta[ROOT]
     for done in range(iterations):
-        if nodes[0, PROOF] != ONGOING:
+        if nodes[top, PROOF] != ONGOING:
             return done
         board[:] = root
         played[:] = 0
-        node = 0
+        node = top
         turn = root_turns
         while True:
             outcome = nodes[node, PROOF]
@@ -306,7 +309,7 @@ def search(nodes, reward, meta, root, root_turns, iterations, options, work):
                 break
             player = CYCLE[turn % 6]
             if nodes[node, FIRST] < 0:
-                if (node == 0 or nodes[node, VISITS] >= expand_at) and _expand(
+                if (node == top or nodes[node, VISITS] >= expand_at) and _expand(
                     nodes, reward, meta, node, player, solver, work
                 ):
                     continue
@@ -387,15 +390,26 @@ def keep_subtree(nodes, reward, meta, top, kept_nodes, kept_reward):
             kept += n
         node += 1
     meta[N_NODES] = kept
+    meta[ROOT] = 0
     return kept
 
 
 @njit(cache=True)
-def best_child(nodes, solver):
+def reroot(nodes, meta, top):
+    """Make node `top` the root in place, for tree reuse without a copy: the rows above it and
+    beside it stay allocated, unreachable, until a later turn's `keep_subtree` copies what is kept
+    into the second tree (`UctBot._copy_kept` says when)."""
+    nodes[top, PARENT] = -1
+    meta[ROOT] = top
+
+
+@njit(cache=True)
+def best_child(nodes, meta, solver):
     """The root's move: a proven win if the solver found one, else the most visited child
     (avoiding proven losses when there is another choice). -1 if the root has no children."""
-    first = nodes[0, FIRST]
-    n = nodes[0, N_CHILDREN]
+    top = meta[ROOT]
+    first = nodes[top, FIRST]
+    n = nodes[top, N_CHILDREN]
     if first < 0 or n == 0:
         return -1
     player = nodes[first, MOVER]
