@@ -137,8 +137,10 @@ of its moves walked into lay deeper than four player moves: an exhaustive search
 million positions) proved nothing. What is missing is depth more than a rule of thumb. Given 2.4
 times the search (`arena match mcts:ms=200 uct --pairs 500 --seed 4800`: 153 ms a turn), mcts
 scored 96.2% (962-0-38) where at 100 ms it scored 92.55% on the same 500 pairs: +3.65 points
-[+1.67, +5.63], some 2.9 points a doubling; with 93.7% the mean of its 4,000 games at 100 ms
-(seeds 4500 and 4800), 95% wants about 1.4 times the iterations a turn."""
+[+1.67, +5.63], some 2.9 points a doubling. At 130 ms (90 ms a turn, 1.43 times the search),
+94.3% (1883-6-111) where it scored 93.2% on the same 1,000 pairs (`arena match mcts:ms=130 uct
+--pairs 1000 --seed 4800`): +1.10 points [-0.41, +2.61]. With 93.7% the mean of its 4,000 games
+at 100 ms (seeds 4500 and 4800), 95% wants some 1.5 times the iterations a turn, or more."""
 
 from __future__ import annotations
 
