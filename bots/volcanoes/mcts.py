@@ -12,7 +12,7 @@ The tree is kept between turns (`reuse`): the subtree of the position shown next
 a second tree, and the search goes on from there. Both trees have 2M rows (`capacity`), where
 one of 512K rows often filled within a turn: together +28 Elo [+8, +47] (`arena sprt`, H1 after
 553 pairs at 100 ms; see `registry.PARAMETERS`), where neither decided alone. A player moving
-twice in a row, across a growth, keeps the subtree of its own move, a large one (up to 10 ms of
+twice in a row, across a growth, keeps the subtree of its own move, a large one (10 ms or more of
 the turn to copy): while half the tree is free, that node becomes the root in place instead
 (`tree.reroot`, `UctBot._copy_kept`), and the same search starts sooner. Over 6 games against uct
 (3 seat-swapped pairs, one game at a time, seed 11), copying took 0.40 ms a turn on average where

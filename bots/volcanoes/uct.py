@@ -136,7 +136,7 @@ class UctBot(Bot):
         """Whether to copy node `kept`'s subtree into the spare tree rather than make it the root in
         place: when it is small (an eighth of the root's visits or less: a copy of a few
         milliseconds at most), or half the tree is in use (the rest left for this turn's nodes).
-        A player moving twice in a row keeps a large subtree, up to 10 ms of a turn to copy."""
+        A player moving twice in a row keeps a large subtree, 10 ms or more of a turn to copy."""
         small = self.nodes[kept, tree.VISITS] * 8 <= self.nodes[self.meta[tree.ROOT], tree.VISITS]
         return small or self.meta[tree.N_NODES] > len(self.nodes) // 2
 
@@ -148,13 +148,13 @@ class UctBot(Bot):
         deadline = started + budget * self.time_fraction
         bitboard.from_levels(state.levels, self.root)  # dormant is level 4 at a turn boundary
         kept = self._kept_node(state)
-        if kept >= 0 and self._copy_kept(kept):  # copied, leaving behind what the game has left
+        if kept < 0:
+            tree.reset(self.nodes, self.reward, self.meta, -state.player)
+        elif self._copy_kept(kept):  # the rest of the tree, unreachable now, is left behind
             tree.keep_subtree(self.nodes, self.reward, self.meta, kept, *self.spare)
             self.spare, (self.nodes, self.reward) = (self.nodes, self.reward), self.spare
-        elif kept >= 0:
-            tree.reroot(self.nodes, self.meta, kept)
         else:
-            tree.reset(self.nodes, self.reward, self.meta, -state.player)
+            tree.reroot(self.nodes, self.meta, kept)
         iterations = 0
         while True:  # at least one batch, whatever the budget
             batch = min(BATCH, self.iterations - iterations) if self.iterations else BATCH
