@@ -260,7 +260,9 @@ def search_speed(seconds: float, bot: str, kind: str, positions: str, moves: int
     if bot not in _bots:
         if bot not in registry.BOTS:
             raise Unavailable(f"no bot {bot!r} in this version")
-        instance = registry.bot_class(bot)(seed=1)
+        # The search's speed, not an opening book's: a bot that declares `opening` plays without it.
+        declared = getattr(registry, "defaults", lambda name: {})(bot)
+        instance = registry.bot_class(bot)(seed=1, **({"opening": 0} if "opening" in declared else {}))
         instance.warm_up()
         with gzip.open(positions, "rt") as f:
             recorded = json.load(f)

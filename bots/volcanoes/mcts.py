@@ -44,10 +44,13 @@ on the same 500 pairs, seed 4500; 0.8 with `time_fraction` 1.0, +0.64 points [-0
 pair over 2,000 pairs, seeds 4500 and 4800, see `registry.PARAMETERS`) are options for matches,
 as is `iterations` (a fixed number a turn).
 
-With `opening=1` its first moves come from the pure engine's opening book (`pure/book.py`): numba
-mcts's own searches, two to twenty times a turn's, on every line the opponent can choose up to
-orange's fourth move. Against mcts that wins +60 Elo [+28, +92] (`arena sprt`, H1 after 190 pairs at
-100 ms), against uct nothing (see `registry.PARAMETERS`), so it is off by default.
+Its first moves come from the pure engine's opening book (`pure/book.py`; `opening=0` searches
+them): numba mcts's own searches, two to twenty times a turn's, on every line the opponent can
+choose up to orange's fourth move. Against mcts without it, +60 Elo [+28, +92] (`arena sprt`, H1
+after 190 pairs at 100 ms); against uct, 95.6% where mcts without it scored 93.2% on the same 1,000
+pairs, +2.43 points [+1.04, +3.81] (see `registry.PARAMETERS`), as much as some 1.8 times the
+search gives (2.9 points a doubling, below). Two booked players play the book's one line in every
+game, up to its end (turn 9).
 
 Tried and dropped, each for want of a match that it wins (in this branch's history):
 - a neighbourhood prior; answers only to a threatened connection in the tree; last good
@@ -128,7 +131,8 @@ Tried and dropped, each for want of a match that it wins (in this branch's histo
   playouts a second, 0.62x the iterations): 93.0% (1858-2-140) against uct on the same 1,000
   pairs (seed 4500) where mcts scored 94.2%.
 
-How mcts loses to uct (the 116 losses of `arena match mcts uct --pairs 1000 --seed 4500`): 83 end in
+How mcts without the book loses to uct (the 116 losses of `arena match mcts uct --pairs 1000 --seed
+4500`, before the book was on by default): 83 end in
 a connection made by a growth's eruptions, 26 by a placement, 7 by a raise, where 98% of its 1,883
 wins end by a placement. Searched again at 300,000 iterations a position, 3 of 30 lost games had a
 proven win that mcts's turn (about 15,000 iterations) missed: eight searches of each with other

@@ -345,7 +345,7 @@ def test_reuse_starts_from_the_last_turns_subtree(capacity):
     copied into the second tree (a small subtree: the copy is cheap); a position reached otherwise
     (here: the moves since are unknown) gets a fresh tree."""
     for known in (True, False):
-        bot = MctsBot(seed=3, reuse=True, iterations=4000, capacity=capacity)
+        bot = MctsBot(seed=3, reuse=True, iterations=4000, capacity=capacity, opening=0)
         bot.start(rules.BLUE)
         levels, dormant = rules.new_state()
         ours = bot.choose(GameState(levels.copy(), dormant.copy(), 0), 1.0)
@@ -369,7 +369,7 @@ def test_a_player_moving_twice_keeps_its_subtree_in_place_while_half_the_tree_is
     levels, dormant = rules.new_state()
     for turn, tile in enumerate((0, 40, -1, 41), start=1):
         rules.take_turn(levels, dormant, turn, tile)
-    bot = MctsBot(seed=4, reuse=True, iterations=4000, capacity=capacity)
+    bot = MctsBot(seed=4, reuse=True, iterations=4000, capacity=capacity, opening=0)
     bot.start(rules.BLUE)
     ours = bot.choose(GameState(levels.copy(), dormant.copy(), 4, (40, -1, 41)), 1.0)
     node = tree.find_child(bot.nodes, 0, ours)
@@ -383,13 +383,13 @@ def test_a_player_moving_twice_keeps_its_subtree_in_place_while_half_the_tree_is
     assert bot.nodes[root, tree.VISITS] == visits + 4000
 
 
-def test_the_first_moves_come_from_the_opening_book_when_told_to():
+def test_the_first_moves_come_from_the_opening_book_unless_told_not_to():
     levels, dormant = rules.new_state()
-    bot = MctsBot(seed=1, iterations=300, opening=1)
+    bot = MctsBot(seed=1, iterations=300)  # (on by default)
     bot.start(rules.BLUE)
     assert bot.choose(GameState(levels.copy(), dormant.copy(), 0), 1.0) == book.FIRST
     assert bot.last_search["iterations"] == 0
-    bot = MctsBot(seed=1, iterations=300)  # (off by default)
+    bot = MctsBot(seed=1, iterations=300, opening=0)
     bot.start(rules.BLUE)
     bot.choose(GameState(levels.copy(), dormant.copy(), 0), 1.0)
     assert bot.last_search["iterations"] == 300
