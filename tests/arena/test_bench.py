@@ -253,3 +253,16 @@ def test_the_puzzle_searches_have_the_figures_of_the_former_puzzle_benches():
     assert bench_worker.iqtwist_empty_board(0.01) > 5992 / 10  # the former bench's goal: a count within 10 s
     assert bench_worker.iqtwist_challenges(0.01) > 0
     assert bench_worker.stormyseas_cards(0.01, metric="slides") > 0
+
+
+def test_a_search_is_timed_without_the_bots_opening_book():
+    """mcts plays its first moves from a book: its search speed is measured with the book off, so
+    that every position is searched, the game's first (on the book) among them."""
+    from arena import bench_worker
+
+    assert bench_worker.search_speed(0.06, "mcts", "iterations", str(bench.POSITIONS_FILE)) > 0
+    bot, states = bench_worker._bots["mcts"]
+    assert states[0].turns_played == 0 and not bot.use_book
+    bot.start(states[0].player)
+    bot.choose(states[0].copy(), 0.01)
+    assert bot.last_search["iterations"] > 0
