@@ -110,7 +110,7 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
         # +3.81] a pair, no timeout (2 games on 2 cores); 150 pairs (seed 3429) had shown 91.3%
         # against 93.7%, too few to tell. On by default since: then `arena match mcts uct --pairs
         # 1000 --seed 4950`, 96.1% (1921-2-77) [95.3, 96.9], no timeout. Two booked players play the
-        # book's one line in every game up to its end (turn 9): `opening=0` on either side varies
+        # book's one line in every game up to its end (turn 10): `opening=0` on either side varies
         # openings.
         Parameter("opening", 1, 0, 1, int),
     ),
