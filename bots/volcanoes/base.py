@@ -49,8 +49,8 @@ COLD_START_SECONDS = 0.75
 
 class Bot(ABC):
     """Subclass and implement `choose`. `warm_up` compiles what the bot needs before any timed turn.
-    A search bot may leave figures of its last search in `last_search` ("iterations", "nodes",
-    "depth"): `arena bench` reports them."""
+    A search bot may leave figures of this turn's search in `last_search` ("iterations", "nodes",
+    "depth"; none after a move it did not search, from an opening book): `arena bench` reports them."""
 
     name = "bot"
     last_search: dict = {}

@@ -187,7 +187,7 @@ class MctsBot(UctBot):
             move = self.opening.move(pure_rules.from_levels(state.levels), state.turns_played)
             if move != book.NO_MOVE:
                 self.searched = None  # (no tree to keep: the next search starts afresh)
-                self.last_search = {"iterations": 0}
+                self.last_search = {}  # no search ran: no figures of one
                 return move
             self.opening = None
         return super().choose(state, budget)
