@@ -47,10 +47,9 @@ as is `iterations` (a fixed number a turn).
 
 Its first moves come from the pure engine's opening book (`pure/book.py`; `opening=0` searches
 them): numba mcts's own searches, two to twenty times a turn's, on every line the opponent can
-choose up to orange's fourth move. Against mcts without it, +60 Elo [+28, +92] (`arena sprt`, H1
-after 190 pairs at 100 ms); against uct, 95.6% where mcts without it scored 93.2% on the same 1,000
-pairs, +2.43 points [+1.04, +3.81] (see `registry.PARAMETERS`), as much as some 1.8 times the
-search gives (2.9 points a doubling, below). Two booked players play the book's one line in every
+choose up to orange's fourth move. It wins +60 Elo against mcts without it, and +2.43 points a
+pair against uct (the runs: `registry.PARAMETERS`), as much as some 1.8 times the search gives
+(2.9 points a doubling, below). Two booked players play the book's one line in every
 game, up to its end (orange's fourth move, turn 10).
 
 Tried and dropped, each for want of a match that it wins (in this branch's history):

@@ -108,10 +108,9 @@ PARAMETERS: dict[str, tuple[Parameter, ...]] = {
         # mcts:opening=1 uct --pairs 1000 --seed 4800`: 95.6% (1911-3-86: 98.0% as orange, 93.3% as
         # blue) where mcts without it scored 93.2% on the same 1,000 pairs, +2.43 points [+1.04,
         # +3.81] a pair, no timeout (2 games on 2 cores); 150 pairs (seed 3429) had shown 91.3%
-        # against 93.7%, too few to tell. On by default since: then `arena match mcts uct --pairs
-        # 1000 --seed 4950`, 96.1% (1921-2-77) [95.3, 96.9], no timeout. Two booked players play the
-        # book's one line in every game up to its end (turn 10): `opening=0` on either side varies
-        # openings.
+        # against 93.7%, too few to tell. On by default since (the run that confirmed it: mcts.py's
+        # docstring, at its end). Two booked players play the book's one line in every game up to
+        # its end (turn 10): `opening=0` on either side varies openings.
         Parameter("opening", 1, 0, 1, int),
     ),
     # iterations=N (mcts, pure-mcts) searches exactly N a turn (0: by the clock), for comparisons
