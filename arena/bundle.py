@@ -27,7 +27,7 @@ from pathlib import Path
 
 from referee.errors import CommandParser, run_command
 
-from .errors import UsageError
+from arena.errors import UsageError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 PROJECT_PACKAGES = ("referee", "bots", "arena")
@@ -313,7 +313,7 @@ def check(path: Path, games: int, opponent: str) -> int:
     from referee.process import BotProcess
     from referee.volcanoes.match import Settings, play_game
 
-    from .players import open_seat, prepare, resolve
+    from arena.play.players import open_seat, prepare, resolve
 
     other = resolve(opponent)  # (a PlayerError is the user's: one line)
     prepare([other])

@@ -17,15 +17,19 @@ from tqdm import tqdm
 from referee.errors import CommandParser, UserError, report
 from referee.volcanoes.match import Settings
 
-from . import analyse, bench, bundle, stress, tune
-from . import players as players_mod
-from .errors import UsageError
-from .players import PlayerError, changed_since, fixed_budget_notes, prepare, resolve_all
-from .report import PairCounter, SprtCourse, points, text_report
-from .run import make_executor, run_jobs
-from .schedule import gauntlet, jobs, ladder, round_robin
-from .stats import Z95, pentanomial_estimate
-from .store import Store, StoreError
+from arena import bundle
+from arena.bench import stress
+from arena.bench import timing as bench
+from arena.games.volcanoes import analyse
+from arena.play import players as players_mod
+from arena.play import tune
+from arena.errors import UsageError
+from arena.play.players import PlayerError, changed_since, fixed_budget_notes, prepare, resolve_all
+from arena.stats.tables import PairCounter, SprtCourse, points, text_report
+from arena.play.run import make_executor, run_jobs
+from arena.play.schedule import gauntlet, jobs, ladder, round_robin
+from arena.stats.estimates import Z95, pentanomial_estimate
+from arena.play.store import Store, StoreError
 
 RUNS_DIR = Path("arena-runs")
 DEFAULT_PAIRS = {"match": 50, "tournament": 16, "sprt": 5000}
@@ -247,7 +251,7 @@ def cmd_report(args) -> int:
         return 0
     print(text_report(config, labels, games))
     if args.output:
-        from . import report_html
+        import arena.web.report_page as report_html
 
         try:
             folder = report_html.write(config, labels, games, Path(args.output))

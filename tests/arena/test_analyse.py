@@ -5,7 +5,7 @@ import json
 import pytest
 
 from arena.cli import main
-from arena.store import Store
+from arena.play.store import Store
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +55,7 @@ def test_mistakes_of_a_run_are_refused_with_one_line(run, capsys):
 
 
 def test_the_summary_counts_a_players_mistakes_by_phase_and_the_wins_thrown_away(conformance_games):
-    from arena.analyse import summary
+    from arena.games.volcanoes.analyse import summary
     from referee.volcanoes import analysis
     from referee.volcanoes.replay import replay_from_moves
 

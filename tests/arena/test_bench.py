@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from arena import bench
+from arena.bench import timing as bench
 
 # ---------------------------------------------------------------- statistics
 
@@ -223,7 +223,8 @@ def test_bench_positions_are_legal_positions():
 
 
 def test_every_puzzle_and_the_rules_playout_loop_have_a_figure(capsys):
-    from arena import bench_worker, cli
+    from arena.bench import worker as bench_worker
+    from arena import cli
     from referee.puzzle import NAMES
 
     puzzles = [spec.request["puzzle"] for spec in bench.kernel_specs(["puzzle"])]
@@ -239,7 +240,7 @@ def test_every_puzzle_and_the_rules_playout_loop_have_a_figure(capsys):
 def test_the_puzzle_searches_have_the_figures_of_the_former_puzzle_benches():
     """What `referee iqtwist bench` and `referee stormyseas bench` timed: challenges solved to the
     end, the empty board counted, the known cards solved by each metric."""
-    from arena import bench_worker
+    from arena.bench import worker as bench_worker
 
     names = [spec.name for spec in bench.kernel_specs(["iqtwist", "stormyseas"])]
     assert names == [
@@ -258,7 +259,7 @@ def test_the_puzzle_searches_have_the_figures_of_the_former_puzzle_benches():
 def test_a_search_is_timed_without_the_bots_opening_book():
     """mcts plays its first moves from a book: its search speed is measured with the book off, so
     that every position is searched, the game's first (on the book) among them."""
-    from arena import bench_worker
+    from arena.bench import worker as bench_worker
 
     assert bench_worker.search_speed(0.06, "mcts", "iterations", str(bench.POSITIONS_FILE)) > 0
     bot, states = bench_worker._bots["mcts"]

@@ -15,8 +15,8 @@ import pytest
 
 from arena.cli import main
 from arena.errors import UsageError
-from arena.players import resolve_all
-from arena.store import Store, StoreError
+from arena.play.players import resolve_all
+from arena.play.store import Store, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -183,7 +183,7 @@ def test_user_errors_are_typed_and_bugs_show_a_traceback(monkeypatch, capsys):
 
 
 def test_a_player_label_with_markup_cannot_break_the_report_or_its_replays(real_db, tmp_path):
-    from arena import report_html
+    from arena.web import report_page as report_html
 
     payload = "<!--<script>x</script>"
     store = Store.open(real_db, readonly=True)
@@ -209,7 +209,7 @@ def test_a_player_label_with_markup_cannot_break_the_report_or_its_replays(real_
 
 
 def test_a_git_error_says_what_git_said(tmp_path):
-    from arena.players import PlayerError, resolve
+    from arena.play.players import PlayerError, resolve
 
     if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode:
         pytest.skip("not a git checkout")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from arena.players import PlayerError, fixed_budget_notes, open_seat, resolve, target_options, turn_ms
+from arena.play.players import PlayerError, fixed_budget_notes, open_seat, resolve, target_options, turn_ms
 from bots.volcanoes.registry import PARAMETERS, defaults, parse_options
 from referee.volcanoes.match import Settings, play_game
 

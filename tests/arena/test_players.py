@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.players import REGISTRY, PlayerError, changed_since, default_tournament, resolve, resolve_all
-from arena.store import Store
+from arena.play.players import REGISTRY, PlayerError, changed_since, default_tournament, resolve, resolve_all
+from arena.play.store import Store
 from referee.process import warm_up_command
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,7 +33,7 @@ def test_a_bot_s_version_covers_every_module_it_plays_with(tmp_path, monkeypatch
     """An edit to the search kernels `mcts` imports (not to mcts.py) is a new version of `mcts`,
     and one that the run it was resolved in notices; `greedy`, which never imports them, keeps its
     version."""
-    import arena.players
+    import arena.play.players
 
     before = {name: resolve(name, tmp_path) for name in ("mcts", "greedy")}
     collect = arena.players.collect

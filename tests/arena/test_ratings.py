@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from arena.ratings import bradley_terry, bradley_terry_fit, openskill_ratings
+from arena.stats.ratings import bradley_terry, bradley_terry_fit, openskill_ratings
 
 
 def game(blue, orange, winner):

@@ -3,7 +3,7 @@
 import pytest
 
 from arena.cli import main
-from arena.store import Store
+from arena.play.store import Store
 
 pytest.importorskip("ray")
 

@@ -1,7 +1,7 @@
 """The text report at the extremes: a clean sweep reads as a one-sided bound, never as infinity, and
 the ratings table gives each player's Elo over the next one down."""
 
-from arena.report import fmt_elo_interval, ratings_rows, text_report
+from arena.stats.tables import fmt_elo_interval, ratings_rows, text_report
 
 
 def _game(a, b, pair, swap, winner_label):

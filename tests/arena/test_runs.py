@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.store import Store
+from arena.play.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).parent / "scripts" / "misbehave.py"

@@ -4,9 +4,9 @@ import sqlite3
 
 import pytest
 
-from arena.players import resolve_all
-from arena.schedule import derive_seed, gauntlet, jobs, ladder, round_robin
-from arena.store import Store, StoreError
+from arena.play.players import resolve_all
+from arena.play.schedule import derive_seed, gauntlet, jobs, ladder, round_robin
+from arena.play.store import Store, StoreError
 
 
 def test_pairings():

@@ -1,11 +1,11 @@
-"""SPSA's arithmetic (arena/spsa.py): the schedules, the sides of an iteration, the default gain."""
+"""SPSA's arithmetic (arena/stats/spsa.py): the schedules, the sides of an iteration, the default gain."""
 
 import random
 import statistics
 
 import pytest
 
-from arena.spsa import C_END, WANDER, Spsa, Tuned, rounded
+from arena.stats.spsa import C_END, WANDER, Spsa, Tuned, rounded
 
 X = Tuned("x", 0.0, 10.0, 5.0)
 N = Tuned("n", 1, 9, 4, integer=True)

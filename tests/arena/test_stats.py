@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from arena.stats import (
+from arena.stats.estimates import (
     elo_from_score,
     expected_score,
     pentanomial_estimate,

@@ -1,4 +1,4 @@
-"""arena/stress.py: the schedule and the report (the games themselves are the benchmark)."""
+"""arena/bench/stress.py: the schedule and the report (the games themselves are the benchmark)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import io
 from collections import Counter
 
 from arena.cli import build_parser
-from arena.stress import FORFEITS, loads_first, play_one, report, schedule, seat_turns
+from arena.bench.stress import FORFEITS, loads_first, play_one, report, schedule, seat_turns
 from bots.volcanoes.launch import TAKE_OVER_NOTE
 from referee.volcanoes.match import Settings, Turn
 

@@ -11,14 +11,14 @@ from concurrent.futures import Future
 
 import pytest
 
-from arena import run
+from arena.play import run
 from arena.cli import main
-from arena.players import REGISTRY, target_options
-from arena.schedule import derive_seed
-from arena.spsa import Tuned, rounded
-from arena.report import pentanomial
-from arena.stats import expected_score, pentanomial_estimate
-from arena.store import Store
+from arena.play.players import REGISTRY, target_options
+from arena.play.schedule import derive_seed
+from arena.stats.spsa import Tuned, rounded
+from arena.stats.tables import pentanomial
+from arena.stats.estimates import expected_score, pentanomial_estimate
+from arena.play.store import Store
 from bots.volcanoes.registry import PARAMETERS, Parameter, defaults
 from referee.volcanoes.match import Result
 

@@ -1,4 +1,4 @@
-"""The older numba playout loop, the bench's baseline (arena/playout_baseline.py): its lean rules
+"""The older numba playout loop, the bench's baseline (arena/bench/playout_baseline.py): its lean rules
 step agrees with the rules engine (itself checked against the reference) turn by turn on random
 games, and its random moves are legal."""
 
@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena import playout_baseline as playout
+from arena.bench import playout_baseline as playout
 from referee.volcanoes import reference, rules
 from referee.volcanoes.board import N_TILES
 from tests.volcanoes.plain import lowest_connecting_placement

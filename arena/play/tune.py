@@ -1,5 +1,5 @@
 """`arena tune BOT --params c,rave_k`: a registered bot's parameters tuned by SPSA over seat-swapped
-pairs of games (the arithmetic is in `arena/spsa.py`), then a confirmation match of the tuned values
+pairs of games (the arithmetic is in `arena/stats/spsa.py`), then a confirmation match of the tuned values
 against the start.
 
 Iteration k plays K pairs between the bot at theta + c_k * delta ("plus") and at theta - c_k * delta
@@ -8,7 +8,7 @@ Iteration k plays K pairs between the bot at theta + c_k * delta ("plus") and at
 written to the run's database before its first game (the values it plays) and after its last (its net
 result and the new theta), each game in between as it ends: a resumed run replays nothing, loses
 nothing, and computes the same theta. The iterations run one after the other (iteration k + 1 plays the
-theta that k's results made); the games of one iteration run at once on the workers of `arena/run.py`.
+theta that k's results made); the games of one iteration run at once on the workers of `arena/play/run.py`.
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from tqdm import tqdm
 
 from bots.volcanoes.registry import PARAMETERS
 
-from .errors import UsageError
-from .players import Player, fixed_budget_notes, prepare, resolve, target_options
-from .report import pairings_rows, players_rows, points, table
-from .run import run_jobs
-from .schedule import derive_seed, jobs
-from .spsa import C_END, Plan, Spsa, Tuned, rounded
-from .store import Store
+from arena.errors import UsageError
+from arena.play.players import Player, fixed_budget_notes, prepare, resolve, target_options
+from arena.stats.tables import pairings_rows, players_rows, points, table
+from arena.play.run import run_jobs
+from arena.play.schedule import derive_seed, jobs
+from arena.stats.spsa import C_END, Plan, Spsa, Tuned, rounded
+from arena.play.store import Store
 
 PLUS, MINUS, OPPONENT = "plus", "minus", "opponent"  # the labels of an iteration's games
 TUNED, START = "tuned", "start"  # the labels of the confirmation's games

@@ -41,6 +41,16 @@ def _project_module(name: str):
     return module
 
 
+def _first_module(*names: str):
+    """The first of `names` that the version under test has (its layout changed over time)."""
+    for name in names[:-1]:
+        try:
+            return _project_module(name)
+        except Unavailable:
+            pass
+    return _project_module(names[-1])
+
+
 def _rate(batch, seconds: float) -> float:
     """Units of work per CPU second: `batch()` (returns units done) repeated for about `seconds`."""
     batch()  # warm: caches, allocations, a numba cache load
@@ -64,10 +74,11 @@ def pure_playouts(seconds: float, **_) -> float:
 
 
 def _numba_playouts(seconds: float, decisive: bool) -> float:
-    try:
-        playout = _project_module("arena.playout_baseline")
-    except Unavailable:  # a version from before the bitboard core took over: the search's own loop
-        playout = _project_module("bots.volcanoes.search.playout")
+    playout = _first_module(
+        "arena.bench.playout_baseline",
+        "arena.playout_baseline",  # a version from before the arena's folders
+        "bots.volcanoes.search.playout",  # one from before the bitboard core: the search's own loop
+    )
     rules = _project_module("referee.volcanoes.rules")
     try:
         playout.warm_up()
@@ -111,7 +122,7 @@ def bitboard_decisive_playouts(seconds: float, **_) -> float:
 
 
 def numba_playouts(seconds: float, **_) -> float:
-    """The older jitted playout loop (`arena/playout_baseline.py`; uniform random legal moves, the
+    """The older jitted playout loop (`arena/bench/playout_baseline.py`; uniform random legal moves, the
     loop inside jitted code), the baseline of `bitboard_playouts`."""
     return _numba_playouts(seconds, False)
 

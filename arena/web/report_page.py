@@ -13,8 +13,8 @@ from pathlib import Path
 from referee.volcanoes.replay import replay_from_moves
 from referee.volcanoes.view import render as render_replay
 
-from .ratings import openskill_ratings
-from .report import cross_rows, pairings_rows, players_rows, ratings_rows, sprt_course, sprt_lines
+from arena.stats.ratings import openskill_ratings
+from arena.stats.tables import cross_rows, pairings_rows, players_rows, ratings_rows, sprt_course, sprt_lines
 
 COLOURS = ["#5aa9ff", "#ff9d3b", "#7bd389", "#e06c9f", "#c9b458", "#9d8df1", "#4fd1c5", "#f56565"]
 

@@ -7,8 +7,8 @@ import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from .ratings import bradley_terry_fit, openskill_ratings
-from .stats import SprtState, pentanomial_estimate, sprt_state
+from arena.stats.ratings import bradley_terry_fit, openskill_ratings
+from arena.stats.estimates import SprtState, pentanomial_estimate, sprt_state
 
 ERROR_KINDS = ("timeout", "invalid", "crash")  # a bot that cannot start counts as a crash
 

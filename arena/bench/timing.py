@@ -33,11 +33,11 @@ from pathlib import Path
 
 import numpy as np
 
-from . import players
-from .errors import UsageError
+import arena.play.players as players
+from arena.errors import UsageError
 
 POSITIONS_FILE = Path(__file__).parent / "data" / "bench_positions.json.gz"
-WORKER = Path(__file__).with_name("bench_worker.py")
+WORKER = Path(__file__).with_name("worker.py")
 DEFAULT_THRESHOLD = 0.05
 
 
@@ -176,7 +176,7 @@ def version(text: str) -> Version:
 
 
 class Worker:
-    """bench_worker.py running in one version's tree; asked for one figure at a time."""
+    """arena/bench/worker.py running in one version's tree; asked for one figure at a time."""
 
     def __init__(self, v: Version, cpu: int | None = None):
         self.version = v

@@ -38,8 +38,8 @@ from bots.volcanoes.registry import BOTS, parse_options
 from referee.process import BotError, BotExited, BotProcess, BotStartError, warm_up, warm_up_command
 from referee.volcanoes.match import Settings, seat_limits
 
-from .bundle import BundleError, build, collect
-from .errors import UsageError
+from arena.bundle import BundleError, build, collect
+from arena.errors import UsageError
 
 # Bots of this project (bots/volcanoes/registry.py), name -> "module:Class". Each takes `seed=None`.
 REGISTRY: dict[str, str] = {name: f"{module}:{cls}" for name, (module, cls) in BOTS.items()}
@@ -49,7 +49,7 @@ LADDER = ("mcts", "alphabeta", "uct", "pure-mcts", "greedy", "boss", "random")
 
 TIME_OPTION = "ms"  # `uct:ms=1000`: the player's turn limit in ms (its first turn scales with it)
 BUNDLE_PREFIX = "bundle:"  # `bundle:mcts`: the file `arena bundle mcts` writes, as a player
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 _LABEL = re.compile(r"^([A-Za-z0-9_.+-]+)=(.+)$")
 
 

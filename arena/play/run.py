@@ -22,9 +22,9 @@ from statistics import fmean
 from referee.process import BotError, claim_orphans
 from referee.volcanoes.match import Result, Settings, play_game
 
-from .errors import UsageError
-from .players import Player, open_seat, turn_ms
-from .schedule import Job
+from arena.errors import UsageError
+from arena.play.players import Player, open_seat, turn_ms
+from arena.play.schedule import Job
 
 FORFEITS = ("timeout", "invalid", "crash", "start", "error")  # reasons that are a bot's fault
 

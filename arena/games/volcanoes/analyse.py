@@ -24,10 +24,10 @@ from referee.volcanoes import analysis
 from referee.volcanoes.replay import replay_problem
 from referee.volcanoes.view import render
 
-from .errors import UsageError
-from .report import points, table
-from .report_html import stored_replay
-from .store import Store, StoreError
+from arena.errors import UsageError
+from arena.stats.tables import points, table
+from arena.web.report_page import stored_replay
+from arena.play.store import Store, StoreError
 
 PHASES = ("opening (the game's first third)", "middle (its second third)", "end (its last third)")
 WORST_SHOWN = 10

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from openskill.models import PlackettLuce
 
-from .stats import Z95
+from arena.stats.estimates import Z95
 
 ELO_UNIT = math.log(10) / 400  # logistic slope per Elo point
 

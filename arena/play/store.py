@@ -15,8 +15,8 @@ import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .errors import UsageError
-from .players import Player
+from arena.errors import UsageError
+from arena.play.players import Player
 
 SCHEMA_VERSION = 2  # stored as the run's "schema"; a file of a newer one is refused, not misread
 # 1: run, players, games. 2: tune_iterations (`arena tune`); a file of schema 1 reads as before.

@@ -1,0 +1,124 @@
+"""The game contract: what the arena needs of a game, whatever the game.
+
+A game plays one seed between N seats and says how it went (`Outcome`): each seat's rank, score and
+error, why the game ended, each seat's time per turn where the arena kept the clock, each seat's
+stderr per turn, and what the game wants kept of it (a replay, the referee's summaries). Everything
+above `arena/games/` (scheduling, the store, statistics, reports) reads only this: no module above
+it knows which game it is running.
+
+Two failures are told apart. A *bot's* failure (a timeout, an invalid answer, a crash, a bot that
+cannot start) is that seat's loss, and the game counts, as on CodinGame. A *referee's* failure (it
+crashed, hung, printed what its protocol does not allow, exited non-zero) is `RefereeFailure`: the
+game did not happen, is recorded as a failure with its reason, and counts for nobody.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+# Why a seat lost its game through its own fault (`Outcome.errors`), as CodinGame counts them.
+BOT_ERRORS = ("timeout", "invalid", "crash", "start")
+STDERR_BYTES_PER_TURN = 4096  # what CodinGame shows of a turn's stderr: the most a seat keeps per turn
+
+
+@dataclass(frozen=True)
+class Player:
+    """What takes a seat: resolved once from what the user wrote (`arena/play/players.py`), stored
+    with the run, and handed to the game for each of its games."""
+
+    label: str  # unique in a run, used in tables
+    spec: str  # what the user wrote (without the label)
+    kind: str  # "bot" (a game's own, in-process); "git", "file" or "command" (a process)
+    target: str  # for a process, its command line; for an in-process bot, what the game makes of it
+    version: str  # recorded with every game: a run resumes only while it is unchanged
+    cwd: str | None = None  # where a process runs (a pinned tree)
+
+
+class RefereeFailure(Exception):
+    """The referee failed, not a bot: the message says how (one line a person can act on), and
+    `stderr` keeps the end of what the referee wrote on its stderr."""
+
+    def __init__(self, message: str, stderr: str = ""):
+        super().__init__(message)
+        self.stderr = stderr
+
+
+@dataclass
+class Outcome:
+    """How one game went, seat by seat (seat 0 is the first player: CodinGame's player 0)."""
+
+    ranks: list[int]  # 0 is first; equal ranks are a tie. A seat with an error ranks below the others.
+    scores: list[float | None]  # as the referee gave them (None where it gave none)
+    errors: list[str | None]  # None, or one of BOT_ERRORS: that seat lost by its own fault
+    reason: str  # why the game ended, one word: "score", "connection", "timeout", "max-turns", ...
+    detail: str = ""  # one line for people ("player 1 timed out on turn 12")
+    turns: int | None = None
+    # Each seat's time for each turn it answered, in ms, first turn first; None where the arena did
+    # not keep the clock (the referee ran the bots and timed them itself: protocol (A) and (B)).
+    times_ms: list[list[float]] | None = None
+    stderr: list[list[str]] | None = None  # per seat, per turn it played: what it wrote (bounded)
+    # What a repeat of this seed must reproduce whatever the bots do: the first input each seat was
+    # given, or what the referee says of the seed (its echo of it, its game parameters). None where
+    # the game cannot say. `arena` compares two plays of one seed to find a referee that ignores seeds.
+    fingerprint: str | None = None
+    data: dict = field(default_factory=dict)  # game-specific, JSON-ready: moves, summaries, tdata/pdata
+    referee_stderr: str = ""  # the end of what an external referee wrote on stderr (kept and shown)
+
+    @property
+    def seats(self) -> int:
+        return len(self.ranks)
+
+
+def ranks_from_scores(scores: list[float | None], errors: list[str | None] | None = None) -> list[int]:
+    """Competition ranks (0 best; equal scores share a rank, the next rank skips) from scores,
+    higher better; a seat with an error or without a score ranks below every seat without."""
+    errors = errors or [None] * len(scores)
+
+    def key(i: int) -> tuple[int, float]:
+        broken = errors[i] is not None or scores[i] is None
+        return (1, 0.0) if broken else (0, -float(scores[i]))
+
+    keys = [key(i) for i in range(len(scores))]
+    return [sum(other < mine for other in keys) for mine in keys]
+
+
+def head_to_head(outcome_ranks: list[int], i: int, j: int) -> float:
+    """What seat i scored against seat j in one game: 1, 0.5 or 0, from their ranks."""
+    if outcome_ranks[i] == outcome_ranks[j]:
+        return 0.5
+    return 1.0 if outcome_ranks[i] < outcome_ranks[j] else 0.0
+
+
+class Game(ABC):
+    """A game the arena can run: our own referee in-process, or an external referee in one of the
+    community's protocols. An instance is plain data (it travels to worker processes and Ray): its
+    `config()` makes it again through `arena.games.make`."""
+
+    name: str
+    seats: int  # players in one game
+    # True when the referee runs the bots and keeps their clocks (protocols A and B): the arena then
+    # sees no turn, reports no time per turn, and says so.
+    timed_by_referee: bool = False
+
+    @abstractmethod
+    def config(self) -> dict:
+        """What makes this game again (`arena.games.make(config)`): JSON-ready, stored with a run."""
+
+    @abstractmethod
+    def play(self, seed: int, players: list[Player], bot_seeds: list[int]) -> Outcome:
+        """Play one game with `players[i]` in seat i. A bot's failure is in the outcome; a referee's
+        is a `RefereeFailure`. Every process the game started is gone when it returns or raises."""
+
+    def resolve(self, spec: str, label: str | None) -> Player | None:
+        """A player from a spec only this game knows (its registered bots), or None: then the arena
+        resolves it as a file, a command line, a git pin of a file or a bundle."""
+        return None
+
+    def prepare(self, players: list[Player], log) -> None:
+        """Get players ready before any clock runs (compile, load), saying so on `log`."""
+        return None
+
+    def changed_since(self, player: Player) -> str | None:
+        """Why a player of this game's own kind would not play as it did when its run began."""
+        return None
