@@ -313,9 +313,11 @@ def check(path: Path, games: int, opponent: str) -> int:
     from referee.process import BotProcess
     from referee.volcanoes.match import Settings, play_game
 
-    from arena.play.players import open_seat, prepare, resolve
+    from arena.games.volcanoes.game import VolcanoesGame
+    from arena.games.volcanoes.players import open_seat, prepare
+    from arena.play.players import resolve
 
-    other = resolve(opponent)  # (a PlayerError is the user's: one line)
+    other = resolve(opponent, VolcanoesGame())  # (a PlayerError is the user's: one line)
     prepare([other])
     first, later, forfeits, wins = [], [], [], 0
     for game in range(games):

@@ -15,24 +15,26 @@ from pathlib import Path
 from tqdm import tqdm
 
 from referee.errors import CommandParser, UserError, report
-from referee.volcanoes.match import Settings
 
 from arena import bundle
 from arena.bench import stress
 from arena.bench import timing as bench
-from arena.games.volcanoes import analyse
-from arena.play import players as players_mod
-from arena.play import tune
 from arena.errors import UsageError
-from arena.play.players import PlayerError, changed_since, fixed_budget_notes, prepare, resolve_all
-from arena.stats.tables import PairCounter, SprtCourse, points, text_report
+from arena.games import GameError
+from arena.games.base import Game, RefereeFailure
+from arena.games.config import CONFIG_FILE, game_config, game_from
+from arena.games.volcanoes import analyse
+from arena.play import tune
+from arena.play.players import PlayerError, changed_since, resolve_all
 from arena.play.run import make_executor, run_jobs
-from arena.play.schedule import gauntlet, jobs, ladder, round_robin
-from arena.stats.estimates import Z95, pentanomial_estimate
+from arena.play.schedule import SEATINGS, gauntlet, jobs, ladder, round_robin
+from arena.play.seeds import check_seed
 from arena.play.store import Store, StoreError
+from arena.stats.estimates import Z95
+from arena.stats.tables import SprtCourse, UnitCounter, text_report, units_of, versus
 
 RUNS_DIR = Path("arena-runs")
-DEFAULT_PAIRS = {"match": 50, "tournament": 16, "sprt": 5000}
+DEFAULT_UNITS = {"match": 50, "tournament": 16, "sprt": 5000}
 LADDER_PAIRS, LADDER_REACH = 8, 2  # `arena tournament` alone: each bot against the next two, ~1 min on 2 cores
 
 
@@ -56,9 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = CommandParser(prog="arena", description=__doc__)
     sub = parser.add_subparsers(title="commands")
 
-    p = sub.add_parser("match", help="N seat-swapped pairs of games between two players")
-    p.add_argument("players", nargs="*", metavar="PLAYER", help="two players (see `arena bots`)")
-    p.add_argument("--pairs", type=int, help="pairs of games (default 50)")
+    p = sub.add_parser("match", help="N units (seat-swapped pairs) of games between two players (or a game's N)")
+    p.add_argument(
+        "players", nargs="*", metavar="PLAYER", help="two players (see `arena bots`), or as many as a game seats"
+    )
+    p.add_argument("--pairs", "--units", dest="pairs", type=int, help="units of games: seat-swapped pairs (default 50)")
     _run_options(p)
     p.set_defaults(run=cmd_match)
 
@@ -67,21 +71,30 @@ def build_parser() -> argparse.ArgumentParser:
         "players",
         nargs="*",
         metavar="PLAYER",
-        help=f"players (default: a ladder of {' '.join(players_mod.default_tournament())}, "
+        help=f"players (Volcanoes' default: a ladder of the project's bots, strongest first, "
         f"each against the next {LADDER_REACH}, {LADDER_PAIRS} pairs each)",
     )
     p.add_argument("--gauntlet", metavar="PLAYER", help="play this one against each of the others only")
-    p.add_argument("--pairs", type=int, help="pairs of games per pairing (default 16; the ladder 8)")
+    p.add_argument(
+        "--pairs", "--units", dest="pairs", type=int, help="units of games per lineup (default 16; the ladder 8)"
+    )
     _run_options(p)
     p.set_defaults(run=cmd_tournament)
 
     p = sub.add_parser("sprt", help="is NEW stronger than BASE? a sequential test that stops early")
-    p.add_argument("players", nargs="*", metavar="PLAYER", help="NEW BASE")
+    p.add_argument(
+        "players",
+        nargs="*",
+        metavar="PLAYER",
+        help="NEW BASE (and, in a game of N players, N-2 more to fill its seats)",
+    )
     p.add_argument("--elo0", type=float, default=0.0, help="Elo difference of H0 (default 0)")
     p.add_argument("--elo1", type=float, default=10.0, help="Elo difference of H1 (default 10)")
     p.add_argument("--alpha", type=float, default=0.05, help="false positive rate (default 0.05)")
     p.add_argument("--beta", type=float, default=0.05, help="false negative rate (default 0.05)")
-    p.add_argument("--max-pairs", dest="pairs", type=int, help="stop undecided after this many pairs (default 5000)")
+    p.add_argument(
+        "--max-pairs", "--max-units", dest="pairs", type=int, help="stop undecided after this many units (default 5000)"
+    )
     _run_options(p)
     p.set_defaults(run=cmd_sprt)
 
@@ -183,62 +196,118 @@ def _run_options(p: argparse.ArgumentParser) -> None:
         help="pool: processes on this machine (default); ray: a Ray cluster",
     )
     p.add_argument("--ray-address", help="Ray cluster address (default: start a local Ray)")
-    p.add_argument("--turn-ms", type=float, default=Settings.turn_ms, help="time per turn (default 100)")
-    p.add_argument(
-        "--first-turn-ms",
-        type=float,
-        default=Settings.first_turn_ms,
-        help="time for a player's first turn (default 1000)",
-    )
+    _game_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _game_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("the game (default: Volcanoes, refereed in-process)")
+    g.add_argument("--game", metavar="NAME", help=f"a game declared in {CONFIG_FILE} ([games.NAME])")
+    g.add_argument("--config", metavar="FILE", help=f"where games are declared (default ./{CONFIG_FILE})")
+    g.add_argument("--referee", metavar="CMD", help="an external referee's command line (with --protocol)")
+    g.add_argument(
+        "--protocol",
+        choices=("cli", "sdk", "relay", "json"),
+        help="how the referee speaks: cli (brutaltester's -p1 -p2 command line), sdk (CodinGame's "
+        "RefereeMain), relay (the old ### protocol), json (psyleague's and CGArena's play-one-game)",
+    )
+    g.add_argument("--players", dest="seats", type=int, metavar="N", help="players in one game (default 2)")
+    g.add_argument("--seed-flag", metavar="TEMPLATE", help="how the referee takes the seed (cli: '-d seed={seed}')")
+    g.add_argument("--league", type=int, metavar="N", help="the referee's league level")
+    g.add_argument(
+        "--turn-ms", type=finite_positive, help="time per turn where the arena keeps the clock (default 100)"
+    )
+    g.add_argument("--first-turn-ms", type=finite_positive, help="time for a player's first turn (default 1000)")
+    g.add_argument(
+        "--seatings",
+        choices=SEATINGS,
+        default=SEATINGS[0],
+        help="how one seed seats its lineup: every rotation (default; 2 players: both sides) or every permutation",
+    )
+    g.add_argument(
+        "--allow-unseeded",
+        action="store_true",
+        help="play on where the referee ignores the seed (games then count one by one, unpaired)",
+    )
+
+
+def _game(args) -> Game:
+    options = {
+        "protocol": args.protocol,
+        "players": args.seats,
+        "seed_flag": args.seed_flag,
+        "league": args.league,
+        "turn_ms": args.turn_ms,
+        "first_turn_ms": args.first_turn_ms,
+    }
+    try:
+        return game_from(game_config(args.game, args.referee, options, args.config))
+    except GameError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _stored_game(config: dict) -> Game:
+    try:
+        return game_from(config["game"])
+    except GameError as exc:
+        raise StoreError(f"the run's game cannot be made: {exc}") from None
 
 
 # ---------------------------------------------------------------- commands
 
 
+def finite_positive(text: str) -> float:
+    """An argparse type: a finite number above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (0 < value < float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a finite number above zero, not {text}")
+    return value
+
+
 def cmd_match(args) -> int:
-    if not args.resume and len(args.players) != 2:
-        raise PlayerError("a match is between two players: arena match A B")
-    return _play(args, "match", lambda labels: [tuple(labels)])
+    return _play(args, "match", lambda labels, seats: [tuple(labels)], exact=True)
 
 
 def cmd_tournament(args) -> int:
+    game = None if args.resume else _game(args)
     default = not args.resume and not args.players
-    if default:  # a ladder of the project's bots, strongest first
-        args.players = players_mod.default_tournament()
+    if default:  # the game's own ladder, strongest first
+        args.players = game.default_players()
+        if not args.players:
+            raise PlayerError(f"a tournament of {game.name} needs its players: arena tournament A B C ...")
         args.pairs = LADDER_PAIRS if args.pairs is None else args.pairs
-    if not args.resume and len(args.players) < 2:
-        raise PlayerError("a tournament needs at least two players")
 
-    def pairings(labels):
-        if default and args.gauntlet is None:
+    def lineups(labels, seats):
+        if default and args.gauntlet is None and seats == 2:
             return ladder(labels, LADDER_REACH)
         if args.gauntlet is None:
-            return round_robin(labels)
+            return round_robin(labels, seats)
         hero = next((p for p, text in zip(labels, args.players, strict=True) if args.gauntlet in (p, text)), None)
         if hero is None:
             raise PlayerError(f"--gauntlet {args.gauntlet}: not one of the players")
-        return gauntlet(hero, labels)
+        return gauntlet(hero, labels, seats)
 
-    return _play(args, "tournament", pairings)
+    return _play(args, "tournament", lineups, game=game)
 
 
 def cmd_sprt(args) -> int:
-    if not args.resume and len(args.players) != 2:
-        raise PlayerError("an SPRT compares two players: arena sprt NEW BASE")
     if not args.elo1 > args.elo0:
         raise UsageError(f"--elo1 ({args.elo1:g}) must be greater than --elo0 ({args.elo0:g})")
     for name in ("alpha", "beta"):
         if not 0 < getattr(args, name) < 1:
             raise UsageError(f"--{name} must lie strictly between 0 and 1, not {getattr(args, name):g}")
     sprt = {"elo0": args.elo0, "elo1": args.elo1, "alpha": args.alpha, "beta": args.beta}
-    return _play(args, "sprt", lambda labels: [tuple(labels)], sprt)
+    return _play(args, "sprt", lambda labels, seats: [tuple(labels)], sprt, exact=True)
 
 
 def cmd_report(args) -> int:
     store = Store.open(args.db, readonly=True)  # a report never changes the file it reads
     try:
         config, labels, games = store.config, [p.label for p in store.players()], store.games()
+        failures = store.failures()
         iterations = store.iterations() if config["command"] == "tune" else None
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{args.db} is damaged: {exc}") from None
@@ -249,12 +318,12 @@ def cmd_report(args) -> int:
             raise UsageError("a tune's report is text only: drop -o")
         print(tune.text_report(config, games, iterations))
         return 0
-    print(text_report(config, labels, games))
+    print(text_report(config, labels, games, failures))
     if args.output:
-        import arena.web.report_page as report_html
+        from arena.web import report_page
 
         try:
-            folder = report_html.write(config, labels, games, Path(args.output))
+            folder = report_page.write(config, labels, games, Path(args.output), failures)
         except OSError as exc:
             raise UsageError(f"cannot write the report {args.output}: {exc.strerror or exc}") from None
         print(f"\nwrote {args.output} (replays in {folder})")
@@ -262,17 +331,19 @@ def cmd_report(args) -> int:
 
 
 def cmd_bots(args) -> int:
+    from arena.games.volcanoes import players as volcanoes_players
     from bots.volcanoes.registry import PARAMETERS
 
-    for name, target in players_mod.REGISTRY.items():
+    for name, target in volcanoes_players.REGISTRY.items():
         declared = " ".join(
             f"{p.name}={p.default:g} [{p.low:g}, {p.high:g}] ({p.type.__name__})" for p in PARAMETERS.get(name, ())
         )
         print(f"{name:12} {target:36} {declared}".rstrip())
     print(
-        f"\nOptions: NAME:OPT=VALUE,... (e.g. mcts:c=0.3,rave_k=2000); {players_mod.TIME_OPTION}=N sets a "
+        f"\nOptions: NAME:OPT=VALUE,... (e.g. mcts:c=0.3,rave_k=2000); {volcanoes_players.TIME_OPTION}=N sets a "
         "player's turn limit in ms (its first turn scales with it), e.g. uct:ms=1000."
     )
+    print("These are Volcanoes' own bots; in any game, a player is also a file or a command line.")
     return 0
 
 
@@ -310,10 +381,13 @@ def _create_tune(args) -> Store:
             raise UsageError(f"--{key.replace('_', '-')} must be at least {least}, not {options[key]}")
     if not 0 < options["c_end"] <= 0.5:
         raise UsageError(f"--c-end is a fraction of each range, in (0, 0.5], not {options['c_end']:g}")
-    if options["r_end"] is not None and not options["r_end"] > 0:
-        raise UsageError(f"--r-end must be above zero, not {options['r_end']:g}")
-    start, tuned = tune.parse_params(args.bot, args.params)
-    opponent = tune.opponent_player(args.opponent) if args.opponent else None
+    if options["r_end"] is not None and not 0 < options["r_end"] < float("inf"):
+        raise UsageError(f"--r-end must be a finite number above zero, not {options['r_end']:g}")
+    game = _game(args)
+    if game.seats != 2:
+        raise UsageError(f"arena tune plays 2-player games; {game.name} seats {game.seats}")
+    start, tuned = tune.parse_params(args.bot, args.params, game)
+    opponent = tune.opponent_player(args.opponent, game) if args.opponent else None
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     config = tune.new_config(
         start,
@@ -322,12 +396,14 @@ def _create_tune(args) -> Store:
         iterations=options["iterations"],
         pairs=options["pairs_per_iteration"],
         seed=seed,
-        settings=_settings(args),
+        game={"name": game.name, **game.config()},
         c_end=options["c_end"],
         r_end=options["r_end"],
         confirm_pairs=options["confirm_pairs"],
     )
-    return _new_store(args, config, [start] + ([opponent] if opponent else []))
+    players = [start] + ([opponent] if opponent else [])
+    config.update(_seed_verdict(args, game, [start, opponent or start], seed))
+    return _new_store(args, config, players)
 
 
 def _check_tune_resumable(args, store: Store) -> None:
@@ -345,7 +421,8 @@ def _check_tune_resumable(args, store: Store) -> None:
     }
     if args.params:
         args.params = ",".join(
-            f"{t.name}={t.low!r}:{t.high!r}" for t in tune.parse_params(args.bot or config["bot"], args.params)[1]
+            f"{t.name}={t.low!r}:{t.high!r}"
+            for t in tune.parse_params(args.bot or config["bot"], args.params, _stored_game(config))[1]
         )
     for key, value in stored.items():
         given = getattr(args, key)
@@ -357,38 +434,65 @@ def _check_tune_resumable(args, store: Store) -> None:
 # ---------------------------------------------------------------- one run
 
 
-def _play(args, command: str, make_pairings, sprt: dict | None = None) -> int:
-    store = _resume(args, command) if args.resume else _create(args, command, make_pairings, sprt)
+def _play(args, command: str, make_lineups, sprt: dict | None = None, exact: bool = False, game=None) -> int:
+    store = _resume(args, command) if args.resume else _create(args, command, make_lineups, sprt, exact, game)
     try:
         return _continue(args, store)
     finally:
         store.close()
 
 
-def _create(args, command, make_pairings, sprt) -> Store:
-    pairs = DEFAULT_PAIRS[command] if args.pairs is None else args.pairs
-    if pairs < 1:
-        raise UsageError("the number of pairs must be at least 1")
-    settings = _settings(args)
-    players = resolve_all(args.players)
+def _create(args, command, make_lineups, sprt, exact: bool, game: Game | None) -> Store:
+    game = game or _game(args)
+    units = DEFAULT_UNITS[command] if args.pairs is None else args.pairs
+    if units < 1:
+        raise UsageError("the number of pairs (units) must be at least 1")
+    n = game.seats
+    if exact and len(args.players) != n:
+        what = "an SPRT compares two players: arena sprt NEW BASE" if command == "sprt" else "arena match A B"
+        if n != 2:
+            what = f"{game.name} seats {n} players: give {n}" + (" (NEW BASE, then the others)" if sprt else "")
+        raise PlayerError(f"a {command} is between {n} players: {what}" if n != 2 else what)
+    if len(args.players) < n:
+        raise PlayerError(f"a {command} of {game.name} needs at least {n} players")
+    players = resolve_all(args.players, game)
     labels = [p.label for p in players]
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     config = {
         "command": command,
+        "game": {"name": game.name, **game.config()},
         "players": labels,
-        "pairings": [list(p) for p in make_pairings(labels)],
-        "pairs": pairs,
-        "seed": args.seed if args.seed is not None else secrets.randbelow(2**31),
-        "settings": settings,
+        "lineups": [list(lineup) for lineup in make_lineups(labels, n)],
+        "units": units,
+        "seatings": args.seatings,
+        "seed": seed,
         "sprt": sprt,
     }
+    config.update(_seed_verdict(args, game, players, seed))
     return _new_store(args, config, players)
 
 
-def _settings(args) -> dict:
-    for option in ("turn_ms", "first_turn_ms"):
-        if not getattr(args, option) > 0:
-            raise UsageError(f"--{option.replace('_', '-')} must be above zero, not {getattr(args, option):g}")
-    return {"turn_ms": args.turn_ms, "first_turn_ms": args.first_turn_ms}
+def _seed_verdict(args, game: Game, players, seed: int) -> dict:
+    """Before a run on an external referee: does a seed replay the same game? Paired statistics
+    are honest only if it does; a referee that ignores the seed is refused, unless the user allows
+    it knowingly (its games then count one by one)."""
+    if game.config().get("protocol") == "volcanoes":
+        return {}
+    print(f"checking that {game.name}'s referee honours the seed (one seed, played twice)...", file=sys.stderr)
+    game.prepare(players[: game.seats], sys.stderr)
+    try:
+        verdict = check_seed(game, players[: game.seats], seed)
+    except RefereeFailure as exc:
+        raise UsageError(f"{game.name}'s referee failed its first game: {exc}") from None
+    print(f"  {verdict.detail}", file=sys.stderr)
+    if verdict.status == "ignored":
+        if not args.allow_unseeded:
+            raise UsageError(
+                f"{game.name}'s referee ignores the seed ({verdict.detail}): paired statistics would be "
+                "wrong; fix its seed option (--seed-flag), or give --allow-unseeded to count games one by one"
+            )
+        return {"seed_check": verdict.status, "unpaired": True}
+    return {"seed_check": verdict.status}
 
 
 def _new_store(args, config: dict, players) -> Store:
@@ -425,14 +529,15 @@ def _check_resumable(args, command: str, store: Store) -> None:
         )
     ):
         raise StoreError(f"{path} is a run of {' '.join(config['players'])}, not of {' '.join(args.players)}")
+    game = _stored_game(config)
     for player in stored:
-        why = changed_since(player)
+        why = changed_since(player, game)
         if why:
             raise StoreError(f"cannot resume {path}: player {player.label} {why}; start a new run")
-    if args.pairs is not None and args.pairs != config["pairs"]:  # play on to a new number of pairs
+    if args.pairs is not None and args.pairs != config["units"]:  # play on to a new number of units
         if args.pairs < 1:
-            raise UsageError("the number of pairs must be at least 1")
-        config["pairs"] = args.pairs
+            raise UsageError("the number of pairs (units) must be at least 1")
+        config["units"] = args.pairs
         store.put("config", config)
 
 
@@ -445,46 +550,58 @@ def _newest_run(command: str) -> Path:
 
 def _continue(args, store: Store) -> int:
     config = store.config
+    game = _stored_game(config)
     players = {p.label: p for p in store.players()}
-    pairings = [tuple(p) for p in config["pairings"]]
-    settings = Settings(**config["settings"])
+    lineups = [tuple(lineup) for lineup in config["lineups"]]
     done = store.done_keys()
-    todo = (job for job in jobs(pairings, config["seed"], range(config["pairs"])) if job.key not in done)
-    total = 2 * config["pairs"] * len(pairings)
-    live = _Live(config, store.games())
+    todo = (
+        job
+        for job in jobs(lineups, config["seed"], range(config["units"]), config.get("seatings", "rotations"))
+        if job.key not in done
+    )
+    per_unit = units_of(config)
+    total = (
+        per_unit * config["units"] * len(lineups)
+        if not config.get("unpaired")
+        else len(lineups) * config["units"] * len(lineups[0])
+    )
+    live = _Live(config, store.games(), store.failures())
     if not live.finished():
-        prepare(list(players.values()))
-        for note in fixed_budget_notes(players.values(), settings):
-            print(note, file=sys.stderr)
+        game.prepare(list(players.values()), sys.stderr)
     print(
-        f"{config['command']} {' '.join(config['players'])}: {total} games at most, "
+        f"{config['command']} of {game.name} {' '.join(config['players'])}: {total} games at most, "
         f"{len(done)} already played; database {store.path}",
         file=sys.stderr,
     )
     if live.finished():
-        print(text_report(config, list(players), store.games()))
+        print(text_report(config, list(players), store.games(), store.failures()))
         return 0
 
     bar = tqdm(total=total, initial=len(done), unit="game", disable=args.quiet, dynamic_ncols=True, file=sys.stderr)
     bar.set_postfix_str(live.describe(), refresh=False)
 
     def on_record(record: dict) -> None:
-        store.add_game(record)
-        live.add(record)
+        if record.get("failure"):
+            store.add_failure(record)
+            live.fail(record)
+        else:
+            store.add_game(record)
+            live.add(record)
+            bar.update(1)
         bar.set_postfix_str(live.describe(), refresh=False)
-        bar.update(1)
 
     executor = make_executor(args.backend, max(args.workers, 1), args.ray_address)
     try:
         run_jobs(
             todo,
+            game,
             players,
-            settings,
             executor,
             on_record=on_record,
             should_stop=live.finished,
             games_per_task=max(args.games_per_worker, 1),
             tasks_in_flight=executor.tasks_in_flight,
+            log=sys.stderr,
         )
     except KeyboardInterrupt:
         bar.close()
@@ -497,42 +614,56 @@ def _continue(args, store: Store) -> int:
     finally:
         executor.shutdown()
     bar.close()
-    print(text_report(config, list(players), store.games()))
+    print(text_report(config, list(players), store.games(), store.failures()))
+    if live.failures:
+        print(
+            f"\n{live.failures} games failed (see above); arena {config['command']} --resume --db {store.path} "
+            "plays them again",
+            file=sys.stderr,
+        )
     print(f"\nDatabase: {store.path}  (arena report {store.path} rebuilds this report)", file=sys.stderr)
     return 0
 
 
 class _Live:
-    """What the progress bar shows: errors; a match's W-D-L and score; an SPRT's LLR and bounds."""
+    """What the progress bar shows: errors and failures; a match's W-D-L and score; an SPRT's LLR and
+    bounds (first player against the second, in the first lineup)."""
 
-    def __init__(self, config: dict, games: list[dict]):
+    def __init__(self, config: dict, games: list[dict], failures: list[dict] = ()):
         self.config = config
-        a, b = config["pairings"][0]
-        self.first = a
-        self.pairs = PairCounter(a, b)
-        self.sprt = SprtCourse(a, b, **config["sprt"]) if config["sprt"] else None
+        a, b, *_ = config["lineups"][0]
+        self.a, self.b = a, b
+        per_unit = units_of(config)
+        self.units = UnitCounter(a, b, per_unit)
+        self.sprt = SprtCourse(a, b, **config["sprt"], per_unit=per_unit) if config["sprt"] else None
         self.wdl = [0, 0, 0]
         self.errors = 0
+        self.failures = len(failures)
         for game in games:
             self.add(game)
 
     def add(self, game: dict) -> None:
-        self.errors += bool(game["blue_error"]) + bool(game["orange_error"])
+        self.errors += sum(bool(e) for e in game["errors"])
         if self.config["command"] == "tournament":
             return
-        self.pairs.add(game)
+        self.units.add(game)
         if self.sprt:
             self.sprt.add(game)
-        self.wdl[{1.0: 0, 0.5: 1, 0.0: 2}[points(game, self.first)]] += 1
+        got = versus(game, self.a, self.b)
+        if got is not None:
+            self.wdl[{1.0: 0, 0.5: 1, 0.0: 2}[got]] += 1
+
+    def fail(self, failure: dict) -> None:
+        self.failures += 1
 
     def finished(self) -> bool:
         return bool(self.sprt and self.sprt.decided)
 
     def describe(self) -> str:
-        text = f"errors {self.errors}"
+        text = f"errors {self.errors}" + (f" failed {self.failures}" if self.failures else "")
         if self.config["command"] == "tournament":
             return text
-        est = pentanomial_estimate(self.pairs.counts)
+        est = self.units.estimate()
         score = f"score {100 * est.score:.1f}% +- {100 * Z95 * est.stderr:.1f}" if est.n else "score -"
         text = f"W-D-L {'-'.join(map(str, self.wdl))} {score} {text}"
         if self.sprt:

@@ -29,6 +29,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -178,6 +179,7 @@ _PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
 _claimed_orphans = False
 _ANY_TOKEN = f"{TOKEN_VARIABLE}=".encode()
 _live_bots: set[int] = set()  # pids of this process's bots (direct children) not yet closed
+_open: weakref.WeakSet = weakref.WeakSet()  # this process's BotProcess objects not yet closed
 _bots_lock = threading.Lock()  # a bot being started is never taken for a leftover of another
 
 
@@ -285,6 +287,15 @@ def _kill_leftovers(bot_pid: int | None, marker: bytes, since: int, seconds: flo
         time.sleep(0.01)  # let the killed go, and any fork they raced with show up
 
 
+def close_all() -> None:
+    """Close every bot process of this process still open (a worker about to exit mid-game)."""
+    for bot in list(_open):
+        try:
+            bot.close()
+        except Exception:  # noqa: BLE001 - exiting anyway: the next one still gets closed
+            pass
+
+
 class BotProcess:
     """A running bot. Use as a context manager so that every process it started is killed."""
 
@@ -316,6 +327,7 @@ class BotProcess:
         except OSError as exc:
             raise BotStartError(f"cannot start {shlex.join(self.args)!r}: {exc.strerror or exc}") from exc
         self._closed = False
+        _open.add(self)
         self._stdin_fd = self._proc.stdin.fileno()
         self._stdout_fd = self._proc.stdout.fileno()
         os.set_blocking(self._stdin_fd, False)

@@ -35,7 +35,7 @@ from bots.volcanoes.registry import BOTS, is_pure
 from referee.process import BotError, BotProcess, warm_up
 from referee.volcanoes.match import Settings, play_game
 
-from arena.play.players import wait_until_loaded
+from arena.games.volcanoes.players import wait_until_loaded
 
 FORFEITS = ("timeout", "crash", "invalid")
 

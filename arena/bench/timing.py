@@ -33,7 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
-import arena.play.players as players
+from arena.games.volcanoes import players as volcanoes_players
+from arena.play import players
 from arena.errors import UsageError
 
 POSITIONS_FILE = Path(__file__).parent / "data" / "bench_positions.json.gz"
@@ -165,13 +166,13 @@ def version(text: str) -> Version:
     if path.is_dir() and (path / "bots").is_dir():
         return Version(text, path.resolve())
     try:
-        commit = players._git("rev-parse", "--verify", "--quiet", f"{text}^{{commit}}").decode().strip()
+        commit = players.git("rev-parse", "--verify", "--quiet", f"{text}^{{commit}}").decode().strip()
     except players.PlayerError as exc:
         raise BenchError(f"{text!r} is neither a project directory nor a git revision ({exc})") from None
     tree = players.cache_dir() / f"git-{commit}"
     if not tree.is_dir():
         print(f"extracting {text} ({commit[:12]}) to {tree} ...", file=sys.stderr, flush=True)
-        players._extract(commit, tree)
+        players.extract(commit, tree)
     return Version(f"{text} ({commit[:12]})", tree)
 
 
@@ -355,7 +356,9 @@ WORK = re.compile(r"\b(playouts|iterations|nodes|simulations|rollouts)\s*[=:]\s*
 def bot_command(spec: str) -> tuple[str, str | None]:
     """The command line and directory of a player spec (a registered bot runs as its own process
     here, as it would on CodinGame)."""
-    player = players.resolve(spec)
+    from arena.games.volcanoes.game import VolcanoesGame
+
+    player = players.resolve(spec, VolcanoesGame())
     if player.kind == "bot":
         module = player.target.split(":")[0]
         return shlex.join([sys.executable, "-m", module]), str(players.PROJECT_ROOT)
@@ -611,7 +614,7 @@ def main(args: argparse.Namespace) -> int:
     if args.bot:
         other = args.against_bot
         commands = [bot_command(args.bot)]
-        if other is None and args.against and args.bot in players.REGISTRY:
+        if other is None and args.against and args.bot in volcanoes_players.REGISTRY:
             other = f"{args.bot}@{args.against}"
         if other:
             commands.append(bot_command(other))

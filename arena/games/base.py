@@ -110,10 +110,14 @@ class Game(ABC):
         """Play one game with `players[i]` in seat i. A bot's failure is in the outcome; a referee's
         is a `RefereeFailure`. Every process the game started is gone when it returns or raises."""
 
-    def resolve(self, spec: str, label: str | None) -> Player | None:
+    def resolve(self, spec: str, label: str | None, cache) -> Player | None:
         """A player from a spec only this game knows (its registered bots), or None: then the arena
-        resolves it as a file, a command line, a git pin of a file or a bundle."""
+        resolves it as a file or a command line. `cache` is the folder for pinned copies."""
         return None
+
+    def known_players(self) -> str:
+        """The specs this game knows, for a message about one it does not ("" if none)."""
+        return ""
 
     def prepare(self, players: list[Player], log) -> None:
         """Get players ready before any clock runs (compile, load), saying so on `log`."""
@@ -121,4 +125,27 @@ class Game(ABC):
 
     def changed_since(self, player: Player) -> str | None:
         """Why a player of this game's own kind would not play as it did when its run began."""
+        return None
+
+    def default_players(self) -> list[str]:
+        """The players of `arena tournament` given none ([] where the game has no bots of its own)."""
+        return []
+
+    # A bot of the game's own may declare tunable parameters (`arena tune`); the arena tunes any
+    # other bot through its environment (arena/play/tune.py).
+    def parameters(self, player: Player) -> dict | None:
+        """name -> declared parameter (`.low`, `.high`, `.default`, `.type`, `.parse(text)`) of a bot
+        of the game's own, or None."""
+        return None
+
+    def parameter_values(self, player: Player) -> dict | None:
+        """The values a bot of the game's own plays with (its options), or None."""
+        return None
+
+    def with_values(self, spec: str, values: dict) -> str:
+        """The spec of a bot of the game's own with these parameter values."""
+        raise ValueError(f"{self.name} has no bots of its own with parameters")
+
+    def replay_page(self, record: dict) -> str | None:
+        """A page showing one stored game (None: the report shows its record alone)."""
         return None

@@ -1,26 +1,20 @@
-"""Players: a name, a pinned version or a command line -> something that takes a seat in a game.
+"""Players: what the user writes -> a `Player` that takes a seat in a game, whatever the game.
 
-A player spec is what the user writes, optionally labelled as `LABEL=SPEC`:
-- a registered bot (`greedy`, or `pure-mcts` of the pure-Python engine we submit): runs in-process,
-  the fastest way to play;
-- `bundle:NAME` (`bundle:mcts`): the very file `arena bundle NAME` writes, built when the run starts
-  and run as CodinGame runs it, by a Python without site-packages (`python -S`);
-- a registered bot at a git revision (`greedy@HEAD~3`, `greedy@v1.2`): the project's tree at that
-  commit is extracted once into a cache and the bot runs from it as a process;
+A player spec is what the user wrote, optionally labelled as `LABEL=SPEC`. The game is asked first
+(`Game.resolve`: its own registered bots, such as Volcanoes' `mcts:c=0.3`, `greedy@HEAD~3` or
+`bundle:mcts`); what it does not know is, for any game:
 - a file (`old/my_bot.py`, `./a.out`): copied into the cache when the run starts, so edits to the file
   during or after the run do not change what plays; a `.py` file runs with this Python;
-- any other command line (`"java -jar bot.jar"`): run through the referee as a process.
+- any other command line (`"java -jar bot.jar"`), run as it is.
 
-Every player has a version recorded with each game: the hash of the registered bot's modules (its
-own and every project module it imports), the commit of a pin, or the hash of a file's content (a
-bundle's too).
+Every player has a version recorded with each game: the hash of a file's content, or of a command
+line and every file it names (the game's own players say theirs), so a run resumes only while its
+players are unchanged.
 """
 
 from __future__ import annotations
 
-import gc
 import hashlib
-import importlib
 import io
 import os
 import re
@@ -29,26 +23,11 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
-from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, READY_LINE
-from bots.volcanoes.registry import BOTS, parse_options
-from referee.process import BotError, BotExited, BotProcess, BotStartError, warm_up, warm_up_command
-from referee.volcanoes.match import Settings, seat_limits
-
-from arena.bundle import BundleError, build, collect
 from arena.errors import UsageError
+from arena.games.base import Game, Player
 
-# Bots of this project (bots/volcanoes/registry.py), name -> "module:Class". Each takes `seed=None`.
-REGISTRY: dict[str, str] = {name: f"{module}:{cls}" for name, (module, cls) in BOTS.items()}
-# The default tournament, a ladder over the whole range of strength, strongest first: the engines,
-# the pure-Python submission, the baselines.
-LADDER = ("mcts", "alphabeta", "uct", "pure-mcts", "greedy", "boss", "random")
-
-TIME_OPTION = "ms"  # `uct:ms=1000`: the player's turn limit in ms (its first turn scales with it)
-BUNDLE_PREFIX = "bundle:"  # `bundle:mcts`: the file `arena bundle mcts` writes, as a player
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 _LABEL = re.compile(r"^([A-Za-z0-9_.+-]+)=(.+)$")
 
@@ -57,41 +36,19 @@ class PlayerError(UsageError, ValueError):
     """A player spec that cannot be resolved; the message says why."""
 
 
-@dataclass(frozen=True)
-class Player:
-    label: str  # unique in a run, used in tables
-    spec: str  # what the user wrote (without the label)
-    kind: str  # "bot" (in-process); "git", "file" or "command" (a process)
-    target: str  # "module:Class" for a bot, else the command line
-    version: str
-    cwd: str | None = None  # where a command runs (a pinned tree)
+def split_label(text: str) -> tuple[str | None, str]:
+    """(`LABEL`, `SPEC`) of `LABEL=SPEC`, or (None, text)."""
+    match = _LABEL.match(text)
+    return (match.group(1), match.group(2)) if match else (None, text)
 
 
-def default_tournament() -> list[str]:
-    """The players of `arena tournament` without players: the ladder's registered bots."""
-    return [name for name in LADDER if name in REGISTRY]
-
-
-def resolve(text: str, cache: Path | None = None) -> Player:
+def resolve(text: str, game: Game, cache: Path | None = None) -> Player:
     """A player from its spec; raises PlayerError with a message a user can act on."""
     cache = cache or cache_dir()
-    match = _LABEL.match(text)
-    label, spec = (match.group(1), match.group(2)) if match else (None, text)
-    if spec.startswith(BUNDLE_PREFIX):
-        return _bundle_pin(label, spec, cache)
-    if spec in REGISTRY:
-        return Player(label or spec, spec, "bot", REGISTRY[spec], _module_version(REGISTRY[spec]))
-    name, colon, options = spec.partition(":")
-    if colon and name in REGISTRY:
-        target = f"{REGISTRY[name]}:{_normal_options(text, name, options)}"
-        return Player(label or spec, spec, "bot", target, _bot_version(target))
-    if colon and (name.split("@", 1)[0] in REGISTRY or Path(name).is_file()):
-        raise PlayerError(
-            f"player {text!r}: options (NAME:OPT=VALUE) are for registered bots run in-process; "
-            "a pinned revision, a file or a command line cannot take them"
-        )
-    if "@" in spec and spec.split("@", 1)[0] in REGISTRY and " " not in spec:
-        return _git_pin(label, spec, cache)
+    label, spec = split_label(text)
+    own = game.resolve(spec, label, cache)
+    if own is not None:
+        return own
     path = Path(spec)
     if " " not in spec and path.is_file():
         return _file_pin(label, path, cache)
@@ -101,78 +58,15 @@ def resolve(text: str, cache: Path | None = None) -> Player:
         raise PlayerError(f"player {text!r}: cannot split it as a command line: {exc}") from None
     if args and (shutil.which(args[0]) or Path(args[0]).is_file()):
         return Player(label or _command_label(args), spec, "command", spec, _command_version(args))
-    names = ", ".join(REGISTRY)
+    known = game.known_players()
     raise PlayerError(
-        f"unknown player {text!r}: not a registered bot ({names}), NAME@REVISION, bundle:NAME, a file or a command"
+        f"unknown player {text!r}: not {known + ', ' if known else ''}a file or a command"
+        + (f" (no such file: {args[0]})" if args and "/" in args[0] else "")
     )
 
 
-def _normal_options(text: str, name: str, options: str) -> str:
-    """`c=0.30,ms=1000` checked against bot `name`'s declared parameters, written canonically (sorted,
-    parsed values) so that equal options give equal versions; a PlayerError says what is wrong."""
-    items = [item for item in options.split(",")]
-    ms = [item for item in items if item.partition("=")[0].strip() == TIME_OPTION]
-    rest = [item for item in items if item not in ms]
-    try:
-        parsed = parse_options(name, ",".join(rest)) if rest else {}
-        if len(ms) > 1:
-            raise ValueError(f"option {TIME_OPTION!r} is given twice")
-        if ms:
-            value = ms[0].partition("=")[2].strip()
-            try:
-                parsed[TIME_OPTION] = float(value)
-            except ValueError:
-                raise ValueError(f"{TIME_OPTION}={value!r} is not a number of milliseconds") from None
-            if not 1.0 <= parsed[TIME_OPTION] <= 600_000.0:
-                raise ValueError(f"{TIME_OPTION}={value} is out of range [1, 600000]")
-    except ValueError as exc:
-        raise PlayerError(f"player {text!r}: {exc}") from None
-    return ",".join(f"{key}={parsed[key]!r}" for key in sorted(parsed))
-
-
-def target_options(target: str) -> dict:
-    """The options written in an in-process bot's target (`module:Class:c=0.3,ms=1000`), parsed."""
-    parts = target.split(":")
-    if len(parts) < 3 or not parts[2]:
-        return {}
-    items = (item.partition("=") for item in parts[2].split(","))
-    # Written by _normal_options: a float's repr has a point or an exponent, an int's has neither.
-    return {key: int(value) if value.lstrip("-").isdigit() else float(value) for key, _, value in items}
-
-
-def turn_ms(player: Player, default: float) -> float:
-    """`player`'s turn limit: its `ms` option, else the run's."""
-    return target_options(player.target).get(TIME_OPTION, default) if player.kind == "bot" else default
-
-
-FIXED_BUDGET_OPTION = "iterations"  # `mcts:iterations=6000`: a fixed search a turn, whatever the clock
-
-
-def fixed_budget_notes(players, settings: Settings) -> list[str]:
-    """A line for each player that searches a fixed number of iterations a turn under a turn limit
-    no longer than CodinGame's: the search ignores the clock, the referee does not, so a slow turn
-    forfeits the game and counts as a loss (a tune then favours whatever is fast, not strong)."""
-    notes = []
-    for player in players:
-        fixed = target_options(player.target).get(FIXED_BUDGET_OPTION, 0) if player.kind == "bot" else 0
-        limit = turn_ms(player, settings.turn_ms)
-        if fixed and limit <= Settings.turn_ms:
-            notes.append(
-                f"note: {player.label} searches {fixed} iterations a turn whatever the clock, yet a turn over "
-                f"{limit:g} ms still forfeits its game; to compare at a fixed budget, lift the limit "
-                "(e.g. --turn-ms 300 --first-turn-ms 3000)"
-            )
-    return notes
-
-
-def _bot_version(target: str) -> str:
-    """The module's hash, and the options when there are any: they are part of what plays."""
-    options = target.split(":")[2] if target.count(":") >= 2 else ""
-    return _module_version(target) + (f":{options}" if options else "")
-
-
-def resolve_all(texts: list[str], cache: Path | None = None) -> list[Player]:
-    players = [resolve(text, cache) for text in texts]
+def resolve_all(texts: list[str], game: Game, cache: Path | None = None) -> list[Player]:
+    players = [resolve(text, game, cache) for text in texts]
     labels = [p.label for p in players]
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
     if duplicates:
@@ -187,22 +81,11 @@ def cache_dir() -> Path:
     return Path(base) / "caldera" / "pins"
 
 
-def _hash_bytes(*chunks: bytes) -> str:
+def hash_bytes(*chunks: bytes) -> str:
     digest = hashlib.sha256()
     for chunk in chunks:
         digest.update(chunk)
     return digest.hexdigest()[:12]
-
-
-def _module_version(target: str) -> str:
-    """The hash of the bot's module and of every project module it imports, however indirectly (as
-    the bundler finds them): an edit to a search kernel or a rules module changes the version of
-    every bot that plays with it, not only an edit to the bot's own file."""
-    try:
-        modules, _ = collect(target.split(":")[0])
-    except BundleError:
-        return "unknown"
-    return _hash_bytes(*(f"{name}\n{source}".encode() for name, (_, source) in modules.items()))
 
 
 def _command_label(args: list[str]) -> str:
@@ -219,10 +102,54 @@ def _command_version(args: list[str]) -> str:
             path = Path(shutil.which(arg))
         if path.is_file():
             chunks.append(path.read_bytes())
-    return _hash_bytes(*chunks)
+    return hash_bytes(*chunks)
 
 
-def _git(*args: str) -> bytes:
+def _file_pin(label: str | None, path: Path, cache: Path) -> Player:
+    if path.suffix != ".py" and not os.access(path, os.X_OK):
+        raise PlayerError(f"player {path}: the file is not executable (chmod +x {shlex.quote(str(path))})")
+    content = path.read_bytes()
+    version = hash_bytes(content)
+    copy = pin_file(cache / f"file-{version}" / path.name, content, mode=path.stat().st_mode)
+    args = [sys.executable, str(copy)] if path.suffix == ".py" else [str(copy)]
+    return Player(label or path.stem, str(path), "file", shlex.join(args), version)
+
+
+def pin_file(copy: Path, content: bytes, mode: int = 0o644) -> Path:
+    """`content` kept at `copy` in the cache (written once, atomically: runs may pin it at once)."""
+    if not copy.is_file():
+        try:
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            partial = copy.with_name(f".{copy.name}.part{os.getpid()}")
+            partial.write_bytes(content)
+            partial.chmod(mode & 0o777 | 0o400)
+            partial.replace(copy)
+        except OSError as exc:
+            raise PlayerError(f"cannot keep a copy of a player in {copy.parent}: {exc.strerror or exc}") from None
+    return copy
+
+
+def changed_since(player: Player, game: Game) -> str | None:
+    """Why `player` would not play as it did when its run began (None if it would)."""
+    if player.kind == "bot":
+        return game.changed_since(player)
+    if player.kind == "git":
+        return None if Path(player.cwd).is_dir() else f"its pinned tree {player.cwd} is gone"
+    args = shlex.split(player.target)
+    if player.kind == "file":
+        copy = Path(args[-1])
+        if not copy.is_file():
+            return f"its pinned copy {copy} is gone"
+        now = hash_bytes(copy.read_bytes())
+    else:
+        now = _command_version(args)
+    return None if now == player.version else f"its program changed (version {player.version}, now {now})"
+
+
+# ---------------------------------------------------------------- the project at a git revision
+
+
+def git(*args: str) -> bytes:
     try:
         done = subprocess.run(["git", "-C", str(PROJECT_ROOT), *args], capture_output=True, check=True)
     except FileNotFoundError as exc:
@@ -233,22 +160,18 @@ def _git(*args: str) -> bytes:
     return done.stdout
 
 
-def _git_pin(label: str | None, spec: str, cache: Path) -> Player:
-    name, revision = spec.split("@", 1)
-    commit = _git("rev-parse", "--verify", f"{revision}^{{commit}}").decode().strip()  # no --quiet: git says why
-    tree = cache / f"git-{commit}"
+def project_at(revision: str, cache: Path | None = None) -> tuple[str, Path]:
+    """(commit, tree): the project's tree at `revision`, extracted once into the cache."""
+    commit = git("rev-parse", "--verify", f"{revision}^{{commit}}").decode().strip()  # no --quiet: git says why
+    tree = (cache or cache_dir()) / f"git-{commit}"
     if not tree.is_dir():
-        _extract(commit, tree)
-    module = REGISTRY[name].split(":")[0]
-    if not (tree / Path(*module.split(".")).with_suffix(".py")).is_file():
-        raise PlayerError(f"{name} does not exist at {revision} ({commit[:12]})")
-    command = shlex.join([sys.executable, "-m", module])
-    return Player(label or spec, spec, "git", command, commit[:12], str(tree))
+        extract(commit, tree)
+    return commit, tree
 
 
-def _extract(commit: str, tree: Path) -> None:
+def extract(commit: str, tree: Path) -> None:
     """The project's tree at `commit`."""
-    archive = _git("archive", "--format=tar", commit)
+    archive = git("archive", "--format=tar", commit)
     partial = tree.with_name(tree.name + f".part{os.getpid()}")
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
@@ -258,164 +181,5 @@ def _extract(commit: str, tree: Path) -> None:
         partial.rename(tree)
     except OSError:  # another run extracted it meanwhile
         shutil.rmtree(partial, ignore_errors=True)
-    # Its kernels are compiled by `prepare`, at this final path: numba's cache is keyed by it.
-
-
-def _bundle_pin(label: str | None, spec: str, cache: Path) -> Player:
-    """`bundle:NAME`: the single file `arena bundle NAME` writes, built now and kept by its hash,
-    run as CodinGame runs it: by a Python without site-packages (`-S`), so it cannot import numba
-    or the project."""
-    try:
-        text = build(spec[len(BUNDLE_PREFIX) :]).text
-    except BundleError as exc:
-        raise PlayerError(f"cannot bundle {spec!r}: {exc}") from None
-    content = text.encode()
-    version = _hash_bytes(content)
-    copy = cache / f"bundle-{version}" / "submission.py"
-    if not copy.is_file():
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        copy.write_bytes(content)
-    return Player(label or spec, spec, "file", shlex.join([sys.executable, "-S", str(copy)]), version)
-
-
-def _file_pin(label: str | None, path: Path, cache: Path) -> Player:
-    content = path.read_bytes()
-    version = _hash_bytes(content)
-    copy = cache / f"file-{version}" / path.name
-    if not copy.is_file():
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(path, copy)
-    args = [sys.executable, str(copy)] if path.suffix == ".py" else [str(copy)]
-    return Player(label or path.stem, str(path), "file", shlex.join(args), version)
-
-
-def changed_since(player: Player) -> str | None:
-    """Why `player` would not play as it did when its run began (None if it would)."""
-    if player.kind == "bot":
-        now = _bot_version(player.target)
-        return None if now == player.version else f"its code changed (version {player.version}, now {now})"
-    if player.kind == "git":
-        return None if Path(player.cwd).is_dir() else f"its pinned tree {player.cwd} is gone"
-    args = shlex.split(player.target)
-    if player.kind == "file":
-        copy = Path(args[-1])
-        if not copy.is_file():
-            return f"its pinned copy {copy} is gone"
-        now = _hash_bytes(copy.read_bytes())
-    else:
-        now = _command_version(args)
-    return None if now == player.version else f"its program changed (version {player.version}, now {now})"
-
-
-def prepare(players: list[Player], log=sys.stderr) -> None:
-    """Compile (or load from numba's cache) the kernels of every player before the run's first
-    game, so that no game's clock runs while a bot compiles: in-process bots here (each worker then
-    loads them from the cache before its first game), bots run as processes by their warm-up
-    command (`referee.process.warm_up`: this project's registered bots and git pins of them)."""
-    for player in players:
-        try:
-            if player.kind == "bot" and hasattr(bot_class(player.target), "warm_up"):
-                started = time.perf_counter()
-                print(f"preparing {player.label} (compiling or loading its kernels)...", end=" ", file=log, flush=True)
-                bot_class(player.target)().warm_up()
-                _warmed.add(player.target)
-                print(f"ready in {time.perf_counter() - started:.1f} s", file=log, flush=True)
-            else:
-                warm_up(player.target, player.cwd, log, label=player.label)
-        except BotStartError as exc:
-            raise PlayerError(f"{player.label} cannot play: {exc}") from None
-
-
-# ---------------------------------------------------------------- seats, inside a worker
-
-_warmed: set[str] = set()
-
-
-def bot_class(target: str):
-    module, cls = target.split(":")[:2]
-    return getattr(importlib.import_module(module), cls)
-
-
-def open_seat(player: Player, seed: int, settings: Settings | None = None):
-    """A referee seat for one game under the run's `settings` (close it after the game)."""
-    if player.kind == "bot":
-        try:
-            options = target_options(player.target)
-            options.pop(TIME_OPTION, None)  # the referee's limit, which the bot's budget follows
-            bot = bot_class(player.target)(seed=seed, **options)
-            if hasattr(bot, "warm_up") and player.target not in _warmed:  # before any timed turn
-                bot.warm_up()
-                _warmed.add(player.target)
-                # What numba's import and the kernels made (200,000 objects) is never freed: out of
-                # the collector's sight, a full collection between turns takes microseconds, not 0.2 s.
-                gc.collect()
-                gc.freeze()
-        except Exception as exc:
-            raise BotStartError(f"{player.label} could not start: {type(exc).__name__}: {exc}") from exc
-        # This seat's limits as the referee gives them, against CodinGame's (100 and 1000 ms).
-        settings = settings or Settings()
-        later, first = seat_limits(settings, turn_ms(player, settings.turn_ms))
-        return GuardedSeat(bot, later / Settings.turn_ms, first / Settings.first_turn_ms)
-    if not _loads_first(player):
-        return BotProcess(player.target, cwd=player.cwd)
-    seat = BotProcess(player.target, cwd=player.cwd, env=dict(os.environ, **{LOAD_FIRST_VARIABLE: "1"}))
-    wait_until_loaded(seat)
-    return seat
-
-
-def _loads_first(player: Player) -> bool:
-    """Whether `player` is one of this project's registered bots run as a process (a git pin, or
-    `python -m bots.volcanoes.NAME`) whose launcher can load the bot before the first turn, when asked
-    (`bots.volcanoes.launch`): then the game is played by the bot being rated, not by the pure-Python
-    stand-in that covers a process's start-up on CodinGame's clock."""
-    if warm_up_command(player.target, player.cwd) is None:
-        return False
-    launcher = Path(player.cwd or PROJECT_ROOT) / "bots" / "volcanoes" / "launch.py"
-    return launcher.is_file() and LOAD_FIRST_VARIABLE in launcher.read_text()
-
-
-def wait_until_loaded(seat: BotProcess, seconds: float = 120.0) -> bool:
-    """Until the bot says it has loaded (before any turn: no clock runs), it exits, or `seconds`;
-    whether it said so. If it never does, its stand-in plays (the game is still fair, the engine
-    weaker)."""
-    deadline = time.monotonic() + seconds
-    said = ""
-    while READY_LINE not in said and seat.running() and time.monotonic() < deadline:
-        time.sleep(0.02)
-        said += seat.take_stderr()
-    return READY_LINE in said
-
-
-class GuardedSeat:
-    """An in-process bot as a seat; an exception raised by the bot is a crash, as it would be in a
-    process, instead of ending the whole run."""
-
-    def __init__(self, bot, time_scale: float, first_turn_scale: float):
-        """`time_scale`, `first_turn_scale`: the seat's limits for a turn and for the first turn
-        against CodinGame's (100 and 1000 ms); its adapter budgets the bot's search from them."""
-        from bots.volcanoes.base import Bot, InProcessSeat
-        from bots.volcanoes.pure import player as pure
-        from bots.volcanoes.pure.seat import PureSeat
-
-        if isinstance(bot, Bot):
-            self._seat = InProcessSeat(bot, time_scale=time_scale, first_turn_scale=first_turn_scale)
-        else:
-            self._seat = PureSeat(
-                bot,
-                turn_seconds=pure.TURN_SECONDS * time_scale,
-                first_turn_seconds=pure.FIRST_TURN_SECONDS * first_turn_scale,
-            )
-
-    def ask(self, lines: list[str], timeout: float) -> tuple[str, float]:
-        try:
-            return self._seat.ask(lines, timeout)
-        except BotError:
-            raise
-        except Exception as exc:
-            raise BotExited(f"raised {type(exc).__name__}: {exc}") from exc
-
-    def take_stderr(self) -> str:
-        return self._seat.take_stderr()
-
-    def close(self) -> None:
-        self._seat.close()
+    # A game's `prepare` compiles what a pinned tree's bots need, at this final path (numba's
+    # cache is keyed by it).

@@ -15,76 +15,79 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 from multiprocessing import get_context
-from statistics import fmean
 
-from referee.process import BotError, claim_orphans
-from referee.volcanoes.match import Result, Settings, play_game
+from referee.process import claim_orphans, close_all
 
 from arena.errors import UsageError
-from arena.play.players import Player, open_seat, turn_ms
+from arena.games.base import Game, Outcome, Player, RefereeFailure
+from arena.play.data import emitted_data
 from arena.play.schedule import Job
 
-FORFEITS = ("timeout", "invalid", "crash", "start", "error")  # reasons that are a bot's fault
+REFEREE, MACHINE = "referee", "machine"  # what a failed game failed of: not a bot
 
 
-def play_job(job: Job, players: dict[str, Player], settings: Settings) -> dict:
-    """Play one game and describe it as a record for the store."""
+def play_job(game: Game, job: Job, players: dict[str, Player]) -> dict:
+    """Play one game: its record for the store, or a failure's (`"failure"` set) if the game did
+    not happen (its referee failed)."""
     started = time.perf_counter()
-    seats = []
+    seated = [players[label] for label in job.seats]
     try:
-        for colour, label, seed in (("blue", job.blue, job.blue_seed), ("orange", job.orange, job.orange_seed)):
-            try:
-                seats.append(open_seat(players[label], seed, settings))
-                _open_seats.add(seats[-1])
-            except BotError as exc:
-                other = "orange" if colour == "blue" else "blue"
-                result = Result(job.seed, other, exc.reason, f"{colour} {exc}", 0, [], [])
-                break
-        else:
-            limits = tuple(turn_ms(players[label], settings.turn_ms) for label in (job.blue, job.orange))
-            result = play_game(seats[0], seats[1], job.seed, settings, limits)
-    finally:
-        for seat in seats:
-            seat.close()
-            _open_seats.discard(seat)
-    return _record(job, players, result, time.perf_counter() - started)
+        outcome = game.play(job.seed, seated, list(job.bot_seeds))
+    except RefereeFailure as exc:
+        return failure(job, REFEREE, str(exc), exc.stderr)
+    return _record(job, seated, outcome, time.perf_counter() - started)
 
 
-def _record(job: Job, players: dict[str, Player], result: Result, seconds: float) -> dict:
-    record = {
-        "a": job.a,
-        "b": job.b,
-        "pair": job.pair,
-        "swap": job.swap,
-        "blue": job.blue,
-        "orange": job.orange,
-        "blue_version": players[job.blue].version,
-        "orange_version": players[job.orange].version,
+def failure(job: Job, kind: str, detail: str, stderr: str = "") -> dict:
+    return {
+        "failure": True,
+        "lineup": list(job.lineup),
+        "unit": job.unit,
+        "seating": job.seating,
+        "seats": list(job.seats),
         "seed": job.seed,
-        "blue_seed": job.blue_seed,
-        "orange_seed": job.orange_seed,
-        "winner": result.winner,
-        "reason": result.reason,
-        "detail": result.detail,
-        "turns": result.turns,
-        "moves": " ".join(result.moves),
+        "kind": kind,
+        "detail": detail,
+        "stderr": stderr[-4096:],
+        "worker": f"{socket.gethostname()}:{os.getpid()}",
+    }
+
+
+def _record(job: Job, seated: list[Player], outcome: Outcome, seconds: float) -> dict:
+    data = dict(outcome.data)
+    if outcome.stderr and any(any(turns) for turns in outcome.stderr):
+        data["stderr"] = outcome.stderr
+        data.update(emitted_data(outcome.stderr))
+    if outcome.referee_stderr:
+        data["referee_stderr"] = outcome.referee_stderr
+    if outcome.fingerprint is not None:
+        data["fingerprint"] = outcome.fingerprint
+    return {
+        "lineup": list(job.lineup),
+        "unit": job.unit,
+        "seating": job.seating,
+        "seats": list(job.seats),
+        "versions": [p.version for p in seated],
+        "seed": job.seed,
+        "bot_seeds": list(job.bot_seeds),
+        "ranks": list(outcome.ranks),
+        "scores": list(outcome.scores),
+        "errors": list(outcome.errors),
+        "reason": outcome.reason,
+        "detail": outcome.detail,
+        "turns": outcome.turns,
+        "times": outcome.times_ms,
+        "data": data,
         "seconds": round(seconds, 3),
         "worker": f"{socket.gethostname()}:{os.getpid()}",
     }
-    for colour in ("blue", "orange"):
-        times = [t.time_ms for t in result.turn_log if t.actor == colour and t.time_ms is not None]
-        record[f"{colour}_ms_mean"] = round(fmean(times), 3) if times else None
-        record[f"{colour}_ms_max"] = max(times) if times else None
-        record[f"{colour}_ms"] = " ".join(f"{t:.1f}" for t in times)  # every turn, first one first
-        loser = result.winner != colour and result.winner != "draw"
-        record[f"{colour}_error"] = result.reason if loser and result.reason in FORFEITS else None
-    return record
 
 
-def play_batch(jobs: list[Job], players: dict[str, Player], settings: Settings) -> list[dict]:
-    return [play_job(job, players, settings) for job in jobs]
+def play_batch(game: Game, jobs: list[Job], players: dict[str, Player]) -> list[dict]:
+    return [play_job(game, job, players) for job in jobs]
 
 
 # ---------------------------------------------------------------- backends
@@ -106,27 +109,23 @@ class SerialExecutor:
     def cancel(self, future: Future) -> bool:
         return future.cancel()
 
+    def restart(self) -> None:
+        pass  # nothing to restart: the games run in this process
+
     def shutdown(self) -> None:
         pass
 
 
-_open_seats: set = set()  # this worker's seats in play, closed if the worker must quit mid-game
-
-
 def _start_worker(parent: int) -> None:
     """Ctrl-C is the main process's to handle; and a worker outlives no main process, even one killed
-    with SIGKILL (which no cleanup code sees): it closes its seats and exits when orphaned."""
+    with SIGKILL (which no cleanup code sees): it closes its bots' processes and exits when orphaned."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     claim_orphans()  # a worker's only children are bots: an orphan of theirs is its to kill
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
-        for seat in list(_open_seats):
-            try:
-                seat.close()
-            except Exception:  # noqa: BLE001 - exiting anyway
-                pass
+        close_all()
         os._exit(1)
 
     threading.Thread(target=watch, daemon=True, name="watch-parent").start()
@@ -136,13 +135,23 @@ class PoolExecutor:
     """A pool of worker processes on this machine (spawned: no threads of ours are forked)."""
 
     def __init__(self, workers: int):
+        self.workers = workers
         self.tasks_in_flight = 2 * workers  # one running and one waiting per worker
-        self._pool = ProcessPoolExecutor(
-            workers, mp_context=get_context("spawn"), initializer=_start_worker, initargs=(os.getpid(),)
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            self.workers, mp_context=get_context("spawn"), initializer=_start_worker, initargs=(os.getpid(),)
         )
 
     def submit(self, fn, *args) -> Future:
         return self._pool.submit(fn, *args)
+
+    def restart(self) -> None:
+        """A fresh pool, after a worker died (a bot killed it, or the kernel's OOM killer): the
+        dead pool's other tasks are lost with it and are the caller's to play again."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._new_pool()
 
     def cancel(self, future: Future) -> bool:
         return future.cancel()
@@ -192,6 +201,9 @@ class RayExecutor:
             self._ray.cancel(ref, force=True)
         return True
 
+    def restart(self) -> None:
+        pass  # Ray starts its workers again itself
+
     def shutdown(self) -> None:
         if self._started:
             self._ray.shutdown()
@@ -207,43 +219,80 @@ def make_executor(backend: str, workers: int, ray_address: str | None = None):
 
 def run_jobs(
     jobs: Iterable[Job],
+    game: Game,
     players: dict[str, Player],
-    settings: Settings,
     executor,
     *,
     on_record: Callable[[dict], None],
     should_stop: Callable[[], bool] = lambda: False,
     games_per_task: int = 1,
     tasks_in_flight: int = 4,
+    log=None,
 ) -> bool:
-    """Play `jobs`, handing each game's record to `on_record` as its batch returns.
+    """Play `jobs`, handing each game's record to `on_record` as its batch returns (a failed game's
+    record has `"failure"` set: the game did not happen).
 
-    Stops submitting when `should_stop()` turns true; batches already running still finish and are
-    recorded, so no played game is lost. Returns True if it stopped early."""
+    A worker process that dies (a bot that kills it, the OOM killer) takes its batch with it: the
+    pool is started again, and the batches it lost are played once more, one game a task, at the
+    end; a game whose worker dies again is recorded as a failure of the machine. Stops submitting
+    when `should_stop()` turns true; batches already running still finish and are recorded, so no
+    played game is lost. Returns True if it stopped early."""
     jobs = iter(jobs)
-    pending: set[Future] = set()
+    pending: dict[Future, list[Job]] = {}
+    lost: list[Job] = []  # the batches of workers that died, to play again
+    retried: set = set()
     stopped = should_stop()
+
+    def next_batch() -> list[Job]:
+        batch = list(islice(jobs, games_per_task))
+        if not batch and lost:
+            batch = [lost.pop(0)]
+            retried.add(batch[0].key)
+        return batch
 
     def refill() -> None:
         while not stopped and len(pending) < tasks_in_flight:
-            batch = list(islice(jobs, games_per_task))
+            batch = next_batch()
             if not batch:
                 return
-            pending.add(executor.submit(play_batch, batch, players, settings))
+            pending[executor.submit(play_batch, game, batch, players)] = batch
 
     try:
         refill()
         while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+            broken = False
             for future in done:
-                pending.discard(future)
-                for record in future.result():
+                batch = pending.pop(future)
+                try:
+                    records = future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    for job in batch:
+                        if job.key in retried:
+                            on_record(
+                                failure(
+                                    job, MACHINE, "its worker process died twice (killed by a bot, or out of memory)"
+                                )
+                            )
+                        else:
+                            lost.append(job)
+                    continue
+                for record in records:
                     on_record(record)
+            if broken:
+                for future, batch in list(pending.items()):  # the dead pool's other tasks
+                    if not future.done() or isinstance(future.exception(), BrokenProcessPool):
+                        del pending[future]
+                        lost.extend(job for job in batch if job.key not in retried)
+                if log is not None:
+                    print(f"\na worker process died; {len(lost)} games will be played again", file=log)
+                executor.restart()
             if not stopped and should_stop():
                 stopped = True
                 for future in list(pending):
                     if executor.cancel(future):
-                        pending.discard(future)
+                        del pending[future]
             refill()
     finally:
         for future in pending:

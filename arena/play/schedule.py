@@ -1,9 +1,13 @@
-"""Which games to play: pairings (a match, a round robin, a ladder, a gauntlet) and their seat-swapped pairs.
+"""Which games to play: lineups (a match, a round robin, a ladder, a gauntlet) and their units.
 
-A job is one game. Its seeds come from the run seed and its place in the schedule alone, so a run
-resumed from its database plays exactly the games it had not finished. Pair k of every pairing uses
-the same game seed (the same random choices of the referee for everyone), played once with each
-player in each seat; each player's bot gets its own seed for pair k.
+A lineup is the players of one game, in the schedule's order. A *unit* is one seed played by a
+lineup in every rotation of the seats (for two players, a seat-swapped pair: each player once on
+each side), or in every permutation where asked: the games of one seed depend on each other, so the
+statistics count units, not games. A job is one game: its lineup, its unit, its seating.
+
+Seeds come from the run seed and the place in the schedule alone, so a run resumed from its
+database plays exactly the games it had not finished. Unit k of every lineup uses the same game seed
+(the same random choices of the referee for everyone); each player's bot gets its own seed for unit k.
 """
 
 from __future__ import annotations
@@ -11,38 +15,23 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, permutations
+
+SEATINGS = ("rotations", "permutations")  # how a unit seats its lineup
 
 
 @dataclass(frozen=True)
 class Job:
-    a: str  # the pairing's players, by label
-    b: str
-    pair: int  # index of the seat-swapped pair within the pairing
-    swap: int  # 0: a plays blue (first), 1: b plays blue
-    seed: int  # the referee's seed, shared by both games of the pair
-    seed_a: int  # the bots' seeds
-    seed_b: int
+    lineup: tuple[str, ...]  # the unit's players, by label, in the schedule's order
+    unit: int  # index of the unit (its seed) within the lineup's units
+    seating: int  # which of the unit's seatings this game is (0: the lineup's own order)
+    seats: tuple[str, ...]  # who sits where, seat 0 (the first player) first
+    seed: int  # the referee's seed, shared by every game of the unit
+    bot_seeds: tuple[int, ...]  # each seat's bot's seed
 
     @property
-    def key(self) -> tuple[str, str, int, int]:
-        return self.a, self.b, self.pair, self.swap
-
-    @property
-    def blue(self) -> str:
-        return self.b if self.swap else self.a
-
-    @property
-    def orange(self) -> str:
-        return self.a if self.swap else self.b
-
-    @property
-    def blue_seed(self) -> int:
-        return self.seed_b if self.swap else self.seed_a
-
-    @property
-    def orange_seed(self) -> int:
-        return self.seed_a if self.swap else self.seed_b
+    def key(self) -> tuple[tuple[str, ...], int, int]:
+        return self.lineup, self.unit, self.seating
 
 
 def derive_seed(run_seed: int, *parts) -> int:
@@ -51,8 +40,19 @@ def derive_seed(run_seed: int, *parts) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") & 0x7FFFFFFF
 
 
-def round_robin(labels: list[str]) -> list[tuple[str, str]]:
-    return list(combinations(labels, 2))
+def seatings(lineup: tuple[str, ...], how: str = "rotations") -> list[tuple[str, ...]]:
+    """The seatings of one unit: every rotation of the lineup (for two players, the lineup and its
+    swap), or every permutation."""
+    if how == "permutations":
+        return list(permutations(lineup))
+    if how != "rotations":
+        raise ValueError(f"unknown seating {how!r}: one of {', '.join(SEATINGS)}")
+    return [lineup[r:] + lineup[:r] for r in range(len(lineup))]
+
+
+def round_robin(labels: list[str], seats: int = 2) -> list[tuple[str, ...]]:
+    """Every lineup of `seats` players drawn from `labels`."""
+    return list(combinations(labels, seats))
 
 
 def ladder(labels: list[str], reach: int = 2) -> list[tuple[str, str]]:
@@ -62,15 +62,18 @@ def ladder(labels: list[str], reach: int = 2) -> list[tuple[str, str]]:
     return [(a, b) for i, a in enumerate(labels) for b in labels[i + 1 : i + 1 + reach]]
 
 
-def gauntlet(hero: str, labels: list[str]) -> list[tuple[str, str]]:
-    return [(hero, other) for other in labels if other != hero]
+def gauntlet(hero: str, labels: list[str], seats: int = 2) -> list[tuple[str, ...]]:
+    """The hero with every lineup of the others that fills a game."""
+    others = [label for label in labels if label != hero]
+    return [(hero, *rest) for rest in combinations(others, seats - 1)]
 
 
-def jobs(pairings: list[tuple[str, str]], run_seed: int, pairs: Iterable[int]) -> Iterator[Job]:
-    """The games, pair index by pair index, so a partial run covers every pairing evenly."""
-    for k in pairs:
+def jobs(lineups: list[tuple[str, ...]], run_seed: int, units: Iterable[int], how: str = "rotations") -> Iterator[Job]:
+    """The games, unit index by unit index, so a partial run covers every lineup evenly."""
+    for k in units:
         seed = derive_seed(run_seed, "game", k)
-        for a, b in pairings:
-            seed_a, seed_b = derive_seed(run_seed, "bot", a, k), derive_seed(run_seed, "bot", b, k)
-            for swap in (0, 1):
-                yield Job(a, b, k, swap, seed, seed_a, seed_b)
+        for lineup in lineups:
+            lineup = tuple(lineup)
+            bot_seed = {label: derive_seed(run_seed, "bot", label, k) for label in lineup}
+            for s, seats in enumerate(seatings(lineup, how)):
+                yield Job(lineup, k, s, seats, seed, tuple(bot_seed[label] for label in seats))

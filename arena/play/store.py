@@ -16,10 +16,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from arena.errors import UsageError
-from arena.play.players import Player
+from arena.games.base import Player
 
-SCHEMA_VERSION = 2  # stored as the run's "schema"; a file of a newer one is refused, not misread
-# 1: run, players, games. 2: tune_iterations (`arena tune`); a file of schema 1 reads as before.
+SCHEMA_VERSION = 3  # stored as the run's "schema"; a file of a newer one is refused, not misread
+# 1: run, players, games. 2: tune_iterations (`arena tune`). 3: any game: a game's seats, ranks,
+# scores and errors as lists, its unit and seating, and failures (games a referee failed). Files of
+# schemas 1 and 2 (Volcanoes, blue and orange) are read as schema 3's records; they are not resumed.
 TABLES = {"run", "players", "games"}  # every run has these
 
 _SCHEMA = """
@@ -30,15 +32,18 @@ CREATE TABLE IF NOT EXISTS players (
 );
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
-    a TEXT NOT NULL, b TEXT NOT NULL, pair INTEGER NOT NULL, swap INTEGER NOT NULL,
-    blue TEXT NOT NULL, orange TEXT NOT NULL, blue_version TEXT, orange_version TEXT,
-    seed INTEGER NOT NULL, blue_seed INTEGER, orange_seed INTEGER,
-    winner TEXT NOT NULL, reason TEXT NOT NULL, detail TEXT, turns INTEGER,
-    blue_ms_mean REAL, blue_ms_max REAL, orange_ms_mean REAL, orange_ms_max REAL,
-    blue_ms TEXT, orange_ms TEXT,
-    blue_error TEXT, orange_error TEXT,
-    moves TEXT, seconds REAL, worker TEXT, finished_at TEXT NOT NULL,
-    UNIQUE (a, b, pair, swap)
+    lineup TEXT NOT NULL, unit INTEGER NOT NULL, seating INTEGER NOT NULL,
+    seats TEXT NOT NULL, versions TEXT NOT NULL, seed INTEGER NOT NULL, bot_seeds TEXT,
+    ranks TEXT NOT NULL, scores TEXT, errors TEXT NOT NULL,
+    reason TEXT NOT NULL, detail TEXT, turns INTEGER, times TEXT, data TEXT,
+    seconds REAL, worker TEXT, finished_at TEXT NOT NULL,
+    UNIQUE (lineup, unit, seating)
+);
+CREATE TABLE IF NOT EXISTS failures (
+    id INTEGER PRIMARY KEY,
+    lineup TEXT NOT NULL, unit INTEGER NOT NULL, seating INTEGER NOT NULL,
+    seats TEXT NOT NULL, seed INTEGER NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL, stderr TEXT,
+    worker TEXT, finished_at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS tune_iterations (
     iteration INTEGER PRIMARY KEY,
@@ -48,34 +53,28 @@ CREATE TABLE IF NOT EXISTS tune_iterations (
 """
 ITERATION_JSON = ("theta", "delta", "c", "plus", "minus", "after")  # {parameter: value} objects
 
+# A game's record: these keys, the JSON ones stored as JSON text (lists, and `data` an object).
 GAME_COLUMNS = (
-    "a",
-    "b",
-    "pair",
-    "swap",
-    "blue",
-    "orange",
-    "blue_version",
-    "orange_version",
+    "lineup",
+    "unit",
+    "seating",
+    "seats",
+    "versions",
     "seed",
-    "blue_seed",
-    "orange_seed",
-    "winner",
+    "bot_seeds",
+    "ranks",
+    "scores",
+    "errors",
     "reason",
     "detail",
     "turns",
-    "blue_ms_mean",
-    "blue_ms_max",
-    "orange_ms_mean",
-    "orange_ms_max",
-    "blue_ms",
-    "orange_ms",
-    "blue_error",
-    "orange_error",
-    "moves",
+    "times",
+    "data",
     "seconds",
     "worker",
 )
+GAME_JSON = ("lineup", "seats", "versions", "bot_seeds", "ranks", "scores", "errors", "times", "data")
+FAILURE_COLUMNS = ("lineup", "unit", "seating", "seats", "seed", "kind", "detail", "stderr", "worker")
 
 
 class StoreError(UsageError, RuntimeError):
@@ -101,6 +100,8 @@ class Store:
     @classmethod
     def create(cls, path: str | Path, config: dict, players: list[Player]) -> "Store":
         path = Path(path)
+        if path.is_dir():
+            raise StoreError(f"{path} is a folder: give --db the path of a database file")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             # Made here, exclusively: of two runs created on one path at once, one gets the file.
@@ -109,18 +110,29 @@ class Store:
             raise StoreError(f"{path} exists: resume it with --resume, or choose another --db") from None
         except OSError as exc:
             raise StoreError(f"cannot create the database {path}: {exc.strerror or exc}") from None
-        store = cls(path)
-        store._set_up()
-        with store.transaction():
-            store._put("schema", SCHEMA_VERSION)
-            store._put("config", config)
-            store._put("created", datetime.now(timezone.utc).isoformat(timespec="seconds"))
-            for p in players:
-                store.db.execute(
-                    "INSERT INTO players (label, spec, kind, target, version, cwd) VALUES (?, ?, ?, ?, ?, ?)",
-                    (p.label, p.spec, p.kind, p.target, p.version, p.cwd),
-                )
+        store = None
+        try:
+            store = cls(path)
+            store._set_up()
+            with store.transaction():
+                store._put("schema", SCHEMA_VERSION)
+                store._put("config", config)
+                store._put("created", datetime.now(timezone.utc).isoformat(timespec="seconds"))
+                for p in players:
+                    store._add_player(p)
+        except (sqlite3.Error, StoreError) as exc:  # a full disk, say: leave no unusable file behind
+            if store is not None:
+                store.close()
+            for leftover in (path, *(path.with_name(path.name + end) for end in ("-wal", "-shm", "-journal"))):
+                leftover.unlink(missing_ok=True)
+            raise StoreError(f"cannot create the database {path}: {exc}") from None
         return store
+
+    def _add_player(self, p: Player) -> None:
+        self.db.execute(
+            "INSERT INTO players (label, spec, kind, target, version, cwd) VALUES (?, ?, ?, ?, ?, ?)",
+            (p.label, p.spec, p.kind, p.target, p.version, p.cwd),
+        )
 
     @classmethod
     def open(cls, path: str | Path, readonly: bool = False) -> "Store":
@@ -130,9 +142,14 @@ class Store:
             raise StoreError(f"no such database: {path}")
         store = cls(path, readonly=True)  # checked before anything may be written to it
         try:
-            store._check()
+            schema = store._check()
         finally:
             store.close()
+        if not readonly and schema < SCHEMA_VERSION:
+            raise StoreError(
+                f"{path} was written by an older arena (schema {schema}): `arena report` reads it, "
+                "but it cannot be resumed; start a new run"
+            )
         store = cls(path, readonly=readonly)
         if not readonly:
             try:
@@ -142,7 +159,7 @@ class Store:
                 raise StoreError(f"cannot write to {path} (is its folder read-only?): {exc}") from None
         return store
 
-    def _check(self) -> None:
+    def _check(self) -> int:
         path = self.path
         try:
             tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -162,6 +179,7 @@ class Store:
                 f"{path} was written by a newer arena (schema {schema}; this one reads up to "
                 f"{SCHEMA_VERSION}): update Caldera to read it"
             )
+        return schema
 
     def lock(self) -> None:
         """Claim the run for this process, so that two processes never play it at once. The lock is
@@ -190,7 +208,7 @@ class Store:
 
     @property
     def config(self) -> dict:
-        return self.get("config")
+        return normal_config(self.get("config"))
 
     def players(self) -> list[Player]:
         rows = self.db.execute("SELECT label, spec, kind, target, version, cwd FROM players ORDER BY rowid")
@@ -198,18 +216,42 @@ class Store:
 
     def add_game(self, record: dict) -> None:
         """One game, in its own transaction."""
-        values = [record.get(c) for c in GAME_COLUMNS]
+        self._insert("games", GAME_COLUMNS, record)
+
+    def add_failure(self, failure: dict) -> None:
+        """A game that did not happen (its referee failed, or the machine did): kept to be shown,
+        and played again when the run resumes."""
+        self._insert("failures", FAILURE_COLUMNS, failure)
+
+    def _insert(self, table: str, columns: tuple[str, ...], record: dict) -> None:
+        values = [json.dumps(record.get(c)) if c in GAME_JSON else record.get(c) for c in columns]
         finished = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-        placeholders = ", ".join("?" * (len(GAME_COLUMNS) + 1))
-        with self.transaction():
-            self.db.execute(
-                f"INSERT INTO games ({', '.join(GAME_COLUMNS)}, finished_at) VALUES ({placeholders})",
-                (*values, finished),
-            )
+        placeholders = ", ".join("?" * (len(columns) + 1))
+        try:
+            with self.transaction():
+                self.db.execute(
+                    f"INSERT INTO {table} ({', '.join(columns)}, finished_at) VALUES ({placeholders})",
+                    (*values, finished),
+                )
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.Error as exc:  # a full disk: what is stored stays; the run can resume once there is room
+            raise StoreError(f"cannot write to {self.path}: {exc}") from None
 
     def games(self) -> list[dict]:
-        """Every game, in the order they ended."""
-        return [dict(row) for row in self.db.execute("SELECT * FROM games ORDER BY id")]
+        """Every game, in the order they ended, as records (the JSON columns decoded)."""
+        if self._old_schema():
+            return [_from_schema_2(dict(row)) for row in self.db.execute("SELECT * FROM games ORDER BY id")]
+        return [_decoded(dict(row)) for row in self.db.execute("SELECT * FROM games ORDER BY id")]
+
+    def failures(self) -> list[dict]:
+        """Every failed game, in the order they failed (none in files of schemas 1 and 2)."""
+        if self._old_schema():
+            return []
+        return [_decoded(dict(row)) for row in self.db.execute("SELECT * FROM failures ORDER BY id")]
+
+    def _old_schema(self) -> bool:
+        return (self.get("schema") or 1) < 3
 
     def add_iteration(self, iteration: int, **planned: dict) -> None:
         """A tuning iteration, planned before its games: the values it plays (`ITERATION_JSON`)."""
@@ -236,14 +278,61 @@ class Store:
             rows.append({k: json.loads(v) if k in ITERATION_JSON and v is not None else v for k, v in row.items()})
         return rows
 
-    def done_keys(self) -> set[tuple[str, str, int, int]]:
-        return {tuple(row) for row in self.db.execute("SELECT a, b, pair, swap FROM games")}
+    def done_keys(self) -> set[tuple[tuple[str, ...], int, int]]:
+        """The jobs' keys (lineup, unit, seating) of the games stored."""
+        return {(tuple(g["lineup"]), g["unit"], g["seating"]) for g in self.games()}
 
     def close(self) -> None:
         self.db.close()
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
+
+
+def normal_config(config: dict) -> dict:
+    """A run's configuration in today's words: a schema 1 or 2 run (Volcanoes) had "pairings" of
+    "pairs" under "settings"; today's has "lineups" of "units" and its "game"."""
+    if config is None or "game" in config:
+        return config
+    config = dict(config)
+    if "pairings" in config:
+        config["lineups"] = config.pop("pairings")
+        config["units"] = config.pop("pairs")
+    config["game"] = {"protocol": "volcanoes", **config.pop("settings", {})}
+    return config
+
+
+def _decoded(row: dict) -> dict:
+    return {k: json.loads(v) if k in GAME_JSON and v is not None else v for k, v in row.items()}
+
+
+_RANKS = {"blue": [0, 1], "orange": [1, 0], "draw": [0, 0]}
+
+
+def _from_schema_2(row: dict) -> dict:
+    """A game of a schema 1 or 2 file (Volcanoes, blue and orange) as a schema 3 record."""
+    colours = ("blue", "orange")
+    return {
+        "id": row["id"],
+        "lineup": [row["a"], row["b"]],
+        "unit": row["pair"],
+        "seating": row["swap"],
+        "seats": [row[c] for c in colours],
+        "versions": [row[f"{c}_version"] for c in colours],
+        "seed": row["seed"],
+        "bot_seeds": [row[f"{c}_seed"] for c in colours],
+        "ranks": _RANKS[row["winner"]],
+        "scores": None,
+        "errors": [row[f"{c}_error"] for c in colours],
+        "reason": row["reason"],
+        "detail": row["detail"],
+        "turns": row["turns"],
+        "times": [[float(t) for t in (row[f"{c}_ms"] or "").split()] for c in colours],
+        "data": {"moves": row["moves"]} if row.get("moves") else {},
+        "seconds": row["seconds"],
+        "worker": row["worker"],
+        "finished_at": row["finished_at"],
+    }
 
 
 def _connect(path: Path, readonly: bool) -> sqlite3.Connection:

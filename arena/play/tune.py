@@ -13,20 +13,22 @@ theta that k's results made); the games of one iteration run at once on the work
 
 from __future__ import annotations
 
+import re
+import shlex
 import sys
 from dataclasses import asdict, replace
 
 from tqdm import tqdm
 
-from bots.volcanoes.registry import PARAMETERS
-
 from arena.errors import UsageError
-from arena.play.players import Player, fixed_budget_notes, prepare, resolve, target_options
-from arena.stats.tables import pairings_rows, players_rows, points, table
+from arena.games.base import Game, Player
+from arena.games.config import game_from
+from arena.play.players import resolve
 from arena.play.run import run_jobs
 from arena.play.schedule import derive_seed, jobs
-from arena.stats.spsa import C_END, Plan, Spsa, Tuned, rounded
 from arena.play.store import Store
+from arena.stats.spsa import C_END, Plan, Spsa, Tuned, rounded
+from arena.stats.tables import lineups_rows, players_rows, table, versus
 
 PLUS, MINUS, OPPONENT = "plus", "minus", "opponent"  # the labels of an iteration's games
 TUNED, START = "tuned", "start"  # the labels of the confirmation's games
@@ -37,51 +39,99 @@ TREND_SHARE = 0.1  # the progress line shows each value's change over this share
 # ---------------------------------------------------------------- what to tune
 
 
-def parse_params(bot: str, text: str) -> tuple[Player, list[Tuned]]:
-    """The start player (`mcts`, or `mcts:c=0.3` to start elsewhere than the defaults) and the tuned
-    parameters: `c,rave_k` over their declared ranges, `rave_k=500:20000` over a narrower one."""
-    start = resolve(f"{START}={bot}")
-    name = bot.partition(":")[0]
-    declared = {p.name: p for p in PARAMETERS.get(name, ())} if start.kind == "bot" else {}
-    if not declared:
-        raise UsageError(f"arena tune takes a registered bot with parameters (see `arena bots`), not {bot!r}")
-    values = target_options(start.target)
+def parse_params(bot: str, text: str, game: Game) -> tuple[Player, list[Tuned]]:
+    """The start player and the tuned parameters.
+
+    A bot of the game's own with declared parameters (`mcts`, or `mcts:c=0.3` to start elsewhere than
+    its defaults): `c,rave_k` over their declared ranges, `rave_k=500:20000` over a narrower one. Any
+    other bot, a command line or a file, takes its values as environment variables named as the
+    parameters (`env C=0.3 python bot.py` starts from C=0.3; the middle of the range otherwise), each
+    given with its range: `C=0.05:1,DEPTH=1:8` (integers where both ends are written as integers)."""
+    start = resolve(f"{START}={bot}", game)
+    declared = game.parameters(start) if start.kind == "bot" else None
+    if start.kind == "bot" and not declared:
+        raise UsageError(f"{bot!r} has no parameters to tune (see `arena bots`)")
+    values = game.parameter_values(start) if declared else env_values(bot)
     tuned = []
     for item in text.split(","):
         key, sep, span = (part.strip() for part in item.partition("="))
-        if key not in declared:
-            raise UsageError(f"--params: {name} has no parameter {key!r} (its parameters: {', '.join(declared)})")
+        if declared is not None and key not in declared:
+            raise UsageError(f"--params: {bot} has no parameter {key!r} (its parameters: {', '.join(declared)})")
+        if not key.isidentifier():
+            raise UsageError(f"--params: {key!r} is not a parameter's name (letters, digits, _)")
         if key in (t.name for t in tuned):
             raise UsageError(f"--params: {key} is given twice")
-        p = declared[key]
-        low, high = p.low, p.high
+        p = declared[key] if declared is not None else None
+        low, high, integer = (p.low, p.high, p.type is int) if p else (None, None, False)
         if sep:
             low_text, colon, high_text = span.partition(":")
             try:
-                low, high = p.parse(low_text), p.parse(high_text)
+                low, high = (p.parse(low_text), p.parse(high_text)) if p else (_number(low_text), _number(high_text))
             except ValueError as exc:
                 raise UsageError(f"--params: {exc}") from None
             if not colon or not low < high:
                 raise UsageError(f"--params: {item!r}: give a range NAME=LOW:HIGH with LOW < HIGH")
-        begin = values.get(key, p.default)
+            integer = integer or (p is None and _is_integer(low_text) and _is_integer(high_text))
+        elif p is None:
+            raise UsageError(f"--params: {key}: a command-line bot's parameter needs its range, {key}=LOW:HIGH")
+        default = p.default if p else (round((low + high) / 2) if integer else (low + high) / 2)
+        begin = values.get(key, default)
         if not low <= begin <= high:
             raise UsageError(
-                f"--params: {key} starts at {begin:g}, outside [{low:g}, {high:g}]: "
-                f"give a start inside it ({name}:{key}=VALUE)"
+                f"--params: {key} starts at {begin:g}, outside [{low:g}, {high:g}]: give a start inside it"
             )
-        tuned.append(Tuned(key, low, high, begin, p.type is int))
+        tuned.append(Tuned(key, low, high, begin, integer))
     return start, tuned
 
 
-def spec_with(bot: str, values: dict) -> str:
-    """The spec `bot` (`mcts`, `mcts:c=0.3,ms=1000`) with `values` for its tuned parameters, its
-    other options kept."""
-    name, _, written = bot.partition(":")
-    options = {
-        key.strip(): value.strip() for key, _, value in (item.partition("=") for item in written.split(",") if item)
-    }
-    options.update({key: repr(value) for key, value in values.items()})
-    return f"{name}:{','.join(f'{key}={options[key]}' for key in sorted(options))}"
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text!r} is not a finite number")
+    return value
+
+
+def _is_integer(text: str) -> bool:
+    return text.strip().lstrip("+-").isdigit()
+
+
+_ENV = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
+
+
+def _env_split(bot: str) -> tuple[dict[str, str], list[str]]:
+    """(`env NAME=VALUE ...` assignments, the rest of the command) of a command line."""
+    args = shlex.split(bot)
+    assignments: dict[str, str] = {}
+    if args[:1] == ["env"]:
+        args = args[1:]
+        while args and (match := _ENV.match(args[0])):
+            assignments[match.group(1)] = match.group(2)
+            args = args[1:]
+    return assignments, args
+
+
+def env_values(bot: str) -> dict[str, float]:
+    """The numbers a command line's `env NAME=VALUE` prefix gives its bot."""
+    values = {}
+    for name, text in _env_split(bot)[0].items():
+        try:
+            values[name] = float(text)
+        except ValueError:
+            pass
+    return values
+
+
+def spec_with(bot: str, values: dict, game: Game) -> str:
+    """The spec `bot` with `values` for its tuned parameters, its other options kept: a bot of the
+    game's own by its options, a command line by its environment (`env C=0.3 python bot.py`)."""
+    if resolve(bot, game).kind == "bot":
+        return game.with_values(bot, values)
+    assignments, args = _env_split(bot)
+    assignments.update({key: f"{value:g}" if isinstance(value, int) else repr(value) for key, value in values.items()})
+    return shlex.join(["env", *(f"{k}={v}" for k, v in assignments.items()), *args])
 
 
 def spsa_of(config: dict) -> Spsa:
@@ -101,7 +151,7 @@ def new_config(
     iterations: int,
     pairs: int,
     seed: int,
-    settings: dict,
+    game: dict,
     c_end: float,
     r_end: float | None,
     confirm_pairs: int,
@@ -116,7 +166,7 @@ def new_config(
         "pairs_per_iteration": pairs,
         "confirm_pairs": confirm_pairs,
         "seed": seed,
-        "settings": settings,
+        "game": game,
         "spsa": {"c_end": c_end, "r_end": r_end},
     }
     spsa = spsa_of(config)  # the schedule's constants are recorded, so that a resumed run keeps them
@@ -130,8 +180,8 @@ def new_config(
     return config
 
 
-def opponent_player(text: str) -> Player:
-    return replace(resolve(text), label=OPPONENT)
+def opponent_player(text: str, game: Game) -> Player:
+    return replace(resolve(text, game), label=OPPONENT)
 
 
 # ---------------------------------------------------------------- the run
@@ -145,8 +195,9 @@ def tuned_values(params, theta: dict) -> dict:
 def net(game: dict) -> int:
     """What `game` adds to its iteration's net: +1 for a win of plus (or a loss of minus against the
     opponent), -1 for the opposite, 0 for a draw."""
-    sign = 1 if game["a"] == PLUS else -1
-    return sign * round(2 * points(game, game["a"]) - 1)
+    side = game["lineup"][0]
+    sign = 1 if side == PLUS else -1
+    return sign * round(2 * versus(game, side, game["lineup"][1]) - 1)
 
 
 class Tuning:
@@ -158,7 +209,8 @@ class Tuning:
         self.fixed = {p.label: p for p in store.players()}
         self.start = self.fixed[START]
         self.games = store.games()
-        self.done = {(g["a"], g["b"], g["pair"], g["swap"]) for g in self.games}
+        self.done = store.done_keys()
+        self.game = game_from(self.config["game"])
         self.rows = store.iterations()
         self.history = [self.spsa.start()] + [row["after"] for row in self.rows if row["after"] is not None]
 
@@ -175,9 +227,7 @@ class Tuning:
         finished game stored; the run resumes from there."""
         config = self.config
         if len(self.games) < self.total_games:
-            prepare(list(self.fixed.values()), log)
-            for note in fixed_budget_notes(self.fixed.values(), _settings(config)):
-                print(note, file=log)
+            self.game.prepare(list(self.fixed.values()), log)
         print(
             f"tune {config['bot']} ({', '.join(p['name'] for p in config['params'])}): {self.total_games} games, "
             f"{len(self.games)} already played; database {self.store.path}",
@@ -189,6 +239,9 @@ class Tuning:
         bar.set_postfix_str(self.describe(), refresh=False)
 
         def on_record(record: dict) -> None:
+            if record.get("failure"):  # counts for nobody: the iteration's result rests on the others
+                self.store.add_failure(record)
+                return
             self.store.add_game(record)
             self.games.append(record)
             bar.update(1)
@@ -197,8 +250,8 @@ class Tuning:
             todo = [job for job in jobs(pairings, run_seed, pairs) if job.key not in self.done]
             run_jobs(
                 todo,
+                self.game,
                 players,
-                _settings(config),
                 executor,
                 on_record=on_record,
                 games_per_task=games_per_task,
@@ -213,7 +266,7 @@ class Tuning:
                 players = {**self.fixed, PLUS: self._player(PLUS, plan.plus), MINUS: self._player(MINUS, plan.minus)}
                 pairs = range((k - 1) * k_pairs, k * k_pairs)
                 play_pairs(pairings, config["seed"], pairs, players)
-                result = sum(net(g) for g in self.games if g["a"] in (PLUS, MINUS) and g["pair"] in pairs)
+                result = sum(net(g) for g in self.games if g["lineup"][0] in (PLUS, MINUS) and g["unit"] in pairs)
                 self.history.append(self.spsa.update(self.theta, plan, result))
                 self.store.finish_iteration(k, result, self.theta)
                 bar.set_postfix_str(self.describe(), refresh=False)
@@ -235,7 +288,7 @@ class Tuning:
         return plan
 
     def _player(self, label: str, values: dict) -> Player:
-        return resolve(f"{label}={spec_with(self.config['bot'], values)}")
+        return resolve(f"{label}={spec_with(self.config['bot'], values, self.game)}", self.game)
 
     def tuned(self) -> dict:
         return tuned_values(self.spsa.params, self.theta)
@@ -246,14 +299,8 @@ class Tuning:
         back = self.history[max(0, k - max(1, round(TREND_SHARE * self.config["iterations"])))]
         values = " ".join(f"{name} {value:.4g} ({value - back[name]:+.2g})" for name, value in self.theta.items())
         # Errors (timeouts above all) score as losses and pull the values towards whatever avoids them.
-        errors = sum(bool(g["blue_error"]) + bool(g["orange_error"]) for g in self.games)
+        errors = sum(bool(e) for g in self.games for e in g["errors"])
         return f"iteration {k}/{self.config['iterations']}: {values} errors {errors}"
-
-
-def _settings(config: dict):
-    from referee.volcanoes.match import Settings
-
-    return Settings(**config["settings"])
 
 
 # ---------------------------------------------------------------- the report
@@ -284,11 +331,12 @@ def text_report(config: dict, games: list[dict], iterations: list[dict]) -> str:
         ),
     ]
     if len(finished) == config["iterations"]:
-        tuned_spec = spec_with(config["bot"], tuned_values(params, finished[-1]["after"]))
-        lines += ["", f"tuned: {tuned_spec}   (check it: arena sprt tuned={tuned_spec} {config['bot']})"]
-    confirmation = [g for g in games if g["a"] == TUNED]
+        tuned_spec = spec_with(config["bot"], tuned_values(params, finished[-1]["after"]), game_from(config["game"]))
+        check = shlex.join(["arena", "sprt", f"tuned={tuned_spec}", config["bot"]])
+        lines += ["", f"tuned: {tuned_spec}   (check it: {check})"]
+    confirmation = [g for g in games if g["lineup"][0] == TUNED]
     if confirmation:
-        rows, header = pairings_rows(confirmation, [(TUNED, START)])
+        rows, header = lineups_rows(confirmation, config, [(TUNED, START)])
         lines += [
             "",
             f"Confirmation, {config['confirm_pairs']} pairs (Elo of the tuned values against the start):",

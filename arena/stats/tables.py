@@ -1,5 +1,12 @@
-"""Text reports, computed from a run's games alone: per-player results with errors counted apart,
-ratings with intervals, the cross-table, each pairing's Elo difference, and the SPRT's course."""
+"""Text reports, computed from a run's games alone, whatever the game: per-player results with errors
+counted apart, ratings with intervals, the cross-table, each lineup's Elo difference, the SPRT's course.
+
+A game is a record of the store: `seats` (labels, seat 0 first), `ranks` (0 best, equal ranks tie),
+`errors`, `times` (ms per turn per seat, None where the referee kept the clock), `lineup`, `unit`,
+`seating`. Two players are compared on their head-to-head results (1, 1/2 or 0 a game, from their
+ranks) in the units where both sit: a unit is one seed in every seating of its lineup, and only a
+complete unit counts (the games of one seed depend on each other; a unit with a failed game is out).
+"""
 
 from __future__ import annotations
 
@@ -7,106 +14,173 @@ import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from arena.games.base import head_to_head
+from arena.stats.estimates import Estimate, SprtState, pentanomial_estimate, sprt_state
 from arena.stats.ratings import bradley_terry_fit, openskill_ratings
-from arena.stats.estimates import SprtState, pentanomial_estimate, sprt_state
 
 ERROR_KINDS = ("timeout", "invalid", "crash")  # a bot that cannot start counts as a crash
 
 
+def seat(game: dict, label: str) -> int | None:
+    """`label`'s seat in `game` (None if it did not play)."""
+    try:
+        return game["seats"].index(label)
+    except ValueError:
+        return None
+
+
+def versus(game: dict, a: str, b: str) -> float | None:
+    """What `a` scored against `b` in `game`: 1, 0.5 or 0 (None unless both played)."""
+    i, j = seat(game, a), seat(game, b)
+    if i is None or j is None:
+        return None
+    return head_to_head(game["ranks"], i, j)
+
+
 def points(game: dict, label: str) -> float:
-    """What `label` scored in `game`: 1, 0.5 or 0."""
-    if game["winner"] == "draw":
-        return 0.5
-    return 1.0 if game[game["winner"]] == label else 0.0
+    """What `label` scored in `game` against the others: the mean of its head-to-head results
+    (in a 2-player game, 1, 0.5 or 0)."""
+    i = seat(game, label)
+    others = [head_to_head(game["ranks"], i, j) for j in range(len(game["seats"])) if j != i]
+    return sum(others) / len(others)
+
+
+def _two_player(games: list[dict]) -> bool:
+    return all(len(g["seats"]) == 2 for g in games)
 
 
 @dataclass
 class PlayerLine:
     label: str
     games: int = 0
-    wins: int = 0
-    draws: int = 0
+    wins: int = 0  # first place alone
+    draws: int = 0  # first place shared (2 players: a draw)
     losses: int = 0
+    points: float = 0.0  # head-to-head points against every opponent in every game, per game
     errors: Counter = field(default_factory=Counter)
     first_turns: list = field(default_factory=list)  # ms of each game's first turn
     later_turns: list = field(default_factory=list)  # ms of every other turn
     versions: set = field(default_factory=set)
+    data: dict = field(default_factory=lambda: defaultdict(list))  # [PDATA] name -> values
 
     @property
     def score(self) -> float:
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else math.nan
+        return self.points / self.games if self.games else math.nan
 
 
 def player_lines(games: list[dict], labels: list[str]) -> dict[str, PlayerLine]:
     lines = {label: PlayerLine(label) for label in labels}
     for game in games:
-        for colour in ("blue", "orange"):
-            line = lines[game[colour]]
+        ranks = game["ranks"]
+        pdata = (game.get("data") or {}).get("pdata") or [{}] * len(ranks)
+        for i, label in enumerate(game["seats"]):
+            line = lines[label]
             line.games += 1
-            line.versions.add(game[f"{colour}_version"])
-            p = points(game, game[colour])
-            line.wins += p == 1.0
-            line.draws += p == 0.5
-            line.losses += p == 0.0
-            error = game[f"{colour}_error"]
+            line.versions.add(game["versions"][i])
+            line.points += points(game, label)
+            first = ranks[i] == min(ranks)
+            alone = first and ranks.count(ranks[i]) == 1
+            line.wins += alone
+            line.draws += first and not alone
+            line.losses += not first
+            error = game["errors"][i]
             if error:
                 line.errors["crash" if error not in ERROR_KINDS else error] += 1
-            times = [float(t) for t in (game[f"{colour}_ms"] or "").split()]
+            times = (game.get("times") or [None] * len(ranks))[i] or []
             line.first_turns += times[:1]
             line.later_turns += times[1:]
+            for name, value in pdata[i].items():
+                if isinstance(value, int | float):
+                    line.data[name].append(value)
     return lines
 
 
-class PairCounter:
-    """The pentanomial of the pairing (a, b), kept up to date game by game: pairs by a's points in
-    the pair (0, 1/2, .., 2 -> index 0..4). A pair with one game played so far does not count."""
+class UnitCounter:
+    """The head-to-head of players a and b over the complete units where both sit, kept up to date
+    game by game: each unit's score of a against b (the mean of its games' results, 0..1). In 2-player
+    games a unit is a seat-swapped pair and `pentanomial` counts the pairs by a's points (0, 1/2, ..,
+    2 -> index 0..4)."""
 
-    def __init__(self, a: str, b: str):
+    def __init__(self, a: str, b: str, per_unit: int = 2):
         self.a, self.b = a, b
-        self.counts = [0] * 5
-        self._half: dict[int, float] = {}
+        self.per_unit = per_unit  # games in a complete unit
+        self.scores: list[float] = []
+        self._open: dict[tuple, list[float]] = {}
 
     def add(self, game: dict) -> bool:
-        """Count `game` if it belongs to the pairing; True when it completed a pair."""
-        if game["a"] != self.a or game["b"] != self.b:
+        """Count `game` if both play in it; True when it completed a unit."""
+        got = versus(game, self.a, self.b)
+        if got is None:
             return False
-        k, got = game["pair"], points(game, self.a)
-        if k not in self._half:
-            self._half[k] = got
+        key = (tuple(game["lineup"]), game["unit"]) + ((game["seating"],) if self.per_unit == 1 else ())
+        unit = self._open.setdefault(key, [])
+        unit.append(got)
+        if len(unit) < self.per_unit:
             return False
-        self.counts[round(2 * (self._half.pop(k) + got))] += 1
+        self.scores.append(sum(self._open.pop(key)) / self.per_unit)
         return True
 
+    @property
+    def pentanomial(self) -> list[int]:
+        counts = [0] * 5
+        for score in self.scores:
+            counts[round(4 * score)] += 1
+        return counts
 
-def pentanomial(games: list[dict], a: str, b: str) -> list[int]:
-    counter = PairCounter(a, b)
+    def estimate(self) -> Estimate:
+        if self.per_unit == 2:
+            return pentanomial_estimate(self.pentanomial)
+        return unit_estimate(self.scores)
+
+
+def unit_estimate(scores: list[float]) -> Estimate:
+    """Score and standard error from independent units' scores."""
+    n = len(scores)
+    if n == 0:
+        return Estimate(0.5, math.inf, 0)
+    mean = sum(scores) / n
+    variance = sum((s - mean) ** 2 for s in scores) / n
+    return Estimate(mean, math.sqrt(variance / n), n)
+
+
+def units_of(config: dict) -> int:
+    """Games in one complete unit of the run (1 where its referee ignores the seed: then no two
+    games are a unit)."""
+    if config.get("unpaired"):
+        return 1
+    seats = len(config["lineups"][0]) if config.get("lineups") else 2
+    return math.factorial(seats) if config.get("seatings") == "permutations" else seats
+
+
+def unit_counter(games: list[dict], config: dict, a: str, b: str) -> UnitCounter:
+    counter = UnitCounter(a, b, units_of(config))
     for game in games:
         counter.add(game)
-    return counter.counts
+    return counter
 
 
 class SprtCourse:
-    """The SPRT of the pairing (a, b) as the run saw it: pairs counted in the order they completed;
+    """The SPRT of a against b as the run saw it: units counted in the order they completed;
     `decided` is the state when a bound was first crossed (None until then)."""
 
-    def __init__(self, a: str, b: str, elo0: float, elo1: float, alpha: float, beta: float):
-        self.pairs = PairCounter(a, b)
+    def __init__(self, a: str, b: str, elo0: float, elo1: float, alpha: float, beta: float, per_unit: int = 2):
+        self.units = UnitCounter(a, b, per_unit)
         self.params = elo0, elo1, alpha, beta
-        self.state = sprt_state(self.pairs.counts, *self.params)
+        self.state = sprt_state(self.units.pentanomial, *self.params)
         self.decided: SprtState | None = None
-        self.history: list[SprtState] = []  # the state after each completed pair
+        self.history: list[SprtState] = []  # the state after each completed unit
 
     def add(self, game: dict) -> None:
-        if self.pairs.add(game):
-            self.state = sprt_state(self.pairs.counts, *self.params)
+        if self.units.add(game):
+            self.state = sprt_state(self.units.pentanomial, *self.params)
             self.history.append(self.state)
             if self.decided is None and self.state.verdict:
                 self.decided = self.state
 
 
 def sprt_course(games: list[dict], config: dict) -> SprtCourse:
-    (a, b), sprt = config["pairings"][0], config["sprt"]
-    course = SprtCourse(a, b, sprt["elo0"], sprt["elo1"], sprt["alpha"], sprt["beta"])
+    (a, b, *_), sprt = config["lineups"][0], config["sprt"]
+    course = SprtCourse(a, b, sprt["elo0"], sprt["elo1"], sprt["alpha"], sprt["beta"], units_of(config))
     for game in games:
         course.add(game)
     return course
@@ -163,17 +237,21 @@ def _quantile(ordered: list[float], q: float) -> float:
 
 
 def players_rows(games: list[dict], labels: list[str], order: list[str]) -> tuple[list[list], list[str]]:
-    """Each player's results, errors apart, and its time per turn as the referee measured it (after
-    the first turn; the first turn's limit is ten times longer): (rows, header)."""
+    """Each player's results, errors apart, its time per turn as the arena measured it (after the
+    first turn, whose limit is ten times longer; "-" where the referee kept the clock), and the mean
+    of every [PDATA] its bot emitted: (rows, header)."""
     lines = player_lines(games, labels)
+    names = sorted({name for line in lines.values() for name in line.data})
+    two = _two_player(games)
     rows = []
     for label in order:
         line = lines[label]
         later = sorted(line.later_turns)
-        median, p99 = (_quantile(later, 0.5), _quantile(later, 0.99)) if later else (math.nan, math.nan)
-        worst = later[-1] if later else math.nan
-        first = max(line.first_turns, default=math.nan)
+        median, p99 = (f"{_quantile(later, 0.5):.1f}", f"{_quantile(later, 0.99):.1f}") if later else ("-", "-")
+        worst = f"{later[-1]:.1f}" if later else "-"
+        first = f"{max(line.first_turns):.1f}" if line.first_turns else "-"
         score = f"{100 * line.score:.1f}%" if line.games else "-"
+        data = [f"{sum(v) / len(v):.4g}" if (v := line.data.get(name)) else "-" for name in names]
         rows.append(
             [
                 label,
@@ -181,17 +259,18 @@ def players_rows(games: list[dict], labels: list[str], order: list[str]) -> tupl
                 f"{line.wins}-{line.draws}-{line.losses}",
                 score,
                 *(line.errors[k] for k in ERROR_KINDS),
-                f"{median:.1f}",
-                f"{p99:.1f}",
-                f"{worst:.1f}",
-                f"{first:.1f}",
+                median,
+                p99,
+                worst,
+                first,
+                *data,
                 " ".join(sorted(v for v in line.versions if v)) or "-",
             ]
         )
     header = [
         "player",
         "games",
-        "W-D-L",
+        "W-D-L" if two else "1st-shared-not",
         "score",
         "timeouts",
         "invalid",
@@ -200,6 +279,7 @@ def players_rows(games: list[dict], labels: list[str], order: list[str]) -> tupl
         "ms p99",
         "ms max",
         "1st turn max",
+        *names,
         "version",
     ]
     return rows, header
@@ -211,10 +291,21 @@ def ratings_table(games: list[dict], labels: list[str]) -> tuple[str, list[str]]
     return table(rows, header), order
 
 
+def _blue_orange(games: list[dict]) -> list[dict]:
+    """2-player games in the shape the rating fits read (seat 0 blue)."""
+    winner = {(0, 1): "blue", (1, 0): "orange", (0, 0): "draw"}
+    return [
+        {"blue": g["seats"][0], "orange": g["seats"][1], "winner": winner[tuple(g["ranks"])]}
+        for g in games
+        if len(g["seats"]) == 2
+    ]
+
+
 def ratings_rows(games: list[dict], labels: list[str]) -> tuple[list[list], list[str], list[str]]:
     """The ratings table's (rows, header), and the players best first."""
-    skill = {r.label: r for r in openskill_ratings(games, labels)}
-    fit = bradley_terry_fit(games, labels)
+    pairs = _blue_orange(games)
+    skill = {r.label: r for r in openskill_ratings(pairs, labels)}
+    fit = bradley_terry_fit(pairs, labels)
     # Best first by Elo: the fit weighs every game alike, where OpenSkill's updates depend on the
     # order games ended in; and each row's gap over the next is then a difference of the fit's own.
     order = sorted(labels, key=lambda label: -fit.ratings[label].elo)
@@ -253,15 +344,17 @@ def ratings_rows(games: list[dict], labels: list[str]) -> tuple[list[list], list
 
 
 def cross_table(games: list[dict], order: list[str]) -> str:
-    """Row player's score against the column player, over all their games."""
+    """Row player's score against the column player, over all the games both played in."""
     return table(*cross_rows(games, order))
 
 
 def cross_rows(games: list[dict], order: list[str]) -> tuple[list[list], list[str]]:
     got: dict[tuple[str, str], list[float]] = defaultdict(list)
     for game in games:
-        for me, them in ((game["blue"], game["orange"]), (game["orange"], game["blue"])):
-            got[me, them].append(points(game, me))
+        for i, me in enumerate(game["seats"]):
+            for j, them in enumerate(game["seats"]):
+                if i != j:
+                    got[me, them].append(head_to_head(game["ranks"], i, j))
     rows = []
     for me in order:
         cells = []
@@ -277,52 +370,80 @@ def cross_rows(games: list[dict], order: list[str]) -> tuple[list[list], list[st
     return rows, ["score of row vs column (/games)", *order]
 
 
-def pairings_table(games: list[dict], pairings: list[tuple[str, str]]) -> str:
-    return table(*pairings_rows(games, pairings))
+def lineups_table(games: list[dict], config: dict) -> str:
+    return table(*lineups_rows(games, config))
 
 
-def pairings_rows(games: list[dict], pairings: list[tuple[str, str]]) -> tuple[list[list], list[str]]:
+def lineups_rows(games: list[dict], config: dict, lineups=None) -> tuple[list[list], list[str]]:
+    """Each lineup's first player against its second, over their complete units: W-D-L of their
+    games, the units, the units' distribution (2 players: the pentanomial), Elo with its interval."""
     rows = []
-    for a, b in pairings:
-        counts = pentanomial(games, a, b)
-        est = pentanomial_estimate(counts)
-        got = Counter(points(g, a) for g in games if g["a"] == a and g["b"] == b)
-        wins, draws, losses = got[1.0], got[0.5], got[0.0]
+    per_unit = units_of(config)
+    for lineup in lineups if lineups is not None else config["lineups"]:
+        a, b = lineup[0], lineup[1]
+        mine = [g for g in games if g["lineup"] == list(lineup)]
+        counter = UnitCounter(a, b, per_unit)
+        for game in mine:
+            counter.add(game)
+        est = counter.estimate()
+        got = Counter(versus(g, a, b) for g in mine)
         elo, interval = fmt_estimate(est)
-        rows.append([f"{a} vs {b}", f"{wins}-{draws}-{losses}", est.n, " ".join(map(str, counts)), elo, interval])
-    return rows, ["pairing", "W-D-L", "pairs", "pentanomial 0..2", "Elo", "95% interval"]
+        spread = " ".join(map(str, counter.pentanomial)) if per_unit == 2 else f"{est.score:.3f}"
+        name = f"{a} vs {b}" + (f" (with {', '.join(lineup[2:])})" if len(lineup) > 2 else "")
+        rows.append([name, f"{got[1.0]}-{got[0.5]}-{got[0.0]}", est.n, spread, elo, interval])
+    spread = "pentanomial 0..2" if per_unit == 2 else "mean unit score"
+    return rows, ["lineup", "W-D-L", "units" if per_unit != 2 else "pairs", spread, "Elo", "95% interval"]
 
 
 def sprt_lines(games: list[dict], config: dict) -> str:
-    (a, b), sprt = config["pairings"][0], config["sprt"]
+    (a, b, *_), sprt = config["lineups"][0], config["sprt"]
     course = sprt_course(games, config)
     current, verdict = course.state, course.decided
     head = (
         f"SPRT {a} vs {b}: H0 Elo {sprt['elo0']:g}, H1 Elo {sprt['elo1']:g}, "
         f"alpha {sprt['alpha']:g}, beta {sprt['beta']:g}"
     )
-    state = f"LLR {current.llr:.3f} in [{current.lower:.3f}, {current.upper:.3f}] after {current.pairs} pairs"
+    what = "pairs" if units_of(config) == 2 else "units"
+    state = f"LLR {current.llr:.3f} in [{current.lower:.3f}, {current.upper:.3f}] after {current.pairs} {what}"
     if verdict:
-        end = f"accepted {verdict.verdict} after {verdict.pairs} pairs (LLR {verdict.llr:.3f})"
-    elif current.pairs >= config["pairs"]:
-        end = f"no decision within {config['pairs']} pairs"
+        end = f"accepted {verdict.verdict} after {verdict.pairs} {what} (LLR {verdict.llr:.3f})"
+    elif current.pairs >= config["units"]:
+        end = f"no decision within {config['units']} {what}"
     else:
         end = "not decided yet"
     return "\n".join([head, state, end])
 
 
-def text_report(config: dict, labels: list[str], games: list[dict]) -> str:
-    pairings = [tuple(p) for p in config["pairings"]]
+def failures_lines(failures: list[dict]) -> str:
+    """The games that did not happen, by what failed, with the last reason of each kind."""
+    if not failures:
+        return ""
+    kinds = Counter(f["kind"] for f in failures)
+    last = {f["kind"]: f["detail"] for f in failures}
+    lines = [f"{len(failures)} games failed and count for nobody (played again by --resume):"]
+    lines += [f"  {kinds[k]} by the {k}; the last: {last[k]}" for k in kinds]
+    return "\n".join(lines)
+
+
+def text_report(config: dict, labels: list[str], games: list[dict], failures: list[dict] = ()) -> str:
     ratings, order = ratings_table(games, labels)
-    parts = [f"{config['command']}: {len(games)} games, seed {config['seed']}"]
+    game = config.get("game", {})
+    name = game.get("name") or game.get("protocol", "volcanoes")
+    parts = [f"{config['command']} ({name}): {len(games)} games, seed {config['seed']}"]
+    if config.get("unpaired"):
+        parts.append("the referee ignores the seed: every game counts on its own, as if unpaired")
+    if game.get("protocol") in ("cli", "json"):
+        parts.append("the referee ran and timed the bots: no time per turn is known to the arena")
+    if failures:
+        parts += ["", failures_lines(list(failures))]
     if config["command"] == "sprt":
         parts += ["", sprt_lines(games, config)]
     parts += [
         "",
-        "Pairings (Elo of the first against the second, from seat-swapped pairs):",
-        pairings_table(games, pairings),
+        "Lineups (Elo of the first against the second, from complete units of one seed each):",
+        lineups_table(games, config),
     ]
-    if config["command"] == "tournament":
+    if config["command"] in ("tournament", "league"):
         parts += [
             "",
             "Ratings, best first by Elo (a Bradley-Terry fit, mean 0), and OpenSkill's (Plackett-Luce mu and sigma):",

@@ -10,11 +10,18 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from referee.volcanoes.replay import replay_from_moves
-from referee.volcanoes.view import render as render_replay
-
+from arena.games.config import game_from
 from arena.stats.ratings import openskill_ratings
-from arena.stats.tables import cross_rows, pairings_rows, players_rows, ratings_rows, sprt_course, sprt_lines
+from arena.stats.tables import (
+    _blue_orange,
+    cross_rows,
+    failures_lines,
+    lineups_rows,
+    players_rows,
+    ratings_rows,
+    sprt_course,
+    sprt_lines,
+)
 
 COLOURS = ["#5aa9ff", "#ff9d3b", "#7bd389", "#e06c9f", "#c9b458", "#9d8df1", "#4fd1c5", "#f56565"]
 
@@ -30,7 +37,7 @@ def rating_progress(games: list[dict], labels: list[str], points: int = 40) -> l
     if not games:
         return []
     marks = sorted({max(1, round(len(games) * k / points)) for k in range(1, points + 1)})
-    return [(n, {r.label: r.mu for r in openskill_ratings(games[:n], labels)}) for n in marks]
+    return [(n, {r.label: r.mu for r in openskill_ratings(_blue_orange(games[:n]), labels)}) for n in marks]
 
 
 def _line_chart(
@@ -81,42 +88,52 @@ def _line_chart(
     return "".join(parts)
 
 
-def _games_table(games: list[dict], folder: str) -> str:
-    header = ["#", "blue", "orange", "seed", "winner", "reason", "turns", "replay"]
+def _games_table(games: list[dict], folder: str, pages: set[int]) -> str:
+    seats = max((len(g["seats"]) for g in games), default=2)
+    header = ["#", *(f"seat {i + 1}" for i in range(seats)), "seed", "ranks", "reason", "turns", "replay"]
     body = []
     for g in games:
-        winner = g[g["winner"]] if g["winner"] in ("blue", "orange") else "draw"
-        cells = [g["id"], g["blue"], g["orange"], g["seed"], winner, g["reason"], g["turns"]]
+        cells = [g["id"], *g["seats"], *[""] * (seats - len(g["seats"])), g["seed"]]
+        cells += [" ".join(str(r + 1) for r in g["ranks"]), g["reason"], g["turns"] if g["turns"] is not None else "-"]
         row = "".join(f"<td>{html.escape(str(c))}</td>" for c in cells)
-        link = f'<a href="{folder}/game-{g["id"]}.html">view</a>' if g.get("moves") else ""
+        link = f'<a href="{folder}/game-{g["id"]}.html">view</a>' if g["id"] in pages else ""
         body.append(f"<tr>{row}<td>{link}</td></tr>")
-    head = "".join(f"<th>{h}</th>" for h in header)
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     return f'<table id="games"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 
-def render(config: dict, labels: list[str], games: list[dict], folder: str) -> str:
-    """The report page; game links point into `folder` (relative to the page)."""
+def render(
+    config: dict, labels: list[str], games: list[dict], folder: str, pages: set[int] = frozenset(), failures=()
+) -> str:
+    """The report page; game links point into `folder` (relative to the page), for the games in
+    `pages` (their ids)."""
     rows, header, order = ratings_rows(games, labels)
-    sections = [f"<h1>{html.escape(config['command'])}: {len(games)} games, seed {config['seed']}</h1>"]
+    name = config.get("game", {}).get("name", "volcanoes")
+    sections = [
+        f"<h1>{html.escape(config['command'])} ({html.escape(name)}): {len(games)} games, seed {config['seed']}</h1>"
+    ]
+    if failures:
+        sections.append(f'<pre id="failures">{html.escape(failures_lines(list(failures)))}</pre>')
     if config["command"] == "sprt":
         course = sprt_course(games, config)
         llr = [(state.pairs, state.llr) for state in course.history]
+        what = "pairs" if len(config["lineups"][0]) == 2 else "units"
         sections += [
             "<h2>SPRT</h2>",
             f'<pre id="sprt">{html.escape(sprt_lines(games, config))}</pre>',
             _line_chart(
                 {"LLR": llr},
                 {"H1": course.state.upper, "H0": course.state.lower},
-                "log-likelihood ratio by pairs",
+                f"log-likelihood ratio by {what}",
                 "sprt-chart",
             ),
         ]
     sections += [
-        "<h2>Pairings</h2>",
-        "<p>Elo of the first against the second, from seat-swapped pairs.</p>",
-        _table("pairings", *pairings_rows(games, [tuple(p) for p in config["pairings"]])),
+        "<h2>Lineups</h2>",
+        "<p>Elo of the first against the second, from complete units (one seed in every seating).</p>",
+        _table("pairings", *lineups_rows(games, config)),
     ]
-    if config["command"] == "tournament":
+    if config["command"] in ("tournament", "league"):
         progress = rating_progress(games, labels)
         series = {label: [(n, mus[label]) for n, mus in progress] for label in order}
         sections += [
@@ -132,34 +149,26 @@ def render(config: dict, labels: list[str], games: list[dict], folder: str) -> s
         "<p>Errors score as losses, as on CodinGame.</p>",
         _table("players", *players_rows(games, labels, order)),
         "<h2>Games</h2>",
-        _games_table(games, folder),
+        _games_table(games, folder, pages),
     ]
     return _PAGE.replace("__TITLE__", html.escape(f"arena {config['command']}")).replace(
         "__BODY__", "\n".join(sections)
     )
 
 
-def stored_replay(game: dict) -> dict:
-    """The replay of a stored game, rebuilt from its moves (the database keeps no positions)."""
-    return replay_from_moves(
-        game["moves"].split(),
-        seed=game["seed"],
-        players={"blue": game["blue"], "orange": game["orange"]},
-        winner=game["winner"],
-        reason=game["reason"],
-        detail=game["detail"],
-        turns=game["turns"],
-    )
-
-
-def write(config: dict, labels: list[str], games: list[dict], out: Path) -> Path:
-    """Write the page and one replay page per game; returns the folder of replays."""
+def write(config: dict, labels: list[str], games: list[dict], out: Path, failures=()) -> Path:
+    """Write the page and one page per game where the game draws one; returns the folder of game
+    pages."""
+    game = game_from(config["game"])
     folder = out.with_name(out.stem + "_games")
     folder.mkdir(parents=True, exist_ok=True)
+    pages = set()
     for g in games:
-        if g.get("moves"):
-            (folder / f"game-{g['id']}.html").write_text(render_replay(stored_replay(g)))
-    out.write_text(render(config, labels, games, folder.name))
+        page = game.replay_page(g)
+        if page:
+            (folder / f"game-{g['id']}.html").write_text(page)
+            pages.add(g["id"])
+    out.write_text(render(config, labels, games, folder.name, pages, failures))
     return folder
 
 

@@ -40,8 +40,8 @@ def test_a_players_games_are_analysed_with_a_summary_of_its_mistakes(run, tmp_pa
     games = Store.open(run).games()
     for game in games:
         replay = json.loads((out / f"game-{game['id']}.json").read_text())
-        assert replay["moves"] == game["moves"] and replay["analysis"]["iterations"] == 200
-        assert len(replay["analysis"]["frames"]) == len(game["moves"].split()) + 1
+        assert replay["moves"] == game["data"]["moves"] and replay["analysis"]["iterations"] == 200
+        assert len(replay["analysis"]["frames"]) == len(game["data"]["moves"].split()) + 1
         assert (out / f"game-{game['id']}.html").is_file()
     assert "random: " in printed and "mistakes" in printed and "opening (the game's first third)" in printed
 

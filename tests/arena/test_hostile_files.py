@@ -15,10 +15,15 @@ import pytest
 
 from arena.cli import main
 from arena.errors import UsageError
-from arena.play.players import resolve_all
+from arena.games.volcanoes.game import VolcanoesGame
+from arena.play import players as arena_players
 from arena.play.store import Store, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def resolve_all(texts):
+    return arena_players.resolve_all(texts, VolcanoesGame())
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +145,8 @@ def test_a_read_only_place(real_db, tmp_path):
 
 def test_two_runs_created_on_one_file_at_once(tmp_path):
     players = resolve_all(["random", "boss"])
-    config = {"command": "match", "pairings": [["random", "boss"]], "pairs": 1, "seed": 1}
+    config = {"command": "match", "game": {"protocol": "volcanoes"}, "lineups": [["random", "boss"]], "units": 1}
+    config["seed"] = 1
     path = tmp_path / "same.sqlite"
     start = threading.Barrier(8)
     outcomes = []
@@ -168,8 +174,11 @@ def test_two_runs_created_on_one_file_at_once(tmp_path):
 def test_user_errors_are_typed_and_bugs_show_a_traceback(monkeypatch, capsys):
     assert main(["sprt", "random", "boss", "--alpha", "1.5"]) == 2
     assert "--alpha must lie strictly between 0 and 1" in capsys.readouterr().err
-    assert main(["match", "random", "boss", "--turn-ms", "-1"]) == 2
-    assert "--turn-ms must be above zero" in capsys.readouterr().err
+    for value in ("-1", "inf", "nan", "1e400"):
+        with pytest.raises(SystemExit) as exited:  # argparse's own way out, with the one line
+            main(["match", "random", "boss", "--turn-ms", value])
+        assert exited.value.code == 2
+        assert "--turn-ms: must be a finite number above zero" in capsys.readouterr().err
     assert main(["match", 'python "x', "random"]) == 2
     assert "cannot split it as a command line" in capsys.readouterr().err
     assert issubclass(StoreError, UsageError)
@@ -197,9 +206,9 @@ def test_a_player_label_with_markup_cannot_break_the_report_or_its_replays(real_
     config = {
         **config,
         "players": [swap(p) for p in config["players"]],
-        "pairings": [[swap(p) for p in pair] for pair in config["pairings"]],
+        "lineups": [[swap(p) for p in lineup] for lineup in config["lineups"]],
     }
-    games = [{**g, **{k: swap(g[k]) for k in ("a", "b", "blue", "orange")}} for g in games]
+    games = [{**g, **{k: [swap(p) for p in g[k]] for k in ("lineup", "seats")}} for g in games]
     folder = report_html.write(config, labels, games, tmp_path / "report.html")
     pages = [tmp_path / "report.html", *sorted(folder.glob("*.html"))]
     assert len(pages) == 1 + len(games)
@@ -209,11 +218,11 @@ def test_a_player_label_with_markup_cannot_break_the_report_or_its_replays(real_
 
 
 def test_a_git_error_says_what_git_said(tmp_path):
-    from arena.play.players import PlayerError, resolve
+    from arena.play.players import PlayerError
 
     if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode:
         pytest.skip("not a git checkout")
     with pytest.raises(PlayerError) as caught:
-        resolve("random@no-such-revision", tmp_path)
+        arena_players.resolve("random@no-such-revision", VolcanoesGame(), tmp_path)
     said = str(caught.value).split("^{commit}:", 1)[1].strip()
     assert said, "git's own message is missing"

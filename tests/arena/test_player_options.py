@@ -2,9 +2,16 @@
 
 import pytest
 
-from arena.play.players import PlayerError, fixed_budget_notes, open_seat, resolve, target_options, turn_ms
+from arena.games.volcanoes.game import VolcanoesGame
+from arena.games.volcanoes.players import fixed_budget_notes, open_seat, target_options, turn_ms
+from arena.play import players as arena_players
+from arena.play.players import PlayerError
 from bots.volcanoes.registry import PARAMETERS, defaults, parse_options
 from referee.volcanoes.match import Settings, play_game
+
+
+def resolve(text, cache=None):
+    return arena_players.resolve(text, VolcanoesGame(), cache)
 
 
 def test_options_reach_the_bot_and_its_version(tmp_path):

@@ -9,11 +9,27 @@ from pathlib import Path
 
 import pytest
 
-from arena.play.players import REGISTRY, PlayerError, changed_since, default_tournament, resolve, resolve_all
+from arena.games.volcanoes.game import VolcanoesGame
+from arena.games.volcanoes.players import REGISTRY, default_tournament
+from arena.play import players as arena_players
+from arena.play.players import PlayerError
 from arena.play.store import Store
 from referee.process import warm_up_command
 
 ROOT = Path(__file__).resolve().parents[2]
+VOLCANOES = VolcanoesGame()
+
+
+def resolve(text, cache=None):
+    return arena_players.resolve(text, VOLCANOES, cache)
+
+
+def resolve_all(texts, cache=None):
+    return arena_players.resolve_all(texts, VOLCANOES, cache)
+
+
+def changed_since(player):
+    return arena_players.changed_since(player, VOLCANOES)
 
 
 def test_registered_bots_and_labels(tmp_path):
@@ -33,10 +49,10 @@ def test_a_bot_s_version_covers_every_module_it_plays_with(tmp_path, monkeypatch
     """An edit to the search kernels `mcts` imports (not to mcts.py) is a new version of `mcts`,
     and one that the run it was resolved in notices; `greedy`, which never imports them, keeps its
     version."""
-    import arena.play.players
+    import arena.games.volcanoes.players as volcanoes_players
 
     before = {name: resolve(name, tmp_path) for name in ("mcts", "greedy")}
-    collect = arena.players.collect
+    collect = volcanoes_players.collect
 
     def edited(entry):
         modules, external = collect(entry)
@@ -45,7 +61,7 @@ def test_a_bot_s_version_covers_every_module_it_plays_with(tmp_path, monkeypatch
             modules["bots.volcanoes.search.tree"] = (is_package, source + "\n# an edit\n")
         return modules, external
 
-    monkeypatch.setattr(arena.players, "collect", edited)
+    monkeypatch.setattr(volcanoes_players, "collect", edited)
     assert resolve("mcts", tmp_path).version != before["mcts"].version
     assert "its code changed" in changed_since(before["mcts"])
     assert resolve("greedy", tmp_path).version == before["greedy"].version
@@ -123,7 +139,7 @@ def test_a_git_pin_is_prepared_at_its_final_path_and_plays_from_an_empty_cache(t
         games, (pinned,) = store.games(), [p for p in store.players() if p.kind == "git"]
     finally:
         store.close()
-    assert len(games) == 2 and not any(g["blue_error"] or g["orange_error"] for g in games)
+    assert len(games) == 2 and not any(any(g["errors"]) for g in games)
     # numba keeps a file's kernels in DIRNAME_SHA1(DIRECTORY) under NUMBA_CACHE_DIR
     directory = str(Path(pinned.cwd) / "bots" / "volcanoes")
     kernels = numba_cache / f"volcanoes_{hashlib.sha1(directory.encode()).hexdigest()}"

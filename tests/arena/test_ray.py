@@ -30,7 +30,8 @@ def test_ray_plays_the_same_games_as_one_process(tmp_path):
 
     def games(name):
         return sorted(
-            (g["pair"], g["swap"], g["seed"], g["winner"], g["moves"]) for g in Store.open(tmp_path / name).games()
+            (g["unit"], g["seating"], g["seed"], tuple(g["ranks"]), g["data"]["moves"])
+            for g in Store.open(tmp_path / name).games()
         )
 
     assert games("ray.sqlite") == games("local.sqlite")

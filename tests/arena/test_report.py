@@ -5,22 +5,17 @@ from arena.stats.tables import fmt_elo_interval, ratings_rows, text_report
 
 
 def _game(a, b, pair, swap, winner_label):
-    blue, orange = (b, a) if swap else (a, b)
-    colour = "draw" if winner_label is None else "blue" if winner_label == blue else "orange"
+    seats = [b, a] if swap else [a, b]
+    ranks = [0, 0] if winner_label is None else [0, 1] if winner_label == seats[0] else [1, 0]
     return {
-        "a": a,
-        "b": b,
-        "pair": pair,
-        "swap": swap,
-        "blue": blue,
-        "orange": orange,
-        "winner": colour,
-        "blue_version": "v",
-        "orange_version": "v",
-        "blue_error": None,
-        "orange_error": None,
-        "blue_ms": "10.0 5.0",
-        "orange_ms": "10.0 5.0",
+        "lineup": [a, b],
+        "unit": pair,
+        "seating": swap,
+        "seats": seats,
+        "ranks": ranks,
+        "versions": ["v", "v"],
+        "errors": [None, None],
+        "times": [[10.0, 5.0], [10.0, 5.0]],
     }
 
 
@@ -31,7 +26,7 @@ def test_a_clean_sweep_shows_a_one_sided_bound_and_no_infinity():
         for pair in range(16)
         for swap in (0, 1)
     ]
-    config = {"command": "tournament", "seed": 1, "pairings": [["strong", "weak"], ["weak", "middle"]]}
+    config = {"command": "tournament", "seed": 1, "lineups": [["strong", "weak"], ["weak", "middle"]], "units": 16}
     report = text_report(config, ["strong", "weak", "middle"], games)
     assert "inf" not in report
     row = next(line for line in report.splitlines() if line.startswith("strong vs weak"))

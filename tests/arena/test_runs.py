@@ -29,16 +29,14 @@ def games_of(path):
     try:
         return sorted(
             (
-                g["a"],
-                g["b"],
-                g["pair"],
-                g["swap"],
-                g["blue"],
+                *g["lineup"],
+                g["unit"],
+                g["seating"],
+                *g["seats"],
                 g["seed"],
-                g["blue_seed"],
-                g["orange_seed"],
-                g["winner"],
-                g["moves"],
+                *g["bot_seeds"],
+                *g["ranks"],
+                g["data"]["moves"],
             )
             for g in store.games()
         )
@@ -56,8 +54,8 @@ def test_match_then_report_from_the_database_alone(tmp_path, capsys):
     games = Store.open(db).games()
     assert len(games) == 6
     g = games[0]
-    assert g["moves"].split()[2] == "GROW" and g["turns"] >= 1 and g["blue_ms_mean"] > 0
-    assert g["blue_version"] and g["finished_at"]
+    assert g["data"]["moves"].split()[2] == "GROW" and g["turns"] >= 1 and g["times"][0][0] > 0
+    assert g["versions"][0] and g["finished_at"]
     assert main(["report", str(db)]) == 0
     assert capsys.readouterr().out == printed
     # Resuming asks for more pairs: the first three stay as they were and are not played again.
@@ -65,6 +63,8 @@ def test_match_then_report_from_the_database_alone(tmp_path, capsys):
     assert main(["match", "--resume", "--db", str(db), "--pairs", "4", "--workers", "1", "--quiet"]) == 0
     after = games_of(db)
     assert len(after) == 8 and set(before) < set(after) and {g[2] for g in after} == {0, 1, 2, 3}
+    assert main(["match", "--resume", "--db", str(db), "--workers", "1", "--quiet"]) == 0  # nothing left to play
+    assert games_of(db) == after
     assert main(["match", "random", "greedy", "--resume", "--db", str(db), "--quiet"]) == 2  # not this run
     assert "not of random greedy" in capsys.readouterr().err
 
@@ -82,9 +82,9 @@ def test_errors_are_counted_apart(tmp_path, capsys):
     out = capsys.readouterr().out
     games = Store.open(db).games()
     assert len(games) == 6
-    errors = {(g["blue"] if g["blue_error"] else g["orange"], g["blue_error"] or g["orange_error"]) for g in games}
+    errors = {(g["seats"][i], e) for g in games for i, e in enumerate(g["errors"]) if e}
     assert errors == {("crash", "crash"), ("invalid", "invalid"), ("slow", "timeout")}
-    assert all(g[g["winner"]] == "random" for g in games)
+    assert all(g["seats"][g["ranks"].index(0)] == "random" for g in games)
     line = {row.split()[0]: row.split() for row in out.splitlines() if row.split()}
     # player games W-D-L score timeouts invalid crashes ...
     assert line["crash"][4:7] == ["0", "0", "2"]

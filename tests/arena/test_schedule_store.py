@@ -4,27 +4,52 @@ import sqlite3
 
 import pytest
 
-from arena.play.players import resolve_all
-from arena.play.schedule import derive_seed, gauntlet, jobs, ladder, round_robin
+from arena.games.volcanoes.game import VolcanoesGame
+from arena.play import players as arena_players
+from arena.play.schedule import derive_seed, gauntlet, jobs, ladder, round_robin, seatings
 from arena.play.store import Store, StoreError
 
 
-def test_pairings():
+def resolve_all(texts):
+    return arena_players.resolve_all(texts, VolcanoesGame())
+
+
+def test_lineups():
     assert round_robin(["a", "b", "c"]) == [("a", "b"), ("a", "c"), ("b", "c")]
     assert gauntlet("b", ["a", "b", "c"]) == [("b", "a"), ("b", "c")]
+    assert round_robin(["a", "b", "c", "d"], 3) == [("a", "b", "c"), ("a", "b", "d"), ("a", "c", "d"), ("b", "c", "d")]
+    assert gauntlet("a", ["a", "b", "c", "d"], 3) == [("a", "b", "c"), ("a", "b", "d"), ("a", "c", "d")]
+
+
+def test_a_unit_is_one_seed_in_every_seating():
+    assert seatings(("a", "b")) == [("a", "b"), ("b", "a")]
+    assert seatings(("a", "b", "c")) == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
+    assert len(seatings(("a", "b", "c"), "permutations")) == 6
+    games = list(jobs([("a", "b", "c")], run_seed=7, units=range(2)))
+    assert len(games) == 2 * 3 and len({g.seed for g in games}) == 2
+    for job in games:  # every player in every seat once a unit, with its own seed for the unit
+        assert sorted(job.seats) == ["a", "b", "c"]
+        assert {label: s for label, s in zip(job.seats, job.bot_seeds, strict=True)} == {
+            label: derive_seed(7, "bot", label, job.unit) for label in "abc"
+        }
 
 
 def test_each_pair_is_one_seed_played_with_seats_swapped():
-    games = list(jobs([("a", "b"), ("a", "c")], run_seed=7, pairs=range(3)))
+    games = list(jobs([("a", "b"), ("a", "c")], run_seed=7, units=range(3)))
     assert len(games) == 3 * 2 * 2
     assert len({g.key for g in games}) == len(games)
     for first, second in zip(games[::2], games[1::2], strict=True):
-        assert (first.a, first.b, first.pair) == (second.a, second.b, second.pair)
-        assert (first.blue, first.orange) == (second.orange, second.blue)
+        assert (first.lineup, first.unit) == (second.lineup, second.unit)
+        assert first.seats == second.seats[::-1]
         assert first.seed == second.seed
-        assert first.blue_seed == second.orange_seed  # each bot keeps its own seed in the pair
-    assert len({g.seed for g in games}) == 3  # pair k has one referee seed across pairings
-    assert [g.key for g in games[:4]] == [("a", "b", 0, 0), ("a", "b", 0, 1), ("a", "c", 0, 0), ("a", "c", 0, 1)]
+        assert first.bot_seeds == second.bot_seeds[::-1]  # each bot keeps its own seed in the pair
+    assert len({g.seed for g in games}) == 3  # unit k has one referee seed across lineups
+    assert [g.key for g in games[:4]] == [
+        (("a", "b"), 0, 0),
+        (("a", "b"), 0, 1),
+        (("a", "c"), 0, 0),
+        (("a", "c"), 0, 1),
+    ]
 
 
 def test_seeds_depend_only_on_the_run_seed_and_the_place():
@@ -35,76 +60,123 @@ def test_seeds_depend_only_on_the_run_seed_and_the_place():
     assert 0 <= derive_seed(7, "game", 0) < 2**31
 
 
-def _record(pair, swap, winner="blue"):
+def _record(unit, seating, ranks=(0, 1)):
+    seats = ["random", "boss"] if seating == 0 else ["boss", "random"]
     return {
-        "a": "random",
-        "b": "boss",
-        "pair": pair,
-        "swap": swap,
-        "blue": "random",
-        "orange": "boss",
+        "lineup": ["random", "boss"],
+        "unit": unit,
+        "seating": seating,
+        "seats": seats,
+        "versions": ["v1", "v2"],
         "seed": 1,
-        "winner": winner,
+        "ranks": list(ranks),
+        "scores": [None, None],
+        "errors": [None, None],
         "reason": "connection",
         "turns": 30,
-        "moves": "N01 GROW",
+        "times": [[1.5, 2.0], [3.0]],
+        "data": {"moves": "N01 GROW"},
     }
+
+
+CONFIG = {"command": "match", "game": {"protocol": "volcanoes"}, "lineups": [["random", "boss"]], "units": 2, "seed": 1}
 
 
 def test_store_round_trip_and_guards(tmp_path):
     players = resolve_all(["random", "boss"])
-    config = {"command": "match", "pairings": [["random", "boss"]], "pairs": 2, "seed": 1}
-    store = Store.create(tmp_path / "run.sqlite", config, players)
+    store = Store.create(tmp_path / "run.sqlite", CONFIG, players)
     store.add_game(_record(0, 0))
-    store.add_game(_record(0, 1, "orange"))
+    store.add_game(_record(0, 1, (1, 0)))
     with pytest.raises(sqlite3.IntegrityError):  # a game is never stored twice
         store.add_game(_record(0, 1))
+    store.add_failure(
+        {
+            "lineup": ["random", "boss"],
+            "unit": 1,
+            "seating": 0,
+            "seats": ["random", "boss"],
+            "seed": 2,
+            "kind": "referee",
+            "detail": "it crashed",
+        }
+    )
     store.close()
 
     with pytest.raises(StoreError, match="exists"):
-        Store.create(tmp_path / "run.sqlite", config, players)
+        Store.create(tmp_path / "run.sqlite", CONFIG, players)
     store = Store.open(tmp_path / "run.sqlite")
     store.lock()
     other = Store.open(tmp_path / "run.sqlite")
     with pytest.raises(StoreError, match="another arena process"):  # one process plays a run at a time
         other.lock()
     other.close()
-    assert store.config == config
+    assert store.config == CONFIG
     assert store.players() == players
-    assert store.done_keys() == {("random", "boss", 0, 0), ("random", "boss", 0, 1)}
-    assert [g["winner"] for g in store.games()] == ["blue", "orange"]
+    assert store.done_keys() == {(("random", "boss"), 0, 0), (("random", "boss"), 0, 1)}  # not the failure
+    games = store.games()
+    assert [g["ranks"] for g in games] == [[0, 1], [1, 0]] and games[0]["times"] == [[1.5, 2.0], [3.0]]
+    assert [(f["kind"], f["detail"], f["unit"]) for f in store.failures()] == [("referee", "it crashed", 1)]
     store.close()
     with pytest.raises(StoreError, match="no such database"):
         Store.open(tmp_path / "missing.sqlite")
     sqlite3.connect(tmp_path / "other.sqlite").close()
     with pytest.raises(StoreError, match="not an arena database"):
         Store.open(tmp_path / "other.sqlite")
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(StoreError, match="is a folder"):
+        Store.create(tmp_path / "folder", CONFIG, players)
 
 
-def test_a_file_of_schema_1_is_read_and_played_on(tmp_path):
-    """Schema 2 added the tuning iterations' table: a file written before it reads as it did, and a run
-    resumed on it gets the table."""
+SCHEMA_2_GAMES = """CREATE TABLE games (
+    id INTEGER PRIMARY KEY, a TEXT NOT NULL, b TEXT NOT NULL, pair INTEGER NOT NULL, swap INTEGER NOT NULL,
+    blue TEXT NOT NULL, orange TEXT NOT NULL, blue_version TEXT, orange_version TEXT,
+    seed INTEGER NOT NULL, blue_seed INTEGER, orange_seed INTEGER,
+    winner TEXT NOT NULL, reason TEXT NOT NULL, detail TEXT, turns INTEGER,
+    blue_ms_mean REAL, blue_ms_max REAL, orange_ms_mean REAL, orange_ms_max REAL, blue_ms TEXT, orange_ms TEXT,
+    blue_error TEXT, orange_error TEXT, moves TEXT, seconds REAL, worker TEXT, finished_at TEXT NOT NULL,
+    UNIQUE (a, b, pair, swap))"""
+
+
+def test_a_volcanoes_run_of_schema_2_is_read_as_today_s_records_but_not_resumed(tmp_path):
+    """Before any game could be played, runs were Volcanoes' alone, blue and orange: such a file
+    reads as today's records (its report is rebuilt), and refuses to be played on."""
     players = resolve_all(["random", "boss"])
-    config = {"command": "match", "pairings": [["random", "boss"]], "pairs": 2, "seed": 1}
-    store = Store.create(tmp_path / "old.sqlite", config, players)
-    store.add_game(_record(0, 0))
+    store = Store.create(tmp_path / "old.sqlite", CONFIG, players)
     store.close()
     db = sqlite3.connect(tmp_path / "old.sqlite")
-    db.execute("DROP TABLE tune_iterations")
-    db.execute("UPDATE run SET value = '1' WHERE key = 'schema'")
+    db.execute("DROP TABLE games")
+    db.execute(SCHEMA_2_GAMES)
+    db.execute(
+        "INSERT INTO games (a, b, pair, swap, blue, orange, blue_version, orange_version, seed, blue_seed, "
+        "orange_seed, winner, reason, detail, turns, blue_ms, orange_ms, blue_error, orange_error, moves, "
+        "finished_at) VALUES ('random', 'boss', 0, 1, 'boss', 'random', 'v2', 'v1', 5, 6, 7, 'orange', "
+        "'timeout', 'blue no answer in time', 3, '1.0 2.0', '3.5', 'timeout', NULL, 'N01 GROW', 'now')"
+    )
+    old = {"command": "match", "pairings": [["random", "boss"]], "pairs": 1, "seed": 1, "settings": {"turn_ms": 100.0}}
+    db.execute("UPDATE run SET value = ? WHERE key = 'config'", (__import__("json").dumps(old),))
+    db.execute("UPDATE run SET value = '2' WHERE key = 'schema'")
     db.commit()
     db.close()
     store = Store.open(tmp_path / "old.sqlite", readonly=True)
-    assert store.get("schema") == 1 and len(store.games()) == 1
+    (game,) = store.games()
+    assert store.config["lineups"] == [["random", "boss"]] and store.config["units"] == 1
+    assert store.config["game"] == {"protocol": "volcanoes", "turn_ms": 100.0}
+    assert (game["lineup"], game["unit"], game["seating"], game["seats"]) == (
+        ["random", "boss"],
+        0,
+        1,
+        ["boss", "random"],
+    )
+    assert (game["ranks"], game["errors"], game["times"]) == ([1, 0], ["timeout", None], [[1.0, 2.0], [3.5]])
+    assert game["data"] == {"moves": "N01 GROW"}
     store.close()
-    store = Store.open(tmp_path / "old.sqlite")
-    store.add_game(_record(0, 1))
-    assert store.iterations() == [] and len(store.games()) == 2
-    store.close()
+    with pytest.raises(StoreError, match="older arena"):
+        Store.open(tmp_path / "old.sqlite")
 
 
 def test_tuning_iterations_are_stored_as_planned_then_finished(tmp_path):
-    store = Store.create(tmp_path / "t.sqlite", {"command": "tune", "seed": 1}, resolve_all(["random"]))
+    config = {"command": "tune", "seed": 1, "game": {"protocol": "volcanoes"}}
+    store = Store.create(tmp_path / "t.sqlite", config, resolve_all(["random"]))
     store.add_iteration(1, theta={"c": 0.2}, delta={"c": -1}, c={"c": 0.05}, plus={"c": 0.15}, minus={"c": 0.25})
     (row,) = store.iterations()
     assert (row["plus"], row["minus"], row["net"], row["after"]) == ({"c": 0.15}, {"c": 0.25}, None, None)
@@ -127,8 +199,8 @@ def test_the_default_tournament_is_the_ladder(monkeypatch):
 
     seen = {}
 
-    def play(args, command, make_pairings, sprt=None):
-        seen.update(players=args.players, pairs=args.pairs, pairings=make_pairings(args.players))
+    def play(args, command, make_lineups, sprt=None, exact=False, game=None):
+        seen.update(players=args.players, pairs=args.pairs, pairings=make_lineups(args.players, 2))
         return 0
 
     monkeypatch.setattr(cli, "_play", play)

@@ -11,16 +11,16 @@ from concurrent.futures import Future
 
 import pytest
 
-from arena.play import run
 from arena.cli import main
-from arena.play.players import REGISTRY, target_options
+from arena.games.base import Outcome
+from arena.games.volcanoes.players import REGISTRY, target_options
+from arena.play import run
 from arena.play.schedule import derive_seed
-from arena.stats.spsa import Tuned, rounded
-from arena.stats.tables import pentanomial
-from arena.stats.estimates import expected_score, pentanomial_estimate
 from arena.play.store import Store
+from arena.stats.estimates import expected_score
+from arena.stats.spsa import Tuned, rounded
+from arena.stats.tables import UnitCounter
 from bots.volcanoes.registry import PARAMETERS, Parameter, defaults
-from referee.volcanoes.match import Result
 
 OPTIMUM = {"x": 0.7, "y": 30.0}  # the defaults (0.2, 80) are far from it
 SPANS = {"x": 1.0, "y": 100.0}
@@ -46,22 +46,27 @@ class SyntheticGames:
     def __init__(self, stop_after: int | None = None):
         self.drawn, self.stop_after = 0, stop_after
 
-    def submit(self, fn, batch, players, settings) -> Future:
+    def submit(self, fn, game, batch, players) -> Future:
         records = []
         for job in batch:
             if self.drawn == self.stop_after:
                 raise KeyboardInterrupt
             self.drawn += 1
-            blue, orange = (strength(target_options(players[label].target)) for label in (job.blue, job.orange))
-            draw = random.Random(derive_seed(job.seed, job.blue_seed, job.orange_seed)).random()
-            winner = "blue" if draw < expected_score(blue - orange) else "orange"
-            records.append(run._record(job, players, Result(job.seed, winner, "connection", "", 10, [], []), 0.0))
+            blue, orange = (strength(target_options(players[label].target)) for label in job.seats)
+            draw = random.Random(derive_seed(job.seed, *job.bot_seeds)).random()
+            ranks = [0, 1] if draw < expected_score(blue - orange) else [1, 0]
+            seated = [players[label] for label in job.seats]
+            outcome = Outcome(ranks, [None, None], [None, None], "connection", turns=10)
+            records.append(run._record(job, seated, outcome, 0.0))
         future = Future()
         future.set_result(records)
         return future
 
     def cancel(self, future) -> bool:
         return future.cancel()
+
+    def restart(self) -> None:
+        pass
 
     def shutdown(self) -> None:
         pass
@@ -85,10 +90,7 @@ def tune(db, *extra):
 def stored(db):
     store = Store.open(db)
     try:
-        games = [
-            (g["a"], g["b"], g["pair"], g["swap"], g["blue_version"], g["orange_version"], g["winner"])
-            for g in store.games()
-        ]
+        games = [(*g["lineup"], g["unit"], g["seating"], *g["versions"], tuple(g["ranks"])) for g in store.games()]
         return games, store.iterations()
     finally:
         store.close()
@@ -110,7 +112,10 @@ def test_tune_finds_the_optimum_of_a_synthetic_bot(synthetic, tmp_path, capsys, 
     assert tuned.split()[1] == f"synthetic:x={round(final['x'], 3)!r},y={round(final['y'], 1)!r}"  # 1/1000 of a range
     assert any(line.startswith("tuned vs start") for line in out.splitlines())  # the confirmation
     store = Store.open(db)
-    confirmation = pentanomial_estimate(pentanomial(store.games(), "tuned", "start"))
+    counter = UnitCounter("tuned", "start")
+    for game in store.games():
+        counter.add(game)
+    confirmation = counter.estimate()
     store.close()
     assert confirmation.n == 20 and confirmation.elo_interval[0] > 200  # far stronger than the start
     assert main(["report", str(db)]) == 0
@@ -131,8 +136,8 @@ def test_against_an_opponent_each_side_plays_it_on_the_same_seeds(synthetic, tmp
     assert len(games) == 100 * 4 * 2 * 2
     seeds = {}
     for game in games:
-        assert game["b"] == "opponent" and game["a"] in ("plus", "minus")
-        seeds.setdefault((game["pair"], game["swap"]), set()).add(game["seed"])
+        assert game["lineup"][1] == "opponent" and game["lineup"][0] in ("plus", "minus")
+        seeds.setdefault((game["unit"], game["seating"]), set()).add(game["seed"])
     assert len(seeds) == 800 and all(len(s) == 1 for s in seeds.values())  # plus and minus: one seed
     for name, best in OPTIMUM.items():
         assert abs(final[name] - best) <= 0.25 * SPANS[name], final
@@ -184,7 +189,7 @@ def _without_times(state):
         (["tune", "synthetic", "--params", "x=0.5:0.6"], "x starts at 0.2, outside [0.5, 0.6]"),
         (["tune", "synthetic", "--params", "x=0.6:0.5"], "LOW < HIGH"),
         (["tune", "synthetic", "--params", "x,x"], "given twice"),
-        (["tune", "random", "--params", "x"], "registered bot with parameters"),
+        (["tune", "random", "--params", "x"], "'random' has no parameters to tune"),
         (["tune", "synthetic"], "arena tune BOT --params"),
         (["tune", "synthetic", "--params", "x", "--iterations", "0"], "--iterations must be at least 1"),
         (["tune", "synthetic", "--params", "x", "--c-end", "0.9"], "--c-end is a fraction"),

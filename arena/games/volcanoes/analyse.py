@@ -25,9 +25,9 @@ from referee.volcanoes.replay import replay_problem
 from referee.volcanoes.view import render
 
 from arena.errors import UsageError
-from arena.stats.tables import points, table
-from arena.web.report_page import stored_replay
+from arena.games.volcanoes.game import VolcanoesGame
 from arena.play.store import Store, StoreError
+from arena.stats.tables import points, table
 
 PHASES = ("opening (the game's first third)", "middle (its second third)", "end (its last third)")
 WORST_SHOWN = 10
@@ -121,18 +121,20 @@ def _run_games(args) -> list[tuple[Path, dict]]:
     """The games of `--player` in the run (its losses, or all), each with where its replay goes."""
     store = Store.open(args.db, readonly=True)
     try:
-        labels, games = [p.label for p in store.players()], store.games()
+        labels, games, config = [p.label for p in store.players()], store.games(), store.config
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{args.db} is damaged: {exc}") from None
     finally:
         store.close()
     if args.player not in labels:
         raise UsageError(f"--player: give one of the run's players: {', '.join(labels)}")
+    if store_game(config) != "volcanoes":
+        raise UsageError(f"{args.db} is a run of {store_game(config)}: arena analyse reads Volcanoes games")
     chosen = [
         g
         for g in games
-        if args.player in (g["blue"], g["orange"])
-        and g.get("moves")
+        if args.player in g["seats"]
+        and (g.get("data") or {}).get("moves")
         and (args.games == "all" or points(g, args.player) < 1.0)
     ]
     if not chosen:
@@ -142,7 +144,12 @@ def _run_games(args) -> list[tuple[Path, dict]]:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot make {folder}: {exc.strerror or exc}") from None
-    return [(folder / f"game-{g['id']}.json", stored_replay(g)) for g in chosen[: args.limit]]
+    game = VolcanoesGame()
+    return [(folder / f"game-{g['id']}.json", game.replay(g)) for g in chosen[: args.limit]]
+
+
+def store_game(config: dict) -> str:
+    return config.get("game", {}).get("protocol", "volcanoes")
 
 
 def _write(target: Path, replay: dict) -> None:

@@ -1,0 +1,75 @@
+"""Which game a command runs: Volcanoes by default, a game declared in `arena.toml` (`--game NAME`),
+or an external referee given inline (`--referee CMD --protocol P ...`).
+
+    # arena.toml, in the folder the command runs in (or --config FILE)
+    [games.uttt]
+    protocol = "cli"                      # cli | sdk | relay | json (see arena/games/__init__.py)
+    command = "java -jar uttt-referee.jar"
+    players = 2
+    seed_flag = "-d seed={seed}"
+
+Every key of a game's table is an option of its protocol's module, as on the command line with
+dashes turned to underscores (`--seed-flag` is `seed_flag`); a table's name is the game's name.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from arena.games import DEFAULT_GAME, PROTOCOLS, GameError, make
+from arena.games.base import Game
+
+CONFIG_FILE = "arena.toml"
+# The command line's game options, by their config key; None where not given.
+INLINE = ("protocol", "players", "seed_flag", "league", "turn_ms", "first_turn_ms")
+
+
+def declared_games(path: Path) -> dict[str, dict]:
+    """The `[games.NAME]` tables of a config file ({} if there is no such file)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise GameError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise GameError(f"{path} is not UTF-8 text") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise GameError(f"{path} is not valid TOML: {exc}") from None
+    games = data.get("games", {})
+    if not isinstance(games, dict) or not all(isinstance(v, dict) for v in games.values()):
+        raise GameError(f"{path}: [games.NAME] tables declare games, one table a game")
+    return games
+
+
+def game_config(name: str | None, referee: str | None, options: dict, config_file: str | None) -> dict:
+    """The configuration of the game a command names: `name` declared in the config file, the
+    inline `referee`, or Volcanoes; `options` (INLINE keys, None where not given) override it."""
+    given = {k: v for k, v in options.items() if v is not None}
+    if name and referee:
+        raise GameError("give the game by --game NAME or by --referee CMD, not both")
+    if referee:
+        if "protocol" not in given:
+            raise GameError(f"--referee needs --protocol: one of {', '.join(p for p in PROTOCOLS if p != 'volcanoes')}")
+        return {"name": "referee", "command": referee, **given}
+    if name and name != "volcanoes":
+        path = Path(config_file or CONFIG_FILE)
+        games = declared_games(path)
+        if name not in games:
+            where = f"{path} declares {', '.join(games)}" if games else f"{path} declares no game"
+            raise GameError(f"no game {name!r}: {where} (a [games.{name}] table with its protocol and command)")
+        return {**games[name], "name": name, **given}
+    if "protocol" in given and given["protocol"] != "volcanoes":
+        raise GameError("--protocol goes with --referee CMD (or a game declared in arena.toml)")
+    return {**DEFAULT_GAME, **{k: v for k, v in given.items() if k in ("turn_ms", "first_turn_ms")}}
+
+
+def game_from(config: dict) -> Game:
+    """The game of a configuration; its name travels beside the protocol's own options."""
+    options = {k: v for k, v in config.items() if k != "name"}
+    game = make(options)
+    game.name = config.get("name", game.name)
+    return game

@@ -1,0 +1,134 @@
+"""Volcanoes as an arena game: our exact referee (`referee/volcanoes/match.py`) in the worker's own
+process, the project's bots preloaded in it (in-process seats), any other player as a process."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from referee.process import BotError
+from referee.volcanoes.match import Result, Settings, play_game
+
+from arena.games.base import STDERR_BYTES_PER_TURN, Game, Outcome, Player
+from arena.games.volcanoes import players as volcanoes_players
+
+PROTOCOL = "volcanoes"
+COLOURS = ("blue", "orange")  # seat 0, seat 1
+_RANKS = {"blue": [0, 1], "orange": [1, 0], "draw": [0, 0]}
+STDERR_BYTES_PER_GAME = 16_384  # what a stored game keeps of its bots' stderr, turn by turn
+
+
+@dataclass
+class VolcanoesGame(Game):
+    turn_ms: float = Settings.turn_ms
+    first_turn_ms: float = Settings.first_turn_ms
+
+    name = "volcanoes"
+    seats = 2
+
+    def config(self) -> dict:
+        return {"protocol": PROTOCOL, "turn_ms": self.turn_ms, "first_turn_ms": self.first_turn_ms}
+
+    @property
+    def settings(self) -> Settings:
+        return Settings(self.turn_ms, self.first_turn_ms)
+
+    def play(self, seed: int, players: list[Player], bot_seeds: list[int]) -> Outcome:
+        settings = self.settings
+        seats = []
+        try:
+            for colour, player, bot_seed in zip(COLOURS, players, bot_seeds, strict=True):
+                try:
+                    seats.append(volcanoes_players.open_seat(player, bot_seed, settings))
+                except BotError as exc:
+                    other = COLOURS[1 - COLOURS.index(colour)]
+                    return _outcome(Result(seed, other, exc.reason, f"{colour} {exc}", 0, [], []))
+            limits = tuple(volcanoes_players.turn_ms(player, settings.turn_ms) for player in players)
+            return _outcome(play_game(seats[0], seats[1], seed, settings, limits))
+        finally:
+            for seat in seats:
+                seat.close()
+
+    def resolve(self, spec: str, label: str | None, cache) -> Player | None:
+        return volcanoes_players.resolve(spec, label, cache)
+
+    def known_players(self) -> str:
+        return volcanoes_players.known_players()
+
+    def prepare(self, players: list[Player], log=sys.stderr) -> None:
+        volcanoes_players.prepare(players, log)
+        for note in volcanoes_players.fixed_budget_notes(players, self.settings):
+            print(note, file=log)
+
+    def changed_since(self, player: Player) -> str | None:
+        return volcanoes_players.changed_since(player)
+
+    def default_players(self) -> list[str]:
+        return volcanoes_players.default_tournament()
+
+    def parameters(self, player: Player) -> dict | None:
+        return volcanoes_players.parameters(player) or None
+
+    def parameter_values(self, player: Player) -> dict | None:
+        return volcanoes_players.target_options(player.target) if player.kind == "bot" else None
+
+    def with_values(self, spec: str, values: dict) -> str:
+        return volcanoes_players.spec_with(spec, values)
+
+    def replay(self, record: dict) -> dict | None:
+        """The replay of a stored game, rebuilt from its moves (the store keeps no positions)."""
+        from referee.volcanoes.replay import replay_from_moves
+
+        moves = (record.get("data") or {}).get("moves")
+        if not moves:
+            return None
+        winner = "draw" if record["ranks"][0] == record["ranks"][1] else COLOURS[record["ranks"].index(0)]
+        return replay_from_moves(
+            moves.split(),
+            seed=record["seed"],
+            players=dict(zip(COLOURS, record["seats"], strict=True)),
+            winner=winner,
+            reason=record["reason"],
+            detail=record["detail"],
+            turns=record["turns"],
+        )
+
+    def replay_page(self, record: dict) -> str | None:
+        from referee.volcanoes.view import render
+
+        replay = self.replay(record)
+        return render(replay) if replay else None
+
+
+def _outcome(result: Result) -> Outcome:
+    """Our referee's result as the contract's outcome: blue is seat 0."""
+    forfeit = result.reason in ("timeout", "invalid", "crash", "start")
+    loser = None if result.winner == "draw" else COLOURS[1 - COLOURS.index(result.winner)]
+    times = [[t.time_ms for t in result.turn_log if t.actor == c and t.time_ms is not None] for c in COLOURS]
+    stderr = [[t.stderr for t in result.turn_log if t.actor == c] for c in COLOURS]
+    return Outcome(
+        ranks=_RANKS[result.winner],
+        scores=[None, None],
+        errors=[result.reason if forfeit and c == loser else None for c in COLOURS],
+        reason=result.reason,
+        detail=result.detail,
+        turns=result.turns,
+        times_ms=times,
+        stderr=_bounded(stderr),
+        data={"moves": " ".join(result.moves)},
+    )
+
+
+def _bounded(stderr: list[list[str]]) -> list[list[str]]:
+    """Each turn's stderr as the seat kept it (at most STDERR_BYTES_PER_TURN), the game's at most
+    STDERR_BYTES_PER_GAME: later turns past it keep nothing."""
+    left = STDERR_BYTES_PER_GAME
+    kept = []
+    for turns in stderr:
+        seat = []
+        for text in turns:
+            text = text[:STDERR_BYTES_PER_TURN] if left > 0 else ""
+            left -= len(text)
+            seat.append(text)
+        kept.append(seat)
+    return kept
