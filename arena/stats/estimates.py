@@ -1,19 +1,22 @@
-"""Match statistics: scores, Elo differences with 95% intervals, and the pentanomial SPRT.
+"""Match statistics: scores, Elo differences with 95% intervals, and the SPRT, over units of games.
 
-Games are played in seat-swapped pairs (one seed, each player once on each side), so the unit of
-observation is a pair: 0, 1/2, 1, 3/2 or 2 points. Counting pairs by those five results (the
-pentanomial) removes the seat and seed luck shared by the two games of a pair from the variance, as
-chess engine testing frameworks do. Volcanoes draws are rare, so nothing here needs draws.
+A seed is played as a *unit*: every rotation of the seats (for two players, a seat-swapped pair), so
+that each player takes each seat once on the same seed. The games of a unit share their seed's luck
+and are not independent; the units are. So the unit of observation is a unit's score of one player
+against another, on the per-game scale [0, 1]: with m games to a unit, one of the 2m + 1 values k / 2m
+(k half-points). Counting units by those values removes the seat and seed luck shared by the games of
+a unit from the variance, as chess engine testing frameworks do with pairs. For two players (m = 2)
+the counts are the pentanomial: pairs by 0, 1/2, 1, 3/2 or 2 points (`arena/stats/units.py` turns N-player
+games into such counts).
 
 The SPRT is the generalized SPRT with the normal approximation of its log-likelihood ratio (Fishtest's
-LLR_alt2; M. Van den Bergh, "A GSPRT approximation"): with pair scores x on the per-game scale
-[0, 1], sample mean m and sample variance v over N pairs, and s0, s1 the expected scores of the two
-hypotheses' Elo differences,
+LLR_alt2; M. Van den Bergh, "A GSPRT approximation"): with unit scores x, sample mean m and sample
+variance v over N units, and s0, s1 the expected scores of the two hypotheses' Elo differences,
 
     LLR = N * (s1 - s0) * (2 m - s0 - s1) / (2 v)
 
 and the test stops when LLR leaves [log(beta / (1 - alpha)), log((1 - beta) / alpha)], but not before
-MIN_PAIRS pairs: the approximation needs a variance estimated from more than a handful of pairs (after
+MIN_UNITS units: the approximation needs a variance estimated from more than a handful of units (after
 one pair won twice the estimated variance is nearly 0 and the LLR is in the tens).
 """
 
@@ -25,8 +28,8 @@ from dataclasses import dataclass
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
 Z95_COVERAGE = 0.95  # what an interval built with Z95 covers
 PENTANOMIAL_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)  # the points of a pair, index = points * 2
-REGULARIZE = 1e-3  # an empty pentanomial class counts this much (Fishtest's regularization)
-MIN_PAIRS = 10
+REGULARIZE = 1e-3  # an empty class of unit scores counts this much (Fishtest's regularization)
+MIN_UNITS = 10
 
 
 def expected_score(elo: float) -> float:
@@ -95,27 +98,43 @@ def trinomial_estimate(wins: int, draws: int, losses: int) -> Estimate:
     return Estimate(mean, math.sqrt(var / n), n)
 
 
-def pentanomial_estimate(counts: list[int] | tuple[int, ...]) -> Estimate:
-    """Score and standard error from seat-swapped pairs; counts[i] = pairs that scored i/2 points."""
-    _check_counts(counts)
+def unit_estimate(counts: list[int] | tuple[int, ...]) -> Estimate:
+    """Score and standard error from units; counts[k] = units that scored k / (len(counts) - 1) per
+    game (a unit of m games has 2m + 1 classes). The error comes from the spread of the unit scores."""
+    _check_unit_counts(counts)
     n = sum(counts)
     if n == 0:
         return Estimate(0.5, math.inf, 0)
-    mean, var = _mean_var([(i / 4.0, c / n) for i, c in enumerate(counts)])
+    top = len(counts) - 1
+    mean, var = _mean_var([(k / top, c / n) for k, c in enumerate(counts)])
     return Estimate(mean, math.sqrt(var / n), n)
 
 
-def pentanomial_llr(counts: list[int] | tuple[int, ...], elo0: float, elo1: float) -> float:
+def unit_llr(counts: list[int] | tuple[int, ...], elo0: float, elo1: float) -> float:
     """The GSPRT log-likelihood ratio of H1 (Elo difference elo1) against H0 (elo0), normal
-    approximation, from pentanomial pair counts (empty classes regularized as Fishtest does)."""
-    _check_counts(counts)
+    approximation, from unit counts as `unit_estimate` takes them (empty classes regularized as
+    Fishtest does the pentanomial's)."""
+    _check_unit_counts(counts)
     if sum(counts) == 0:
         return 0.0
     regular = [c if c > 0 else REGULARIZE for c in counts]
     n = sum(regular)
-    mean, var = _mean_var([(i / 4.0, c / n) for i, c in enumerate(regular)])
+    top = len(counts) - 1
+    mean, var = _mean_var([(k / top, c / n) for k, c in enumerate(regular)])
     s0, s1 = expected_score(elo0), expected_score(elo1)
     return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+
+
+def pentanomial_estimate(counts: list[int] | tuple[int, ...]) -> Estimate:
+    """Score and standard error from seat-swapped pairs; counts[i] = pairs that scored i/2 points."""
+    _check_counts(counts)
+    return unit_estimate(counts)
+
+
+def pentanomial_llr(counts: list[int] | tuple[int, ...], elo0: float, elo1: float) -> float:
+    """`unit_llr` of pentanomial pair counts."""
+    _check_counts(counts)
+    return unit_llr(counts, elo0, elo1)
 
 
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
@@ -130,12 +149,17 @@ class SprtState:
     llr: float
     lower: float
     upper: float
-    pairs: int
+    units: int
+
+    @property
+    def pairs(self) -> int:
+        """`units`, by its name for two players."""
+        return self.units
 
     @property
     def verdict(self) -> str | None:
         """ "H0", "H1", or None while the test goes on."""
-        if self.pairs < MIN_PAIRS:
+        if self.units < MIN_UNITS:
             return None
         if self.llr >= self.upper:
             return "H1"
@@ -144,13 +168,25 @@ class SprtState:
         return None
 
 
-def sprt_state(counts, elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05) -> SprtState:
+def unit_sprt_state(counts, elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05) -> SprtState:
+    """The SPRT's state after the units counted as `unit_estimate` takes them."""
     if not elo1 > elo0:
         raise ValueError(f"elo1 ({elo1}) must be greater than elo0 ({elo0})")
     lower, upper = sprt_bounds(alpha, beta)
-    return SprtState(pentanomial_llr(counts, elo0, elo1), lower, upper, sum(counts))
+    return SprtState(unit_llr(counts, elo0, elo1), lower, upper, sum(counts))
+
+
+def sprt_state(counts, elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05) -> SprtState:
+    """The SPRT's state after seat-swapped pairs counted as a pentanomial."""
+    _check_counts(counts)
+    return unit_sprt_state(counts, elo0, elo1, alpha, beta)
 
 
 def _check_counts(counts) -> None:
     if len(counts) != 5 or any(c < 0 for c in counts):
         raise ValueError(f"a pentanomial is five non-negative counts, not {list(counts)}")
+
+
+def _check_unit_counts(counts) -> None:
+    if len(counts) < 3 or len(counts) % 2 == 0 or any(c < 0 for c in counts):
+        raise ValueError(f"unit counts are 2m + 1 non-negative counts (m games a unit), not {list(counts)}")

@@ -1,12 +1,41 @@
-"""Ratings of every player from the games of a run, two ways.
+"""Ratings of every player from the games of a run, two ways, for games of two players or more.
 
-- OpenSkill (Weng-Lin Bayesian ratings, Plackett-Luce): the games are taken in the order they ended,
-  as recorded, so a run's ratings are the same every time they are rebuilt from its database. Each
-  rating is a mean and a standard deviation on OpenSkill's scale (a new player starts at 25 +- 8.33).
-- A Bradley-Terry fit on the Elo scale: the ratings r maximizing the likelihood of the games, where
-  i scores against j with probability 1 / (1 + 10^((r_j - r_i) / 400)) (a draw is half a win each),
-  centred on 0, with standard errors from the inverse of the Fisher information. As BayesElo does,
-  one virtual draw per pairing keeps a player who won every game at a finite rating.
+A game is read in either shape: `{"seats": [labels, seat 0 first], "ranks": [0 best; equal ranks tie]}`
+for any number of players, or the two-player `{"blue": label, "orange": label, "winner": "blue" |
+"orange" | "draw"}` (blue is seat 0). Both functions give the same ratings for a two-player game in
+either shape.
+
+- OpenSkill (Weng-Lin Bayesian ratings, Plackett-Luce), which takes the ranks of any number of
+  players: the games are taken in the order they ended, as recorded, so a run's ratings are the same
+  every time they are rebuilt from its database. Each rating is a mean and a standard deviation on
+  OpenSkill's scale (a new player starts at 25 +- 8.33).
+- A Bradley-Terry fit on the Elo scale to the head-to-head results of every game: each pair of
+  players in a game is a result, i scoring 1, 1/2 or 0 against j as i ranks above, level with or below
+  j, with probability 1 / (1 + 10^((r_j - r_i) / 400)) of a win; the ratings r maximize the likelihood
+  of those results, centred on 0. As BayesElo does, one virtual draw per pair of players who met keeps
+  a player who won every game at a finite rating. For two-player games each game is one result and
+  the standard errors come from the inverse of the Fisher information, as they always have.
+
+  With three players or more, the results of one game are not independent (the winner beat everyone
+  at once), so the Fisher information of independent results would understate the errors. The
+  covariance is then the sandwich (Godambe) form of a composite likelihood, clustered by game:
+  H^-1 J H^-1, where H is the Fisher information above and J the variance of the score (gradient),
+  whose own-pair terms are H's and whose cross terms, between two results of one game, are estimated
+  from the games themselves (the sum over games of the products of their pairs' score contributions).
+  A two-player game has no cross terms, so its numbers are exactly those of the plain fit.
+
+  Why this and not a Plackett-Luce maximum-likelihood fit: under Plackett-Luce with strengths
+  10^(r / 400), i ranks above j with probability exactly 1 / (1 + 10^((r_j - r_i) / 400)) whoever else
+  is at the table (the model orders players like independent exponential clocks with those rates), so
+  this fit estimates the same ratings Plackett-Luce would (consistently; it is a little less efficient
+  when the model holds exactly). What it adds: its intervals rest on the games' own dependence rather
+  than on the model's, which real games (a bot good at not finishing last, a 2-against-1 game) need
+  not follow; ties are half points, as in the cross-table, where Plackett-Luce has none; a rating
+  difference is the Elo of the head-to-head score, the scale of `units.head_to_head_estimate` and of
+  the SPRT between two players; and two-player results are unchanged.
+
+  Not modelled: the games of one unit (one seed in every seat order) share their seed; they are taken
+  as independent here, as two-player pairs' games always were.
 """
 
 from __future__ import annotations
@@ -14,11 +43,14 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 from openskill.models import PlackettLuce
 
+from arena.games.base import head_to_head
 from arena.stats.estimates import Z95
+from arena.stats.units import seats_and_ranks
 
 ELO_UNIT = math.log(10) / 400  # logistic slope per Elo point
 
@@ -37,14 +69,23 @@ class Rating:
 _RANKS = {"blue": [0, 1], "orange": [1, 0], "draw": [0, 0]}  # lower rank is better
 
 
+def ranked(game: dict) -> tuple[list[str], list[int]]:
+    """(seats, ranks) of a game in either shape (see the module's docstring), checked."""
+    if "seats" in game:
+        return seats_and_ranks(game)
+    return [game["blue"], game["orange"]], list(_RANKS[game["winner"]])
+
+
 def openskill_ratings(games: list[dict], labels: list[str]) -> list[Rating]:
-    """Ratings, best first."""
+    """openskill_ratings(games, labels) -> [Rating(label, mu, sigma)], best first: OpenSkill's
+    Plackett-Luce ratings after `games` (either shape, any number of seats) in their order."""
     model = PlackettLuce()
     current = {label: model.rating(name=label) for label in labels}
     for game in games:
-        blue, orange = current[game["blue"]], current[game["orange"]]
-        [[blue], [orange]] = model.rate([[blue], [orange]], ranks=_RANKS[game["winner"]])
-        current[game["blue"]], current[game["orange"]] = blue, orange
+        seats, ranks = ranked(game)
+        rated = model.rate([[current[label]] for label in seats], ranks=ranks)
+        for label, [rating] in zip(seats, rated, strict=True):
+            current[label] = rating
     ratings = [Rating(label, r.mu, r.sigma) for label, r in current.items()]
     return sorted(ratings, key=lambda r: r.mu, reverse=True)
 
@@ -61,7 +102,8 @@ class EloRating:
 
 
 def bradley_terry(games: list[dict], labels: list[str], prior_draws: float = 1.0) -> dict[str, EloRating]:
-    """Elo ratings (mean 0) with standard errors, by Newton's method on the log-likelihood."""
+    """bradley_terry(games, labels, prior_draws=1.0) -> {label: EloRating(label, elo, stderr)}: Elo
+    ratings (mean 0) with standard errors, by Newton's method on the log-likelihood."""
     return bradley_terry_fit(games, labels, prior_draws).ratings
 
 
@@ -80,20 +122,27 @@ class BradleyTerryFit:
 
 
 def bradley_terry_fit(games: list[dict], labels: list[str], prior_draws: float = 1.0) -> BradleyTerryFit:
-    """`bradley_terry`'s ratings with their covariance."""
+    """bradley_terry_fit(games, labels, prior_draws=1.0) -> BradleyTerryFit(ratings, covariance):
+    `bradley_terry`'s ratings with their covariance, clustered by game where games have three seats
+    or more (see the module's docstring). `games` in either shape, any number of seats."""
     index = {label: i for i, label in enumerate(labels)}
     n = len(labels)
-    played = np.zeros((n, n))  # games between i and j
+    played = np.zeros((n, n))  # results between i and j
     scored = np.zeros((n, n))  # points of i against j
     pairs = defaultdict(int)
-    for game in games:
-        i, j = index[game["blue"]], index[game["orange"]]
-        pairs[min(i, j), max(i, j)] += 1
-        blue = {"blue": 1.0, "orange": 0.0, "draw": 0.5}[game["winner"]]
-        played[i, j] += 1
-        played[j, i] += 1
-        scored[i, j] += blue
-        scored[j, i] += 1.0 - blue
+    crowded = []  # (game, i, j, i's points against j) for each result of a game of three seats or more
+    for g, game in enumerate(games):
+        seats, ranks = ranked(game)
+        for s, t in combinations(range(len(seats)), 2):
+            i, j = index[seats[s]], index[seats[t]]
+            pairs[min(i, j), max(i, j)] += 1
+            got = head_to_head(ranks, s, t)
+            played[i, j] += 1
+            played[j, i] += 1
+            scored[i, j] += got
+            scored[j, i] += 1.0 - got
+            if len(seats) > 2:
+                crowded.append((g, i, j, got))
     for i, j in pairs:  # the prior: virtual draws
         played[i, j] += prior_draws
         played[j, i] += prior_draws
@@ -112,6 +161,8 @@ def bradley_terry_fit(games: list[dict], labels: list[str], prior_draws: float =
         ratings -= ratings.mean()
         if np.abs(step).max() < 1e-9:
             break
+    if crowded:
+        covariance = _clustered(covariance, information, ratings, np.array(crowded), n)
     return BradleyTerryFit(
         {
             label: EloRating(label, float(ratings[i]), float(math.sqrt(max(covariance[i, i], 0.0))))
@@ -119,3 +170,27 @@ def bradley_terry_fit(games: list[dict], labels: list[str], prior_draws: float =
         },
         covariance,
     )
+
+
+def _clustered(covariance: np.ndarray, information: np.ndarray, ratings: np.ndarray, results: np.ndarray, n: int):
+    """The sandwich covariance H^-1 J H^-1 (`covariance` is H^-1 on ratings that sum to 0) with
+    J = H + the cross terms between results of one game: for each game, the products of its results'
+    score contributions c (y - p) (e_i - e_j), two different results at a time. J is made positive
+    semi-definite (negative eigenvalues, possible from few games, set to 0) so that every contrast
+    has a variance."""
+    game, i, j = (results[:, k].astype(int) for k in range(3))
+    y = results[:, 3]
+    residual = ELO_UNIT * (y - 1.0 / (1.0 + np.exp(-ELO_UNIT * (ratings[i] - ratings[j]))))
+    per_game = np.zeros((int(game.max()) + 1, n))  # each game's score: its results' contributions summed
+    np.add.at(per_game, (game, i), residual)
+    np.add.at(per_game, (game, j), -residual)
+    own = np.zeros((n, n))  # each result with itself, which H accounts for already
+    r2 = residual**2
+    np.add.at(own, (i, i), r2)
+    np.add.at(own, (j, j), r2)
+    np.add.at(own, (i, j), -r2)
+    np.add.at(own, (j, i), -r2)
+    score_variance = information + per_game.T @ per_game - own
+    values, vectors = np.linalg.eigh(score_variance)
+    score_variance = (vectors * np.clip(values, 0.0, None)) @ vectors.T
+    return covariance @ score_variance @ covariance
