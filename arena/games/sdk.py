@@ -19,7 +19,8 @@ GameEngineModule; runner/ GameRunner, MultiplayerGameRunner, GameTurnInfo, Comma
   (UINPUT, METADATA before SCORES); a FAIL frame (SDK 2.x+: the referee threw) ends everything.
   NEXT_PLAYER_INFO is three lines: the player's index, how many lines it must answer, its time limit
   in ms (its first turn's limit, 1000 ms by default, then the turn limit; since SDK 4.7.7 each with 50
-  ms more, the referee judging the overrun itself). The player is given NEXT_PLAYER_INPUT's lines;
+  ms more, the referee judging the overrun itself; in 4.7.7's time-bank mode, what is left of the
+  player's bank). The player is given NEXT_PLAYER_INPUT's lines;
   we answer `[[SET_PLAYER_OUTPUT] n]` and its n lines, or `[[SET_PLAYER_TIMEOUT] 0]` when it did not
   answer them all in time. Once MONITORING was seen, every SET_PLAYER_OUTPUT starts with one more
   line, the player's time in whole ms, from which SDK 4.7.7+ referees count overruns (the third is
