@@ -114,15 +114,19 @@ class _StderrSink(threading.Thread):
     """Drains a bot's stderr so it never blocks on a full pipe; keeps a bounded part per turn.
 
     It reads the file descriptor itself, never blocking in a read: `stop()` ends it at once even
-    while another process still holds the pipe open."""
+    while another process still holds the pipe open. `take()` first reads what the pipe holds
+    already (under the lock the thread reads under): what a bot wrote on stderr before its answer
+    is that turn's, even when the thread has not woken yet."""
 
-    def __init__(self, fd: int, limit: int):
+    def __init__(self, fd: int, limit: int, keep_end: bool = False):
         super().__init__(daemon=True)
         self._fd = fd
         self._limit = limit
+        self._keep_end = keep_end  # keep the last `limit` bytes (an exception's trace), not the first
         self._lock = threading.Lock()
         self._kept = bytearray()
         self._dropped = 0
+        self._open = True  # until the end of the pipe, or stop(): the descriptor may be reused after
         self._wake_read, self._wake_write = os.pipe()
         os.set_blocking(fd, False)
 
@@ -135,18 +139,37 @@ class _StderrSink(threading.Thread):
                     ready = {key.fd for key, _ in sel.select()}
                     if self._wake_read in ready:
                         return
-                    try:
-                        chunk = os.read(self._fd, 65536)
-                    except BlockingIOError:
-                        continue
-                    if not chunk:
-                        return
                     with self._lock:
-                        room = max(self._limit - len(self._kept), 0)
-                        self._kept += chunk[:room]
-                        self._dropped += max(len(chunk) - room, 0)
+                        if not self._drain():
+                            return
         except (OSError, ValueError):
             pass
+        finally:
+            with self._lock:
+                self._open = False
+
+    def _drain(self) -> bool:
+        """Read (with the lock held) all the pipe holds now; False at its end."""
+        while self._open:
+            try:
+                chunk = os.read(self._fd, 65536)
+            except BlockingIOError:
+                return True
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._open = False
+                return False
+            if self._keep_end:
+                self._kept += chunk
+                excess = max(len(self._kept) - self._limit, 0)
+                del self._kept[:excess]
+                self._dropped += excess
+                continue
+            room = max(self._limit - len(self._kept), 0)
+            self._kept += chunk[:room]
+            self._dropped += max(len(chunk) - room, 0)
+        return False
 
     def stop(self, timeout: float) -> None:
         """Let it read what is already there (up to `timeout` seconds), then end it."""
@@ -156,6 +179,8 @@ class _StderrSink(threading.Thread):
         except OSError:
             pass
         self.join(1.0)  # it wakes at once; bounded all the same
+        with self._lock:
+            self._open = False
         for fd in (self._wake_read, self._wake_write):
             try:
                 os.close(fd)
@@ -164,8 +189,11 @@ class _StderrSink(threading.Thread):
 
     def take(self) -> str:
         with self._lock:
+            self._drain()
             text = self._kept.decode("utf-8", "replace")
-            if self._dropped:
+            if self._dropped and self._keep_end:
+                text = f"[{self._dropped} earlier bytes of stderr not kept]\n" + text
+            elif self._dropped:
                 text += f"\n[{self._dropped} more bytes of stderr not kept]"
             self._kept.clear()
             self._dropped = 0
@@ -306,8 +334,14 @@ class BotProcess:
         cwd: str | None = None,
         env: dict[str, str] | None = None,
         stderr_bytes_per_turn: int = STDERR_BYTES_PER_TURN,
+        max_line_bytes: int = MAX_ANSWER_BYTES,
+        stderr_keeps_end: bool = False,
     ):
+        """`max_line_bytes` and `stderr_keeps_end` are for a process that is no bot: an external
+        referee, whose lines (a replay's frame) run to megabytes and whose stderr matters most at its
+        end (the exception it died of); `take_stderr` then gives the last `stderr_bytes_per_turn`."""
         self.args = split_command(command)
+        self._max_line_bytes = max_line_bytes
         self._token = secrets.token_hex(16)
         env = dict(os.environ if env is None else env)
         env[TOKEN_VARIABLE] = self._token
@@ -335,7 +369,7 @@ class BotProcess:
         self._pending = bytearray()  # bytes read past the last answer
         self._after_cr = False  # a '\n' right after a '\r' ends nothing
         self._stdout_closed = False
-        self._stderr = _StderrSink(self._proc.stderr.fileno(), stderr_bytes_per_turn)
+        self._stderr = _StderrSink(self._proc.stderr.fileno(), stderr_bytes_per_turn, stderr_keeps_end)
         self._stderr.start()
 
     @property
@@ -352,11 +386,16 @@ class BotProcess:
         start = time.perf_counter()
         waited = waited_for_cpu()
         deadline = start + timeout
-        self._send("".join(line + "\n" for line in lines).encode(), deadline)
+        self.send(lines, timeout)
         line = self._read_line(deadline)
         # What this process spent waiting for a processor (mostly after the answer came, before it
         # could read it) is not the bot's time.
         return line, time.perf_counter() - start - (waited_for_cpu() - waited)
+
+    def send(self, lines: Iterable[str], timeout: float) -> None:
+        """Send `lines` (each ended by '\\n') within `timeout` seconds, without waiting for an answer;
+        raises BotTimeout (it does not read its input) or BotExited."""
+        self._send("".join(line + "\n" for line in lines).encode(), time.perf_counter() + timeout)
 
     def read_line(self, timeout: float) -> str:
         """Read one more line (for answers of several lines); raises BotTimeout or BotExited."""
@@ -372,6 +411,10 @@ class BotProcess:
     def running(self) -> bool:
         """Whether the bot's process has not exited."""
         return self._proc.poll() is None
+
+    def exit_code(self) -> int | None:
+        """The bot's exit status (negative: the signal that ended it), or None while it runs."""
+        return self._proc.poll()
 
     def take_stderr(self) -> str:
         """What the bot wrote on stderr since the last call (bounded)."""
@@ -399,17 +442,19 @@ class BotProcess:
         if self._after_cr and buf[:1] == b"\n":
             del buf[:1]
         self._after_cr = False
-        for i, byte in enumerate(buf[:MAX_ANSWER_BYTES]):
-            if byte in (10, 13):
-                line = bytes(buf[:i])
-                self._after_cr = byte == 13
-                del buf[: i + 1]
-                return line.decode("utf-8", "replace")
-        if len(buf) >= MAX_ANSWER_BYTES:
+        limit = self._max_line_bytes
+        ends = [i for i in (buf.find(b"\n", 0, limit), buf.find(b"\r", 0, limit)) if i >= 0]
+        if ends:
+            i = min(ends)
+            line = bytes(buf[:i])
+            self._after_cr = buf[i] == 13
+            del buf[: i + 1]
+            return line.decode("utf-8", "replace")
+        if len(buf) >= limit:
             # CodinGame stops reading at 10,000 bytes and, the line being incomplete, times the
             # player out; the rest would wait in the pipe.
-            del buf[:MAX_ANSWER_BYTES]
-            raise BotTimeout(f"printed {MAX_ANSWER_BYTES:,} bytes without ending its line")
+            del buf[:limit]
+            raise BotTimeout(f"printed {limit:,} bytes without ending its line")
         return None
 
     def _read_line(self, deadline: float) -> str:

@@ -1,6 +1,6 @@
 """A bot that fails on purpose, as its first argument says: crash (exits on its first turn),
 garbage (answers what is no index), sleep (never answers), or fine after N turns of greedy play
-(`crash-after N`)."""
+(`crash-after N`), or greedy but slow: `slow MS` sleeps MS ms before each answer after its first."""
 
 import sys
 import time
@@ -19,6 +19,8 @@ def choose(values, scores, me):
         return "take the big one"
     if how == "sleep":
         time.sleep(3600)
+    if how == "slow" and turns[0] > 1:
+        time.sleep(int(sys.argv[2]) / 1000)
     return values.index(max(values))
 
 

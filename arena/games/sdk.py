@@ -1,0 +1,378 @@
+"""Protocol (C): a game refereed by a jar built on CodinGame's game engine SDK, driven as CodinGame's
+own runner drives `com.codingame.gameengine.core.RefereeMain`, the arena owning the bots' processes
+and their clocks.
+
+The protocol, as the SDK's public source has it (CodinGame/codingame-game-engine: engine/core
+GameManager, MultiplayerGameManager, AbstractPlayer, InputCommand, OutputCommand, OutputData,
+GameEngineModule; runner/ GameRunner, MultiplayerGameRunner, GameTurnInfo, Command, Agent):
+
+- Framing, both ways: a header line `[[COMMAND] N]` (the SDK matches `\\[\\[(.+)\\] ?([0-9]+)\\]` on
+  the trimmed line), then exactly N lines. '\\r', '\\n' and '\\r\\n' all end a line.
+- The referee is one JVM per game; it learns the game mode and the league from system properties,
+  not from the protocol: `-Dgame.mode=multi` (without it an SDK 2.x+ referee stops: "Unknown game
+  mode") and `-Dleague.level=N` (1 to 19; 1 when absent).
+- We send `[[INIT] k]`, the player count, then k-1 game parameters as `key=value` lines, `seed=N`
+  first (MultiplayerGameManager reads `seed`; without it the referee draws one itself).
+- Then, each round: we send `[[GET_GAME_INFO] 0]` and read frames until the round is complete: a
+  player's turn has VIEW, INFOS, NEXT_PLAYER_INPUT and NEXT_PLAYER_INFO (SUMMARY, TOOLTIP and, once
+  per game since SDK 4.6, MONITORING may come too); the last round has VIEW, INFOS and SCORES
+  (UINPUT, METADATA before SCORES); a FAIL frame (SDK 2.x+: the referee threw) ends everything.
+  NEXT_PLAYER_INFO is three lines: the player's index, how many lines it must answer, its time limit
+  in ms (its first turn's limit, 1000 ms by default, then the turn limit; since SDK 4.7.7 each with 50
+  ms more, the referee judging the overrun itself; in 4.7.7's time-bank mode, what is left of the
+  player's bank). The player is given NEXT_PLAYER_INPUT's lines;
+  we answer `[[SET_PLAYER_OUTPUT] n]` and its n lines, or `[[SET_PLAYER_TIMEOUT] 0]` when it did not
+  answer them all in time. Once MONITORING was seen, every SET_PLAYER_OUTPUT starts with one more
+  line, the player's time in whole ms, from which SDK 4.7.7+ referees count overruns (the third is
+  a timeout). A round that executes nobody (SDK 3.x+) still makes a frame: player 0 is "asked" for 0
+  lines; it is given its input, and we answer at once, reading nothing.
+- The last round's frames are printed without waiting for its GET_GAME_INFO; SCORES is one
+  `index score` line per player; UINPUT the game parameters as the referee used them.
+- An answer's lines are read into one buffer of 10,000 bytes; answers are not trimmed.
+
+Clocks are ours: each turn's limit is what the referee asks (or our override), and a player's time
+runs from the write of its input to its last line. `soft_timeouts` adds SDK 4.7.7's rule for older
+referees: 50 ms of grace past the limit, and the third overrun is a timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+
+from arena.games.base import Game, Outcome, Player, ranks_from_scores
+from arena.games.external import Referee, Seats, bounded, first_error, garbage, java_command
+from referee.errors import UserError
+from referee.process import split_command, warm_up
+
+PROTOCOL = "sdk"
+REFEREE_MAIN = "com.codingame.gameengine.core.RefereeMain"
+SOFT_TIMELIMIT_EXTRA_MS = 50  # GameManager.SOFT_TIMELIMIT_EXTRA
+MAX_SOFT_OVERRUNS = 2  # AbstractPlayer.MAX_SOFT_TIMELIMIT_EXCEEDS: one more is a timeout
+MAX_PLAYERS = 8  # GameRunner: "You may add up to eight players only"
+
+FRAME_HEADER = re.compile(r"\[\[(?P<command>.+)\] ?(?P<count>[0-9]+)\]")
+REFEREE_FRAMES = frozenset(
+    {"VIEW", "INFOS", "NEXT_PLAYER_INPUT", "NEXT_PLAYER_INFO", "SCORES", "UINPUT", "TOOLTIP", "SUMMARY", "METADATA"}
+    | {"FAIL", "MONITORING"}
+)
+PLAYER_TURN = frozenset({"VIEW", "INFOS", "NEXT_PLAYER_INPUT", "NEXT_PLAYER_INFO"})  # GameTurnInfo
+LAST_TURN = frozenset({"VIEW", "INFOS", "SCORES"})
+FRAME_BYTES = 8 * 1024 * 1024  # a whole frame; the SDK's own quota for a game's view data is 1 MiB
+_JAVA_BLANK = "".join(map(chr, range(33)))  # what Java's String.trim() removes
+
+# What Outcome.data keeps of a game (it is stored with every game): bounded.
+SUMMARY_CHARS = 64_000
+TOOLTIPS = 500
+METADATA_CHARS = 16_000
+UINPUT_LINES = 200
+
+
+class SdkGame(Game):
+    """A game refereed by an SDK jar's RefereeMain (see the module's docstring). Plain data."""
+
+    def __init__(
+        self,
+        command: str | list[str],
+        players: int = 2,
+        *,
+        name: str = PROTOCOL,
+        send_seed: bool = True,
+        league: int | None = None,
+        java_options: list[str] | tuple[str, ...] = (),
+        parameters: dict[str, str] | None = None,
+        first_turn_ms: float | None = None,
+        turn_ms: float | None = None,
+        soft_timeouts: bool = False,
+        negative_score_is_error: bool = True,
+        reply_s: float = 30.0,
+        game_s: float = 300.0,
+        cwd: str | None = None,
+    ):
+        """`command`: the referee's command line, or the path of the game's jar (then run as `java
+        JAVA_OPTIONS -cp JAR RefereeMain`). `send_seed`: give the referee the arena's seed (`seed=N`);
+        `parameters`: more game parameters. `league`: the league level (1 first). `first_turn_ms`,
+        `turn_ms`: override the limits the referee asks (None: as it asks). `negative_score_is_error`:
+        a player the referee scores below 0 and that did not time out or crash is counted `invalid`
+        (CodinGame's referees mark a deactivated player so). `reply_s`: the longest wait for any one
+        line of the referee; `game_s`: for the whole game."""
+        if not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
+            raise UserError(f"an SDK game is for 2 to {MAX_PLAYERS} players, not {players!r}")
+        if league is not None and (not isinstance(league, int) or not 1 <= league < 20):
+            raise UserError(f"a league level is 1 to 19 (the SDK's own bounds), not {league!r}")
+        for label, value in (("first_turn_ms", first_turn_ms), ("turn_ms", turn_ms)):
+            if value is not None and not value > 0:
+                raise UserError(f"{label} must be positive, not {value!r}")
+        for label, value in (("reply_s", reply_s), ("game_s", game_s)):
+            if not value > 0:
+                raise UserError(f"{label} must be positive, not {value!r}")
+        split_command(command)  # a command that cannot be split is a user's mistake, said now
+        self.command = command
+        self.name = name
+        self.seats = players
+        self.send_seed = send_seed
+        self.league = league
+        self.java_options = list(java_options)
+        self.parameters = {str(k): str(v) for k, v in (parameters or {}).items()}
+        self.first_turn_ms = first_turn_ms
+        self.turn_ms = turn_ms
+        self.soft_timeouts = soft_timeouts
+        self.negative_score_is_error = negative_score_is_error
+        self.reply_s = reply_s
+        self.game_s = game_s
+        self.cwd = cwd
+
+    def config(self) -> dict:
+        return {
+            "protocol": PROTOCOL,
+            "command": self.command,
+            "players": self.seats,
+            "name": self.name,
+            "send_seed": self.send_seed,
+            "league": self.league,
+            "java_options": list(self.java_options),
+            "parameters": dict(self.parameters),
+            "first_turn_ms": self.first_turn_ms,
+            "turn_ms": self.turn_ms,
+            "soft_timeouts": self.soft_timeouts,
+            "negative_score_is_error": self.negative_score_is_error,
+            "reply_s": self.reply_s,
+            "game_s": self.game_s,
+            "cwd": self.cwd,
+        }
+
+    def referee_command(self) -> tuple[list[str], dict[str, str]]:
+        """The referee's argument list and environment: the game mode and league as the SDK reads
+        them, JVM system properties."""
+        properties = ["-Dgame.mode=multi"] + ([f"-Dleague.level={self.league}"] if self.league else [])
+        return java_command(self.command, ["-cp", "{jar}", REFEREE_MAIN], self.java_options, properties)
+
+    def prepare(self, players: list[Player], log) -> None:
+        check_program(self.command, self.cwd)
+        for player in players:
+            warm_up(player.target, player.cwd, log=log, label=player.label)
+
+    def play(self, seed: int, players: list[Player], bot_seeds: list[int]) -> Outcome:
+        if len(players) != self.seats:
+            raise ValueError(f"{self.name} is a {self.seats}-player game, not {len(players)}")
+        args, env = self.referee_command()
+        referee = None
+        seats = None
+        try:
+            referee = Referee(args, env=env, cwd=self.cwd, reply_s=self.reply_s, game_s=self.game_s)
+            seats = Seats(players)
+            return self._play(referee, seats, seed)
+        finally:
+            if seats is not None:
+                seats.close()
+            if referee is not None:
+                referee.close()
+
+    def _limit_ms(self, seats: Seats, seat: int, asked_ms: int) -> float:
+        override = self.first_turn_ms if seats.answered[seat] == 0 else self.turn_ms
+        return float(asked_ms) if override is None else float(override)
+
+    def _play(self, referee: Referee, seats: Seats, seed: int) -> Outcome:
+        init = [str(self.seats)] + ([f"seed={seed}"] if self.send_seed else [])
+        init += [f"{key}={value}" for key, value in self.parameters.items()]
+        referee.send([f"[[INIT] {len(init)}]", *init])
+        kept = Kept()
+        monitoring = False
+        overruns = [0] * self.seats
+        rounds = 0
+        while True:
+            referee.send(["[[GET_GAME_INFO] 0]"])
+            turn = read_turn(referee)
+            monitoring = monitoring or "MONITORING" in turn
+            kept.add(turn, rounds, referee, self.seats)
+            if "SCORES" in turn:
+                break
+            rounds += 1
+            seat, count, asked_ms = next_player(turn["NEXT_PLAYER_INFO"], referee, self.seats)
+            limit_ms = self._limit_ms(seats, seat, asked_ms)
+            hard_ms = limit_ms + (SOFT_TIMELIMIT_EXTRA_MS if self.soft_timeouts else 0)
+            seats.send(seat, turn["NEXT_PLAYER_INPUT"], hard_ms / 1000)
+            if count == 0:  # a frame in which nobody plays: no answer is read (GameRunner)
+                answer, ms = [], 0.0
+            else:
+                answer, ms = seats.answer(seat, count, hard_ms / 1000)
+                if answer is not None and self.soft_timeouts and ms > limit_ms:
+                    overruns[seat] += 1
+                    if overruns[seat] > MAX_SOFT_OVERRUNS:
+                        answer = None
+                        seats.errors[seat] = seats.errors[seat] or "timeout"
+                        seats.details[seat] = seats.details[seat] or (
+                            f"player {seat} answered over its limit ({limit_ms:g} ms) a third time"
+                        )
+            if answer is None:
+                referee.send(["[[SET_PLAYER_TIMEOUT] 0]"])
+            else:
+                body = ([str(int(ms))] if monitoring else []) + answer
+                referee.send([f"[[SET_PLAYER_OUTPUT] {len(body)}]", *body])
+        referee.finish()
+        scores = read_scores(turn["SCORES"], referee, self.seats)
+        errors = list(seats.errors)
+        details = list(seats.details)
+        if self.negative_score_is_error:
+            for seat, score in enumerate(scores):
+                if errors[seat] is None and score is not None and score < 0:
+                    errors[seat] = "invalid"
+                    details[seat] = f"player {seat} scored {score}: the referee's mark of a player that failed"
+        reason, detail = first_error(errors, details)
+        data = kept.data()
+        data["first_inputs"] = seats.kept_first_inputs()
+        if self.soft_timeouts:
+            data["overruns"] = overruns
+        referee.close()
+        return Outcome(
+            ranks=ranks_from_scores(scores, errors),
+            scores=scores,
+            errors=errors,
+            reason=reason,
+            detail=detail,
+            turns=rounds,
+            times_ms=seats.times_ms,
+            stderr=seats.stderr,
+            fingerprint=seats.fingerprint(),
+            data=data,
+            referee_stderr=referee.stderr(),
+        )
+
+
+def from_config(config: dict) -> SdkGame:
+    """The game `SdkGame.config()` describes (its "protocol" key aside)."""
+    options = {key: value for key, value in config.items() if key != "protocol"}
+    command = options.pop("command", None)
+    if command is None:
+        raise UserError("an SDK game needs its referee's command (or its jar)")
+    try:
+        return SdkGame(command, **options)
+    except TypeError as exc:
+        raise UserError(f"an SDK game's settings: {exc}") from None
+
+
+def check_program(command: str | list[str], cwd: str | None) -> None:
+    """A referee that cannot start is the user's mistake: said once, before any game."""
+    args = split_command(command)
+    base = cwd or "."
+    if len(args) == 1 and args[0].endswith(".jar"):
+        if not os.path.isfile(os.path.join(base, args[0])):
+            raise UserError(f"no such referee jar: {args[0]}")
+        args = ["java"]
+    program = args[0]
+    found = os.path.isfile(os.path.join(base, program)) if os.sep in program else shutil.which(program)
+    if not found:
+        raise UserError(f"cannot find the referee's program {program!r}")
+
+
+def read_frame(referee: Referee) -> tuple[str, list[str]]:
+    header = referee.read_line("a frame")
+    match = FRAME_HEADER.fullmatch(header.strip(_JAVA_BLANK))
+    if match is None:
+        raise referee.failure(f"the referee printed {garbage(header)} where a frame [[COMMAND] N] was due")
+    command, count = match["command"], int(match["count"])
+    if command not in REFEREE_FRAMES:
+        raise referee.failure(f"the referee sent a frame the protocol does not have: [[{command[:40]}]]")
+    lines, size = [], 0
+    for index in range(count):
+        lines.append(referee.read_line(f"line {index + 1} of {count} of its [[{command}]] frame"))
+        size += len(lines[-1])
+        if size > FRAME_BYTES:
+            raise referee.failure(f"the referee's [[{command}]] frame ran past {FRAME_BYTES:,} characters")
+    return command, lines
+
+
+def read_turn(referee: Referee) -> dict[str, list[str]]:
+    """The frames of one round, until it is complete (GameTurnInfo); a FAIL frame is the referee's
+    failure, its lines (a Java stack trace) the detail."""
+    turn: dict[str, list[str]] = {}
+    while not (PLAYER_TURN <= turn.keys() or LAST_TURN <= turn.keys()):
+        command, lines = read_frame(referee)
+        if command == "FAIL":
+            cause = next((line.strip() for line in lines if line.strip()), "no cause given")
+            raise referee.failure(f"the referee failed: {cause}", bounded("\n".join(lines), METADATA_CHARS))
+        turn[command] = lines
+    return turn
+
+
+def _integers(lines: list[str], what: str, referee: Referee) -> list[int]:
+    try:
+        return [int(line) for line in lines]
+    except ValueError:
+        raise referee.failure(f"the referee's {what} are not integers: {garbage(' | '.join(lines))}") from None
+
+
+def next_player(lines: list[str], referee: Referee, players: int) -> tuple[int, int, int]:
+    """(seat, lines it must answer, time limit in ms) from a NEXT_PLAYER_INFO frame."""
+    if len(lines) != 3:
+        raise referee.failure(f"the referee's [[NEXT_PLAYER_INFO]] has {len(lines)} lines, not 3")
+    seat, count, timeout = _integers(lines, "[[NEXT_PLAYER_INFO]] lines", referee)
+    if not 0 <= seat < players or count < 0 or timeout < 0:
+        raise referee.failure(f"the referee asked player {seat} for {count} lines in {timeout} ms ({players} players)")
+    return seat, count, timeout
+
+
+def read_scores(lines: list[str], referee: Referee, players: int) -> list[float | None]:
+    """Each seat's score from the SCORES frame (`index score` lines; others are skipped, as the
+    SDK's runner skips them); None for a seat it does not score."""
+    scores: list[float | None] = [None] * players
+    for line in lines:
+        parts = line.split(" ")
+        if len(parts) < 2:
+            continue
+        seat, score = _integers(parts[:2], "[[SCORES]]", referee)
+        if not 0 <= seat < players:
+            raise referee.failure(f"the referee scored player {seat} of a {players}-player game")
+        scores[seat] = score
+    return scores
+
+
+class Kept:
+    """What a game keeps of the referee's frames for `Outcome.data`, bounded: summaries, tooltips,
+    the game parameters (uinput), metadata, the number of view frames."""
+
+    def __init__(self):
+        self.summaries: list[list] = []  # [round, text]
+        self.summary_chars = 0
+        self.tooltips: list[dict] = []
+        self.uinput: list[str] = []
+        self.metadata: str | None = None
+        self.views = 0
+        self.cut = False
+
+    def add(self, turn: dict[str, list[str]], round_: int, referee: Referee, players: int) -> None:
+        self.views += "VIEW" in turn
+        summary = "\n".join(turn.get("SUMMARY", turn.get("INFOS", [])))
+        if summary:
+            if self.summary_chars + len(summary) <= SUMMARY_CHARS:
+                self.summaries.append([round_, summary])
+                self.summary_chars += len(summary)
+            else:
+                self.cut = True
+        tooltip = turn.get("TOOLTIP", [])
+        for text, seat in zip(tooltip[0::2], tooltip[1::2], strict=False):
+            (number,) = _integers([seat], "[[TOOLTIP]] player indices", referee)
+            if len(self.tooltips) < TOOLTIPS:
+                self.tooltips.append({"round": round_, "text": text, "player": number})
+            else:
+                self.cut = True
+        if "UINPUT" in turn:
+            self.uinput = turn["UINPUT"][:UINPUT_LINES]
+        if "METADATA" in turn:
+            self.metadata = "\n".join(turn["METADATA"])
+
+    def data(self) -> dict:
+        data: dict = {"summaries": self.summaries, "tooltips": self.tooltips, "uinput": self.uinput}
+        data["views"] = self.views
+        if self.metadata is not None:
+            try:
+                data["metadata"] = json.loads(self.metadata) if len(self.metadata) <= METADATA_CHARS else None
+            except ValueError:
+                data["metadata"] = bounded(self.metadata, METADATA_CHARS)
+            if data["metadata"] is None:
+                data["metadata"] = bounded(self.metadata, METADATA_CHARS)
+        if self.cut:
+            data["cut"] = True  # more summaries or tooltips came than are kept
+        return data

@@ -1,0 +1,229 @@
+"""Pebbles refereed the way a jar built on CodinGame's game engine SDK is: this speaks what
+`com.codingame.gameengine.core.RefereeMain` speaks on its stdin and stdout (see arena/games/sdk.py
+for the protocol and its sources), with the game's rules from rules.py. Its own code, written from
+the SDK's public description, not the SDK's.
+
+As a JVM would, it takes the SDK's system properties (`-Dgame.mode=multi`, `-Dleague.level=N`)
+from JAVA_TOOL_OPTIONS, and stops, as an SDK 2.x+ referee does, without `game.mode=multi`.
+
+`--sdk` picks the framing of an SDK version: 1 (2018: no METADATA, no FAIL frame, no frame for a
+round that executes nobody), 3 (those three), 4.6 (the MONITORING frame and the time line before
+each answer), 4.7 (the default: limits sent 50 ms longer, the third overrun of a limit a timeout).
+Other flags make it misbehave for tests; ROUND counts the GET_GAME_INFO requests, from 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+import rules  # noqa: E402
+
+HEADER = re.compile(r"\[\[(?P<command>.+)\] ?(?P<count>[0-9]+)\]")
+
+
+def options() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sdk", type=float, default=4.7)
+    parser.add_argument("--first-turn-ms", type=int, default=1000)
+    parser.add_argument("--turn-ms", type=int, default=100)
+    parser.add_argument("--soft-extra-ms", type=int, default=50, help="4.7: what is added to each limit sent")
+    parser.add_argument("--idle-rounds", type=int, default=0, help="rounds at the start that execute nobody")
+    parser.add_argument("--ignore-seed", action="store_true", help="draw the game from os.urandom")
+    parser.add_argument("--crash-at", type=int, metavar="ROUND", help="die there, saying nothing on stdout")
+    parser.add_argument("--hang-at", type=int, metavar="ROUND", help="stop answering there")
+    parser.add_argument("--garbage-at", type=int, metavar="ROUND", help="print what is no frame there")
+    parser.add_argument("--bad-frame-at", type=int, metavar="ROUND", help="send a frame the protocol lacks")
+    parser.add_argument("--fail-at", type=int, metavar="ROUND", help="throw there: a [[FAIL]] frame")
+    parser.add_argument("--exit-code", type=int, default=0, help="exit with it after the scores")
+    parser.add_argument("--spawn", metavar="FILE", help="start a process in a session of its own; its pid to FILE")
+    parser.add_argument("--stderr-bytes", type=int, default=0, help="log that much on stderr first")
+    return parser.parse_args()
+
+
+def jvm_properties() -> dict[str, str]:
+    found = {}
+    for word in shlex.split(os.environ.get("JAVA_TOOL_OPTIONS", "")):
+        if word.startswith("-D") and "=" in word:
+            key, _, value = word[2:].partition("=")
+            found[key] = value
+    return found
+
+
+def frame(command: str, lines: list[str]) -> str:
+    """A frame as the SDK's OutputData prints it: the content trimmed, its lines counted."""
+    content = "".join(line + "\n" for line in lines).strip("".join(map(chr, range(33))))
+    count = len(re.split(r"\r\n|\r|\n", content)) if content else 0
+    return f"[[{command}] {count}]" + ("\n" + content if content else "")
+
+
+class Referee:
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.out = sys.stdout
+        self.round = 0  # GET_GAME_INFO requests read
+        self.frame = 0
+        self.monitoring = False
+        self.new_turn = True
+        self.summary: list[str] = []  # this round's, shown with the next round's first frame
+        self.shown_summary: list[str] | None = None
+        self.tooltips: list[str] = []
+        self.shown_tooltips: list[str] = []
+        self.executed = [False] * 8
+        self.overruns = [0] * 8
+
+    def print(self, command: str, lines: list[str]) -> None:
+        self.out.write(frame(command, lines) + "\n")
+
+    def read(self) -> str:
+        line = sys.stdin.readline()
+        if not line:
+            sys.exit("the runner closed our input")
+        return line.rstrip("\r\n")
+
+    def misbehave(self) -> None:
+        args, now = self.args, self.round
+        if now == args.crash_at:
+            print("Exception in thread main java.lang.IllegalStateException: crash-at", file=sys.stderr, flush=True)
+            os._exit(1)
+        if now == args.hang_at:
+            time.sleep(3600)
+        if now == args.garbage_at:
+            self.out.write("Hello from the referee!\n")
+            self.out.flush()
+        if now == args.bad_frame_at:
+            self.print("SET_PLAYER_SCORE", ["0 1"])
+            self.out.flush()
+        if now == args.fail_at:
+            self.fail(RuntimeError("fail-at: the referee threw"))
+
+    def fail(self, error: Exception) -> None:
+        trace = [f"java.lang.RuntimeException: {error}", "\tat Referee.gameTurn(Referee.java:42)"]
+        if self.args.sdk >= 2:
+            self.print("FAIL", trace)
+            self.out.flush()
+        print("\n".join(["Exception in thread main"] + trace), file=sys.stderr, flush=True)
+        os._exit(1)
+
+    def view(self) -> None:
+        lines = [f"KEY_FRAME {self.frame}", json.dumps({"round": self.round})] if self.new_turn else []
+        self.print("VIEW", lines or [f"INTERMEDIATE_FRAME {self.frame}"])
+        self.frame += 1
+
+    def infos(self) -> None:
+        self.print("INFOS", [])
+        if self.new_turn and self.shown_summary is not None:
+            self.print("SUMMARY", self.shown_summary)
+        if self.new_turn and self.shown_tooltips:
+            self.print("TOOLTIP", self.shown_tooltips)
+
+    def next_turn(self) -> None:
+        self.shown_summary, self.summary = self.summary, []
+        self.shown_tooltips, self.tooltips = self.tooltips, []
+        self.new_turn = True
+
+    def execute(self, player: int, inputs: list[str], count: int) -> list[str] | None:
+        """Execute `player` as GameManager.execute does: its answer, or None on a timeout."""
+        header = self.read()
+        if header != "[[GET_GAME_INFO] 0]":
+            self.fail(RuntimeError(f"Invalid command: {header}"))
+        self.round += 1
+        self.misbehave()
+        self.view()
+        if self.args.sdk >= 4.6 and not self.monitoring:
+            self.print("MONITORING", [])
+            self.monitoring = True
+        self.infos()
+        self.print("NEXT_PLAYER_INPUT", inputs)
+        first = count > 0 and not self.executed[player]
+        limit = self.args.first_turn_ms if first else self.args.turn_ms
+        extra = self.args.soft_extra_ms if self.args.sdk >= 4.7 else 0
+        self.print("NEXT_PLAYER_INFO", [str(player), str(count), str(limit + extra)])
+        self.out.flush()
+        match = HEADER.fullmatch(self.read())
+        if match is None:
+            self.fail(RuntimeError("Error in data sent to referee"))
+        lines = [self.read() for _ in range(int(match["count"]))]
+        self.new_turn = False
+        if count > 0:
+            self.executed[player] = True
+        if match["command"] == "SET_PLAYER_TIMEOUT":
+            return None
+        if match["command"] != "SET_PLAYER_OUTPUT":
+            self.fail(RuntimeError(f"Invalid command: {match['command']}"))
+        if self.monitoring:
+            ms = int(lines.pop(0))
+            if self.args.sdk >= 4.7 and count > 0 and ms > limit:
+                self.overruns[player] += 1
+                if self.overruns[player] > 2:
+                    return None
+        return lines
+
+    def play(self) -> int:
+        args = self.args
+        properties = jvm_properties()
+        if args.sdk >= 2 and properties.get("game.mode") != "multi":
+            print("Exception in thread main java.lang.RuntimeException: Unknown game mode", file=sys.stderr)
+            return 1
+        if args.stderr_bytes:
+            sys.stderr.write(("x" * 99 + "\n") * (args.stderr_bytes // 100) + "the end of the log\n")
+            sys.stderr.flush()
+        header = HEADER.fullmatch(self.read())
+        if header is None or header["command"] != "INIT":
+            self.fail(RuntimeError("Error in data sent to referee"))
+        players = int(self.read().split()[0])
+        parameters = dict(self.read().partition("=")[::2] for _ in range(int(header["count"]) - 1))
+        seed = int(parameters["seed"]) if parameters.get("seed", "").lstrip("-").isdigit() else random.getrandbits(63)
+        parameters["seed"] = str(seed)
+        state = rules.new_game(int.from_bytes(os.urandom(8)) if args.ignore_seed else seed, players)
+        out = None
+        for _ in range(args.idle_rounds):
+            self.summary.append("The pebbles are laid out.")
+            if args.sdk >= 3:  # a round in which nobody plays still makes a frame
+                self.execute(0, [], 0)
+            self.next_turn()
+        while not state.over and out is None:
+            mover = state.to_move
+            answer = self.execute(mover, rules.turn_input(state), 1)
+            if answer is None:
+                out, why = mover, f"${mover} timed out"
+            else:
+                error = rules.play(state, answer[0])
+                if error is not None:
+                    out, why = mover, f"${mover}: {error}"
+                else:
+                    why = f"${mover} took a pebble"
+            self.summary.append(why)
+            if out is not None:
+                self.tooltips += [why, str(out)]
+            self.next_turn()
+        self.view()
+        self.infos()
+        self.print("UINPUT", [f"{key}={value}" for key, value in parameters.items()])
+        if args.sdk >= 3:
+            self.print("METADATA", [json.dumps({"league": properties.get("league.level", "1")})])
+        scores = rules.final_scores(state, out)
+        self.print("SCORES", [f"{i} {score}" for i, score in enumerate(scores)])
+        self.out.flush()
+        return args.exit_code
+
+
+def main() -> int:
+    args = options()
+    if args.spawn:
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"], start_new_session=True)
+        Path(args.spawn).write_text(str(child.pid))
+    return Referee(args).play()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
