@@ -286,25 +286,23 @@ def failure_of(seat: int, log: dict) -> tuple[str, str]:
 
 def seat_stderr(log: dict, seats: int) -> tuple[list[list[str]] | None, int | None]:
     """Each player's stderr per turn it played (what it wrote before its first turn counted with
-    that turn), and the number of turns played, from the log's `errors`; (None, None) without."""
+    that turn), and the number of turns (frames after the start), from the log's `errors`; (None,
+    None) without."""
     frames = log.get("errors")
     if not frames:
         return None, None
-    per_seat, played = [], set()
+    per_seat, turns = [], 0
     for seat in range(seats):
         entries = frames.get(str(seat)) or []
+        turns = max(turns, len(entries) - 1)
         start = entries[0] if entries and isinstance(entries[0], str) else ""
-        turns = []
-        for frame, entry in enumerate(entries[1:], 1):
-            if entry is not None:
-                turns.append(str(entry))
-                played.add(frame)
-        if turns:
-            turns[0] = start + turns[0]
+        played = [str(entry) for entry in entries[1:] if entry is not None]
+        if played:
+            played[0] = start + played[0]
         elif start:
-            turns = [start]
-        per_seat.append([_bounded(text) for text in turns])
-    return per_seat, len(played)
+            played = [start]
+        per_seat.append([_bounded(text) for text in played])
+    return per_seat, turns
 
 
 def _bounded(text: str) -> str:
