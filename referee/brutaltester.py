@@ -30,10 +30,12 @@ MAX_PLAYERS = 4  # -p1 .. -p4, as brutaltester and the community's referees take
 FAILED_SCORE = -1  # a failed player's score, as CodinGame's referees set it
 
 
-def add_options(parser: argparse.ArgumentParser, max_players: int = MAX_PLAYERS) -> None:
-    """The protocol's options on `parser` (their values land in `cg_*` attributes)."""
-    for i in range(1, max_players + 1):
-        parser.add_argument(f"-p{i}", dest=f"cg_p{i}", metavar="CMD", help=f"player {i}'s command line")
+def add_options(parser: argparse.ArgumentParser, players: int = MAX_PLAYERS) -> None:
+    """The protocol's options on `parser` (their values land in `cg_*` attributes). -p1 .. -p4 are
+    all taken, those past a game's `players` unlisted: `player_commands` refuses them in words."""
+    for i in range(1, MAX_PLAYERS + 1):
+        shown = f"player {i}'s command line" if i <= players else argparse.SUPPRESS
+        parser.add_argument(f"-p{i}", dest=f"cg_p{i}", metavar="CMD", help=shown)
     parser.add_argument(
         "-d", dest="cg_parameters", metavar="KEY=VALUE", help="game parameters (brutaltester gives seed=N)"
     )

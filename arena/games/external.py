@@ -15,6 +15,7 @@ import os
 import selectors
 import shlex
 import signal
+import subprocess
 import time
 from dataclasses import dataclass
 
@@ -116,8 +117,11 @@ class RefereeProcess(BotProcess):
                     break
                 if now >= deadline or (exited_at is not None and now - exited_at > EXIT_GRACE):
                     break
-                if closed:
-                    time.sleep(min(POLL, deadline - now))
+                if closed:  # wait for the exit, which follows at once
+                    try:
+                        self._proc.wait(min(POLL, deadline - now))
+                    except subprocess.TimeoutExpired:
+                        pass
                     continue
                 if not selector.select(min(POLL, deadline - now)):
                     continue

@@ -82,6 +82,10 @@ class JsonGame(Game):
             placed += [int(a or b) for a, b in _SEAT.findall(word)]
             rest = _SEED.sub("", _SEAT.sub("", word.replace(_ALL_IN_WORD, "")))
             if rest not in _ALL_WORDS and (foreign := _FOREIGN.search(rest)):
+                if foreign.group() in _ALL_WORDS:
+                    raise UsageError(
+                        f"{where}: {foreign.group()} is replaced only as a word of its own, not in {word!r}"
+                    )
                 raise UsageError(f"{where}: its command has {foreign.group()}, which the arena does not replace")
         if sorted(placed) != list(range(1, self.seats + 1)):
             given = ", ".join(map(str, sorted(placed))) or "none"

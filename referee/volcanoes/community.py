@@ -40,8 +40,13 @@ NORMAL_ENDS = ("connection", "simultaneous", "eruptions", "max-turns")
 
 def register(parser: argparse.ArgumentParser, commands) -> None:
     """The community's commands on `referee volcanoes` (its parser, its subcommands)."""
-    brutaltester.add_options(parser)  # -p3 and -p4 too: the message for a third player is ours
+    brutaltester.add_options(parser, players=len(SEATS))
     commands.required = False  # `referee volcanoes -p1 CMD -p2 CMD` plays without a COMMAND
+    parser.epilog = (
+        "Without a COMMAND, -p1 CMD -p2 CMD [-d seed=N | -seed N] [-l LOG.json] plays one game as\n"
+        "brutaltester's referees do: it prints the two scores (1 a win, 0 a loss or a draw, -1 a player\n"
+        "that failed), then seed=N; -l writes the SDK runner's result JSON."
+    )
     parser.set_defaults(run=run_brutaltester)
     one = commands.add_parser(
         "psyleague", help="play one game, print psyleague's (and CGArena's) JSON: ranks, errors, test_data..."
