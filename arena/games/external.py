@@ -59,9 +59,16 @@ class Finished:
         if self.status is None:
             raise self.failure(f"the referee gave no result within {limit_s:g} s (killed, with its bots)")
         if self.status < 0:
-            raise self.failure(f"the referee was killed by signal {signal.Signals(-self.status).name}")
+            raise self.failure(f"the referee was killed by signal {_signal_name(-self.status)}")
         if self.status != 0:
             raise self.failure(f"the referee exited with status {self.status}")
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:  # a real-time signal has no name
+        return str(number)
 
 
 def seat_command(player: Player) -> str:
