@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..process import BotError, BotProcess, claim_orphans, warm_up
-from . import rules
+from . import community, rules
 from .match import Settings, play_game
 from .replay import replay_problem
 
@@ -52,6 +52,7 @@ def register(groups) -> None:
     view.add_argument("replay", metavar="REPLAY", help="a replay file written by `play --replay`")
     view.add_argument("-o", "--output", metavar="HTML", help="the page to write (default: REPLAY with .html)")
     view.set_defaults(run=run_view)
+    community.register(parser, commands)  # -p1 CMD -p2 CMD (brutaltester's), psyleague
 
 
 def run_play(args: argparse.Namespace) -> int:

@@ -1,0 +1,323 @@
+"""Protocol (A), game "cli": an external referee with the brutaltester command line, which starts the
+bots and keeps their clocks itself (so the arena reports no time per turn for it).
+
+    REFEREE -p1 CMD -p2 CMD [... -pN CMD] [SEED FLAG] [LEAGUE FLAG] [EXTRA ARGS] [-l LOG.json]
+
+The flags vary by referee, hence templates: the seed flag `-d seed={seed}` (brutaltester's, the
+default), `-seed {seed}`, or none (the referee then draws its seed: paired statistics are not
+honest); the league `-league {league}` (the default), `-lvl {league}`, or `{league}` written in the
+command itself where it is a JVM property (`java -Dleague.level={league} -jar referee.jar`: before
+`-jar`); extra arguments after them. Java 17 and later want `--add-opens
+java.base/java.lang=ALL-UNNAMED` in the command (the SDK's command-line runners use reflection).
+
+Its stdout is read strictly: exactly one score per player, one a line, in seat order (an integer;
+`null`, which an SDK runner prints for a game that never ended, is no score), then `key=value`
+lines (the game's parameters, `seed=N` among them), and nothing else. A player with a negative
+score failed (CodinGame's referees score a deactivated player -1): that is its error, and the game
+counts. With `-l` (`log = true`, the default) the referee writes the SDK runner's result JSON
+(GameResultDto: see referee/brutaltester.py) to a temporary file, which gives each player's stderr
+turn by turn, the tooltips that say why a player was deactivated (its error's kind: timeout,
+crash, start, else `invalid`), the summaries, the uinput, the first view frame and the `failCause` of
+a referee that crashed. The referee crashing, hanging past `timeout_s`, exiting non-zero, printing
+anything else or writing no log when asked for one fails the game as a `RefereeFailure`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import shlex
+import tempfile
+from pathlib import Path
+
+from referee.errors import shorten
+
+from ..errors import UsageError
+from .base import BOT_ERRORS, STDERR_BYTES_PER_TURN, Game, Outcome, Player, ranks_from_scores
+from arena.games.command import GAME_SECONDS, UNTOLD_ERROR, Finished, run_referee, seat_command
+
+PROTOCOL = "cli"
+SEED_FLAG = "-d seed={seed}"  # brutaltester's
+LEAGUE_FLAG = "-league {league}"
+MAX_SEATS = 8  # the SDK's runner takes up to eight players
+_PARAMETER = re.compile(r"([^=\s][^=]*)=(.*)")
+FINGERPRINT_CHARS = 200  # a longer fingerprint is kept as its hash
+
+
+class CliGame(Game):
+    """A protocol-(A) referee as a game. Its arguments are plain data (`config()` gives them back)."""
+
+    protocol = PROTOCOL
+    timed_by_referee = True
+
+    def __init__(
+        self,
+        name: str,
+        command: str,
+        seats: int = 2,
+        seed_flag: str = SEED_FLAG,
+        league: int | None = None,
+        league_flag: str = LEAGUE_FLAG,
+        extra_args: str = "",
+        log: bool = True,
+        timeout_s: float = GAME_SECONDS,
+        cwd: str | None = None,
+    ):
+        self.name = name
+        self.command = command
+        self.seats = seats
+        self.seed_flag = seed_flag
+        self.league = league
+        self.league_flag = league_flag
+        self.extra_args = extra_args
+        self.log = log
+        self.timeout_s = timeout_s
+        self.cwd = cwd
+        self._check()
+
+    def _check(self) -> None:
+        where = f"game {self.name!r}"
+        for label, text in (("command", self.command), ("seed flag", self.seed_flag), ("extra args", self.extra_args)):
+            try:
+                shlex.split(text)
+            except ValueError as exc:
+                raise UsageError(f"{where}: cannot split its {label} {text!r}: {exc}") from None
+        if not shlex.split(self.command):
+            raise UsageError(f"{where}: its referee command is empty")
+        if not 2 <= self.seats <= MAX_SEATS:
+            raise UsageError(f"{where}: a game has 2 to {MAX_SEATS} players, not {self.seats}")
+        if self.seed_flag.strip() and "{seed}" not in self.seed_flag:
+            raise UsageError(f"{where}: its seed flag {self.seed_flag!r} has no {{seed}} (or give none: '')")
+        if self.league is not None and "{league}" not in self.command + self.league_flag:
+            raise UsageError(
+                f"{where}: league {self.league} is given, but neither its command nor its league flag has {{league}}"
+            )
+        if self.league is None and "{league}" in self.command:
+            raise UsageError(f"{where}: its command has {{league}}, but no league is given")
+        if not self.timeout_s > 0:
+            raise UsageError(f"{where}: its game time limit must be above zero, not {self.timeout_s}")
+
+    def config(self) -> dict:
+        return {
+            "protocol": PROTOCOL,
+            "name": self.name,
+            "command": self.command,
+            "seats": self.seats,
+            "seed_flag": self.seed_flag,
+            "league": self.league,
+            "league_flag": self.league_flag,
+            "extra_args": self.extra_args,
+            "log": self.log,
+            "timeout_s": self.timeout_s,
+            "cwd": self.cwd,
+        }
+
+    def arguments(self, seed: int, commands: list[str], log_path: str | None = None) -> list[str]:
+        """The referee's command line for one game (in brutaltester's order: the players, the seed,
+        then the rest, the log last)."""
+        league = "" if self.league is None else str(self.league)
+        args = [word.replace("{league}", league) for word in shlex.split(self.command)]
+        for i, command in enumerate(commands, 1):
+            args += [f"-p{i}", command]
+        args += [word.replace("{seed}", str(seed)) for word in shlex.split(self.seed_flag)]
+        if self.league is not None and "{league}" not in self.command:
+            args += [word.replace("{league}", league) for word in shlex.split(self.league_flag)]
+        args += shlex.split(self.extra_args)
+        if log_path is not None:
+            args += ["-l", log_path]
+        return args
+
+    def play(self, seed: int, players: list[Player], bot_seeds: list[int]) -> Outcome:
+        """One game; `bot_seeds` go unused (the referee starts the bots: nothing reaches them but
+        their command line)."""
+        if len(players) != self.seats:
+            raise ValueError(f"{self.name} is a {self.seats}-player game, not {len(players)}")
+        commands = [seat_command(player) for player in players]
+        with tempfile.TemporaryDirectory(prefix="caldera-cli-") as folder:
+            log_path = str(Path(folder) / "log.json") if self.log else None
+            finished = run_referee(self.arguments(seed, commands, log_path), self.timeout_s, self.cwd)
+            finished.check_exit(self.timeout_s)
+            log = read_log(log_path, finished) if log_path else None
+        return outcome(finished, log, self.seats)
+
+
+def from_config(config: dict) -> CliGame:
+    """The game `config()` describes."""
+    settings = dict(config)
+    if settings.pop("protocol", PROTOCOL) != PROTOCOL:
+        raise UsageError(f"not a {PROTOCOL!r} game: {config.get('protocol')!r}")
+    try:
+        return CliGame(**settings)
+    except TypeError as exc:  # an unknown or missing key
+        raise UsageError(f"a {PROTOCOL!r} game's settings: {exc}") from None
+
+
+# ---------------------------------------------------------------- reading the referee's result
+
+
+def read_log(path: str, finished: Finished) -> dict:
+    """The SDK runner's result JSON the referee wrote with -l; RefereeFailure if there is none."""
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        raise finished.failure("the referee wrote no log with -l (for a referee without -l, set log = false)") from None
+    try:
+        log = json.loads(text)
+    except ValueError as exc:
+        raise finished.failure(f"the referee's log (-l) is not JSON: {exc}") from None
+    if not isinstance(log, dict):
+        raise finished.failure("the referee's log (-l) is not the SDK runner's result (a JSON object)")
+    for key, kind in (("errors", dict), ("summaries", list), ("views", list), ("uinput", list), ("tooltips", list)):
+        if log.get(key) is not None and not isinstance(log[key], kind):
+            raise finished.failure(f"the referee's log (-l) has a malformed {key!r}")
+    return log
+
+
+def parse_stdout(finished: Finished, seats: int) -> tuple[list[float], list[str]]:
+    """(scores, `key=value` lines) from the referee's stdout, read strictly."""
+    lines = finished.stdout.splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    scores: list[float] = []
+    for line in lines[:seats]:
+        if _PARAMETER.fullmatch(line):
+            break
+        score = _score(line)
+        if score is None:
+            raise finished.failure(f"the referee printed {shorten(line)} where player {len(scores)}'s score comes")
+        scores.append(score)
+    if len(scores) < seats:
+        raise finished.failure(f"the referee printed {len(scores)} score(s) for {seats} players")
+    parameters = lines[seats:]
+    for line in parameters:
+        if not _PARAMETER.fullmatch(line):
+            raise finished.failure(
+                f"the referee printed {shorten(line)} after the scores, where only key=value lines come"
+            )
+    return scores, parameters
+
+
+def _score(line: str) -> float | None:
+    text = line.strip()
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def outcome(finished: Finished, log: dict | None, seats: int) -> Outcome:
+    """The game's outcome from the referee's stdout and, where it wrote one, its log."""
+    log = log or {}
+    if log.get("failCause"):
+        cause = str(log["failCause"]).strip().splitlines() or ["?"]
+        raise finished.failure(f"the referee's game failed: {shorten(cause[0], 200)}")
+    scores, parameter_lines = parse_stdout(finished, seats)
+    errors: list[str | None] = [None] * seats
+    why: list[str] = [""] * seats
+    for seat, score in enumerate(scores):
+        if score < 0:
+            errors[seat], why[seat] = failure_of(seat, log)
+    failed = [seat for seat in range(seats) if errors[seat]]
+    if failed:
+        reason = errors[failed[0]]
+        detail = "; ".join(f"player {seat} {errors[seat]}" + (f": {why[seat]}" if why[seat] else "") for seat in failed)
+    else:
+        reason, detail = "score", "scores " + " ".join(_number(s) for s in scores)
+    stderr, turns = seat_stderr(log, seats)
+    data: dict = {"parameters": dict(_PARAMETER.fullmatch(line).groups() for line in parameter_lines)}
+    for key in ("summaries", "tooltips", "uinput", "metadata"):
+        if log.get(key) is not None:
+            data[key] = log[key]
+    return Outcome(
+        ranks=ranks_from_scores(scores, errors),
+        scores=scores,
+        errors=errors,
+        reason=reason,
+        detail=detail,
+        turns=turns,
+        stderr=stderr,
+        fingerprint=fingerprint(parameter_lines, log),
+        data=data,
+        referee_stderr=finished.stderr,
+    )
+
+
+def _number(score: float) -> str:
+    return str(int(score)) if float(score).is_integer() else f"{score:g}"
+
+
+_KIND_WORDS = (
+    ("timeout", re.compile(r"time ?out|timed out|in time", re.IGNORECASE)),
+    ("start", re.compile(r"cannot start|could not start|failed to (?:launch|start)", re.IGNORECASE)),
+    ("crash", re.compile(r"crash|exited|killed by", re.IGNORECASE)),
+)
+
+
+def failure_of(seat: int, log: dict) -> tuple[str, str]:
+    """(kind, what the referee said) of a failed player: from the log's tooltips about it (the SDK
+    adds one when a player is deactivated, with the reason), else its summary lines; a tooltip
+    whose text starts with a kind (`$1 timeout: ...`, as ours write them) is that kind, else words in
+    it tell (`timeout`, `in time`, `crash`, `exited`, `cannot start`); else UNTOLD_ERROR."""
+    mark = f"${seat}"
+    texts = [
+        str(t.get("text", "")) for t in log.get("tooltips") or [] if isinstance(t, dict) and t.get("event") == seat
+    ]
+    texts += [
+        line for text in reversed(log.get("summaries") or []) for line in str(text or "").splitlines() if mark in line
+    ]
+    said = [text.strip().removeprefix(mark).strip() for text in texts]
+    for text in said:
+        kind, colon, rest = text.partition(":")
+        if colon and kind.strip().lower() in BOT_ERRORS:
+            return kind.strip().lower(), rest.strip()
+    for text in said:
+        for kind, pattern in _KIND_WORDS:
+            if pattern.search(text):
+                return kind, text
+    return UNTOLD_ERROR, said[0] if said else ""
+
+
+def seat_stderr(log: dict, seats: int) -> tuple[list[list[str]] | None, int | None]:
+    """Each player's stderr per turn it played (what it wrote before its first turn counted with
+    that turn), and the number of turns (frames after the start), from the log's `errors`; (None,
+    None) without."""
+    frames = log.get("errors")
+    if not frames:
+        return None, None
+    per_seat, turns = [], 0
+    for seat in range(seats):
+        entries = frames.get(str(seat)) or []
+        turns = max(turns, len(entries) - 1)
+        start = entries[0] if entries and isinstance(entries[0], str) else ""
+        played = [str(entry) for entry in entries[1:] if entry is not None]
+        if played:
+            played[0] = start + played[0]
+        elif start:
+            played = [start]
+        per_seat.append([_bounded(text) for text in played])
+    return per_seat, turns
+
+
+def _bounded(text: str) -> str:
+    data = text.encode("utf-8")
+    return text if len(data) <= STDERR_BYTES_PER_TURN else data[:STDERR_BYTES_PER_TURN].decode("utf-8", "ignore")
+
+
+def fingerprint(parameter_lines: list[str], log: dict) -> str | None:
+    """What the referee says of the seed alone, whatever the bots do: its game parameters (`seed=N`
+    and what it derived from it) and its first view frame (the position before any answer)."""
+    parts = sorted(parameter_lines) or sorted(str(line) for line in log.get("uinput") or [])
+    views = log.get("views") or []
+    if views and isinstance(views[0], str):
+        parts.append("view:" + hashlib.sha256(views[0].encode("utf-8")).hexdigest()[:16])
+    text = " ".join(parts)
+    if len(text) > FINGERPRINT_CHARS:
+        return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return text or None

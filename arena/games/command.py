@@ -1,0 +1,199 @@
+"""What the games whose external referee runs the bots itself have in common (protocols A and B,
+`cli.py` and `json_game.py`): the referee run as a process to its end within a whole-game limit,
+every process it started killed afterwards, the bots included, and a seat's command as the referee
+gets it.
+
+Told apart by exit status and output, never by stderr: a referee that cannot start, outlives the
+limit, exits non-zero or prints more than a result's worth is a `RefereeFailure`, whose message
+quotes the last line of its stderr; its stderr's end is kept in any case (real referees print a
+bot's mistake there as an exception, in a game that counts).
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import shlex
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+
+from referee.errors import shorten
+from referee.process import BotError, BotProcess, _processes
+
+from ..errors import UsageError
+from .base import Player, RefereeFailure
+
+# The error recorded for a player the referee says failed, where it does not say how (a negative
+# score without a reason, psyleague's `errors: 1`): CodinGame's word for a player deactivated over
+# its output, the commonest case.
+UNTOLD_ERROR = "invalid"
+GAME_SECONDS = 300.0  # the default whole-game limit: a hung referee is killed, with its bots, after it
+STDOUT_LIMIT = 1 << 20  # a result is a few lines: a referee printing more is broken
+STDERR_KEPT = 16_384  # the end of the referee's stderr that is kept
+STDERR_CHUNK = 1 << 20  # what the stderr reader holds between two takes
+EXIT_GRACE = 1.0  # seconds a leftover may hold the referee's stdout open after the referee exited
+POLL = 0.05  # seconds between looks at the referee's exit and stderr while waiting
+
+
+@dataclass
+class Finished:
+    """How a referee's run ended."""
+
+    stdout: str
+    status: int | None  # exit status, negative for a signal; None: still running at the limit
+    stderr: str  # the end of it
+    seconds: float
+    overflow: bool = False  # it printed more than STDOUT_LIMIT on stdout
+
+    def failure(self, message: str) -> RefereeFailure:
+        """A RefereeFailure: `message` and the last line of the referee's stderr, if any."""
+        last = next((line.strip() for line in reversed(self.stderr.splitlines()) if line.strip()), "")
+        return RefereeFailure(f"{message} (its stderr ends: {shorten(last, 200)})" if last else message, self.stderr)
+
+    def check_exit(self, limit_s: float) -> None:
+        """RefereeFailure unless the referee ended on its own, with status 0, within bounds."""
+        if self.overflow:
+            raise self.failure(f"the referee printed more than {STDOUT_LIMIT:,} bytes on stdout (killed)")
+        if self.status is None:
+            raise self.failure(f"the referee gave no result within {limit_s:g} s (killed, with its bots)")
+        if self.status < 0:
+            raise self.failure(f"the referee was killed by signal {_signal_name(-self.status)}")
+        if self.status != 0:
+            raise self.failure(f"the referee exited with status {self.status}")
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:  # a real-time signal has no name
+        return str(number)
+
+
+def seat_command(player: Player) -> str:
+    """`player`'s command line as the referee gets it: run from its own folder, where it has one
+    (a pinned tree), through `env -C` (a referee built on CodinGame's SDK splits a player's command
+    on spaces, and quotes nothing)."""
+    if player.kind == "bot":
+        raise UsageError(f"{player.label} is an in-process bot: an external referee runs only commands")
+    if player.cwd is None:
+        return player.target
+    return f"env -C {shlex.quote(player.cwd)} {player.target}"
+
+
+def run_referee(args: list[str], limit_s: float, cwd: str | None = None) -> Finished:
+    """Run the referee to its end (or `limit_s` seconds); every process it started is gone when this
+    returns. RefereeFailure if it cannot start."""
+    try:
+        referee = RefereeProcess(args, cwd=cwd)
+    except BotError as exc:
+        raise RefereeFailure(f"the referee cannot start: {exc}") from None
+    with referee:
+        finished = referee.run(limit_s)
+    finished.stderr = referee.stderr_tail()
+    return finished
+
+
+class RefereeProcess(BotProcess):
+    """A referee started as a bot is (its own session, a token in its environment that whatever it
+    starts inherits), read to its end at once: all of its stdout, the end of its stderr, its exit
+    status. Closing it kills every process it started, also the bots it started under tokens and in
+    sessions of their own (as ours do, with BotProcess): see `_stop_and_kill_tree`."""
+
+    def __init__(self, args: list[str], cwd: str | None = None):
+        super().__init__(args, cwd=cwd, stderr_bytes_per_turn=STDERR_CHUNK)
+        self.close_input()  # a referee of these protocols reads nothing from its caller
+        self._stderr_tail = ""
+
+    def run(self, limit_s: float) -> Finished:
+        """Read stdout until the referee exits and closes it, it prints too much, or `limit_s`."""
+        started = time.monotonic()
+        deadline = started + limit_s
+        out = bytearray()
+        closed = overflow = False
+        exited_at = None
+        with selectors.DefaultSelector() as selector:
+            selector.register(self._stdout_fd, selectors.EVENT_READ)
+            while True:
+                self._keep_stderr()
+                now = time.monotonic()
+                if exited_at is None and self._proc.poll() is not None:
+                    exited_at = now
+                if closed and exited_at is not None:
+                    break
+                if now >= deadline or (exited_at is not None and now - exited_at > EXIT_GRACE):
+                    break
+                if closed:  # wait for the exit, which follows at once
+                    try:
+                        self._proc.wait(min(POLL, deadline - now))
+                    except subprocess.TimeoutExpired:
+                        pass
+                    continue
+                if not selector.select(min(POLL, deadline - now)):
+                    continue
+                try:
+                    chunk = os.read(self._stdout_fd, 65536)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    closed = True
+                    selector.unregister(self._stdout_fd)
+                    continue
+                out += chunk
+                if len(out) > STDOUT_LIMIT:
+                    overflow = True
+                    break
+        status = None if overflow else self._proc.poll()
+        return Finished(out.decode("utf-8", "replace"), status, "", time.monotonic() - started, overflow)
+
+    def _keep_stderr(self) -> None:
+        text = self.take_stderr()
+        if text:
+            self._stderr_tail = (self._stderr_tail + text)[-STDERR_KEPT:]
+
+    def stderr_tail(self) -> str:
+        """The end of what the referee wrote on stderr (all of it, once closed)."""
+        self._keep_stderr()
+        return self._stderr_tail
+
+    def close(self) -> None:
+        if not self._closed and self._proc.poll() is None:
+            _stop_and_kill_tree(self._proc.pid)
+        super().close()
+
+
+def _stop_and_kill_tree(root: int, seconds: float = 3.0) -> None:
+    """Stop `root` (a live child of ours) and every process descending from it, then kill them all.
+
+    A bot that our own referees start has a token and a session of its own (BotProcess), so
+    neither the referee's token nor its session reaches it, only its descent from the referee; and
+    that is lost the moment the referee dies (its children go to init). Stopped first, no process
+    of the tree can die, start another or be orphaned while the others are being found."""
+    stopped: set[int] = set()
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        table = _processes()
+        children: dict[int, list[int]] = {}
+        for pid, (ppid, *_) in table.items():
+            children.setdefault(ppid, []).append(pid)
+        tree, stack = set(), [root]
+        while stack:
+            pid = stack.pop()
+            if pid not in tree:
+                tree.add(pid)
+                stack.extend(children.get(pid, ()))
+        fresh = [pid for pid in tree - stopped if table.get(pid, (0, 0, "X", 0))[2] not in ("Z", "X")]
+        if not fresh:
+            break
+        for pid in fresh:
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except (ProcessLookupError, PermissionError):
+                pass
+            stopped.add(pid)
+    for pid in stopped | {root}:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass

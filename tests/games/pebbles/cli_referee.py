@@ -1,0 +1,81 @@
+"""Pebbles' referee in protocol (A), the brutaltester command line, for the tests of the arena's `cli`
+game. From the checkout's root:
+
+    python -m tests.games.pebbles.cli_referee -p1 CMD -p2 CMD [-p3 CMD [-p4 CMD]]
+        [-d seed=N | -seed N] [-league N] [-l LOG.json]
+
+It prints each player's score (-1 for a player that failed), then `seed=N` (and `league=N` when
+given), and with -l writes the SDK runner's result JSON (referee/brutaltester.py). Without a seed it
+draws one. `--first-turn-ms` and `--turn-ms` set the bots' limits.
+
+`--misbehave HOW` makes it fail as a referee: ignore-seed (draws its own seed whatever it is given,
+and echoes that one), crash (an exception once the bots run: a traceback, status 1), hang (starts
+the bots, then never ends), garbage (a line that is no score), exit (a good result, then status 3),
+missing-score (one score short).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from contextlib import ExitStack
+
+from referee import brutaltester
+from referee.errors import UserError
+from referee.process import BotProcess, claim_orphans
+
+from . import host
+
+MISBEHAVIOURS = ("ignore-seed", "crash", "hang", "garbage", "exit", "missing-score")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="pebbles-cli-referee", description=__doc__)
+    brutaltester.add_options(parser)
+    parser.add_argument("-league", type=int, metavar="N", help="echoed as league=N (pebbles has no leagues)")
+    parser.add_argument("--first-turn-ms", type=float, default=2000.0)
+    parser.add_argument("--turn-ms", type=float, default=500.0)
+    parser.add_argument("--misbehave", choices=MISBEHAVIOURS)
+    args = parser.parse_args(argv)
+    try:
+        commands = brutaltester.player_commands(args, range(2, 5))
+        seed = brutaltester.seed(args)
+    except UserError as exc:
+        parser.error(str(exc))
+    if seed is None or args.misbehave == "ignore-seed":
+        seed = random.randrange(2**31)
+    claim_orphans()  # this process runs nothing but bots
+    if args.misbehave in ("crash", "hang"):
+        with ExitStack() as stack:
+            for command in commands:
+                stack.enter_context(BotProcess(command))
+            if args.misbehave == "crash":
+                raise RuntimeError("the referee's own bug (--misbehave crash)")
+            time.sleep(3600)
+    played = host.play(commands, seed, args.first_turn_ms / 1000, args.turn_ms / 1000)
+    parameters = {"seed": seed} | ({} if args.league is None else {"league": args.league})
+    if args.cg_log:
+        write_log(args.cg_log, played, parameters)
+    if args.misbehave == "garbage":
+        print("the game is over, thanks for playing")
+        return 0
+    scores = played.scores[:-1] if args.misbehave == "missing-score" else played.scores
+    brutaltester.print_result(scores, parameters)
+    return 3 if args.misbehave == "exit" else 0
+
+
+def write_log(path: str, played: host.Played, parameters: dict) -> None:
+    log = brutaltester.SdkLog(len(played.scores))
+    log.start([""] * len(played.scores))
+    for turn in played.turns:
+        log.turn(turn.player, turn.answer, turn.stderr, turn.summary, turn.view)
+    if played.out is not None:
+        log.tooltip(played.out, f"${played.out} {played.failure}: {played.detail}")
+    log.end(played.scores, parameters)
+    log.write(path)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
