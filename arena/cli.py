@@ -222,7 +222,8 @@ def _game_options(p: argparse.ArgumentParser) -> None:
         "--seatings",
         choices=SEATINGS,
         default=SEATINGS[0],
-        help="how one seed seats its lineup: every rotation (default; 2 players: both sides) or every permutation",
+        help="how one seed seats its lineup: balanced (default: 2 players, both sides; N players, every "
+        "rotation of the lineup and of it reversed), rotations, or permutations",
     )
     g.add_argument(
         "--allow-unseeded",
@@ -478,7 +479,7 @@ def _seed_verdict(args, game: Game, players, seed: int) -> dict:
     it knowingly (its games then count one by one)."""
     if game.config().get("protocol") == "volcanoes":
         return {}
-    print(f"checking that {game.name}'s referee honours the seed (one seed, played twice)...", file=sys.stderr)
+    print(f"checking that the referee of {game.name} honours the seed (one seed, played twice)...", file=sys.stderr)
     game.prepare(players[: game.seats], sys.stderr)
     try:
         verdict = check_seed(game, players[: game.seats], seed)
@@ -556,7 +557,7 @@ def _continue(args, store: Store) -> int:
     done = store.done_keys()
     todo = (
         job
-        for job in jobs(lineups, config["seed"], range(config["units"]), config.get("seatings", "rotations"))
+        for job in jobs(lineups, config["seed"], range(config["units"]), config.get("seatings", "balanced"))
         if job.key not in done
     )
     per_unit = units_of(config)

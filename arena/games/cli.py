@@ -104,7 +104,7 @@ class CliGame(Game):
             "protocol": PROTOCOL,
             "name": self.name,
             "command": self.command,
-            "seats": self.seats,
+            "players": self.seats,
             "seed_flag": self.seed_flag,
             "league": self.league,
             "league_flag": self.league_flag,
@@ -148,6 +148,8 @@ def from_config(config: dict) -> CliGame:
     settings = dict(config)
     if settings.pop("protocol", PROTOCOL) != PROTOCOL:
         raise UsageError(f"not a {PROTOCOL!r} game: {config.get('protocol')!r}")
+    if "players" in settings:  # the config's word for the seats (as in arena.toml)
+        settings["seats"] = settings.pop("players")
     try:
         return CliGame(**settings)
     except TypeError as exc:  # an unknown or missing key

@@ -54,7 +54,7 @@ def game_config(name: str | None, referee: str | None, options: dict, config_fil
     if referee:
         if "protocol" not in given:
             raise GameError(f"--referee needs --protocol: one of {', '.join(p for p in PROTOCOLS if p != 'volcanoes')}")
-        return {"name": "referee", "command": referee, **given}
+        return {"name": f"{given['protocol']} game", "command": referee, **given}
     if name and name != "volcanoes":
         path = Path(config_file or CONFIG_FILE)
         games = declared_games(path)
@@ -68,8 +68,5 @@ def game_config(name: str | None, referee: str | None, options: dict, config_fil
 
 
 def game_from(config: dict) -> Game:
-    """The game of a configuration; its name travels beside the protocol's own options."""
-    options = {k: v for k, v in config.items() if k != "name"}
-    game = make(options)
-    game.name = config.get("name", game.name)
-    return game
+    """The game of a configuration (its name included)."""
+    return make(config)

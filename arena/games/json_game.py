@@ -99,7 +99,7 @@ class JsonGame(Game):
             "protocol": PROTOCOL,
             "name": self.name,
             "command": self.command,
-            "seats": self.seats,
+            "players": self.seats,
             "timeout_s": self.timeout_s,
             "cwd": self.cwd,
         }
@@ -137,6 +137,8 @@ def from_config(config: dict) -> JsonGame:
     settings = dict(config)
     if settings.pop("protocol", PROTOCOL) != PROTOCOL:
         raise UsageError(f"not a {PROTOCOL!r} game: {config.get('protocol')!r}")
+    if "players" in settings:  # the config's word for the seats (as in arena.toml)
+        settings["seats"] = settings.pop("players")
     try:
         return JsonGame(**settings)
     except TypeError as exc:  # an unknown or missing key

@@ -1,9 +1,14 @@
 """Which games to play: lineups (a match, a round robin, a ladder, a gauntlet) and their units.
 
 A lineup is the players of one game, in the schedule's order. A *unit* is one seed played by a
-lineup in every rotation of the seats (for two players, a seat-swapped pair: each player once on
-each side), or in every permutation where asked: the games of one seed depend on each other, so the
-statistics count units, not games. A job is one game: its lineup, its unit, its seating.
+lineup in several seatings: the games of one seed depend on each other, so the statistics count
+units, not games. By default the seatings are *balanced*: for two players, a seat-swapped pair (each
+player once on each side); for more, every rotation of the lineup and every rotation of it reversed
+(2N games), so that each player sits in each seat equally often *and* each of two players moves
+before the other equally often. Rotations alone (N games) give every seat to everyone but not every
+order: in a rotation of (a, b, c), a moves before b in two games of three, which favours whoever
+gains from moving first in a head-to-head. Every permutation (N! games) is the other choice.
+A job is one game: its lineup, its unit, its seating.
 
 Seeds come from the run seed and the place in the schedule alone, so a run resumed from its
 database plays exactly the games it had not finished. Unit k of every lineup uses the same game seed
@@ -17,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
-SEATINGS = ("rotations", "permutations")  # how a unit seats its lineup
+SEATINGS = ("balanced", "rotations", "permutations")  # how a unit seats its lineup
 
 
 @dataclass(frozen=True)
@@ -40,14 +45,23 @@ def derive_seed(run_seed: int, *parts) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") & 0x7FFFFFFF
 
 
-def seatings(lineup: tuple[str, ...], how: str = "rotations") -> list[tuple[str, ...]]:
-    """The seatings of one unit: every rotation of the lineup (for two players, the lineup and its
-    swap), or every permutation."""
+def seatings(lineup: tuple[str, ...], how: str = "balanced") -> list[tuple[str, ...]]:
+    """The seatings of one unit (see the module's docstring); for two players each way gives the
+    lineup and its swap."""
+    if how not in SEATINGS:
+        raise ValueError(f"unknown seating {how!r}: one of {', '.join(SEATINGS)}")
     if how == "permutations":
         return list(permutations(lineup))
-    if how != "rotations":
-        raise ValueError(f"unknown seating {how!r}: one of {', '.join(SEATINGS)}")
-    return [lineup[r:] + lineup[:r] for r in range(len(lineup))]
+    rotations = [lineup[r:] + lineup[:r] for r in range(len(lineup))]
+    if how == "rotations" or len(lineup) == 2:
+        return rotations
+    backwards = lineup[::-1]
+    return rotations + [backwards[r:] + backwards[:r] for r in range(len(lineup))]
+
+
+def unit_games(seats: int, how: str = "balanced") -> int:
+    """Games in one unit of a lineup of `seats` players."""
+    return len(seatings(tuple(range(seats)), how))
 
 
 def round_robin(labels: list[str], seats: int = 2) -> list[tuple[str, ...]]:

@@ -15,8 +15,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from arena.games.base import head_to_head
-from arena.stats.estimates import Estimate, SprtState, pentanomial_estimate, sprt_state
+from arena.stats.estimates import Estimate, SprtState, unit_estimate, unit_sprt_state
 from arena.stats.ratings import bradley_terry_fit, openskill_ratings
+from arena.play.schedule import unit_games
+from arena.stats.units import HeadToHead
 
 ERROR_KINDS = ("timeout", "invalid", "crash")  # a bot that cannot start counts as a crash
 
@@ -97,50 +99,25 @@ def player_lines(games: list[dict], labels: list[str]) -> dict[str, PlayerLine]:
 
 class UnitCounter:
     """The head-to-head of players a and b over the complete units where both sit, kept up to date
-    game by game: each unit's score of a against b (the mean of its games' results, 0..1). In 2-player
-    games a unit is a seat-swapped pair and `pentanomial` counts the pairs by a's points (0, 1/2, ..,
-    2 -> index 0..4)."""
+    game by game (`arena/stats/units.py`): `counts[k]` = units in which a scored k / (2 * per_unit)
+    a game against b; in 2-player games a unit is a seat-swapped pair and the counts are the
+    pentanomial (pairs by a's points, 0, 1/2, .., 2)."""
 
     def __init__(self, a: str, b: str, per_unit: int = 2):
-        self.a, self.b = a, b
-        self.per_unit = per_unit  # games in a complete unit
-        self.scores: list[float] = []
-        self._open: dict[tuple, list[float]] = {}
+        self.per_unit = per_unit
+        self._counter = HeadToHead(a, b, per_unit)
 
     def add(self, game: dict) -> bool:
-        """Count `game` if both play in it; True when it completed a unit."""
-        got = versus(game, self.a, self.b)
-        if got is None:
-            return False
-        key = (tuple(game["lineup"]), game["unit"]) + ((game["seating"],) if self.per_unit == 1 else ())
-        unit = self._open.setdefault(key, [])
-        unit.append(got)
-        if len(unit) < self.per_unit:
-            return False
-        self.scores.append(sum(self._open.pop(key)) / self.per_unit)
-        return True
+        """Take `game` in; True when it completed a unit where both play."""
+        unit = (tuple(game["lineup"]), game["unit"]) + ((game["seating"],) if self.per_unit == 1 else ())
+        return self._counter.add({"seats": game["seats"], "ranks": game["ranks"], "unit": unit})
 
     @property
-    def pentanomial(self) -> list[int]:
-        counts = [0] * 5
-        for score in self.scores:
-            counts[round(4 * score)] += 1
-        return counts
+    def counts(self) -> list[int]:
+        return self._counter.counts
 
     def estimate(self) -> Estimate:
-        if self.per_unit == 2:
-            return pentanomial_estimate(self.pentanomial)
-        return unit_estimate(self.scores)
-
-
-def unit_estimate(scores: list[float]) -> Estimate:
-    """Score and standard error from independent units' scores."""
-    n = len(scores)
-    if n == 0:
-        return Estimate(0.5, math.inf, 0)
-    mean = sum(scores) / n
-    variance = sum((s - mean) ** 2 for s in scores) / n
-    return Estimate(mean, math.sqrt(variance / n), n)
+        return unit_estimate(self.counts)
 
 
 def units_of(config: dict) -> int:
@@ -149,7 +126,7 @@ def units_of(config: dict) -> int:
     if config.get("unpaired"):
         return 1
     seats = len(config["lineups"][0]) if config.get("lineups") else 2
-    return math.factorial(seats) if config.get("seatings") == "permutations" else seats
+    return unit_games(seats, config.get("seatings", "balanced"))
 
 
 def unit_counter(games: list[dict], config: dict, a: str, b: str) -> UnitCounter:
@@ -166,13 +143,13 @@ class SprtCourse:
     def __init__(self, a: str, b: str, elo0: float, elo1: float, alpha: float, beta: float, per_unit: int = 2):
         self.units = UnitCounter(a, b, per_unit)
         self.params = elo0, elo1, alpha, beta
-        self.state = sprt_state(self.units.pentanomial, *self.params)
+        self.state = unit_sprt_state(self.units.counts, *self.params)
         self.decided: SprtState | None = None
         self.history: list[SprtState] = []  # the state after each completed unit
 
     def add(self, game: dict) -> None:
         if self.units.add(game):
-            self.state = sprt_state(self.units.pentanomial, *self.params)
+            self.state = unit_sprt_state(self.units.counts, *self.params)
             self.history.append(self.state)
             if self.decided is None and self.state.verdict:
                 self.decided = self.state
@@ -291,21 +268,10 @@ def ratings_table(games: list[dict], labels: list[str]) -> tuple[str, list[str]]
     return table(rows, header), order
 
 
-def _blue_orange(games: list[dict]) -> list[dict]:
-    """2-player games in the shape the rating fits read (seat 0 blue)."""
-    winner = {(0, 1): "blue", (1, 0): "orange", (0, 0): "draw"}
-    return [
-        {"blue": g["seats"][0], "orange": g["seats"][1], "winner": winner[tuple(g["ranks"])]}
-        for g in games
-        if len(g["seats"]) == 2
-    ]
-
-
 def ratings_rows(games: list[dict], labels: list[str]) -> tuple[list[list], list[str], list[str]]:
     """The ratings table's (rows, header), and the players best first."""
-    pairs = _blue_orange(games)
-    skill = {r.label: r for r in openskill_ratings(pairs, labels)}
-    fit = bradley_terry_fit(pairs, labels)
+    skill = {r.label: r for r in openskill_ratings(games, labels)}
+    fit = bradley_terry_fit(games, labels)
     # Best first by Elo: the fit weighs every game alike, where OpenSkill's updates depend on the
     # order games ended in; and each row's gap over the next is then a difference of the fit's own.
     order = sorted(labels, key=lambda label: -fit.ratings[label].elo)
@@ -388,7 +354,7 @@ def lineups_rows(games: list[dict], config: dict, lineups=None) -> tuple[list[li
         est = counter.estimate()
         got = Counter(versus(g, a, b) for g in mine)
         elo, interval = fmt_estimate(est)
-        spread = " ".join(map(str, counter.pentanomial)) if per_unit == 2 else f"{est.score:.3f}"
+        spread = " ".join(map(str, counter.counts)) if per_unit == 2 else f"{est.score:.3f}"
         name = f"{a} vs {b}" + (f" (with {', '.join(lineup[2:])})" if len(lineup) > 2 else "")
         rows.append([name, f"{got[1.0]}-{got[0.5]}-{got[0.0]}", est.n, spread, elo, interval])
     spread = "pentanomial 0..2" if per_unit == 2 else "mean unit score"
@@ -446,7 +412,7 @@ def text_report(config: dict, labels: list[str], games: list[dict], failures: li
     if config["command"] in ("tournament", "league"):
         parts += [
             "",
-            "Ratings, best first by Elo (a Bradley-Terry fit, mean 0), and OpenSkill's (Plackett-Luce mu and sigma):",
+            "Ratings, best first by Elo (a Bradley-Terry fit of the head-to-head results in each game, mean 0), and OpenSkill's (Plackett-Luce mu and sigma):",
             ratings,
             "",
             "Cross-table:",

@@ -13,7 +13,6 @@ from pathlib import Path
 from arena.games.config import game_from
 from arena.stats.ratings import openskill_ratings
 from arena.stats.tables import (
-    _blue_orange,
     cross_rows,
     failures_lines,
     lineups_rows,
@@ -37,7 +36,7 @@ def rating_progress(games: list[dict], labels: list[str], points: int = 40) -> l
     if not games:
         return []
     marks = sorted({max(1, round(len(games) * k / points)) for k in range(1, points + 1)})
-    return [(n, {r.label: r.mu for r in openskill_ratings(_blue_orange(games[:n]), labels)}) for n in marks]
+    return [(n, {r.label: r.mu for r in openskill_ratings(games[:n], labels)}) for n in marks]
 
 
 def _line_chart(

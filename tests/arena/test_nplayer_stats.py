@@ -11,7 +11,6 @@ import pytest
 
 from arena.stats.estimates import pentanomial_estimate, sprt_state, unit_sprt_state
 from arena.stats.ratings import bradley_terry_fit, openskill_ratings
-from arena.stats.tables import pentanomial
 from arena.stats.units import HeadToHead, head_to_head_counts, head_to_head_estimate, head_to_head_sprt
 
 
@@ -47,13 +46,27 @@ def test_two_player_units_are_the_pentanomial_number_for_number():
             old.append({"a": a, "b": b, "pair": pair, "swap": swap, "blue": blue, "orange": orange, "winner": colour})
             ranks = [0, 0] if won is None else [0, 1] if won == blue else [1, 0]
             new.append({"seats": [blue, orange], "ranks": ranks, "unit": pair})
-    counts = pentanomial(old, "x", "y")
+    counts = _pentanomial(old, "x", "y")
     assert head_to_head_counts(new, "x", "y", 2) == counts
     assert sum(counts) == 239 and all(counts)  # 240 pairs of x and y, one unfinished; every class seen
     assert head_to_head_estimate(new, "x", "y", 2) == pentanomial_estimate(counts)
     assert head_to_head_sprt(new, "x", "y", 2, -5, 15) == sprt_state(counts, -5, 15)
     swapped = head_to_head_estimate(new, "y", "x", 2)
     assert swapped.score == pytest.approx(1 - pentanomial_estimate(counts).score)
+
+
+def _pentanomial(games, a, b):
+    """The pentanomial of pairing (a, b) counted the plain way: x's points in each whole pair."""
+    points = {}
+    for g in games:
+        if (g["a"], g["b"]) == (a, b):
+            got = 0.5 if g["winner"] == "draw" else float(g[g["winner"]] == a)
+            points.setdefault(g["pair"], []).append(got)
+    counts = [0] * 5
+    for pair in points.values():
+        if len(pair) == 2:
+            counts[round(2 * sum(pair))] += 1
+    return counts
 
 
 def _unit(key, players, ranks_per_game):

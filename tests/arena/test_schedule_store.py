@@ -23,9 +23,15 @@ def test_lineups():
 
 def test_a_unit_is_one_seed_in_every_seating():
     assert seatings(("a", "b")) == [("a", "b"), ("b", "a")]
-    assert seatings(("a", "b", "c")) == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
+    assert seatings(("a", "b", "c"), "rotations") == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
     assert len(seatings(("a", "b", "c"), "permutations")) == 6
-    games = list(jobs([("a", "b", "c")], run_seed=7, units=range(2)))
+    for n in (3, 4):  # balanced: each player in each seat, each of two before the other, equally often
+        lineup = tuple("abcd"[:n])
+        games = seatings(lineup)
+        assert len(games) == 2 * n and len(set(games)) == 2 * n
+        assert {sum(s[i] == p for s in games) for p in lineup for i in range(n)} == {2}
+        assert {sum(s.index(p) < s.index(q) for s in games) for p in lineup for q in lineup if p != q} == {n}
+    games = list(jobs([("a", "b", "c")], run_seed=7, units=range(2), how="rotations"))
     assert len(games) == 2 * 3 and len({g.seed for g in games}) == 2
     for job in games:  # every player in every seat once a unit, with its own seed for the unit
         assert sorted(job.seats) == ["a", "b", "c"]

@@ -11,7 +11,7 @@ draws one. `--first-turn-ms` and `--turn-ms` set the bots' limits.
 `--misbehave HOW` makes it fail as a referee: ignore-seed (draws its own seed whatever it is given,
 and echoes that one), crash (an exception once the bots run: a traceback, status 1), hang (starts
 the bots, then never ends), garbage (a line that is no score), exit (a good result, then status 3),
-missing-score (one score short).
+missing-score (one score short), crash-odd (crash on odd seeds only: a bug some games bring out).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from referee.process import BotProcess, claim_orphans
 
 from . import host
 
-MISBEHAVIOURS = ("ignore-seed", "crash", "hang", "garbage", "exit", "missing-score")
+MISBEHAVIOURS = ("ignore-seed", "crash", "hang", "garbage", "exit", "missing-score", "crash-odd")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     if seed is None or args.misbehave == "ignore-seed":
         seed = random.randrange(2**31)
+    if args.misbehave == "crash-odd":  # some games only: a referee with a bug the seed brings out
+        args.misbehave = "crash" if seed % 2 else None
     claim_orphans()  # this process runs nothing but bots
     if args.misbehave in ("crash", "hang"):
         with ExitStack() as stack:

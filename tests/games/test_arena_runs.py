@@ -1,0 +1,190 @@
+"""Every arena command on a game of its own: Pebbles (tests/games/pebbles) refereed by external
+referees in protocols (A) cli, (C) sdk and (D) relay, with 2 and 3 players, through `match`,
+`tournament`, `sprt`, `tune` and `--resume`; a referee that ignores the seed is caught before the
+run; a referee that crashes fails its games as the referee's, never as a bot's loss."""
+
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+from arena.play.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+BOTS = ROOT / "tests" / "games" / "pebbles" / "bots"
+REFEREES = {
+    "cli": f"{sys.executable} -m tests.games.pebbles.cli_referee",
+    "sdk": f"{sys.executable} -m tests.games.pebbles.sdk_referee",
+    "relay": f"{sys.executable} -m tests.games.pebbles.relay_referee",
+}
+
+
+def bot(name: str, label: str | None = None) -> str:
+    command = shlex.join([sys.executable, str(BOTS / f"{name}.py")])
+    return f"{label or name}={command}"
+
+
+def game(protocol: str, *extra: str) -> list[str]:
+    return ["--referee", " ".join([REFEREES[protocol], *extra]), "--protocol", protocol]
+
+
+def stored(db: Path) -> tuple[dict, list[dict], list[dict]]:
+    store = Store.open(db, readonly=True)
+    try:
+        return store.config, store.games(), store.failures()
+    finally:
+        store.close()
+
+
+@pytest.fixture(autouse=True)
+def at_the_root(monkeypatch):
+    monkeypatch.chdir(ROOT)  # the referees run as `python -m tests.games.pebbles...`
+
+
+@pytest.mark.parametrize("protocol", sorted(REFEREES))
+def test_a_match_on_an_external_referee_and_its_report(protocol, tmp_path, capsys):
+    db = tmp_path / "m.sqlite"
+    argv = ["match", bot("greedy"), bot("worst"), *game(protocol), "--pairs", "3", "--seed", "4"]
+    assert main([*argv, "--workers", "1", "--db", str(db), "--quiet"]) == 0
+    out = capsys.readouterr()
+    assert "honours the seed" in out.err or "began the same game" in out.err
+    config, games, failures = stored(db)
+    assert config["game"]["protocol"] == protocol and config["seed_check"] == "honoured"
+    assert len(games) == 6 and not failures
+    assert {(tuple(g["lineup"]), g["unit"], g["seating"]) for g in games} == {
+        (("greedy", "worst"), unit, seating) for unit in range(3) for seating in range(2)
+    }
+    assert all(g["seats"][g["ranks"].index(0)] == "greedy" and not any(g["errors"]) for g in games)
+    for unit in range(3):  # one seed a unit, each player once in each seat
+        pair = [g for g in games if g["unit"] == unit]
+        assert len({g["seed"] for g in pair}) == 1 and {tuple(g["seats"]) for g in pair} == {
+            ("greedy", "worst"),
+            ("worst", "greedy"),
+        }
+    timed = protocol != "cli"  # (A): the referee keeps the clocks
+    assert all((g["times"] is not None) == timed for g in games)
+    assert ("no time per turn is known to the arena" in out.out) == (not timed)
+    assert main(["report", str(db)]) == 0
+    assert capsys.readouterr().out == out.out
+
+
+def test_a_three_player_tournament_rates_every_player(tmp_path, capsys):
+    db = tmp_path / "t.sqlite"
+    players = [bot("greedy"), bot("first"), bot("worst"), bot("greedy", "twin")]
+    argv = ["tournament", *players, *game("sdk"), "--players", "3", "--pairs", "1", "--seed", "2"]
+    assert main([*argv, "--workers", "2", "--db", str(db), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    config, games, _ = stored(db)
+    assert len(config["lineups"]) == 4 and all(len(lineup) == 3 for lineup in config["lineups"])
+    assert len(games) == 4 * 6  # each lineup's unit: 3 rotations, and 3 of it reversed
+    ratings = out.split("Ratings, ", 1)[1].split("\n\n", 1)[0].splitlines()[3:]
+    order = [row.split()[1] for row in ratings]
+    assert set(order[:2]) == {"greedy", "twin"} and order[2:] == ["first", "worst"]
+    assert "mean unit score" in out  # the lineups' head-to-head in units of 6 games
+
+
+def test_sprt_in_three_player_games_decides_on_the_two_players_head_to_head(tmp_path, capsys):
+    db = tmp_path / "s.sqlite"
+    argv = ["sprt", bot("greedy"), bot("worst"), bot("first"), *game("relay"), "--players", "3"]
+    argv += ["--elo0", "0", "--elo1", "200", "--seed", "6", "--workers", "1", "--db", str(db), "--quiet"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "SPRT greedy vs worst" in out and "accepted H1" in out
+    _, games, _ = stored(db)
+    assert len(games) % 6 == 0 and len(games) < 6 * 100  # whole units, stopped early
+
+
+def test_tune_a_command_line_bot_through_its_environment(tmp_path, capsys):
+    db = tmp_path / "tune.sqlite"
+    start = f"env K=6 {shlex.join([sys.executable, str(BOTS / 'tunable.py')])}"
+    argv = ["tune", start, "--params", "K=0:8", "--opponent", bot("first"), *game("cli")]
+    argv += ["--iterations", "12", "--pairs-per-iteration", "2", "--confirm-pairs", "2", "--seed", "3"]
+    assert main([*argv, "--workers", "2", "--db", str(db), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    store = Store.open(db, readonly=True)
+    iterations, games = store.iterations(), store.games()
+    store.close()
+    assert len(iterations) == 12 and iterations[0]["theta"] == {"K": 6}
+    assert iterations[-1]["after"]["K"] < 6  # the stronger side (lower K) pulled it down
+    plus = {v for g in games for label, v in zip(g["seats"], g["versions"], strict=True) if label == "plus"}
+    assert len(plus) > 1  # each iteration's values are a version of their own
+    tuned = next(line for line in out.splitlines() if line.startswith("tuned: "))
+    assert tuned.startswith("tuned: env K=") and "tunable.py" in tuned
+
+
+def test_an_interrupted_run_resumes_without_losing_or_repeating_games(tmp_path):
+    args = ["match", bot("greedy"), bot("first"), *game("relay"), "--pairs", "8", "--seed", "5", "--quiet"]
+    assert main([*args, "--workers", "1", "--db", str(tmp_path / "whole.sqlite")]) == 0
+
+    killed = tmp_path / "killed.sqlite"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", *args, "--workers", "2", "--db", str(killed)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and _count(killed) < 4:
+            time.sleep(0.05)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # the run, its workers, its referees and bots at once
+        proc.wait()
+    assert 4 <= _count(killed) < 16, "the run was not killed part-way"
+    assert main(["match", "--resume", "--db", str(killed), "--workers", "1", "--quiet"]) == 0
+
+    def key(g):
+        return (tuple(g["lineup"]), g["unit"], g["seating"], tuple(g["seats"]), tuple(g["ranks"]), g["seed"])
+
+    assert sorted(map(key, stored(killed)[1])) == sorted(map(key, stored(tmp_path / "whole.sqlite")[1]))
+
+
+def _count(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        store = Store.open(db, readonly=True)
+    except Exception:  # noqa: BLE001 - not created yet
+        return 0
+    try:
+        return len(store.games())
+    except Exception:  # noqa: BLE001 - being written
+        return 0
+    finally:
+        store.close()
+
+
+def test_a_referee_that_ignores_the_seed_is_refused_unless_allowed(tmp_path, capsys):
+    db = tmp_path / "u.sqlite"
+    argv = ["match", bot("greedy"), bot("first"), *game("cli", "--misbehave", "ignore-seed"), "--pairs", "2"]
+    assert main([*argv, "--workers", "1", "--db", str(db), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "ignores the seed" in err[-1] and "--allow-unseeded" in err[-1]
+    assert not db.exists()
+    assert main([*argv, "--allow-unseeded", "--workers", "1", "--db", str(db), "--quiet"]) == 0
+    config, games, _ = stored(db)
+    assert config["unpaired"] and len(games) == 4
+    assert "ignores the seed: every game counts on its own" in capsys.readouterr().out
+
+
+def test_a_crashing_referee_fails_its_games_not_the_bots(tmp_path, capsys):
+    """A referee that crashes on odd seeds: those games are the referee's failures, counted for
+    nobody and shown; the others count; no bot is charged with an error."""
+    db = tmp_path / "c.sqlite"
+    argv = ["match", bot("greedy"), bot("first"), *game("cli", "--misbehave", "crash-odd"), "--pairs", "6"]
+    assert main([*argv, "--seed", "2", "--workers", "1", "--db", str(db), "--quiet"]) == 0
+    out = capsys.readouterr()
+    config, games, failures = stored(db)
+    assert failures and games and len(games) + len(failures) == 12
+    assert all(f["kind"] == "referee" and "RuntimeError" in (f["detail"] + f["stderr"]) for f in failures)
+    assert all(f["seed"] % 2 == 1 for f in failures) and all(g["seed"] % 2 == 0 for g in games)
+    assert not any(e for g in games for e in g["errors"])
+    assert f"{len(failures)} games failed and count for nobody" in out.out
+    assert "played again by --resume" in out.out
