@@ -484,12 +484,12 @@ def _seed_verdict(args, game: Game, players, seed: int) -> dict:
     try:
         verdict = check_seed(game, players[: game.seats], seed)
     except RefereeFailure as exc:
-        raise UsageError(f"{game.name}'s referee failed its first game: {exc}") from None
+        raise UsageError(f"the referee of {game.name} failed its first game: {exc}") from None
     print(f"  {verdict.detail}", file=sys.stderr)
     if verdict.status == "ignored":
         if not args.allow_unseeded:
             raise UsageError(
-                f"{game.name}'s referee ignores the seed ({verdict.detail}): paired statistics would be "
+                f"the referee of {game.name} ignores the seed ({verdict.detail}): paired statistics would be "
                 "wrong; fix its seed option (--seed-flag), or give --allow-unseeded to count games one by one"
             )
         return {"seed_check": verdict.status, "unpaired": True}

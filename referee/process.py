@@ -33,12 +33,12 @@ import weakref
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from .bot_env import SEED_VARIABLE, TOKEN_VARIABLE
 from .clock import waited_for_cpu
 
 MAX_ANSWER_BYTES = 10_000  # CodinGame's Agent.AGENT_MAX_BUFFER_SIZE
 STDERR_BYTES_PER_TURN = 4096  # what CodinGame shows of a turn's stderr
 WARM_UP_SECONDS = 600  # for a bot's warm-up command: compiling numba kernels on a busy machine
-TOKEN_VARIABLE = "CALDERA_BOT_TOKEN"  # in a bot's environment: marks the processes it started
 
 
 class BotError(Exception):
@@ -334,6 +334,7 @@ class BotProcess:
         cwd: str | None = None,
         env: dict[str, str] | None = None,
         stderr_bytes_per_turn: int = STDERR_BYTES_PER_TURN,
+        seed: int | None = None,
         max_line_bytes: int = MAX_ANSWER_BYTES,
         stderr_keeps_end: bool = False,
     ):
@@ -345,6 +346,8 @@ class BotProcess:
         self._token = secrets.token_hex(16)
         env = dict(os.environ if env is None else env)
         env[TOKEN_VARIABLE] = self._token
+        if seed is not None:  # the bot's seed for this game, for a bot that takes it (referee/bot_env.py)
+            env[SEED_VARIABLE] = str(seed)
         try:
             with _bots_lock:
                 self._proc = subprocess.Popen(

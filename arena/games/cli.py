@@ -130,11 +130,11 @@ class CliGame(Game):
         return args
 
     def play(self, seed: int, players: list[Player], bot_seeds: list[int]) -> Outcome:
-        """One game; `bot_seeds` go unused (the referee starts the bots: nothing reaches them but
-        their command line)."""
+        """One game; each bot's seed reaches it in its environment, through its command line (the
+        referee starts the bots)."""
         if len(players) != self.seats:
             raise ValueError(f"{self.name} is a {self.seats}-player game, not {len(players)}")
-        commands = [seat_command(player) for player in players]
+        commands = [seat_command(player, seed) for player, seed in zip(players, bot_seeds, strict=True)]
         with tempfile.TemporaryDirectory(prefix="caldera-cli-") as folder:
             log_path = str(Path(folder) / "log.json") if self.log else None
             finished = run_referee(self.arguments(seed, commands, log_path), self.timeout_s, self.cwd)

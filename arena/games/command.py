@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 
 from referee.errors import shorten
+from referee.bot_env import SEED_VARIABLE
 from referee.process import BotError, BotProcess, _processes
 
 from ..errors import UsageError
@@ -71,15 +72,16 @@ def _signal_name(number: int) -> str:
         return str(number)
 
 
-def seat_command(player: Player) -> str:
-    """`player`'s command line as the referee gets it: run from its own folder, where it has one
-    (a pinned tree), through `env -C` (a referee built on CodinGame's SDK splits a player's command
-    on spaces, and quotes nothing)."""
+def seat_command(player: Player, seed: int | None = None) -> str:
+    """`player`'s command line as the referee gets it, through `env`: with its seed for the game
+    (`referee.bot_env`), run from its own folder where it has one (a pinned tree). A referee built on
+    CodinGame's SDK splits a player's command on spaces and quotes nothing: `env` needs no quotes."""
     if player.kind == "bot":
         raise UsageError(f"{player.label} is an in-process bot: an external referee runs only commands")
-    if player.cwd is None:
-        return player.target
-    return f"env -C {shlex.quote(player.cwd)} {player.target}"
+    prefix = [] if seed is None else [f"{SEED_VARIABLE}={seed}"]
+    if player.cwd is not None:
+        prefix = ["-C", shlex.quote(player.cwd), *prefix]
+    return " ".join(["env", *prefix, player.target]) if prefix else player.target
 
 
 def run_referee(args: list[str], limit_s: float, cwd: str | None = None) -> Finished:

@@ -138,8 +138,9 @@ class Seats:
     with a line for people; its times (ms, per answered turn) and stderr (per turn it was asked to
     answer, bounded) are kept for the outcome."""
 
-    def __init__(self, players: list[Player]):
+    def __init__(self, players: list[Player], bot_seeds: list[int] | None = None):
         self.count = len(players)
+        bot_seeds = bot_seeds or [None] * self.count
         self.procs: list[BotProcess | None] = []
         self.errors: list[str | None] = [None] * self.count
         self.details: list[str] = [""] * self.count
@@ -155,7 +156,12 @@ class Seats:
         for seat, player in enumerate(players):
             try:
                 self.procs.append(
-                    BotProcess(player.target, cwd=player.cwd, stderr_bytes_per_turn=STDERR_BYTES_PER_TURN)
+                    BotProcess(
+                        player.target,
+                        cwd=player.cwd,
+                        stderr_bytes_per_turn=STDERR_BYTES_PER_TURN,
+                        seed=bot_seeds[seat],
+                    )
                 )
             except BotStartError as exc:
                 self.procs.append(None)

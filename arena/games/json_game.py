@@ -122,11 +122,11 @@ class JsonGame(Game):
         return args
 
     def play(self, seed: int, players: list[Player], bot_seeds: list[int]) -> Outcome:
-        """One game; `bot_seeds` go unused (the command starts the bots: nothing reaches them but
-        their command line)."""
+        """One game; each bot's seed reaches it in its environment, through its command line (the
+        command starts the bots)."""
         if len(players) != self.seats:
             raise ValueError(f"{self.name} is a {self.seats}-player game, not {len(players)}")
-        commands = [seat_command(player) for player in players]
+        commands = [seat_command(player, seed) for player, seed in zip(players, bot_seeds, strict=True)]
         finished = run_referee(self.arguments(seed, commands), self.timeout_s, self.cwd)
         finished.check_exit(self.timeout_s)
         return outcome(finished, self.seats)

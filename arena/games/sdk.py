@@ -162,7 +162,7 @@ class SdkGame(Game):
         seats = None
         try:
             referee = Referee(args, env=env, cwd=self.cwd, reply_s=self.reply_s, game_s=self.game_s)
-            seats = Seats(players)
+            seats = Seats(players, bot_seeds)
             return self._play(referee, seats, seed)
         finally:
             if seats is not None:

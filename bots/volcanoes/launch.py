@@ -29,6 +29,8 @@ import sys
 import time
 
 from .pure.player import PurePlayer, ending_on_bad_input, read_turns
+from referee.bot_env import given_seed
+
 from .registry import stand_in
 
 # Set by a referee that can wait before the game's first turn (the arena, for the bots it starts):
@@ -213,7 +215,7 @@ def play(name: str, stdin=None, stdout=None, log=None) -> None:
         from .base import main
         from .registry import bot_class
 
-        main(bot_class(name)())
+        main(bot_class(name)(seed=given_seed()))
         return
     load_first = bool(os.environ.get(LOAD_FIRST_VARIABLE))  # (nothing waits on it then: usual priority)
     engine = _Engine(name, stdin, stdout, idle=not load_first and can_load_idle())
@@ -285,7 +287,7 @@ def serve(name: str, game_in: int, game_out: int) -> None:
     from .state import GameState
 
     with hiding_scipy(), _leaving_idle_to_compile():
-        bot = bot_class(name)()
+        bot = bot_class(name)(seed=given_seed())
         bot.warm_up()
     # A few turns' searches before the first real one: the tree's and tables' memory is touched
     # here, not in a timed turn (a first search into fresh pages took 140 to 190 ms).

@@ -248,8 +248,9 @@ def open_seat(player: Player, seed: int, settings: Settings | None = None):
         later, first = seat_limits(settings, turn_ms(player, settings.turn_ms))
         return GuardedSeat(bot, later / Settings.turn_ms, first / Settings.first_turn_ms)
     if not _loads_first(player):
-        return BotProcess(player.target, cwd=player.cwd)
-    seat = BotProcess(player.target, cwd=player.cwd, env=dict(os.environ, **{LOAD_FIRST_VARIABLE: "1"}))
+        return BotProcess(player.target, cwd=player.cwd, seed=seed)
+    env = dict(os.environ, **{LOAD_FIRST_VARIABLE: "1"})
+    seat = BotProcess(player.target, cwd=player.cwd, env=env, seed=seed)
     wait_until_loaded(seat)
     return seat
 

@@ -36,6 +36,8 @@ import time
 from math import log, sqrt
 from random import Random
 
+from referee.bot_env import given_seed
+
 from . import book, rules
 from .decisive import decisive_playout
 from .player import main
@@ -399,8 +401,9 @@ class MCTSBot:
 
 
 def _options(argv: list[str]) -> dict:
-    """`--seed N` and `--iterations N` from the command line (CodinGame gives none)."""
-    options = {}
+    """`--seed N` and `--iterations N` from the command line (CodinGame gives none); the seed, if not
+    given there, from the environment, where the arena puts it (`referee.bot_env`)."""
+    options = {"seed": given_seed()}
     for flag, name in (("--seed", "seed"), ("--iterations", "iterations")):
         if flag in argv:
             options[name] = int(argv[argv.index(flag) + 1])

@@ -24,4 +24,6 @@ class RandomBot:
 
 
 if __name__ == "__main__":
-    main(RandomBot())
+    from referee.bot_env import given_seed
+
+    main(RandomBot(seed=given_seed()))
