@@ -477,7 +477,7 @@ def _seed_verdict(args, game: Game, players, seed: int) -> dict:
     """Before a run on an external referee: does a seed replay the same game? Paired statistics
     are honest only if it does; a referee that ignores the seed is refused, unless the user allows
     it knowingly (its games then count one by one)."""
-    if game.config().get("protocol") == "volcanoes":
+    if game.replays_seeds:
         return {}
     print(f"checking that the referee of {game.name} honours the seed (one seed, played twice)...", file=sys.stderr)
     game.prepare(players[: game.seats], sys.stderr)

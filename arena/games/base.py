@@ -100,6 +100,8 @@ class Game(ABC):
     # True when the referee runs the bots and keeps their clocks (protocols A and B): the arena then
     # sees no turn, reports no time per turn, and says so.
     timed_by_referee: bool = False
+    # True when a seed is known to replay the same game (our own referee): no check before a run.
+    replays_seeds: bool = False
 
     @abstractmethod
     def config(self) -> dict:

@@ -391,11 +391,14 @@ def failures_lines(failures: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def game_name(config: dict) -> str:
+    return config["game"].get("name") or config["game"]["protocol"]
+
+
 def text_report(config: dict, labels: list[str], games: list[dict], failures: list[dict] = ()) -> str:
     ratings, order = ratings_table(games, labels)
-    game = config.get("game", {})
-    name = game.get("name") or game.get("protocol", "volcanoes")
-    parts = [f"{config['command']} ({name}): {len(games)} games, seed {config['seed']}"]
+    game = config["game"]
+    parts = [f"{config['command']} ({game_name(config)}): {len(games)} games, seed {config['seed']}"]
     if config.get("unpaired"):
         parts.append("the referee ignores the seed: every game counts on its own, as if unpaired")
     if game.get("protocol") in ("cli", "json"):

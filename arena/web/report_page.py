@@ -15,6 +15,7 @@ from arena.stats.ratings import openskill_ratings
 from arena.stats.tables import (
     cross_rows,
     failures_lines,
+    game_name,
     lineups_rows,
     players_rows,
     ratings_rows,
@@ -107,7 +108,7 @@ def render(
     """The report page; game links point into `folder` (relative to the page), for the games in
     `pages` (their ids)."""
     rows, header, order = ratings_rows(games, labels)
-    name = config.get("game", {}).get("name", "volcanoes")
+    name = game_name(config)
     sections = [
         f"<h1>{html.escape(config['command'])} ({html.escape(name)}): {len(games)} games, seed {config['seed']}</h1>"
     ]

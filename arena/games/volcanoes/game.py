@@ -25,6 +25,7 @@ class VolcanoesGame(Game):
 
     name = "volcanoes"
     seats = 2
+    replays_seeds = True  # our referee: a seed's RANDOM answers are java.util.Random(seed)'s
 
     def config(self) -> dict:
         return {"protocol": PROTOCOL, "turn_ms": self.turn_ms, "first_turn_ms": self.first_turn_ms}
