@@ -27,7 +27,7 @@ Referee.java for a referee's side):
 from __future__ import annotations
 
 from arena.games.base import Game, Outcome, Player, ranks_from_scores
-from arena.games.external import REFEREE_LINE_BYTES, Referee, Seats, first_error, garbage, java_command
+from arena.games.runner import REFEREE_LINE_BYTES, Referee, Seats, first_error, garbage, java_command
 from arena.games.sdk import check_program
 from referee.errors import UserError
 from referee.process import split_command, warm_up

@@ -43,7 +43,7 @@ import re
 import shutil
 
 from arena.games.base import Game, Outcome, Player, ranks_from_scores
-from arena.games.external import Referee, Seats, bounded, first_error, garbage, java_command
+from arena.games.runner import Referee, Seats, bounded, first_error, garbage, java_command
 from referee.errors import UserError
 from referee.process import split_command, warm_up
 
