@@ -450,10 +450,14 @@ def _create(args, command, make_lineups, sprt, exact: bool, game: Game | None) -
         raise UsageError("the number of pairs (units) must be at least 1")
     n = game.seats
     if exact and len(args.players) != n:
-        what = "an SPRT compares two players: arena sprt NEW BASE" if command == "sprt" else "arena match A B"
-        if n != 2:
-            what = f"{game.name} seats {n} players: give {n}" + (" (NEW BASE, then the others)" if sprt else "")
-        raise PlayerError(f"a {command} is between {n} players: {what}" if n != 2 else what)
+        if n == 2:
+            raise PlayerError(
+                "an SPRT compares two players: arena sprt NEW BASE"
+                if sprt
+                else "a match is between two players: arena match A B"
+            )
+        others = " (NEW BASE, then the others)" if sprt else ""
+        raise PlayerError(f"a {command} of {game.name} is between its {n} players: give {n}{others}")
     if len(args.players) < n:
         raise PlayerError(f"a {command} of {game.name} needs at least {n} players")
     players = resolve_all(args.players, game)

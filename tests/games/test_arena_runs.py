@@ -188,3 +188,35 @@ def test_a_crashing_referee_fails_its_games_not_the_bots(tmp_path, capsys):
     assert not any(e for g in games for e in g["errors"])
     assert f"{len(failures)} games failed and count for nobody" in out.out
     assert "played again by --resume" in out.out
+
+
+def test_a_game_declared_in_arena_toml_runs_by_its_name(tmp_path, capsys):
+    config = tmp_path / "arena.toml"
+    config.write_text(
+        f'[games.pebbles]\nprotocol = "relay"\ncommand = {REFEREES["relay"]!r}\nplayers = 3\nturn_ms = 500\n'
+    )
+    db = tmp_path / "d.sqlite"
+    argv = ["match", bot("greedy"), bot("first"), bot("worst"), "--game", "pebbles", "--config", str(config)]
+    assert main([*argv, "--pairs", "1", "--seed", "1", "--workers", "1", "--db", str(db), "--quiet"]) == 0
+    stored_config, games, _ = stored(db)
+    assert stored_config["game"]["name"] == "pebbles" and stored_config["game"]["turn_ms"] == 500
+    assert len(games) == 6 and "match (pebbles)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["match", "a", "b", "--referee", "x"], "--referee needs --protocol"),
+        (["match", "a", "b", "--game", "nosuch"], "no game 'nosuch'"),
+        (["match", "a", "b", "--game", "x", "--referee", "y", "--protocol", "cli"], "not both"),
+        (["match", "a", "b", "--protocol", "sdk"], "--protocol goes with --referee"),
+        (["sprt", "a", "b", "--players", "3", "--referee", "x", "--protocol", "cli"], "give 3 (NEW BASE, then"),
+        (["match", "a", "--referee", "x", "--protocol", "cli"], "a match is between two players"),
+        (["match", "a", "b", "--referee", "x", "--protocol", "cli", "--turn-ms", "50"], "turn_ms"),
+    ],
+)
+def test_a_mistake_in_the_game_is_one_line(argv, says, tmp_path, capsys):
+    assert main([*argv, "--db", str(tmp_path / "x.sqlite"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1, err
+    assert not (tmp_path / "x.sqlite").exists()
