@@ -8,7 +8,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from ..errors import UserError
-from ..process import BotError, BotProcess, claim_orphans, warm_up
+from ..process import BotError, BotProcess, warm_up
 from . import rules
 from .match import Settings, play_game
 from .replay import replay_problem
@@ -57,7 +57,6 @@ def register(groups) -> None:
 def run_play(args: argparse.Namespace) -> int:
     settings = Settings(args.turn_ms, args.first_turn_ms, args.max_turns, args.soft_timeouts)
     rules.warm_up()
-    claim_orphans()  # this process runs nothing but the two bots: their orphans are its to kill
     try:
         for command in dict.fromkeys((args.blue, args.orange)):  # before any clock runs
             warm_up(command)
