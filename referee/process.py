@@ -24,6 +24,7 @@ import re
 import secrets
 import selectors
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -69,6 +70,27 @@ def split_command(command: str | Sequence[str]) -> list[str]:
         raise BotStartError(f"cannot split the command {command!r}: {exc}") from None
     if not args:
         raise BotStartError("empty command")
+    return args
+
+
+def check_command(command: str | Sequence[str], cwd: str | None = None) -> list[str]:
+    """The command's argument list, once its program is known to run: found on PATH, or a file
+    (relative to `cwd`) that is executable. BotStartError saying what is wrong otherwise; the one
+    rule of every command that runs a player (`referee volcanoes play`, the arena) before any game."""
+    args = split_command(command)
+    program = args[0]
+    if os.sep not in program:
+        if shutil.which(program) is None:
+            raise BotStartError(f"{program}: no such command (not on PATH)")
+        return args
+    path = Path(cwd or ".", program)
+    if not path.exists():
+        raise BotStartError(f"{program}: no such file")
+    if path.is_dir():
+        raise BotStartError(f"{program} is a folder, not a program")
+    if not os.access(path, os.X_OK):
+        hint = f"run it by its interpreter ({sys.executable} {program}) or " if path.suffix == ".py" else ""
+        raise BotStartError(f"{program} is not executable: {hint}make it so (chmod +x {program})")
     return args
 
 

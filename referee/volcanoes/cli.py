@@ -8,7 +8,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from ..errors import UserError
-from ..process import BotError, BotProcess, warm_up
+from ..process import BotError, BotProcess, check_command, warm_up
 from . import rules
 from .match import Settings, play_game
 from .replay import replay_problem
@@ -59,6 +59,7 @@ def run_play(args: argparse.Namespace) -> int:
     rules.warm_up()
     try:
         for command in dict.fromkeys((args.blue, args.orange)):  # before any clock runs
+            check_command(command)
             warm_up(command)
         with ExitStack() as stack:
             blue = stack.enter_context(BotProcess(args.blue))
