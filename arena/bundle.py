@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.errors import CommandParser, run_command
+from referee.files import refuse_overwriting, write_atomic
 
 from arena.errors import UsageError
 
@@ -289,11 +290,12 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_bundle(args: argparse.Namespace) -> int:
+    bundle = build(args.bot, args.compress, args.limit)
+    refuse_overwriting(args.output, *filter(None, (_module_file(name, PROJECT_ROOT) for name in bundle.modules)))
     try:
-        bundle = build(args.bot, args.compress, args.limit)
-        Path(args.output).write_text(bundle.text, encoding="utf-8")
+        write_atomic(args.output, bundle.text)
     except OSError as exc:
-        raise BundleError(str(exc)) from None
+        raise BundleError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     how = "compressed" if bundle.compressed else "not compressed"
     print(
         f"wrote {args.output}: {bundle.entry} and {len(bundle.modules) - 1} more modules, "

@@ -33,6 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.files import refuse_overwriting, write_atomic
+
 import arena.play.players as players
 from arena.errors import UsageError
 
@@ -468,7 +470,7 @@ def save(path: str, measured: Measured) -> None:
         name: {"unit": s.unit, "higher_is_better": s.higher_is_better, "values": measured.values[name][0]}
         for name, s in measured.specs.items()
     }
-    Path(path).write_text(json.dumps({"machine": machine(), "figures": figures}, indent=1) + "\n")
+    write_atomic(path, json.dumps({"machine": machine(), "figures": figures}, indent=1) + "\n")
 
 
 def load_baseline(path: str, any_machine: bool) -> dict:
@@ -606,6 +608,8 @@ def main(args: argparse.Namespace) -> int:
         raise BenchError("--rounds must be at least 4 (an interval needs several pairs of processes)")
     if args.against_bot and not args.bot:
         raise BenchError("--against-bot needs --bot")
+    if args.save and args.compare:
+        refuse_overwriting(args.save, args.compare)
     baseline = load_baseline(args.compare, args.any_machine) if args.compare else None  # refused before measuring
     new = version(args.tree) if args.tree else Version("working tree", players.PROJECT_ROOT)
     if args.bot:
@@ -644,7 +648,10 @@ def main(args: argparse.Namespace) -> int:
         rows, regressions = summary(measured), []
     print("\n".join(rows))
     if args.save:
-        save(args.save, measured)
+        try:
+            save(args.save, measured)
+        except OSError as exc:
+            raise BenchError(f"cannot write {args.save}: {exc.strerror or exc}") from None
         print(f"figures saved to {args.save}")
     for message in regressions:
         print(f"REGRESSION {message}", file=sys.stderr)

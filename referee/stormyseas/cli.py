@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from referee.errors import UserError
+from referee.files import refuse_overwriting, write_atomic
 from referee.stormyseas import rules, view
 
 
@@ -36,6 +37,8 @@ def _read_cards(path: str) -> list[rules.Card]:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    if args.svg:
+        refuse_overwriting(args.svg, args.file)
     cards = _read_cards(args.file)
     if not 1 <= args.card <= len(cards):
         raise UserError(f"--card {args.card}: the file has {len(cards)} card(s)")
@@ -63,9 +66,9 @@ def run_show(args: argparse.Namespace) -> int:
         print(view.text_frame(card, state, caption, color=color), end="\n\n", flush=True)
     if args.svg:
         try:
-            Path(args.svg).write_text(view.svg_frames(card, frames))
+            write_atomic(args.svg, view.svg_frames(card, frames))
         except OSError as exc:
-            raise UserError(f"cannot write {args.svg}: {exc.strerror}") from None
+            raise UserError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
     if error:
         print(error, file=sys.stderr)
         return 1

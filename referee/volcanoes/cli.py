@@ -8,6 +8,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from ..errors import UserError
+from ..files import refuse_overwriting, write_atomic
 from ..process import BotError, BotProcess, check_command, warm_up
 from . import rules
 from .match import Settings, play_game
@@ -69,7 +70,7 @@ def run_play(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     if args.replay:
         try:
-            Path(args.replay).write_text(json.dumps(result.replay({"blue": args.blue, "orange": args.orange})))
+            write_atomic(args.replay, json.dumps(result.replay({"blue": args.blue, "orange": args.orange})))
         except OSError as exc:
             raise UserError(f"cannot write the replay {args.replay}: {exc.strerror or exc}") from None
     if args.json:
@@ -107,8 +108,9 @@ def run_view(args: argparse.Namespace) -> int:
         raise UserError(f"{source} is not a Volcanoes replay: {problem}")
     page = render(replay)
     target = Path(args.output) if args.output else source.with_suffix(".html")
+    refuse_overwriting(target, source)
     try:
-        target.write_text(page)
+        write_atomic(target, page)
     except OSError as exc:
         raise UserError(f"cannot write {target}: {exc.strerror or exc}") from None
     print(f"wrote {target}")

@@ -36,3 +36,23 @@ def one_line(done: subprocess.CompletedProcess, prog: str, *words: str) -> str:
     for word in words:
         assert word in lines[0], (word, err)
     return lines[0]
+
+
+class _Random:
+    """A seat that answers RANDOM at once (an in-process player for making replays)."""
+
+    def ask(self, lines, timeout):
+        return "RANDOM", 0.001
+
+    def take_stderr(self):
+        return ""
+
+    def close(self):
+        pass
+
+
+def a_replay(seed: int = 1) -> dict:
+    """The replay of a game between two RANDOM players, as `referee volcanoes play --replay` writes it."""
+    from referee.volcanoes.match import play_game
+
+    return play_game(_Random(), _Random(), seed).replay({"blue": "random", "orange": "random"})

@@ -20,6 +20,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from bots.volcanoes.analyse import ENGINE, ITERATIONS, Analyser, engines
+from referee.files import refuse_overwriting, usable_folder, write_atomic
 from referee.volcanoes import analysis
 from referee.volcanoes.replay import replay_problem
 from referee.volcanoes.view import render
@@ -78,6 +79,8 @@ def run_analyse(args) -> int:
         todo, player = _run_games(args), args.player
     else:
         todo, player = [(Path(name), _read_replay(Path(name))) for name in args.replays], None
+    for target, _ in todo:  # before hours of search, not after
+        _check_page(target)
     with Analyser(args.engine, args.iterations, args.workers) as analyser:
         analysed = []
         for number, (target, replay) in enumerate(todo, 1):
@@ -138,19 +141,27 @@ def _run_games(args) -> list[tuple[Path, dict]]:
     if not chosen:
         raise UsageError(f"{args.player} has no {'lost ' if args.games == 'losses' else ''}game in {args.db}")
     folder = Path(args.output) if args.output else Path(args.db).with_name(Path(args.db).stem + "_analysis")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"cannot make {folder}: {exc.strerror or exc}") from None
+    usable_folder(folder, "the folder of the analysed replays")
     return [(folder / f"game-{g['id']}.json", stored_replay(g)) for g in chosen[: args.limit]]
 
 
+def _check_page(target: Path) -> None:
+    """The page of replay `target` (beside it, .html) can be written: not the replay itself, not a
+    folder."""
+    page = target.with_suffix(".html")
+    refuse_overwriting(page, target)
+    if page.is_dir():
+        raise UsageError(f"cannot write the page {page}: it is a folder")
+
+
 def _write(target: Path, replay: dict) -> None:
-    try:
-        target.write_text(json.dumps(replay))
-        target.with_suffix(".html").write_text(render(replay))
-    except OSError as exc:
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+    """The analysed replay over `target` (the replay analysed, when it is a file given: it only
+    gains its analysis) and its page beside it, each whole or not at all."""
+    for path, text in ((target, json.dumps(replay)), (target.with_suffix(".html"), render(replay))):
+        try:
+            write_atomic(path, text)
+        except OSError as exc:
+            raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _side(replay: dict, player: str | None) -> str | None:
