@@ -12,7 +12,7 @@ from ..files import refuse_overwriting, write_atomic
 from ..process import BotError, BotProcess, check_command, warm_up
 from . import rules
 from .match import Settings, play_game
-from .replay import replay_problem
+from .replay import read_replay
 
 
 def _positive(kind):
@@ -97,15 +97,7 @@ def run_view(args: argparse.Namespace) -> int:
     from .view import render
 
     source = Path(args.replay)
-    try:
-        replay = json.loads(source.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UserError(f"cannot read the replay {source}: {exc.strerror or exc}") from None
-    except ValueError as exc:  # not UTF-8, not JSON
-        raise UserError(f"{source} is not a replay file (not JSON: {exc})") from None
-    problem = replay_problem(replay)
-    if problem:
-        raise UserError(f"{source} is not a Volcanoes replay: {problem}")
+    replay = read_replay(source)
     page = render(replay)
     target = Path(args.output) if args.output else source.with_suffix(".html")
     refuse_overwriting(target, source)

@@ -22,7 +22,7 @@ from tqdm import tqdm
 from bots.volcanoes.analyse import ENGINE, ITERATIONS, Analyser, engines
 from referee.files import refuse_overwriting, usable_folder, write_atomic
 from referee.volcanoes import analysis
-from referee.volcanoes.replay import replay_problem
+from referee.volcanoes.replay import read_replay
 from referee.volcanoes.view import render
 
 from arena.errors import UsageError
@@ -78,7 +78,7 @@ def run_analyse(args) -> int:
     if args.db:
         todo, player = _run_games(args), args.player
     else:
-        todo, player = [(Path(name), _read_replay(Path(name))) for name in args.replays], None
+        todo, player = [(Path(name), read_replay(name)) for name in args.replays], None
     for target, _ in todo:  # before hours of search, not after
         _check_page(target)
     with Analyser(args.engine, args.iterations, args.workers) as analyser:
@@ -105,19 +105,6 @@ def run_analyse(args) -> int:
     if player:
         print(summary(analysed, player))
     return 0
-
-
-def _read_replay(path: Path) -> dict:
-    try:
-        replay = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"cannot read the replay {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise UsageError(f"{path} is not a replay file (not JSON: {exc})") from None
-    problem = replay_problem(replay)
-    if problem:
-        raise UsageError(f"{path} is not a Volcanoes replay: {problem}")
-    return replay
 
 
 def _run_games(args) -> list[tuple[Path, dict]]:
