@@ -25,7 +25,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.errors import CommandParser, run_command
+from referee.errors import CommandParser, count, run_command
 from referee.files import refuse_overwriting, write_atomic
 
 from arena.errors import UsageError
@@ -265,13 +265,13 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--limit",
-        type=int,
+        type=count(1),
         default=CODINGAME_LIMIT,
         help=f"the size limit in UTF-16 code units (default {CODINGAME_LIMIT:,})",
     )
     p.add_argument(
         "--check",
-        type=int,
+        type=count(1),
         nargs="?",
         const=4,
         default=0,

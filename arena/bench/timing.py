@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.errors import count, number, positive_seconds
 from referee.files import refuse_overwriting, write_atomic
 
 import arena.play.players as players
@@ -568,13 +569,13 @@ def register(commands) -> None:
     how.add_argument("--rounds", type=int, help="alternating rounds (default 12, 8 with --quick)")
     how.add_argument(
         "--seconds",
-        type=float,
+        type=positive_seconds,
         help="CPU seconds per kernel figure per version per round (default 0.25, 0.1 with --quick)",
     )
-    how.add_argument("--positions", type=int, help="positions per bot run (default 20, 10 with --quick)")
+    how.add_argument("--positions", type=count(1), help="positions per bot run (default 20, 10 with --quick)")
     how.add_argument(
         "--threshold",
-        type=float,
+        type=number(float, least=0),
         default=DEFAULT_THRESHOLD,
         help="a figure regresses when worse with 95%% confidence AND by more than this (default %(default)s = 5%%)",
     )

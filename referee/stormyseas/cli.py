@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from referee.errors import UserError
+from referee.errors import MAX_SECONDS, UserError, count, number
 from referee.files import refuse_overwriting, write_atomic
 from referee.stormyseas import rules, view
 
@@ -17,11 +17,16 @@ def register(commands) -> None:
     """The commands of `referee stormyseas` beyond `judge`."""
     p = commands.add_parser("show", help="draw a card, and the states of a solution")
     p.add_argument("file", help="a card file")
-    p.add_argument("--card", type=int, default=1, help="which card of the file (1-based, default 1)")
+    p.add_argument("--card", type=count(1), default=1, help="which card of the file (1-based, default 1)")
     p.add_argument("--solution", help='a solution line, e.g. "4L2, 5L2, XU3, ..."')
     p.add_argument("--rotation", action="store_true", help="allow the red boat's quarter turns")
     p.add_argument("--svg", metavar="OUT", help="also write every frame to this SVG file")
-    p.add_argument("--delay", type=float, default=0.0, help="seconds between frames, redrawn in place")
+    p.add_argument(
+        "--delay",
+        type=number(float, least=0, most=MAX_SECONDS),
+        default=0.0,
+        help="seconds between frames, redrawn in place",
+    )
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     p.set_defaults(run=run_show)
 

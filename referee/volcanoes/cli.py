@@ -7,28 +7,12 @@ import json
 from contextlib import ExitStack
 from pathlib import Path
 
-from ..errors import UserError
+from ..errors import UserError, count, positive_ms
 from ..files import refuse_overwriting, write_atomic
 from ..process import BotError, BotProcess, check_command, warm_up
 from . import rules
 from .match import Settings, play_game
 from .replay import read_replay
-
-
-def _positive(kind):
-    """An argparse type: a number of `kind` above zero."""
-
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not value > 0:  # also refuses NaN
-            raise argparse.ArgumentTypeError(f"must be above zero, not {text}")
-        return value
-
-    parse.__name__ = kind.__name__  # argparse names the type in its messages
-    return parse
 
 
 def register(groups) -> None:
@@ -38,9 +22,9 @@ def register(groups) -> None:
     play.add_argument("blue", metavar="BLUE_CMD", help="command line of the first player (blue)")
     play.add_argument("orange", metavar="ORANGE_CMD", help="command line of the second player (orange)")
     play.add_argument("--seed", type=int, default=0, help="game seed (drives RANDOM answers)")
-    play.add_argument("--turn-ms", type=_positive(float), default=100.0, help="time per turn after the first")
-    play.add_argument("--first-turn-ms", type=_positive(float), default=1000.0, help="time for a player's first turn")
-    play.add_argument("--max-turns", type=_positive(int), default=200, help="turns before a draw (growth counts)")
+    play.add_argument("--turn-ms", type=positive_ms, default=100.0, help="time per turn after the first")
+    play.add_argument("--first-turn-ms", type=positive_ms, default=1000.0, help="time for a player's first turn")
+    play.add_argument("--max-turns", type=count(1), default=200, help="turns before a draw (growth counts)")
     play.add_argument(
         "--soft-timeouts",
         action="store_true",

@@ -20,6 +20,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from bots.volcanoes.analyse import ENGINE, ITERATIONS, Analyser, engines
+from referee.errors import count
 from referee.files import refuse_overwriting, usable_folder, write_atomic
 from referee.volcanoes import analysis
 from referee.volcanoes.replay import read_replay
@@ -48,7 +49,7 @@ def register(subparsers) -> None:
         default="losses",
         help="the player's lost games (default; draws count) or all its games",
     )
-    p.add_argument("--limit", type=int, metavar="N", help="at most N games (the first played)")
+    p.add_argument("--limit", type=count(1), metavar="N", help="at most N games (the first played)")
     p.add_argument(
         "-o",
         "--output",
@@ -57,9 +58,12 @@ def register(subparsers) -> None:
     )
     p.add_argument("--engine", default=ENGINE, help=f"the searching bot (default {ENGINE})")
     p.add_argument(
-        "--iterations", type=int, default=ITERATIONS, help=f"search iterations per position (default {ITERATIONS:,})"
+        "--iterations",
+        type=count(1),
+        default=ITERATIONS,
+        help=f"search iterations per position (default {ITERATIONS:,})",
     )
-    p.add_argument("--workers", type=int, help="processes searching at once (default: every core)")
+    p.add_argument("--workers", type=count(1), help="processes searching at once (default: every core)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(run=run_analyse)
 
@@ -69,12 +73,6 @@ def run_analyse(args) -> int:
         raise UsageError("give replay files, or --db RUN --player LABEL (not both)")
     if args.engine not in engines():
         raise UsageError(f"--engine {args.engine}: it cannot analyse; engines that can: {', '.join(engines())}")
-    if (
-        args.iterations < 1
-        or (args.workers is not None and args.workers < 1)
-        or (args.limit is not None and args.limit < 1)
-    ):
-        raise UsageError("--iterations, --workers and --limit must be at least 1")
     if args.db:
         todo, player = _run_games(args), args.player
     else:
