@@ -755,4 +755,9 @@ class BotProcess:
 
 
 if __name__ == "__main__":
+    from .errors import CommandParser
+
+    CommandParser(
+        prog="python -m referee.process", description="Say how bots' process trees are ended here."
+    ).parse_args()
     print(containment())
