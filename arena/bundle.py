@@ -25,8 +25,9 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.errors import CommandParser, count, run_command
+from referee.errors import CommandParser, run_command
 from referee.files import refuse_overwriting, write_atomic
+from referee.options import count
 
 from arena.errors import UsageError
 

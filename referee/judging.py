@@ -21,7 +21,8 @@ import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator
 
-from .errors import InputFormatError, positive_ms
+from .errors import InputFormatError
+from .options import positive_ms
 from .process import BotError, BotProcess, BotStartError
 from .puzzle import OracleError, Puzzle, default_oracle, last_stderr_line
 

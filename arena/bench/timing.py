@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.errors import count, number, positive_seconds
+from referee.options import count, number, positive_seconds
 from referee.files import refuse_overwriting, write_atomic
 
 import arena.play.players as players

@@ -8,7 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-from referee.errors import MAX_SECONDS, UserError, count, number
+from referee.errors import UserError
+from referee.options import MAX_SECONDS, count, number
 from referee.files import refuse_overwriting, write_atomic
 from referee.stormyseas import rules, view
 

@@ -7,7 +7,8 @@ import json
 from contextlib import ExitStack
 from pathlib import Path
 
-from ..errors import UserError, count, positive_ms
+from ..errors import UserError
+from ..options import count, positive_ms
 from ..files import refuse_overwriting, write_atomic
 from ..process import BotError, BotProcess, check_command, warm_up
 from . import rules

@@ -8,7 +8,7 @@ import pytest
 
 import referee.cli
 from referee.errors import InputFormatError
-from referee.errors import positive_ms
+from referee.options import positive_ms
 from referee.judging import report_verdicts
 from referee.process import BotStartError
 from referee.puzzle import OracleError

@@ -34,8 +34,8 @@ MAIN = re.compile(r"^if __name__ == .__main__.:", re.MULTILINE)
 # Cases that fail in the lead's files (arena/cli.py): the lead wires the shared number type in and
 # removes them here (`test_the_leads_cases_are_still_failing` tells when one passes).
 LEAD = {
-    "arena tournament --turn-ms 1e300": "arena/cli.py: --turn-ms type=referee.errors.positive_ms",
-    "arena tournament --first-turn-ms 1e300": "arena/cli.py: --first-turn-ms type=referee.errors.positive_ms",
+    "arena tournament --turn-ms 1e300": "arena/cli.py: --turn-ms type=referee.options.positive_ms",
+    "arena tournament --first-turn-ms 1e300": "arena/cli.py: --first-turn-ms type=referee.options.positive_ms",
 }
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from bots.volcanoes.analyse import ENGINE, ITERATIONS, Analyser, engines
-from referee.errors import count
+from referee.options import count
 from referee.files import refuse_overwriting, usable_folder, write_atomic
 from referee.volcanoes import analysis
 from referee.volcanoes.replay import read_replay
