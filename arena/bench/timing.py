@@ -647,6 +647,11 @@ def main(args: argparse.Namespace) -> int:
         )
     else:
         rows, regressions = summary(measured), []
+    if (len(labels) == 2 or baseline is not None) and not rows:  # every figure skipped: nothing compared
+        against = labels[1] if len(labels) == 2 else args.compare
+        raise BenchError(
+            f"no figure could be compared with {against} (each was skipped: see above), so none is known not to regress"
+        )
     print("\n".join(rows))
     if args.save:
         try:
