@@ -23,7 +23,9 @@ def replay_from_moves(moves: list[str], **fields) -> dict:
     for turn, move in enumerate(moves, 1):
         who = int(rules.actor(turn))
         if (who == rules.GROWTH) != (move == "GROW"):
-            raise ValueError(f"turn {turn}: {move} does not fit the turn order")
+            raise ValueError(f"turn {turn}: {move!r} does not fit the turn order")
+        if move != "GROW" and move not in INDEX:
+            raise ValueError(f"turn {turn}: {move!r} is not a tile name")
         tile = -1 if move == "GROW" else INDEX[move]
         if tile >= 0 and not rules.is_legal(levels, dormant, who, tile):
             raise ValueError(f"turn {turn}: {move} is not a legal move")

@@ -23,7 +23,7 @@ from bots.volcanoes.analyse import ENGINE, ITERATIONS, Analyser, engines
 from referee.options import count
 from referee.files import refuse_overwriting, usable_folder, write_atomic
 from referee.volcanoes import analysis
-from referee.volcanoes.replay import read_replay
+from referee.volcanoes.replay import read_replay, replay_problem
 from referee.volcanoes.view import render
 
 from arena.errors import UsageError
@@ -127,7 +127,19 @@ def _run_games(args) -> list[tuple[Path, dict]]:
         raise UsageError(f"{args.player} has no {'lost ' if args.games == 'losses' else ''}game in {args.db}")
     folder = Path(args.output) if args.output else Path(args.db).with_name(Path(args.db).stem + "_analysis")
     usable_folder(folder, "the folder of the analysed replays")
-    return [(folder / f"game-{g['id']}.json", stored_replay(g)) for g in chosen[: args.limit]]
+    return [(folder / f"game-{g['id']}.json", _stored_replay(g, args.db)) for g in chosen[: args.limit]]
+
+
+def _stored_replay(game: dict, db: str) -> dict:
+    """A stored game's replay; UsageError naming the game where the database holds no playable game."""
+    try:
+        replay = stored_replay(game)
+    except (ValueError, TypeError, AttributeError, KeyError) as exc:  # moves no game has, fields of no type
+        raise UsageError(f"{db} is damaged: game {game.get('id')}: {exc}") from None
+    problem = replay_problem(replay)
+    if problem:
+        raise UsageError(f"{db} is damaged: game {game.get('id')}: {problem}")
+    return replay
 
 
 def _check_page(target: Path) -> None:
