@@ -11,9 +11,12 @@ MODE:
          each parent exiting after its fork: a process tree that is never the same twice.
   bare   a grandchild leaves the session, is orphaned, and runs with an empty environment.
   none   no escape (a plain player).
+  killparent  kills the process that started it (an arena worker) on its first turn, with SIGKILL,
+         as the OOM killer might.
 """
 
 import os
+import signal
 import sys
 import time
 
@@ -67,4 +70,6 @@ while True:
         line = sys.stdin.readline()
     if len(line.split()) == 80:  # a Volcanoes turn: the position, then the valid moves
         sys.stdin.readline()
+    if mode == "killparent":
+        os.kill(os.getppid(), signal.SIGKILL)
     print("RANDOM", flush=True)
