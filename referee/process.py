@@ -288,8 +288,13 @@ def _make_home() -> Path | None:
     if not ((home / "cgroup.kill").exists() or (home / "cgroup.freeze").exists()):  # before Linux 5.2
         _remove_cgroup(home)
         return None
-    atexit.register(_remove_cgroup, home)  # with any bot left in it (one never closed)
+    atexit.register(_remove_home_at_exit, home, os.getpid())  # with any bot left in it (one never closed)
     return home
+
+
+def _remove_home_at_exit(home: Path, owner: int) -> None:
+    if os.getpid() == owner:  # not in a forked child that exits: the folder is its parent's
+        _remove_cgroup(home)
 
 
 def _remove_stale_homes(own: Path) -> None:

@@ -207,3 +207,15 @@ def test_the_bots_of_a_killed_process_are_ended_by_the_next_one():
         assert not marked(marker) and not cgroup.parent.exists()
     finally:
         kill_marked(marker)
+
+
+@needs_cgroup
+def test_a_forked_child_that_exits_leaves_its_parents_bots_alone():
+    code = (
+        "import os, sys; from referee.process import BotProcess; bot = BotProcess(['sleep', '30']); "
+        "pid = os.fork()\nif pid == 0: sys.exit(0)  # its exit runs the parent's atexit handlers\n"
+        "os.waitpid(pid, 0); print(bot.running(), bot.tree.cgroup.is_dir()); bot.close()"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert done.stdout.split() == ["True", "True"], done.stderr
