@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.errors import CommandParser, run_command
-from referee.options import count
 from referee.files import refuse_overwriting, write_atomic
+from referee.options import count
 
 from arena.errors import UsageError
 

@@ -33,8 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.options import count, number, positive_seconds
 from referee.files import refuse_overwriting, write_atomic
+from referee.options import count, number, positive_seconds
 
 import arena.play.players as players
 from arena.errors import UsageError

@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 from referee.errors import UserError
-from referee.options import MAX_SECONDS, count, number
 from referee.files import refuse_overwriting, write_atomic
+from referee.options import MAX_SECONDS, count, number
 from referee.stormyseas import rules, view
 
 

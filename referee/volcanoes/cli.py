@@ -8,8 +8,8 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from ..errors import UserError
-from ..options import count, positive_ms
 from ..files import refuse_overwriting, write_atomic
+from ..options import count, positive_ms
 from ..process import BotError, BotProcess, check_command, warm_up
 from . import rules
 from .match import Settings, play_game

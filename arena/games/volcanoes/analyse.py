@@ -20,8 +20,8 @@ from pathlib import Path
 from tqdm import tqdm
 
 from bots.volcanoes.analyse import ENGINE, ITERATIONS, Analyser, engines
-from referee.options import count
 from referee.files import refuse_overwriting, usable_folder, write_atomic
+from referee.options import count
 from referee.volcanoes import analysis
 from referee.volcanoes.replay import read_replay, replay_problem
 from referee.volcanoes.view import render

@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 
 from bots.volcanoes.mcts import MctsBot
+from bots.volcanoes.search import bitboard, tree
 from referee.errors import CommandParser, UserError, report
 from referee.files import write_atomic
-from bots.volcanoes.search import bitboard, tree
 
 from . import book, rules
 
