@@ -471,9 +471,12 @@ def _leftovers(bot_pid: int | None, marker: bytes, since: int) -> tuple[list[int
 
 
 def _kill_leftovers(bot_pid: int | None, marker: bytes, since: int, seconds: float = 3.0) -> None:
-    """Kill (and, being their subreaper, reap) the bot's leftovers until none is left, or `seconds`.
-    `bot_pid` is None once the bot was reaped: its number may be another process's by now."""
+    """Kill (and, being their subreaper, reap) the bot's leftovers until two reads of /proc in a row
+    find none (one may miss a process born after the list was read whose parent was gone before
+    its turn came), or `seconds`. `bot_pid` is None once the bot was reaped: its number may be
+    another process's by now."""
     deadline = time.monotonic() + seconds
+    empty_reads = 0
     while True:
         with _bots_lock:
             live, dead, groups = _leftovers(bot_pid, marker, since)
@@ -492,7 +495,8 @@ def _kill_leftovers(bot_pid: int | None, marker: bytes, since: int, seconds: flo
                 os.waitpid(pid, os.WNOHANG)  # only our children: others are not ours to reap
             except (ChildProcessError, OSError):
                 pass
-        if not live or time.monotonic() > deadline:
+        empty_reads = 0 if live else empty_reads + 1
+        if empty_reads == 2 or time.monotonic() > deadline:
             return
         time.sleep(0.01)  # let the killed go, and any fork they raced with show up
 

@@ -156,7 +156,9 @@ def test_the_fallback_ends_an_orphan_that_left_its_session_and_environment(name,
     escape.check()
 
 
-def test_the_fallback_ends_a_fork_chain(escape, tmp_path):
+def test_the_fallback_ends_a_fork_chain_in_a_session_of_its_own(escape, tmp_path):
+    # The chain keeps the process group its first process made: the fallback kills the group whole
+    # (a chain that leaves its group at every fork could outrun it; a cgroup ends any chain).
     done = _run(command_line("referee volcanoes play", escape("chain"), tmp_path), tmp_path, fallback=True)
     assert "Traceback" not in done.stderr, done.stderr
     escape.check()
