@@ -20,12 +20,15 @@ from __future__ import annotations
 import argparse
 import ast
 import base64
+import re
 import sys
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from referee.errors import CommandParser, run_command
+from referee.files import refuse_overwriting, write_atomic
+from referee.options import count
 
 from arena.errors import UsageError
 
@@ -106,15 +109,29 @@ def utf16_units(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
+_MODULE_PATH = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", re.ASCII)
+_RUNS_AS_SCRIPT = re.compile(r"^if __name__ == [\"']__main__[\"']:", re.MULTILINE)
+
+
 def resolve_bot(bot: str, root: Path = PROJECT_ROOT) -> str:
-    """The module to bundle for a bot name (see the module docstring) or a dotted module path."""
+    """The module to bundle for a bot name (see the module docstring) or a dotted module path: a
+    module (not a package) that runs as a program, else a BundleError saying why (a bundle of
+    anything else would be a file that cannot play)."""
+    if not _MODULE_PATH.fullmatch(bot):
+        raise BundleError(f"{bot!r} is neither a bot name (see `arena bots`) nor a dotted module path")
     if "." in bot:
         candidates = [bot]
     else:
         candidates = [f"bots.volcanoes.pure.{bot}", f"bots.volcanoes.{bot}"]
     for name in candidates:
-        if _module_file(name, root) is not None:
-            return name
+        path = _module_file(name, root)
+        if path is None:
+            continue
+        if path.name == "__init__.py":
+            raise BundleError(f"{name} is a package, not a bot's module (see `arena bots`)")
+        if not _RUNS_AS_SCRIPT.search(path.read_text(encoding="utf-8", errors="replace")):
+            raise BundleError(f'{name} does not run as a program (it has no `if __name__ == "__main__":`)')
+        return name
     raise BundleError(f"no bot module {' or '.join(candidates)} in {root}")
 
 
@@ -264,13 +281,13 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--limit",
-        type=int,
+        type=count(1),
         default=CODINGAME_LIMIT,
         help=f"the size limit in UTF-16 code units (default {CODINGAME_LIMIT:,})",
     )
     p.add_argument(
         "--check",
-        type=int,
+        type=count(1),
         nargs="?",
         const=4,
         default=0,
@@ -289,11 +306,12 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_bundle(args: argparse.Namespace) -> int:
+    bundle = build(args.bot, args.compress, args.limit)
+    refuse_overwriting(args.output, *filter(None, (_module_file(name, PROJECT_ROOT) for name in bundle.modules)))
     try:
-        bundle = build(args.bot, args.compress, args.limit)
-        Path(args.output).write_text(bundle.text, encoding="utf-8")
+        write_atomic(args.output, bundle.text)
     except OSError as exc:
-        raise BundleError(str(exc)) from None
+        raise BundleError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     how = "compressed" if bundle.compressed else "not compressed"
     print(
         f"wrote {args.output}: {bundle.entry} and {len(bundle.modules) - 1} more modules, "

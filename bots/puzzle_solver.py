@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from referee.errors import CommandParser, InputFormatError, shorten
+from referee.errors import CommandParser, InputFormatError, reader_gone, shorten
 from referee.puzzle import Puzzle
 
 # report(text, instance, answer, seconds, cpu_seconds) after each answer; `instance` is None for
@@ -61,4 +61,6 @@ def run(puzzle: Puzzle, solve: Callable, report: Report | None = None, stdin=Non
     except UnicodeDecodeError:
         print(f"{puzzle.name} solver: the input is not UTF-8 text", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `... | head`: the reader has what it wanted
+        return reader_gone()
     return 2 if bad else 0

@@ -6,6 +6,7 @@ being the command as its usage names it (`referee coroutine judge`, `arena match
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -55,9 +56,20 @@ def report(args: argparse.Namespace, error: UserError) -> int:
     return 2
 
 
+def reader_gone() -> int:
+    """What a command does when the reader of its output left (`... | head` raised BrokenPipeError):
+    stop quietly, its stdout pointed at /dev/null so that Python's own flush at exit cannot fail on
+    the closed pipe again. The exit status, 0: the reader has what it wanted."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def run_command(args: argparse.Namespace) -> int:
-    """Run the chosen command (`args.run`); a UserError is its one line and exit status 2."""
+    """Run the chosen command (`args.run`); a UserError is its one line and exit status 2, a reader
+    that left is no error (`reader_gone`)."""
     try:
         return args.run(args)
     except UserError as exc:
         return report(args, exc)
+    except BrokenPipeError:
+        return reader_gone()

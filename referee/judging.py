@@ -22,21 +22,11 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 
 from .errors import InputFormatError
+from .options import positive_ms
 from .process import BotError, BotProcess, BotStartError
 from .puzzle import OracleError, Puzzle, default_oracle, last_stderr_line
 
 ORACLE_MS = 120_000  # the oracle's time for one answer: generous, a timeout stops the judge
-
-
-def positive_ms(text: str) -> float:
-    """An argparse type: a time in milliseconds, above zero."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of milliseconds") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("--time-ms must be positive")
-    return value
 
 
 def add_judge_command(commands, puzzle: Puzzle) -> argparse.ArgumentParser:

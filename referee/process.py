@@ -6,27 +6,29 @@ Reading follows CodinGame's runner: an answer must end its line within 10,000 by
 timeout), '\\r', '\\n' and '\\r\\n' all end a line, lines are not trimmed, and bytes after the line
 stay for the next turn.
 
-"Every process it started" includes those that left its process group or session (`setsid`) and
-were orphaned: a process group reaches only the first. So each bot runs with a per-bot token in its
-environment (inherited by whatever it starts), and closing kills, until none is left, every process
-that holds the token, is in the bot's session, or descends from one of these; on Linux through /proc
-(elsewhere only the process group is killed). A process that empties its environment, leaves the
-session and is orphaned escapes that walk; `claim_orphans()` makes this process their subreaper, so
-such orphans become its children and are killed too (for processes that run nothing but bots: the
-referee command and the arena's workers). No close waits on a pipe without a bound: an orphan may
-keep the bot's pipes open.
+"Every process it started" includes those that left its process group or session (`setsid`),
+were orphaned, emptied their environment or fork without end: a `ProcessTree` owns them all, in a
+cgroup of the bot's own where the machine allows it, else by a token and this process's adoption
+of orphans (see ProcessTree). `python -m referee.process` says which one this machine gives. No
+close waits on a pipe without a bound: an orphan may keep the bot's pipes open.
 """
 
 from __future__ import annotations
 
+import atexit
 import ctypes
+import functools
+import itertools
 import os
+import re
 import secrets
 import selectors
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import weakref
@@ -72,6 +74,27 @@ def split_command(command: str | Sequence[str]) -> list[str]:
     return args
 
 
+def check_command(command: str | Sequence[str], cwd: str | None = None) -> list[str]:
+    """The command's argument list, once its program is known to run: found on PATH, or a file
+    (relative to `cwd`) that is executable. BotStartError saying what is wrong otherwise; the one
+    rule of every command that runs a player (`referee volcanoes play`, the arena) before any game."""
+    args = split_command(command)
+    program = args[0]
+    if os.sep not in program:
+        if shutil.which(program) is None:
+            raise BotStartError(f"{program}: no such command (not on PATH)")
+        return args
+    path = Path(cwd or ".", program)
+    if not path.exists():
+        raise BotStartError(f"{program}: no such file")
+    if path.is_dir():
+        raise BotStartError(f"{program} is a folder, not a program")
+    if not os.access(path, os.X_OK):
+        hint = f"run it by its interpreter ({sys.executable} {program}) or " if path.suffix == ".py" else ""
+        raise BotStartError(f"{program} is not executable: {hint}make it so (chmod +x {program})")
+    return args
+
+
 def warm_up_command(command: str | Sequence[str], cwd: str | None = None) -> list[str] | None:
     """The command that prepares bot `command` before its games, or None when it has none.
 
@@ -100,12 +123,26 @@ def warm_up(command: str | Sequence[str], cwd: str | None = None, log=sys.stderr
         file=log,
         flush=True,
     )
-    try:
-        done = subprocess.run(prepare, cwd=cwd, capture_output=True, text=True, timeout=WARM_UP_SECONDS)
-    except subprocess.TimeoutExpired:
-        raise BotStartError(f"its warm-up took more than {WARM_UP_SECONDS} s") from None
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+    tree = ProcessTree()  # a warm-up is the bot's code too: nothing it starts outlives it
+    # Its stderr in a file, not a pipe: a process it left behind cannot hold the reading up.
+    with tempfile.TemporaryFile() as stderr:
+        try:
+            warming = tree.start(prepare, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr)
+        except OSError as exc:
+            tree.end(None)
+            raise BotStartError(f"cannot start its warm-up {shlex.join(prepare)}: {exc.strerror or exc}") from None
+        try:
+            code = warming.wait(timeout=WARM_UP_SECONDS)
+        except subprocess.TimeoutExpired:
+            raise BotStartError(f"its warm-up took more than {WARM_UP_SECONDS} s") from None
+        finally:
+            tree.end(warming)
+            warming.wait()
+            tree.forget()
+        stderr.seek(0)
+        message = stderr.read().decode("utf-8", "replace")
+    if code != 0:
+        last = (message.strip().splitlines() or ["(no message)"])[-1]
         raise BotStartError(f"its warm-up {shlex.join(prepare)} failed: {last}")
     print(f"ready in {time.perf_counter() - started:.1f} s", file=log, flush=True)
 
@@ -202,22 +239,172 @@ class _StderrSink(threading.Thread):
 
 # ---------------------------------------------------------------- every process a bot started
 
+CGROUP = "cgroup"  # the mechanisms that end a bot's process tree: see ProcessTree
+TOKEN = "token and subreaper"
+NO_CGROUP_VARIABLE = "CALDERA_NO_CGROUP"  # set (non-empty): use the fallback even where cgroups work
+
 _PROC = Path("/proc")
 _PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
-_claimed_orphans = False
 _ANY_TOKEN = f"{TOKEN_VARIABLE}=".encode()
 _live_bots: set[int] = set()  # pids of this process's bots (direct children) not yet closed
 _open: weakref.WeakSet = weakref.WeakSet()  # this process's BotProcess objects not yet closed
 _bots_lock = threading.Lock()  # a bot being started is never taken for a leftover of another
+_claimed_orphans = False
+_home: Path | None | bool = False  # this process's folder of bot cgroups; None: none; False: not made yet
+_home_lock = threading.Lock()
+_cgroup_numbers = itertools.count(1)
+
+
+def _forget_home_after_fork() -> None:  # a forked child makes its own (the parent's is the parent's)
+    global _home, _home_lock
+    _home, _home_lock = False, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_home_after_fork)
+
+
+def _own_cgroup() -> Path | None:
+    """This process's cgroup v2 folder (under the cgroup2 mount that holds it), or None."""
+    try:
+        membership = (_PROC / "self" / "cgroup").read_text().splitlines()
+        mounts = (_PROC / "self" / "mountinfo").read_text().splitlines()
+    except OSError:
+        return None
+    own = next((line[3:] for line in membership if line.startswith("0::")), None)
+    if own is None:
+        return None
+    for line in mounts:
+        fields = line.split()
+        if "-" not in fields[5:] or fields[fields.index("-", 5) + 1 :][:1] != ["cgroup2"]:
+            continue
+        root, mountpoint = (re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), f) for f in fields[3:5])
+        if own == root or own.startswith(root.rstrip("/") + "/"):
+            return Path(mountpoint, own[len(root) :].lstrip("/"))
+    return None
+
+
+def _home_name(pid: int) -> str:
+    """The name of process `pid`'s folder of bot cgroups: its pid namespace, pid and start time
+    (so a folder whose owner is gone is told from one whose pid was reused, or seen from elsewhere)."""
+    try:
+        namespace = os.readlink(_PROC / "self" / "ns" / "pid").split("[")[-1].rstrip("]")
+    except OSError:
+        namespace = "0"
+    return f"caldera-{namespace}-{pid}-{_start_time(pid)}"
+
+
+def _cgroup_home() -> Path | None:
+    """The cgroup v2 folder in which this process makes one cgroup per bot: `caldera-...` in its
+    own cgroup, made at the first call, removed at exit. None where there is none to be had: no
+    cgroup v2, no right to write in this process's cgroup (neither root nor delegated), or cgroups
+    turned off by CALDERA_NO_CGROUP."""
+    global _home
+    with _home_lock:
+        if _home is False:
+            _home = None if os.environ.get(NO_CGROUP_VARIABLE) else _make_home()
+        return _home
+
+
+def _make_home() -> Path | None:
+    own = _own_cgroup()
+    if own is None or not (own / "cgroup.procs").is_file():
+        return None
+    _remove_stale_homes(own)
+    home = own / _home_name(os.getpid())
+    try:
+        home.mkdir()
+    except OSError:
+        return None
+    if not ((home / "cgroup.kill").exists() or (home / "cgroup.freeze").exists()):  # before Linux 5.2
+        _remove_cgroup(home)
+        return None
+    atexit.register(_remove_home_at_exit, home, os.getpid())  # with any bot left in it (one never closed)
+    return home
+
+
+def _remove_home_at_exit(home: Path, owner: int) -> None:
+    if os.getpid() == owner:  # not in a forked child that exits: the folder is its parent's
+        _remove_cgroup(home)
+
+
+def _remove_stale_homes(own: Path) -> None:
+    """Kill and remove the bot cgroups of processes of this pid namespace that are gone (killed
+    before they could end their bots, as by SIGKILL or the OOM killer)."""
+    mine = _home_name(os.getpid()).split("-")[1]
+    try:
+        folders = [p for p in own.iterdir() if p.name.startswith(f"caldera-{mine}-")]
+    except OSError:
+        return
+    for folder in folders:
+        _, _, pid, started = folder.name.split("-", 3)
+        if pid.isdigit() and _home_name(int(pid)) != folder.name:
+            _remove_cgroup(folder)
+
+
+def _cgroup_populated(path: Path) -> bool:
+    try:
+        return "populated 1" in (path / "cgroup.events").read_text()
+    except OSError:
+        return False
+
+
+def _kill_cgroup(path: Path) -> None:
+    """SIGKILL every process in cgroup `path` and its descendants: through cgroup.kill (Linux 5.14),
+    else frozen first (no process of a frozen cgroup forks) and killed one by one."""
+    try:
+        (path / "cgroup.kill").write_text("1")
+        return
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return
+    try:
+        (path / "cgroup.freeze").write_text("1")
+        deadline = time.monotonic() + 1.0
+        while "frozen 1" not in (path / "cgroup.events").read_text() and time.monotonic() < deadline:
+            time.sleep(0.001)
+        for folder in [path, *(p for p in path.rglob("*") if p.is_dir())]:
+            for pid in (folder / "cgroup.procs").read_text().split():
+                try:
+                    os.kill(int(pid), signal.SIGKILL)  # a fatal signal ends even a frozen process
+                except (ProcessLookupError, PermissionError):
+                    pass
+        (path / "cgroup.freeze").write_text("0")
+    except OSError:
+        pass
+
+
+def _remove_cgroup(path: Path, seconds: float = 5.0) -> None:
+    """Kill everything in cgroup `path` until it holds no process (or `seconds`), then remove it
+    and the cgroups in it."""
+    deadline = time.monotonic() + seconds
+    while True:
+        _kill_cgroup(path)
+        if not _cgroup_populated(path) or time.monotonic() > deadline:
+            break
+        time.sleep(0.002)
+    try:
+        folders = sorted((p for p in path.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True)
+    except OSError:
+        folders = []
+    for folder in [*folders, path]:
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
 
 
 def claim_orphans() -> bool:
-    """Make this process the subreaper of its descendants (Linux): an orphaned descendant becomes
-    its child instead of init's, so closing a bot can find and kill (and reap) even one that left the
-    bot's session and environment. Only for a process whose children are all bots: any child that
-    is not a live bot's own process is then taken for a bot's leftover. True if it took effect."""
+    """Make this process the subreaper of its descendants (Linux) where bots are not contained by
+    cgroups: an orphaned descendant becomes its child instead of init's, so closing a bot can find
+    and kill (and reap) even one that left the bot's session and environment. An adopted child is
+    taken for a bot's leftover only outside this process's session (every bot starts a session of
+    its own), so the children this process starts itself are never mistaken for one. BotProcess
+    calls it where it needs it; True if this process is (now) a subreaper for its bots."""
     global _claimed_orphans
-    if not sys.platform.startswith("linux"):
+    if _claimed_orphans:
+        return True
+    if not sys.platform.startswith("linux") or _cgroup_home() is not None:
         return False
     try:
         libc = ctypes.CDLL(None, use_errno=True)
@@ -229,9 +416,20 @@ def claim_orphans() -> bool:
     return True
 
 
-def _processes() -> dict[int, tuple[int, int, str, int]]:
-    """Every process visible now: pid -> (parent pid, session id, state letter, start time in clock
-    ticks since boot). {} without /proc."""
+def containment() -> str:
+    """How this process ends its bots' process trees, in words (`python -m referee.process`)."""
+    home = _cgroup_home()
+    if home is not None:
+        way = "cgroup.kill" if (home / "cgroup.kill").exists() else "freezing it, then SIGKILL to each process"
+        return f"{CGROUP}: each bot in a cgroup of its own, in {home}, ended by {way}"
+    if not _PROC.is_dir():
+        return "process group: only the bot's process group is killed (no /proc)"
+    return f"{TOKEN}: a token in each bot's environment, its session, and orphans adopted as their subreaper"
+
+
+def _processes() -> dict[int, tuple[int, int, int, str, int]]:
+    """Every process visible now: pid -> (parent pid, process group, session id, state letter,
+    start time in clock ticks since boot). {} without /proc."""
     table = {}
     try:
         entries = list(_PROC.iterdir())
@@ -245,7 +443,7 @@ def _processes() -> dict[int, tuple[int, int, str, int]]:
         except OSError:
             continue
         fields = stat[stat.rindex(b")") + 2 :].split()
-        table[int(entry.name)] = (int(fields[1]), int(fields[3]), fields[0].decode(), int(fields[19]))
+        table[int(entry.name)] = (int(fields[1]), int(fields[2]), int(fields[3]), fields[0].decode(), int(fields[19]))
     return table
 
 
@@ -265,19 +463,26 @@ def _start_time(pid: int) -> int:
         return 0
 
 
-def _leftovers(bot_pid: int | None, marker: bytes, since: int) -> tuple[list[int], list[int]]:
-    """(live, dead) processes that the bot started: those holding its token, in its session, or
-    descending from either; with `claim_orphans()`, also any child of ours that is no live bot."""
+def _leftovers(bot_pid: int | None, marker: bytes, since: int) -> tuple[list[int], list[int], set[int]]:
+    """(live, dead, process groups) of the processes that the bot started: those holding its token,
+    in its session, or descending from either; where this process claimed orphans, also any child of
+    ours in another session than ours that is no live bot and holds no bot's token."""
     table = _processes()
-    me = os.getpid()
+    me, my_session = os.getpid(), os.getsid(0)
     found = set()
-    for pid, (ppid, sid, _, started) in table.items():
+    for pid, (ppid, _, sid, _, started) in table.items():
         if pid in (me, bot_pid):
             continue
         # Only a process started since the bot can hold its token: the others' environments go unread.
         if (bot_pid is not None and sid == bot_pid) or (started >= since and _holds_token(pid, marker)):
             found.add(pid)
-        elif _claimed_orphans and ppid == me and pid not in _live_bots and not _holds_token(pid, _ANY_TOKEN):
+        elif (
+            _claimed_orphans
+            and ppid == me
+            and sid != my_session
+            and pid not in _live_bots
+            and not _holds_token(pid, _ANY_TOKEN)
+        ):
             found.add(pid)  # an orphan adopted by this process, and no other bot's
     children: dict[int, list[int]] = {}
     for pid, (ppid, *_) in table.items():
@@ -288,18 +493,28 @@ def _leftovers(bot_pid: int | None, marker: bytes, since: int) -> tuple[list[int
             if child not in found and child != me:
                 found.add(child)
                 stack.append(child)
-    live = [pid for pid in found if table.get(pid, (0, 0, "Z", 0))[2] not in ("Z", "X")]
+    live = [pid for pid in found if table.get(pid, (0, 0, 0, "Z", 0))[3] not in ("Z", "X")]
     dead = [pid for pid in found if pid not in live]
-    return live, dead
+    # Their process groups: a group never spans sessions, and these sessions are the bot's making.
+    groups = {table[pid][1] for pid in live if pid in table and table[pid][2] != my_session}
+    return live, dead, groups
 
 
 def _kill_leftovers(bot_pid: int | None, marker: bytes, since: int, seconds: float = 3.0) -> None:
-    """Kill (and, being their subreaper, reap) the bot's leftovers until none is left, or `seconds`.
-    `bot_pid` is None once the bot was reaped: its number may be another process's by now."""
+    """Kill (and, being their subreaper, reap) the bot's leftovers until two reads of /proc in a row
+    find none (one may miss a process born after the list was read whose parent was gone before
+    its turn came), or `seconds`. `bot_pid` is None once the bot was reaped: its number may be
+    another process's by now."""
     deadline = time.monotonic() + seconds
+    empty_reads = 0
     while True:
         with _bots_lock:
-            live, dead = _leftovers(bot_pid, marker, since)
+            live, dead, groups = _leftovers(bot_pid, marker, since)
+        for group in groups:  # the whole group at once: a fork in it cannot slip between two kills
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
         for pid in live:
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -310,7 +525,8 @@ def _kill_leftovers(bot_pid: int | None, marker: bytes, since: int, seconds: flo
                 os.waitpid(pid, os.WNOHANG)  # only our children: others are not ours to reap
             except (ChildProcessError, OSError):
                 pass
-        if not live or time.monotonic() > deadline:
+        empty_reads = 0 if live else empty_reads + 1
+        if empty_reads == 2 or time.monotonic() > deadline:
             return
         time.sleep(0.01)  # let the killed go, and any fork they raced with show up
 
@@ -322,6 +538,101 @@ def close_all() -> None:
             bot.close()
         except Exception:  # noqa: BLE001 - exiting anyway: the next one still gets closed
             pass
+
+
+class ProcessTree:
+    """Every process one bot starts, from the bot's start to its end: `start()` starts the bot,
+    `end()` kills every process it started, whatever they did meanwhile. `mechanism` says how:
+
+    - CGROUP, where the machine allows it (cgroup v2, and the right to make cgroups in this
+      process's own: root, or a delegated cgroup): the bot starts inside a cgroup of its own, which
+      every process it starts inherits and cannot leave (short of root's rights). Ending it is
+      `cgroup.kill`, which the kernel applies to every process of the cgroup at once, fork chains
+      included.
+    - TOKEN elsewhere (the fallback): the bot runs in a session of its own with a token in its
+      environment (inherited by whatever it starts), and this process becomes the subreaper of its
+      descendants (`claim_orphans`). Ending kills, until none is left, every process in the bot's
+      session, holding the token, adopted by this process from another session, or descending from
+      one of these, and their process groups (on Linux through /proc; elsewhere only the process
+      group is killed). A chain of processes that each leave their session and fork faster than
+      /proc is read can outrun it: only a cgroup ends such a chain for sure.
+    """
+
+    def __init__(self):
+        self.cgroup: Path | None = None
+        self._procs_fd: int | None = None
+        home = _cgroup_home()
+        if home is not None:
+            path = home / f"bot-{next(_cgroup_numbers)}"
+            try:
+                path.mkdir()
+                self._procs_fd = os.open(path / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
+                self.cgroup = path
+            except OSError:
+                _remove_cgroup(path)
+        self.token = None if self.cgroup else secrets.token_hex(16)
+        self._started = 0
+        self._pid: int | None = None
+
+    @property
+    def mechanism(self) -> str:
+        return CGROUP if self.cgroup else TOKEN
+
+    def start(self, args: list[str], *, env: dict[str, str] | None = None, **popen) -> subprocess.Popen:
+        """Start the bot: `subprocess.Popen(args, env=env, **popen)` in a session of its own, inside
+        its cgroup or with its token. OSError when it cannot start."""
+        env = dict(os.environ if env is None else env)
+        while True:
+            if self.cgroup is None:
+                claim_orphans()
+                env[TOKEN_VARIABLE] = self.token
+            # In the child, before it runs the bot: "0" moves the process that writes it.
+            join = None if self._procs_fd is None else functools.partial(os.write, self._procs_fd, b"0")
+            try:
+                with _bots_lock:
+                    proc = subprocess.Popen(args, env=env, start_new_session=True, preexec_fn=join, **popen)
+                    _live_bots.add(proc.pid)
+                break
+            except subprocess.SubprocessError:  # it could not join its cgroup: take the fallback
+                self._give_up_cgroup()
+        self._pid = proc.pid
+        self._started = _start_time(proc.pid)
+        return proc
+
+    def _give_up_cgroup(self) -> None:
+        global _home
+        with _home_lock:
+            _home = None  # one bot could not join a cgroup: no later one tries
+        self._close_procs_fd()
+        _remove_cgroup(self.cgroup)
+        self.cgroup, self.token = None, secrets.token_hex(16)
+
+    def _close_procs_fd(self) -> None:
+        if self._procs_fd is not None:
+            os.close(self._procs_fd)
+            self._procs_fd = None
+
+    def end(self, proc: subprocess.Popen | None) -> None:
+        """Kill every process the bot `proc` started (and the bot). Bounded in time even when a
+        process out of reach (another user's) survives."""
+        self._close_procs_fd()
+        if self.cgroup is not None:
+            _remove_cgroup(self.cgroup)
+        elif proc is not None:
+            pid = proc.pid
+            reaped = proc.returncode is not None  # then `pid` may be another process's by now
+            if not reaped:
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            # Before the bot is reaped, its pid (and so its session's id) cannot be reused.
+            _kill_leftovers(None if reaped else pid, f"{TOKEN_VARIABLE}={self.token}\0".encode(), self._started)
+
+    def forget(self) -> None:
+        """The bot was reaped: it is no live bot of this process any more."""
+        with _bots_lock:
+            _live_bots.discard(self._pid)
 
 
 class BotProcess:
@@ -343,25 +654,15 @@ class BotProcess:
         end (the exception it died of); `take_stderr` then gives the last `stderr_bytes_per_turn`."""
         self.args = split_command(command)
         self._max_line_bytes = max_line_bytes
-        self._token = secrets.token_hex(16)
-        env = dict(os.environ if env is None else env)
-        env[TOKEN_VARIABLE] = self._token
         if seed is not None:  # the bot's seed for this game, for a bot that takes it (referee/bot_env.py)
-            env[SEED_VARIABLE] = str(seed)
+            env = dict(os.environ if env is None else env, **{SEED_VARIABLE: str(seed)})
+        self.tree = ProcessTree()  # `tree.mechanism` says how its end reaches every process
         try:
-            with _bots_lock:
-                self._proc = subprocess.Popen(
-                    self.args,
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE,
-                    cwd=cwd,
-                    env=env,
-                    start_new_session=True,  # its own session and process group: see close()
-                )
-                _live_bots.add(self._proc.pid)
-            self._started = _start_time(self._proc.pid)
+            self._proc = self.tree.start(
+                self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env
+            )
         except OSError as exc:
+            self.tree.end(None)
             raise BotStartError(f"cannot start {shlex.join(self.args)!r}: {exc.strerror or exc}") from exc
         self._closed = False
         _open.add(self)
@@ -498,21 +799,12 @@ class BotProcess:
         if self._closed:
             return
         self._closed = True
-        pid = self._proc.pid
-        reaped = self._proc.returncode is not None  # then `pid` may be another process's by now
-        if not reaped:
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        # Before the bot is reaped, its pid (and so its session's id) cannot be reused.
-        _kill_leftovers(None if reaped else pid, f"{TOKEN_VARIABLE}={self._token}\0".encode(), self._started)
+        self.tree.end(self._proc)
         try:
             self._proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - a process in uninterruptible sleep
             pass
-        with _bots_lock:
-            _live_bots.discard(pid)
+        self.tree.forget()
         for stream in (self._proc.stdin, self._proc.stdout):
             try:
                 stream.close()
@@ -529,3 +821,12 @@ class BotProcess:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+if __name__ == "__main__":
+    from .errors import CommandParser
+
+    CommandParser(
+        prog="python -m referee.process", description="Say how bots' process trees are ended here."
+    ).parse_args()
+    print(containment())

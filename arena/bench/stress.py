@@ -32,6 +32,7 @@ from tqdm import tqdm
 
 from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, TAKE_OVER_NOTE
 from bots.volcanoes.registry import BOTS, is_pure
+from referee.options import count, positive_ms
 from referee.process import BotError, BotProcess, warm_up
 from referee.volcanoes.match import Settings, play_game
 
@@ -247,8 +248,8 @@ def register(bench: argparse.ArgumentParser) -> None:
         "stress (--stress): many games at once, bots as processes, from an empty numba cache"
     )
     group.add_argument("--stress", action="store_true", help="run the stress benchmark instead")
-    group.add_argument("--games", type=int, help="games in all (default: as many as --parallel)")
-    group.add_argument("--parallel", type=int, help="games at once (default: twice the cores)")
+    group.add_argument("--games", type=count(1), help="games in all (default: as many as --parallel)")
+    group.add_argument("--parallel", type=count(1), help="games at once (default: twice the cores)")
     group.add_argument(
         "--cache",
         choices=("fresh", "per-game", "warm"),
@@ -264,12 +265,12 @@ def register(bench: argparse.ArgumentParser) -> None:
     group.add_argument("--engines", nargs="+", metavar="NAME", help=f"the bots (default: {' '.join(default_bots())})")
     group.add_argument(
         "--max-turns",
-        type=int,
+        type=count(1),
         default=Settings().max_turns,
         help="turns before a draw (default %(default)s: whole games)",
     )
-    group.add_argument("--turn-ms", type=float, default=100.0, help="default %(default)s")
-    group.add_argument("--first-turn-ms", type=float, default=1000.0, help="default %(default)s")
+    group.add_argument("--turn-ms", type=positive_ms, default=100.0, help="default %(default)s")
+    group.add_argument("--first-turn-ms", type=positive_ms, default=1000.0, help="default %(default)s")
     bench_run = bench.get_default("run")
 
     def dispatch(args: argparse.Namespace) -> int:

@@ -33,6 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.files import refuse_overwriting, write_atomic
+from referee.options import count, number, positive_seconds
+
 from arena.games.volcanoes import players as volcanoes_players
 from arena.play import players
 from arena.errors import UsageError
@@ -471,7 +474,7 @@ def save(path: str, measured: Measured) -> None:
         name: {"unit": s.unit, "higher_is_better": s.higher_is_better, "values": measured.values[name][0]}
         for name, s in measured.specs.items()
     }
-    Path(path).write_text(json.dumps({"machine": machine(), "figures": figures}, indent=1) + "\n")
+    write_atomic(path, json.dumps({"machine": machine(), "figures": figures}, indent=1) + "\n")
 
 
 def load_baseline(path: str, any_machine: bool) -> dict:
@@ -569,13 +572,13 @@ def register(commands) -> None:
     how.add_argument("--rounds", type=int, help="alternating rounds (default 12, 8 with --quick)")
     how.add_argument(
         "--seconds",
-        type=float,
+        type=positive_seconds,
         help="CPU seconds per kernel figure per version per round (default 0.25, 0.1 with --quick)",
     )
-    how.add_argument("--positions", type=int, help="positions per bot run (default 20, 10 with --quick)")
+    how.add_argument("--positions", type=count(1), help="positions per bot run (default 20, 10 with --quick)")
     how.add_argument(
         "--threshold",
-        type=float,
+        type=number(float, least=0),
         default=DEFAULT_THRESHOLD,
         help="a figure regresses when worse with 95%% confidence AND by more than this (default %(default)s = 5%%)",
     )
@@ -609,6 +612,8 @@ def main(args: argparse.Namespace) -> int:
         raise BenchError("--rounds must be at least 4 (an interval needs several pairs of processes)")
     if args.against_bot and not args.bot:
         raise BenchError("--against-bot needs --bot")
+    if args.save and args.compare:
+        refuse_overwriting(args.save, args.compare)
     baseline = load_baseline(args.compare, args.any_machine) if args.compare else None  # refused before measuring
     new = version(args.tree) if args.tree else Version("working tree", players.PROJECT_ROOT)
     if args.bot:
@@ -645,9 +650,17 @@ def main(args: argparse.Namespace) -> int:
         )
     else:
         rows, regressions = summary(measured), []
+    if (len(labels) == 2 or baseline is not None) and not rows:  # every figure skipped: nothing compared
+        against = labels[1] if len(labels) == 2 else args.compare
+        raise BenchError(
+            f"no figure could be compared with {against} (each was skipped: see above), so none is known not to regress"
+        )
     print("\n".join(rows))
     if args.save:
-        save(args.save, measured)
+        try:
+            save(args.save, measured)
+        except OSError as exc:
+            raise BenchError(f"cannot write {args.save}: {exc.strerror or exc}") from None
         print(f"figures saved to {args.save}")
     for message in regressions:
         print(f"REGRESSION {message}", file=sys.stderr)

@@ -316,10 +316,16 @@ def serve() -> None:
     {"value": V} | {"unavailable": WHY} | {"error": TRACEBACK}."""
     import traceback
 
-    for line in sys.stdin:
-        request = json.loads(line)
+    if sys.argv[1:]:
+        sys.exit(f"python -m arena.bench.worker: it takes no arguments, only requests on stdin ({sys.argv[1]!r})")
+    for number, line in enumerate(sys.stdin, 1):
         try:
-            value = FIGURES[request.pop("figure")](**request)
+            request = json.loads(line)
+            figure = FIGURES[request.pop("figure")]
+        except (ValueError, KeyError, TypeError, AttributeError):  # (`arena bench` sends none of these)
+            sys.exit(f"python -m arena.bench.worker: request {number} is not a known figure's request: {line[:80]!r}")
+        try:
+            value = figure(**request)
             answer = {"value": value}
         except Unavailable as exc:
             answer = {"unavailable": str(exc)}

@@ -22,6 +22,7 @@ from bots.coroutine.search import solve
 from referee.coroutine.puzzle import PUZZLE
 from referee.coroutine.rules import Board, format_answer, format_puzzle
 from referee.errors import UserError, run_command
+from referee.options import count, positive_seconds
 
 DENSITY = 0.3  # a restart's board shows each arrow with this probability: sparse boards run long
 PATIENCE = 2000  # flips without getting closer before a restart
@@ -81,9 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     what.add_argument("--hardest", action="store_true", help="search for the board with the longest optimum")
     parser.add_argument("--count", type=int, default=1, metavar="K", help="how many puzzles (default 1)")
     parser.add_argument("--seed", type=int, default=None, metavar="S")
-    parser.add_argument("--effort", type=int, default=50_000_000, help="boards to evaluate at most (default 5e7)")
+    parser.add_argument("--effort", type=count(1), default=50_000_000, help="boards to evaluate at most (default 5e7)")
     parser.add_argument(
-        "--seconds", type=float, default=60, metavar="T", help="with --hardest: the search time (default 60)"
+        "--seconds", type=positive_seconds, default=60, metavar="T", help="with --hardest: the search time (default 60)"
     )
     args = parser.parse_args(argv)
     args.run = run_hardest if args.hardest else run_generate

@@ -317,8 +317,20 @@ def serve(name: str, game_in: int, game_out: int) -> None:
     print("end", flush=True)
 
 
+def _usage_error(message: str) -> None:
+    print(f"python -m bots.volcanoes.launch: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "--serve":
-        serve(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    from .registry import BOTS
+
+    args = sys.argv[1:]
+    if args[:1] == ["--serve"]:  # (the engine's child, as _Engine starts it)
+        if len(args) != 4 or args[1] not in BOTS or not (args[2].isdigit() and args[3].isdigit()):
+            _usage_error("--serve NAME IN_FD OUT_FD: a registered bot and two file descriptors")
+        serve(args[1], int(args[2]), int(args[3]))
+    elif len(args) != 1 or args[0] not in BOTS:
+        _usage_error(f"give one registered bot to play: {', '.join(BOTS)}")
     else:
-        play(sys.argv[1])
+        play(args[0])

@@ -11,7 +11,15 @@ import time
 from .registry import BOTS, bot_class, is_pure
 
 
-def main(names: list[str]) -> int:
+def main(argv: list[str] | None = None) -> int:
+    from referee.errors import CommandParser
+
+    parser = CommandParser(prog="python -m bots.volcanoes.warmup", description=__doc__)
+    parser.add_argument("names", nargs="*", metavar="NAME", help="the bots (default: every bot with kernels)")
+    names = parser.parse_args(argv).names
+    unknown = [name for name in names if name not in BOTS]
+    if unknown:
+        parser.error(f"no bot named {unknown[0]!r}; known bots: {', '.join(BOTS)}")
     for name in names or [name for name in BOTS if not is_pure(name)]:
         if is_pure(name):  # nothing to compile
             continue
@@ -22,4 +30,4 @@ def main(names: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

@@ -8,6 +8,7 @@ import os
 import sys
 
 from referee.errors import UserError
+from referee.files import write_atomic
 from referee.iqtwist.picture import svg_picture, text_picture
 from referee.iqtwist.rules import (
     is_solved,
@@ -57,9 +58,8 @@ def run_show(args: argparse.Namespace) -> int:
     print(text_picture(state, coloured=_wants_colour(args.no_color)))
     if args.svg:
         try:
-            with open(args.svg, "w", encoding="utf-8") as handle:
-                handle.write(svg_picture(state))
+            write_atomic(args.svg, svg_picture(state))
         except OSError as exc:
-            raise UserError(f"cannot write {args.svg}: {exc.strerror}") from None
+            raise UserError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
         print(f"wrote {args.svg}")
     return 0

@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 from referee.errors import UserError
+from referee.files import refuse_overwriting, write_atomic
+from referee.options import MAX_SECONDS, count, number
 from referee.stormyseas import rules, view
 
 
@@ -16,11 +18,16 @@ def register(commands) -> None:
     """The commands of `referee stormyseas` beyond `judge`."""
     p = commands.add_parser("show", help="draw a card, and the states of a solution")
     p.add_argument("file", help="a card file")
-    p.add_argument("--card", type=int, default=1, help="which card of the file (1-based, default 1)")
+    p.add_argument("--card", type=count(1), default=1, help="which card of the file (1-based, default 1)")
     p.add_argument("--solution", help='a solution line, e.g. "4L2, 5L2, XU3, ..."')
     p.add_argument("--rotation", action="store_true", help="allow the red boat's quarter turns")
     p.add_argument("--svg", metavar="OUT", help="also write every frame to this SVG file")
-    p.add_argument("--delay", type=float, default=0.0, help="seconds between frames, redrawn in place")
+    p.add_argument(
+        "--delay",
+        type=number(float, least=0, most=MAX_SECONDS),
+        default=0.0,
+        help="seconds between frames, redrawn in place",
+    )
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     p.set_defaults(run=run_show)
 
@@ -36,6 +43,8 @@ def _read_cards(path: str) -> list[rules.Card]:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    if args.svg:
+        refuse_overwriting(args.svg, args.file)
     cards = _read_cards(args.file)
     if not 1 <= args.card <= len(cards):
         raise UserError(f"--card {args.card}: the file has {len(cards)} card(s)")
@@ -63,9 +72,9 @@ def run_show(args: argparse.Namespace) -> int:
         print(view.text_frame(card, state, caption, color=color), end="\n\n", flush=True)
     if args.svg:
         try:
-            Path(args.svg).write_text(view.svg_frames(card, frames))
+            write_atomic(args.svg, view.svg_frames(card, frames))
         except OSError as exc:
-            raise UserError(f"cannot write {args.svg}: {exc.strerror}") from None
+            raise UserError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
     if error:
         print(error, file=sys.stderr)
         return 1

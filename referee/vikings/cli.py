@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from referee.errors import InputFormatError, UserError
+from referee.files import write_atomic
 from referee.vikings import rules, view
 
 
@@ -39,8 +40,7 @@ def run_show(args: argparse.Namespace) -> int:
         print(f"stopped at {error}")
     if args.svg:
         try:
-            with open(args.svg, "w", encoding="utf-8") as handle:
-                handle.write(view.svg(board, targets))
+            write_atomic(args.svg, view.svg(board, targets))
         except OSError as exc:
-            raise UserError(f"cannot write {args.svg}: {exc.strerror}") from None
+            raise UserError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
     return 1 if error else 0

@@ -7,6 +7,7 @@ gaps; boats sit on the edges between tiles, and the targets, when given, are mar
 from __future__ import annotations
 
 import math
+from html import escape
 
 from referee.vikings import rules
 
@@ -143,6 +144,8 @@ def svg(board: rules.Board, targets=()) -> str:
                 f'fill="#555">{rules.EDGES[edge]}</text>'
             )
     caption = rules.format_board(board) + (f"  target {rules.format_targets(targets)}" if targets else "")
-    out.append(f'<text x="{size / 2:.1f}" y="{size + 15:.1f}" text-anchor="middle" font-size="13">{caption}</text>')
+    out.append(
+        f'<text x="{size / 2:.1f}" y="{size + 15:.1f}" text-anchor="middle" font-size="13">{escape(caption)}</text>'
+    )
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -8,26 +8,12 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from ..errors import UserError
-from ..process import BotError, BotProcess, claim_orphans, warm_up
+from ..files import refuse_overwriting, write_atomic
+from ..options import count, positive_ms
+from ..process import BotError, BotProcess, check_command, warm_up
 from . import community, rules
 from .match import Settings, play_game
-from .replay import replay_problem
-
-
-def _positive(kind):
-    """An argparse type: a number of `kind` above zero."""
-
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not value > 0:  # also refuses NaN
-            raise argparse.ArgumentTypeError(f"must be above zero, not {text}")
-        return value
-
-    parse.__name__ = kind.__name__  # argparse names the type in its messages
-    return parse
+from .replay import read_replay
 
 
 def register(groups) -> None:
@@ -37,9 +23,9 @@ def register(groups) -> None:
     play.add_argument("blue", metavar="BLUE_CMD", help="command line of the first player (blue)")
     play.add_argument("orange", metavar="ORANGE_CMD", help="command line of the second player (orange)")
     play.add_argument("--seed", type=int, default=0, help="game seed (drives RANDOM answers)")
-    play.add_argument("--turn-ms", type=_positive(float), default=100.0, help="time per turn after the first")
-    play.add_argument("--first-turn-ms", type=_positive(float), default=1000.0, help="time for a player's first turn")
-    play.add_argument("--max-turns", type=_positive(int), default=200, help="turns before a draw (growth counts)")
+    play.add_argument("--turn-ms", type=positive_ms, default=100.0, help="time per turn after the first")
+    play.add_argument("--first-turn-ms", type=positive_ms, default=1000.0, help="time for a player's first turn")
+    play.add_argument("--max-turns", type=count(1), default=200, help="turns before a draw (growth counts)")
     play.add_argument(
         "--soft-timeouts",
         action="store_true",
@@ -58,9 +44,9 @@ def register(groups) -> None:
 def run_play(args: argparse.Namespace) -> int:
     settings = Settings(args.turn_ms, args.first_turn_ms, args.max_turns, args.soft_timeouts)
     rules.warm_up()
-    claim_orphans()  # this process runs nothing but the two bots: their orphans are its to kill
     try:
         for command in dict.fromkeys((args.blue, args.orange)):  # before any clock runs
+            check_command(command)
             warm_up(command)
         with ExitStack() as stack:
             blue = stack.enter_context(BotProcess(args.blue))
@@ -70,7 +56,7 @@ def run_play(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     if args.replay:
         try:
-            Path(args.replay).write_text(json.dumps(result.replay({"blue": args.blue, "orange": args.orange})))
+            write_atomic(args.replay, json.dumps(result.replay({"blue": args.blue, "orange": args.orange})))
         except OSError as exc:
             raise UserError(f"cannot write the replay {args.replay}: {exc.strerror or exc}") from None
     if args.json:
@@ -97,19 +83,12 @@ def run_view(args: argparse.Namespace) -> int:
     from .view import render
 
     source = Path(args.replay)
-    try:
-        replay = json.loads(source.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UserError(f"cannot read the replay {source}: {exc.strerror or exc}") from None
-    except ValueError as exc:  # not UTF-8, not JSON
-        raise UserError(f"{source} is not a replay file (not JSON: {exc})") from None
-    problem = replay_problem(replay)
-    if problem:
-        raise UserError(f"{source} is not a Volcanoes replay: {problem}")
+    replay = read_replay(source)
     page = render(replay)
     target = Path(args.output) if args.output else source.with_suffix(".html")
+    refuse_overwriting(target, source)
     try:
-        target.write_text(page)
+        write_atomic(target, page)
     except OSError as exc:
         raise UserError(f"cannot write {target}: {exc.strerror or exc}") from None
     print(f"wrote {target}")

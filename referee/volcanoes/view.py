@@ -105,8 +105,9 @@ def script_json(data) -> str:
     """`data` as JSON that is safe inside a <script> element, whatever its strings hold: "</script>"
     would end the element, "<!--" would start a comment that swallows the code after it, and
     U+2028/2029 end lines in older JavaScript. Outside strings JSON has none of these characters, so
-    each is written as the string escape that JSON.parse reads back unchanged."""
-    return json.dumps(data, separators=(",", ":")).translate(_SCRIPT_UNSAFE)
+    each is written as the string escape that JSON.parse reads back unchanged. NaN and Infinity are
+    refused (ValueError): JSON.parse would fail on them, and the page stay blank."""
+    return json.dumps(data, separators=(",", ":"), allow_nan=False).translate(_SCRIPT_UNSAFE)
 
 
 def render(replay: dict) -> str:
@@ -275,10 +276,10 @@ if (analysis) {
 function pct(v) { return Math.round(100 * v) + "%"; }
 const slider = document.getElementById("slider");
 slider.max = frames.length - 1;
-document.getElementById("players").innerHTML =
-  '<span class="blue">blue: ' + esc(data.players.blue || "?") + '</span> &nbsp; <span class="orange">orange: ' +
-  esc(data.players.orange || "?") + "</span>";
-function esc(s) { return String(s).replace(/[&<>]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;"})[c]); }
+// Text from the replay goes in as text (textContent, createElement), never as markup.
+function span(cls, text) { const s = document.createElement("span"); s.className = cls; s.textContent = text; return s; }
+document.getElementById("players").append(
+  span("blue", "blue: " + (data.players.blue || "?")), "\\u00a0 ", span("orange", "orange: " + (data.players.orange || "?")));
 let index = 0, timer = null;
 function show(i) {
   index = Math.max(0, Math.min(frames.length - 1, i));
@@ -296,7 +297,8 @@ function show(i) {
   });
   slider.value = index;
   document.getElementById("counter").textContent = "turn " + f.turn + " / " + frames[frames.length - 1].turn;
-  document.getElementById("turn").innerHTML = f.turn ? f.turn + ' <span class="' + f.actor + '">' + f.actor + "</span>" : "start";
+  const turn = document.getElementById("turn");
+  if (f.turn) turn.replaceChildren(f.turn + " ", span(f.actor, f.actor)); else turn.textContent = "start";
   document.getElementById("move").textContent = f.actor === "growth" ? "growth: every volcano rises"
     : (f.move || (f.received === null || f.received === undefined ? "" : "answer " + JSON.stringify(f.received)));
   document.getElementById("time").textContent = f.time_ms == null ? "" : f.time_ms.toFixed(1) + " ms";

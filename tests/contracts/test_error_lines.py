@@ -21,7 +21,7 @@ CASES = [
     (
         referee.cli.main,
         ["vikings", "judge", MISSING, "solver", "--time-ms", "0"],
-        "referee vikings judge: argument --time-ms: --time-ms must be positive",
+        "referee vikings judge: argument --time-ms: must be above 0, not 0",
     ),
     (
         referee.cli.main,

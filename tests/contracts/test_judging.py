@@ -8,7 +8,8 @@ import pytest
 
 import referee.cli
 from referee.errors import InputFormatError
-from referee.judging import positive_ms, report_verdicts
+from referee.options import positive_ms
+from referee.judging import report_verdicts
 from referee.process import BotStartError
 from referee.puzzle import OracleError
 
@@ -26,7 +27,7 @@ def test_every_puzzle_judges_with_one_command_shape(game):
 
 def test_time_must_be_a_positive_number():
     assert positive_ms("1.5") == 1.5
-    for bad in ("0", "-3", "fast"):
+    for bad in ("0", "-3", "fast", "nan", "inf", "1e300"):
         with pytest.raises(argparse.ArgumentTypeError):
             positive_ms(bad)
 

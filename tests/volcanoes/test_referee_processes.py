@@ -98,7 +98,7 @@ def test_cli_says_clearly_when_a_command_cannot_start(tmp_path):
         timeout=60,
     )
     assert out.returncode != 0
-    assert "cannot start 'no-such-bot-command'" in out.stderr
+    assert "no-such-bot-command: no such command (not on PATH)" in out.stderr
     assert "Traceback" not in out.stderr
 
 

@@ -20,8 +20,10 @@ from pathlib import Path
 from tqdm import tqdm
 
 from bots.volcanoes.analyse import ENGINE, ITERATIONS, Analyser, engines
+from referee.files import refuse_overwriting, usable_folder, write_atomic
+from referee.options import count
 from referee.volcanoes import analysis
-from referee.volcanoes.replay import replay_problem
+from referee.volcanoes.replay import read_replay, replay_problem
 from referee.volcanoes.view import render
 
 from arena.errors import UsageError
@@ -47,7 +49,7 @@ def register(subparsers) -> None:
         default="losses",
         help="the player's lost games (default; draws count) or all its games",
     )
-    p.add_argument("--limit", type=int, metavar="N", help="at most N games (the first played)")
+    p.add_argument("--limit", type=count(1), metavar="N", help="at most N games (the first played)")
     p.add_argument(
         "-o",
         "--output",
@@ -56,9 +58,12 @@ def register(subparsers) -> None:
     )
     p.add_argument("--engine", default=ENGINE, help=f"the searching bot (default {ENGINE})")
     p.add_argument(
-        "--iterations", type=int, default=ITERATIONS, help=f"search iterations per position (default {ITERATIONS:,})"
+        "--iterations",
+        type=count(1),
+        default=ITERATIONS,
+        help=f"search iterations per position (default {ITERATIONS:,})",
     )
-    p.add_argument("--workers", type=int, help="processes searching at once (default: every core)")
+    p.add_argument("--workers", type=count(1), help="processes searching at once (default: every core)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(run=run_analyse)
 
@@ -68,16 +73,12 @@ def run_analyse(args) -> int:
         raise UsageError("give replay files, or --db RUN --player LABEL (not both)")
     if args.engine not in engines():
         raise UsageError(f"--engine {args.engine}: it cannot analyse; engines that can: {', '.join(engines())}")
-    if (
-        args.iterations < 1
-        or (args.workers is not None and args.workers < 1)
-        or (args.limit is not None and args.limit < 1)
-    ):
-        raise UsageError("--iterations, --workers and --limit must be at least 1")
     if args.db:
         todo, player = _run_games(args), args.player
     else:
-        todo, player = [(Path(name), _read_replay(Path(name))) for name in args.replays], None
+        todo, player = [(Path(name), read_replay(name)) for name in args.replays], None
+    for target, _ in todo:  # before hours of search, not after
+        _check_page(target)
     with Analyser(args.engine, args.iterations, args.workers) as analyser:
         analysed = []
         for number, (target, replay) in enumerate(todo, 1):
@@ -104,19 +105,6 @@ def run_analyse(args) -> int:
     return 0
 
 
-def _read_replay(path: Path) -> dict:
-    try:
-        replay = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"cannot read the replay {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise UsageError(f"{path} is not a replay file (not JSON: {exc})") from None
-    problem = replay_problem(replay)
-    if problem:
-        raise UsageError(f"{path} is not a Volcanoes replay: {problem}")
-    return replay
-
-
 def _run_games(args) -> list[tuple[Path, dict]]:
     """The games of `--player` in the run (its losses, or all), each with where its replay goes."""
     store = Store.open(args.db, readonly=True)
@@ -140,12 +128,29 @@ def _run_games(args) -> list[tuple[Path, dict]]:
     if not chosen:
         raise UsageError(f"{args.player} has no {'lost ' if args.games == 'losses' else ''}game in {args.db}")
     folder = Path(args.output) if args.output else Path(args.db).with_name(Path(args.db).stem + "_analysis")
+    usable_folder(folder, "the folder of the analysed replays")
+    return [(folder / f"game-{g['id']}.json", _stored_replay(g, args.db)) for g in chosen[: args.limit]]
+
+
+def _stored_replay(game: dict, db: str) -> dict:
+    """A stored game's replay; UsageError naming the game where the database holds no playable game."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"cannot make {folder}: {exc.strerror or exc}") from None
-    game = VolcanoesGame()
-    return [(folder / f"game-{g['id']}.json", game.replay(g)) for g in chosen[: args.limit]]
+        replay = VolcanoesGame().replay(game)
+    except (ValueError, TypeError, AttributeError, KeyError) as exc:  # moves no game has, fields of no type
+        raise UsageError(f"{db} is damaged: game {game.get('id')}: {exc}") from None
+    problem = replay_problem(replay)
+    if problem:
+        raise UsageError(f"{db} is damaged: game {game.get('id')}: {problem}")
+    return replay
+
+
+def _check_page(target: Path) -> None:
+    """The page of replay `target` (beside it, .html) can be written: not the replay itself, not a
+    folder."""
+    page = target.with_suffix(".html")
+    refuse_overwriting(page, target)
+    if page.is_dir():
+        raise UsageError(f"cannot write the page {page}: it is a folder")
 
 
 def store_game(config: dict) -> str:
@@ -153,11 +158,13 @@ def store_game(config: dict) -> str:
 
 
 def _write(target: Path, replay: dict) -> None:
-    try:
-        target.write_text(json.dumps(replay))
-        target.with_suffix(".html").write_text(render(replay))
-    except OSError as exc:
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+    """The analysed replay over `target` (the replay analysed, when it is a file given: it only
+    gains its analysis) and its page beside it, each whole or not at all."""
+    for path, text in ((target, json.dumps(replay)), (target.with_suffix(".html"), render(replay))):
+        try:
+            write_atomic(path, text)
+        except OSError as exc:
+            raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _side(replay: dict, player: str | None) -> str | None:

@@ -31,9 +31,21 @@ def playouts_per_second(seconds: float = 2.0, seed: int = 0, playout=rules.rando
             return count / (now - started)
 
 
-if __name__ == "__main__":
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
+def main(argv: list[str] | None = None) -> int:
+    from referee.errors import CommandParser
+    from referee.options import positive_seconds
+
+    parser = CommandParser(prog="python -m bots.volcanoes.pure.bench", description=__doc__)
+    parser.add_argument(
+        "seconds", nargs="?", type=positive_seconds, default=5.0, help="CPU seconds per figure (default 5)"
+    )
+    seconds = parser.parse_args(argv).seconds
     print(f"{playouts_per_second(seconds):.0f} random playouts/s from the opening (pure Python)")
     from .decisive import decisive_playout  # (only here: the random figure runs without its tables)
 
     print(f"{playouts_per_second(seconds, playout=decisive_playout):.0f} decisive playouts/s from the opening")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

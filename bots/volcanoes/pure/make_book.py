@@ -18,6 +18,8 @@ import numpy as np
 
 from bots.volcanoes.mcts import MctsBot
 from bots.volcanoes.search import bitboard, tree
+from referee.errors import CommandParser, UserError, report
+from referee.files import write_atomic
 
 from . import book, rules
 
@@ -168,11 +170,41 @@ def write(parts: list[dict], path: Path = BOOK_FILE) -> None:
         f"DEEP = {_rows([m for i in range(len(orange_reps) * n * n) for m in deep.get(i, none)])}"
         f"GENERATORS = {_rows([t for g in gens for t in g])}"
     )
-    path.write_text(text)
+    write_atomic(path, text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = CommandParser(prog="python -m bots.volcanoes.pure.make_book", description=__doc__)
+    parser.add_argument("share", nargs="*", metavar="PART PARTS OUT.json", help="compute share PART (from 0) of PARTS")
+    parser.add_argument("--write", nargs="+", metavar="OUT.json", help="join the computed shares into opening_book.py")
+    args = parser.parse_args(argv)
+    try:
+        if args.write:
+            if args.share:
+                raise UserError("either PART PARTS OUT.json or --write OUT.json...")
+            parts = []
+            for name in args.write:
+                try:
+                    parts.append(json.loads(Path(name).read_text()))
+                except (OSError, ValueError) as exc:
+                    raise UserError(f"cannot read the share {name}: {getattr(exc, 'strerror', None) or exc}") from None
+            try:
+                write(parts)
+            except (KeyError, TypeError, ValueError, StopIteration, AttributeError):
+                raise UserError("the shares are not files written by make_book PART PARTS OUT.json") from None
+            return 0
+        if len(args.share) != 3 or not all(x.isdigit() for x in args.share[:2]):
+            raise UserError("give PART PARTS OUT.json (0 <= PART < PARTS), or --write OUT.json...")
+        part, parts, out = int(args.share[0]), int(args.share[1]), args.share[2]
+        if not part < parts:
+            raise UserError(f"PART must be below PARTS, not {part} of {parts}")
+        write_atomic(out, json.dumps(compute(part, parts)))
+    except UserError as exc:
+        return report(args, exc)
+    except OSError as exc:
+        return report(args, UserError(f"cannot write: {exc.strerror or exc}"))
+    return 0
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--write":
-        write([json.loads(Path(p).read_text()) for p in sys.argv[2:]])
-    else:
-        Path(sys.argv[3]).write_text(json.dumps(compute(int(sys.argv[1]), int(sys.argv[2]))))
+    sys.exit(main())

@@ -401,12 +401,19 @@ class MCTSBot:
 
 
 def _options(argv: list[str]) -> dict:
-    """`--seed N` and `--iterations N` from the command line (CodinGame gives none); the seed, if not
-    given there, from the environment, where the arena puts it (`referee.bot_env`)."""
+    """`--seed N` and `--iterations N` from the command line (CodinGame gives none); anything else
+    ends the process with one line and exit status 2 (no argparse: this file is the submission).
+    The seed, if not given there, from the environment, where the arena puts it (`referee.bot_env`)."""
     options = {"seed": given_seed()}
-    for flag, name in (("--seed", "seed"), ("--iterations", "iterations")):
-        if flag in argv:
-            options[name] = int(argv[argv.index(flag) + 1])
+    flags = {"--seed": "seed", "--iterations": "iterations"}
+    for flag, value in zip(argv[::2], argv[1::2] + [""] * (len(argv) % 2), strict=True):
+        if flag not in flags or not value.lstrip("-").isdigit() or (flag == "--iterations" and int(value) < 0):
+            print(
+                f"pure mcts: options are --seed N and --iterations N (N >= 0), not {flag} {value}".rstrip(),
+                file=sys.stderr,
+            )
+            sys.exit(2)
+        options[flags[flag]] = int(value)
     return options
 
 

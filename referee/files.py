@@ -1,0 +1,72 @@
+"""Files the project's commands write: whole or not at all, and never over their own input.
+
+`write_atomic` writes a file's new content to a temporary file beside it, then renames it over the
+old one: a full disk, a kill or a crash midway leaves the old file as it was (never a truncated
+one), and a reader sees the old file or the new, nothing between. `refuse_overwriting` is the check
+every command makes before it writes: an output that is one of its inputs (the same file by any
+name) is a user's mistake, said in one line. `usable_folder` makes a folder a command needs, or
+says in one line why it cannot.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import stat
+from pathlib import Path
+
+from .errors import UserError
+
+
+def write_atomic(path: str | os.PathLike, data: str | bytes, encoding: str = "utf-8") -> None:
+    """Write `data` (text in `encoding`, or bytes) to `path` through a temporary file in its folder,
+    renamed over it once written and flushed to disk. A file replaced keeps its permissions; a
+    symbolic link keeps pointing where it did, at the new content. OSError as `open` raises it (the
+    temporary file is then removed)."""
+    target = Path(os.path.realpath(path))
+    content = data.encode(encoding) if isinstance(data, str) else data
+    temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.part")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)  # less the umask
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(content)
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
+        except FileNotFoundError:
+            pass
+        os.replace(temporary, target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    """Whether `a` and `b` name the same file: the same inode where both exist (hard and symbolic
+    links, `./x` and `x`), else the same resolved path."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return Path(a).resolve() == Path(b).resolve()
+
+
+def refuse_overwriting(output: str | os.PathLike, *inputs: str | os.PathLike) -> None:
+    """UserError when `output` is one of `inputs`: no command writes over what it reads."""
+    for source in inputs:
+        if same_file(output, source):
+            shown = f"{output}" if str(output) == str(source) else f"{output} (the same file as {source})"
+            raise UserError(f"{shown} is an input of this command: it will not write over it; name another output")
+
+
+def usable_folder(path: str | os.PathLike, purpose: str) -> Path:
+    """Folder `path`, made (with its parents) if need be; UserError saying why it cannot be used
+    for `purpose` ("the player cache", ...) when it cannot be made or is not a folder."""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise UserError(f"cannot use {folder} as {purpose}: it is a file, not a folder") from None
+    except OSError as exc:
+        raise UserError(f"cannot use {folder} as {purpose}: {exc.strerror or exc}") from None
+    return folder

@@ -1,0 +1,55 @@
+"""A run's database that is valid SQLite but holds what no run writes (moves no game has, a config
+of the wrong shape): every command that reads it says so in one line, naming the file."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+
+import pytest
+
+from tests.reliability.commands import one_line, run
+
+
+@pytest.fixture
+def damaged(arena_run, tmp_path):
+    """A function: a copy of a real run with `sql` applied to it."""
+
+    def make(sql: str):
+        copy = tmp_path / "damaged.sqlite"
+        shutil.copy(arena_run, copy)
+        with sqlite3.connect(copy) as db:
+            db.execute(sql)
+        db.close()
+        return copy
+
+    return make
+
+
+BAD_MOVES = {
+    "not a tile": "UPDATE games SET moves = 'N01 Z99 GROW' WHERE id = 1",
+    "illegal": "UPDATE games SET moves = 'N01 N01 GROW' WHERE id = 1",
+    "out of turn": "UPDATE games SET moves = 'GROW' WHERE id = 1",
+    "not text": "UPDATE games SET moves = 7 WHERE id = 1",
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_MOVES))
+def test_analyse_names_a_damaged_game(damaged, name, tmp_path):
+    db = damaged(BAD_MOVES[name])
+    done = run("arena.cli", "analyse", "--db", str(db), "--player", "random", "--games", "all", "--quiet")
+    one_line(done, "arena analyse", f"{db} is damaged: game 1")
+
+
+@pytest.mark.xfail(strict=True, reason="lead: arena/web/report_page.py (stored_replay's ValueError) and arena/cli.py")
+@pytest.mark.parametrize("name", ["not a tile", "not text"])
+def test_report_page_names_a_damaged_game(damaged, name, tmp_path):
+    db = damaged(BAD_MOVES[name])
+    done = run("arena.cli", "report", str(db), "-o", str(tmp_path / "page.html"))
+    one_line(done, "arena report", f"{db} is damaged")
+
+
+@pytest.mark.xfail(strict=True, reason="lead: arena/play/store.py (Store.config: a config of the wrong shape)")
+def test_report_says_a_config_of_the_wrong_shape_in_one_line(damaged):
+    db = damaged("UPDATE run SET value = '[1, 2]' WHERE key = 'config'")
+    one_line(run("arena.cli", "report", str(db)), "arena report", str(db))

@@ -1,0 +1,185 @@
+"""No command writes over its input, and every file written over an existing one is written whole
+or not at all (referee/files.py): checked on a full disk (a small tmpfs) where the machine allows."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+
+from referee.errors import UserError
+from referee.files import refuse_overwriting, same_file, usable_folder, write_atomic
+from tests.reliability.commands import ROOT, a_replay, one_line, run
+
+# ---------------------------------------------------------------- the helpers
+
+
+def test_write_atomic_replaces_a_file_keeping_its_permissions_and_links(tmp_path):
+    target = tmp_path / "out.txt"
+    target.write_text("old")
+    target.chmod(0o640)
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    write_atomic(link, "new")
+    assert target.read_text() == "new" and link.is_symlink()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    write_atomic(tmp_path / "bytes.bin", b"\0\1")
+    assert (tmp_path / "bytes.bin").read_bytes() == b"\0\1"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bytes.bin", "link.txt", "out.txt"]
+
+
+def test_write_atomic_over_a_folder_fails_and_leaves_nothing(tmp_path):
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(OSError):
+        write_atomic(tmp_path / "folder", "text")
+    assert [p.name for p in tmp_path.iterdir()] == ["folder"]
+
+
+def test_write_atomic_on_a_full_disk_leaves_the_old_file_whole(small_disk):
+    target = small_disk.path / "game.json"
+    target.write_text("the old game")
+    small_disk.fill()
+    with pytest.raises(OSError):
+        write_atomic(target, "x" * 100_000)
+    assert target.read_text() == "the old game" and small_disk.leftovers() == []
+    small_disk.free()
+    write_atomic(target, "x" * 100_000)
+    assert target.read_text() == "x" * 100_000
+
+
+def test_same_file_sees_through_names_and_links(tmp_path):
+    a = tmp_path / "a.json"
+    a.write_text("{}")
+    (tmp_path / "hard.json").hardlink_to(a)
+    (tmp_path / "soft.json").symlink_to(a)
+    for name in ("hard.json", "soft.json", "./a.json"):
+        assert same_file(tmp_path / name, a)
+    assert same_file(tmp_path / "new" / ".." / "x", tmp_path / "x")  # neither exists: by path
+    assert not same_file(tmp_path / "b.json", a)
+    with pytest.raises(UserError, match="is an input"):
+        refuse_overwriting(tmp_path / "soft.json", tmp_path / "other", a)
+    refuse_overwriting(tmp_path / "b.json", a)
+
+
+def test_usable_folder_says_why_not(tmp_path):
+    (tmp_path / "file").write_text("")
+    assert usable_folder(tmp_path / "new" / "deep", "the cache").is_dir()
+    with pytest.raises(UserError, match="it is a file, not a folder"):
+        usable_folder(tmp_path / "file", "the cache")
+    with pytest.raises(UserError, match="Not a directory"):
+        usable_folder(tmp_path / "file" / "below", "the cache")
+
+
+# ---------------------------------------------------------------- the commands
+
+
+@pytest.fixture
+def replay(tmp_path):
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(a_replay()))
+    return path
+
+
+@pytest.mark.parametrize("name", ["g.json", "./g.json", "hard.json", "soft.json"])
+def test_view_refuses_to_write_over_its_replay(replay, name):
+    (replay.parent / "hard.json").hardlink_to(replay)
+    (replay.parent / "soft.json").symlink_to(replay)
+    before = replay.read_text()
+    done = run("referee.cli", "volcanoes", "view", str(replay), "-o", name, cwd=replay.parent)
+    one_line(done, "referee volcanoes view", "is an input")
+    assert replay.read_text() == before
+
+
+def test_view_on_a_full_disk_leaves_the_old_page(replay, small_disk):
+    page = small_disk.path / "g.html"
+    page.write_text("the old page")
+    small_disk.fill()
+    done = run("referee.cli", "volcanoes", "view", str(replay), "-o", str(page))
+    one_line(done, "referee volcanoes view", f"cannot write {page}", "No space left")
+    assert page.read_text() == "the old page" and small_disk.leftovers() == []
+
+
+def test_play_on_a_full_disk_leaves_the_old_replay(small_disk):
+    old = small_disk.path / "r.json"
+    old.write_text("the old replay")
+    small_disk.fill()
+    bot = "python -S -c \"import sys\nfor line in sys.stdin:\n  print('RANDOM', flush=True)\""
+    done = run("referee.cli", "volcanoes", "play", bot, bot, "--turn-ms", "1000", "--replay", str(old))
+    one_line(done, "referee volcanoes play", "cannot write the replay", "No space left")
+    assert old.read_text() == "the old replay" and small_disk.leftovers() == []
+
+
+def test_stormyseas_show_refuses_to_write_its_svg_over_its_cards(tmp_path):
+    cards = tmp_path / "cards.txt"
+    cards.write_text("not even cards")
+    done = run("referee.cli", "stormyseas", "show", str(cards), "--svg", str(cards))
+    one_line(done, "referee stormyseas show", "is an input")
+    assert cards.read_text() == "not even cards"
+
+
+def test_analyse_writes_over_its_replay_whole_or_not_at_all(small_disk):
+    from arena.games.volcanoes import analyse
+    from arena.errors import UsageError
+
+    target = small_disk.path / "g.json"
+    original = json.dumps(a_replay())
+    target.write_text(original)
+    small_disk.fill()
+    analysed = {**json.loads(original), "padding": "x" * 300_000}
+    with pytest.raises(UsageError, match="No space left"):
+        analyse._write(target, analysed)
+    assert target.read_text() == original and small_disk.leftovers() == []
+
+
+def test_analyse_blames_the_page_when_the_page_cannot_be_written(replay):
+    replay.with_suffix(".html").mkdir()
+    done = run("arena.cli", "analyse", str(replay), "--quiet")
+    one_line(done, "arena analyse", f"cannot write the page {replay.with_suffix('.html')}: it is a folder")
+
+
+def test_analyse_refuses_a_replay_whose_page_would_be_itself(replay):
+    named_html = replay.with_suffix(".html")
+    replay.rename(named_html)
+    before = named_html.read_text()
+    done = run("arena.cli", "analyse", str(named_html), "--quiet")
+    one_line(done, "arena analyse", "is an input")
+    assert named_html.read_text() == before
+
+
+def test_bundle_refuses_to_write_over_a_module_it_bundles(tmp_path):
+    source = ROOT / "bots" / "volcanoes" / "pure" / "random.py"
+    before = source.read_bytes()
+    try:
+        done = run("arena.cli", "bundle", "random", "-o", os.path.relpath(source, tmp_path), cwd=tmp_path)
+        one_line(done, "arena bundle", "is an input")
+    finally:
+        if source.read_bytes() != before:  # the test failed: the project's file comes back all the same
+            source.write_bytes(before)
+
+
+def test_bundle_on_a_full_disk_leaves_the_old_file(small_disk):
+    old = small_disk.path / "bundle.py"
+    old.write_text("# the old bundle")
+    small_disk.fill()
+    done = run("arena.cli", "bundle", "random", "-o", str(old))
+    one_line(done, "arena bundle", f"cannot write {old}", "No space left")
+    assert old.read_text() == "# the old bundle" and small_disk.leftovers() == []
+
+
+def test_bench_refuses_to_save_over_the_baseline_it_compares_with(tmp_path):
+    baseline = tmp_path / "base.json"
+    baseline.write_text("{}")
+    done = run("arena.cli", "bench", "--save", str(baseline), "--compare", str(baseline))
+    one_line(done, "arena bench", "is an input")
+    assert baseline.read_text() == "{}"
+
+
+@pytest.mark.xfail(strict=True, reason="lead wires it in cli.py (cmd_report: referee.files.refuse_overwriting)")
+def test_report_refuses_to_write_its_page_over_the_database(arena_run, tmp_path):
+    db = tmp_path / "run.sqlite"
+    db.write_bytes(arena_run.read_bytes())
+    done = run("arena.cli", "report", str(db), "-o", str(db))
+    one_line(done, "arena report", "is an input")
+    assert db.read_bytes() == arena_run.read_bytes()
