@@ -149,6 +149,28 @@ def _imported_names(tree: ast.AST, name: str, is_package: bool) -> set[str]:
     return names
 
 
+# path -> (its modification time and size, its source, the names its imports may refer to), per
+# module name: the arena versions a player by the modules it imports at every iteration of a tune.
+_PARSED: dict[tuple[Path, str], tuple[tuple[int, int], str, frozenset[str]]] = {}
+
+
+def _parsed(path: Path, name: str, is_package: bool) -> tuple[str, frozenset[str]]:
+    """Module `name`'s source at `path` and the names its imports may refer to, read again only
+    when the file has changed."""
+    try:
+        stat = path.stat()
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        cached = _PARSED.get((path, name))
+        if cached is not None and cached[0] == stamp:
+            return cached[1], cached[2]
+        source = path.read_text(encoding="utf-8")
+        imports = frozenset(_imported_names(ast.parse(source, filename=str(path)), name, is_package))
+    except (OSError, UnicodeDecodeError, SyntaxError) as exc:
+        raise BundleError(f"cannot read {path}: {exc}") from exc
+    _PARSED[(path, name)] = (stamp, source, imports)
+    return source, imports
+
+
 def collect(entry: str, root: Path = PROJECT_ROOT) -> tuple[dict[str, tuple[bool, str]], list[str]]:
     """The project modules `entry` needs, with their parent packages: {name: (is_package, source)},
     sorted by name; and the external top-level packages they import."""
@@ -162,16 +184,12 @@ def collect(entry: str, root: Path = PROJECT_ROOT) -> tuple[dict[str, tuple[bool
         path = _module_file(name, root)
         if path is None:
             raise BundleError(f"cannot find module {name} in {root}")
-        try:
-            source = path.read_text(encoding="utf-8")
-            tree = ast.parse(source, filename=str(path))
-        except (OSError, UnicodeDecodeError, SyntaxError) as exc:
-            raise BundleError(f"cannot read {path}: {exc}") from exc
         is_package = path.name == "__init__.py"
+        source, imports = _parsed(path, name, is_package)
         found[name] = (is_package, source)
         parts = name.split(".")
         pending += [".".join(parts[:i]) for i in range(1, len(parts))]  # parent packages
-        for imported in _imported_names(tree, name, is_package):
+        for imported in imports:
             top = imported.partition(".")[0]
             if top in PROJECT_PACKAGES:
                 if _module_file(imported, root) is not None:
