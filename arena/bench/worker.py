@@ -155,15 +155,18 @@ def rules_playouts(seconds: float, **_) -> float:
 def referee_turns(seconds: float, **_) -> float:
     """Turns per CPU second of whole games between two random bots through the referee: the
     referee's own overhead, the rules, and the in-process adapter."""
-    base = _project_module("bots.volcanoes.base")
     registry = _project_module("bots.volcanoes.registry")
     match = _project_module("referee.volcanoes.match")
+    try:
+        open_seat = _project_module("bots.volcanoes.seat").open_seat
+    except Unavailable:  # a version from before the one adapter (1540db3 and older)
+        open_seat = _project_module("bots.volcanoes.base").InProcessSeat
     seed = [0]
 
     def batch():
         seed[0] += 1
-        blue = base.InProcessSeat(registry.bot_class("random")(seed=seed[0]))
-        orange = base.InProcessSeat(registry.bot_class("random")(seed=seed[0] + 10_000))
+        blue = open_seat(registry.bot_class("random")(seed=seed[0]))
+        orange = open_seat(registry.bot_class("random")(seed=seed[0] + 10_000))
         settings = match.Settings(turn_ms=10_000, first_turn_ms=10_000)
         return match.play_game(blue, orange, seed[0], settings).turns
 

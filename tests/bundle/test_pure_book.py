@@ -135,11 +135,11 @@ def test_a_game_that_is_not_on_the_book_leaves_it():
 def test_mcts_plays_the_book_unless_told_not_to():
     bot = MCTSBot(seed=1, iterations=50)
     bot.start(rules.BLUE)
-    assert bot.choose(rules.new_board(), 0, 0.0) == book.FIRST
+    assert bot.best_move(rules.new_board(), 0, 0.0) == book.FIRST
     assert bot.iterations == 0
     bot = MCTSBot(seed=1, iterations=50, opening=0)
     bot.start(rules.BLUE)
-    bot.choose(rules.new_board(), 0, 0.0)
+    bot.best_move(rules.new_board(), 0, 0.0)
     assert bot.iterations == 50
 
 
