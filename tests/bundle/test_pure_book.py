@@ -144,7 +144,7 @@ def test_mcts_plays_the_book_unless_told_not_to():
 
 
 def test_the_book_maker_writes_the_lines_it_is_given(tmp_path):
-    from bots.volcanoes.pure.make_book import write
+    from bots.volcanoes.make_book import write
 
     orange = {"0": [1, 2], "6": [7, 8]}
     deep = {"1": [3, 4], str(N * N + 5): [9, -1]}
