@@ -76,8 +76,7 @@ def pure_playouts(seconds: float, **_) -> float:
 def _numba_playouts(seconds: float, decisive: bool) -> float:
     playout = _first_module(
         "arena.bench.playout_baseline",
-        "arena.playout_baseline",  # a version from before the arena's folders
-        "bots.volcanoes.search.playout",  # one from before the bitboard core: the search's own loop
+        "arena.playout_baseline",  # a version from before the arena's folders (1540db3)
     )
     rules = _project_module("referee.volcanoes.rules")
     try:
@@ -173,15 +172,6 @@ def referee_turns(seconds: float, **_) -> float:
     return _rate(batch, seconds)
 
 
-def _search_module(puzzle: str):
-    """A puzzle's search module in this version: `bots/NAME/search.py`, or `referee/NAME/search.py`
-    in versions from before the searches moved to bots/ (issue 16), so that both are measured."""
-    try:
-        return _project_module(f"bots.{puzzle}.search")
-    except Unavailable:
-        return _project_module(f"referee.{puzzle}.search")
-
-
 def _recorded_instances(puzzle: str, path: str, text_of=lambda line: line) -> list:
     """The instances of one of this version's data files (tests/data/...), parsed by the puzzle's
     contract; `text_of` takes an instance's text from a line of the file."""
@@ -214,7 +204,7 @@ def iqtwist_challenges(seconds: float, **_) -> float:
 
 def iqtwist_empty_board(seconds: float, **_) -> float:
     """The empty board's canonical solutions (5992) counted per CPU second: the search's whole tree."""
-    search = _search_module("iqtwist")
+    search = _project_module("bots.iqtwist.search")
     rules = _project_module("referee.iqtwist.rules")
     try:
         search.warm_up()
