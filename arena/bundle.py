@@ -301,7 +301,8 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
         "--opponent",
         default="greedy",
         metavar="PLAYER",
-        help="the opponent of --check (an arena player spec, default greedy)",
+        help="the opponent of --check: a registered bot, with options (NAME:OPT=VALUE), played in this "
+        "process, or a command line (default greedy)",
     )
     p.set_defaults(run=run_bundle)
 
@@ -331,18 +332,17 @@ def check(path: Path, games: int, opponent: str) -> int:
     from referee.process import BotProcess
     from referee.volcanoes.match import Settings, play_game
 
-    from arena.play.players import open_seat, prepare, resolve
-
-    other = resolve(opponent)  # (a PlayerError is the user's: one line)
-    prepare([other])
+    settings = Settings()
+    new_seat = _opponent(opponent, settings)
     first, later, forfeits, wins = [], [], [], 0
     for game in range(games):
         ours = "blue" if game % 2 == 0 else "orange"
         with BotProcess([sys.executable, "-S", str(path)]) as submission:
-            seat = open_seat(other, seed=game)
+            seat, limits = new_seat(game)
             try:
                 blue, orange = (submission, seat) if ours == "blue" else (seat, submission)
-                result = play_game(blue, orange, seed=game, settings=Settings())
+                own = (None, limits) if ours == "blue" else (limits, None)
+                result = play_game(blue, orange, seed=game, settings=settings, limits=own)
             finally:
                 seat.close()
         times = [t.time_ms for t in result.turn_log if t.actor == ours and t.time_ms is not None]
@@ -353,7 +353,7 @@ def check(path: Path, games: int, opponent: str) -> int:
             forfeits.append(f"game {game + 1}: {result.reason} ({result.detail})")
     later.sort()
     print(
-        f"check: {games} games against {other.label} as a process under `python -S`: {wins} won; "
+        f"check: {games} games against {opponent} as a process under `python -S`: {wins} won; "
         f"first answer max {max(first, default=0):.0f} ms; later turns median "
         f"{later[len(later) // 2] if later else 0:.0f} ms, max {max(later, default=0):.0f} ms; "
         f"{len(forfeits)} forfeits"
@@ -361,6 +361,31 @@ def check(path: Path, games: int, opponent: str) -> int:
     for line in forfeits:
         print("  " + line)
     return 1 if forfeits else 0
+
+
+def _opponent(opponent: str, settings):
+    """A function: game number -> (a new seat for `opponent`, its limits or None), the opponent
+    prepared before any clock runs. A registered bot (`NAME:OPTIONS`) plays in this process under
+    its own limits, any other command as a process."""
+    from bots.volcanoes import registry
+    from bots.volcanoes.bot import load
+    from bots.volcanoes.seat import open_seat
+    from referee.process import BotProcess, BotStartError, warm_up
+
+    if opponent.partition(":")[0] in registry.BOTS:
+        try:
+            spec = registry.parse(opponent)
+        except ValueError as exc:
+            raise UsageError(f"--opponent {opponent!r}: {exc}") from None
+        load(spec.make())  # its kernels, compiled or loaded now
+        limits = settings.limits(spec.turn_ms)
+        return lambda game: (open_seat(spec.make(seed=game), limits), limits)
+    try:
+        warm_up(opponent)
+        BotProcess(opponent).close()  # (a command that cannot start is the user's to fix, in one line)
+    except BotStartError as exc:
+        raise UsageError(f"--opponent {opponent!r} cannot play: {exc}") from None
+    return lambda game: (BotProcess(opponent), None)
 
 
 if __name__ == "__main__":
