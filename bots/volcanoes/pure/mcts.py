@@ -207,36 +207,26 @@ class MCTSBot(Bot):
     budget = BUDGET
     collect_between_turns = False  # its trees hold no reference cycles: the collector stays off
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        exploration: float = DEFAULTS["exploration"],
-        rave_bias: float = DEFAULTS["rave_bias"],
-        iterations: int = DEFAULTS["iterations"],
-        decisive: int = DEFAULTS["decisive"],
-        solver: int = DEFAULTS["solver"],
-        prior: int = DEFAULTS["prior"],
-        prior_own: float = DEFAULTS["prior_own"],
-        prior_enemy: float = DEFAULTS["prior_enemy"],
-        prior_alone: float = DEFAULTS["prior_alone"],
-        prior_raise: float = DEFAULTS["prior_raise"],
-        prior_erupting: float = DEFAULTS["prior_erupting"],
-        prior_strike: float = DEFAULTS["prior_strike"],
-        opening: int = DEFAULTS["opening"],
-    ):
-        """The options: `OPTIONS`. A fixed number of `iterations` a turn whatever the clock says is
-        for tests and for comparisons that must not depend on the machine's speed."""
+    def __init__(self, seed: int | None = None, **options):
+        """`options`: any of `OPTIONS` (the others at their defaults). A fixed number of `iterations`
+        a turn whatever the clock says is for tests and for comparisons that must not depend on the
+        machine's speed."""
+        unknown = options.keys() - DEFAULTS.keys()
+        if unknown:
+            raise TypeError(f"MCTSBot takes no option {', '.join(sorted(unknown))}")
+        options = {**DEFAULTS, **options}
         self.rng = Random(seed)
-        self.fixed_iterations = iterations
-        self.exploration = exploration
-        self.rave_bias = rave_bias
-        self.playout = decisive_playout if decisive else rules.random_playout
-        self.solver = bool(solver)
+        self.fixed_iterations = options["iterations"]
+        self.exploration = options["exploration"]
+        self.rave_bias = options["rave_bias"]
+        self.playout = decisive_playout if options["decisive"] else rules.random_playout
+        self.solver = bool(options["solver"])
         # (visits, and the AMAF sums they add: the means times the visits)
-        means = (prior_own, prior_enemy, prior_alone, prior_raise, prior_erupting, prior_strike)
+        prior = options["prior"]
+        means = [options[f"prior_{kind}"] for kind in ("own", "enemy", "alone", "raise", "erupting", "strike")]
         self.prior = (prior, *(prior * mean for mean in means)) if prior else None
         self.root: Node | None = None  # the node of our last move, where the next search starts
-        self.use_book = bool(opening)
+        self.use_book = bool(options["opening"])
         self.opening: book.Opening | None = None  # this game's way through the book
         self._searched: Node | None = None
         self.iterations = 0  # of the last search
