@@ -46,6 +46,17 @@ def pytest_sessionstart(session):
 
 
 @pytest.fixture(scope="session")
+def solver():
+    """A function: puzzle NAME's solver command (`python -m bots.NAME.solver ARGS...`) run on `stdin`."""
+
+    def run(name: str, stdin: str, *args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", f"bots.{name}.solver", *args]
+        return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+    return run
+
+
+@pytest.fixture(scope="session")
 def conformance_games():
     """The 800 games recorded from CodinGame's Volcanoes referee (see tests/data/volcanoes)."""
     with gzip.open(DATA / "volcanoes" / "conformance.jsonl.gz", "rt") as f:
