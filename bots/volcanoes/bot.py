@@ -109,7 +109,8 @@ def _levels(line: str) -> list[int]:
     return levels
 
 
-_LEVEL = {str(sign * level): sign * level for level in range(MAX_LEVEL + 1) for sign in (1, -1)}
+# A level as written: its digits, signed "-" when negative ("-0" too, as both adapters read it before).
+_LEVEL = {f"{sign}{level}".lstrip("+"): int(f"{sign}{level}") for level in range(MAX_LEVEL + 1) for sign in "+-"}
 
 
 class Player:
