@@ -24,20 +24,21 @@ def test_options_are_typed_once_and_written_back_canonically():
     assert str(registry.parse("uct")) == "uct" and registry.parse("uct").turn_ms is None
 
 
-@pytest.mark.parametrize(
-    "text, says",
-    [
-        ("nobody", "no bot named 'nobody'"),
-        ("mcts:depth=3", "mcts has no option 'depth'"),
-        ("mcts:c=11", "c=11 is out of range"),
-        ("mcts:expand=1.5", "expand='1.5' is not an integer"),
-        ("mcts:c=0.2,c=0.3", "option 'c' is given twice"),
-        ("uct:ms=0", "ms=0 is out of range"),
-        ("uct:c", "is not NAME=VALUE"),
-    ],
-)
-def test_a_bad_option_is_one_line_saying_what_is_wrong(text, says):
-    with pytest.raises(ValueError, match=says):
+# what a user writes -> what the one-line error says
+BAD = {
+    "nobody": "no bot named 'nobody'",
+    "mcts:depth=3": "mcts has no option 'depth'",
+    "mcts:c=11": "c=11 is out of range",
+    "mcts:expand=1.5": "expand='1.5' is not an integer",
+    "mcts:c=0.2,c=0.3": "option 'c' is given twice",
+    "uct:ms=0": "ms=0 is out of range",
+    "uct:c": "is not NAME=VALUE",
+}
+
+
+@pytest.mark.parametrize("text", BAD)
+def test_a_bad_option_is_one_line_saying_what_is_wrong(text):
+    with pytest.raises(ValueError, match=BAD[text]):
         registry.parse(text)
 
 
