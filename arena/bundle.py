@@ -166,6 +166,28 @@ def _imported_names(tree: ast.AST, name: str, is_package: bool) -> set[str]:
     return names
 
 
+# path -> (its modification time and size, its source, the names its imports may refer to), per
+# module name: the arena versions a player by the modules it imports at every iteration of a tune.
+_PARSED: dict[tuple[Path, str], tuple[tuple[int, int], str, frozenset[str]]] = {}
+
+
+def _parsed(path: Path, name: str, is_package: bool) -> tuple[str, frozenset[str]]:
+    """Module `name`'s source at `path` and the names its imports may refer to, read again only
+    when the file has changed."""
+    try:
+        stat = path.stat()
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        cached = _PARSED.get((path, name))
+        if cached is not None and cached[0] == stamp:
+            return cached[1], cached[2]
+        source = path.read_text(encoding="utf-8")
+        imports = frozenset(_imported_names(ast.parse(source, filename=str(path)), name, is_package))
+    except (OSError, UnicodeDecodeError, SyntaxError) as exc:
+        raise BundleError(f"cannot read {path}: {exc}") from exc
+    _PARSED[(path, name)] = (stamp, source, imports)
+    return source, imports
+
+
 def collect(entry: str, root: Path = PROJECT_ROOT) -> tuple[dict[str, tuple[bool, str]], list[str]]:
     """The project modules `entry` needs, with their parent packages: {name: (is_package, source)},
     sorted by name; and the external top-level packages they import."""
@@ -179,16 +201,12 @@ def collect(entry: str, root: Path = PROJECT_ROOT) -> tuple[dict[str, tuple[bool
         path = _module_file(name, root)
         if path is None:
             raise BundleError(f"cannot find module {name} in {root}")
-        try:
-            source = path.read_text(encoding="utf-8")
-            tree = ast.parse(source, filename=str(path))
-        except (OSError, UnicodeDecodeError, SyntaxError) as exc:
-            raise BundleError(f"cannot read {path}: {exc}") from exc
         is_package = path.name == "__init__.py"
+        source, imports = _parsed(path, name, is_package)
         found[name] = (is_package, source)
         parts = name.split(".")
         pending += [".".join(parts[:i]) for i in range(1, len(parts))]  # parent packages
-        for imported in _imported_names(tree, name, is_package):
+        for imported in imports:
             top = imported.partition(".")[0]
             if top in PROJECT_PACKAGES:
                 if _module_file(imported, root) is not None:
@@ -300,7 +318,8 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
         "--opponent",
         default="greedy",
         metavar="PLAYER",
-        help="the opponent of --check (an arena player spec, default greedy)",
+        help="the opponent of --check: a registered bot, with options (NAME:OPT=VALUE), played in this "
+        "process, or a command line (default greedy)",
     )
     p.set_defaults(run=run_bundle)
 
@@ -331,20 +350,17 @@ def check(path: Path, games: int, opponent: str) -> int:
     from referee.process import BotProcess
     from referee.volcanoes.match import Settings, play_game
 
-    from arena.games.volcanoes.game import VolcanoesGame
-    from arena.games.volcanoes.players import open_seat, prepare
-    from arena.play.players import resolve
-
-    other = resolve(opponent, VolcanoesGame())  # (a PlayerError is the user's: one line)
-    prepare([other])
+    settings = Settings()
+    new_seat = _opponent(opponent, settings)
     first, later, forfeits, wins = [], [], [], 0
     for game in range(games):
         ours = "blue" if game % 2 == 0 else "orange"
         with BotProcess([sys.executable, "-S", str(path)]) as submission:
-            seat = open_seat(other, seed=game)
+            seat, limits = new_seat(game)
             try:
                 blue, orange = (submission, seat) if ours == "blue" else (seat, submission)
-                result = play_game(blue, orange, seed=game, settings=Settings())
+                own = (None, limits) if ours == "blue" else (limits, None)
+                result = play_game(blue, orange, seed=game, settings=settings, limits=own)
             finally:
                 seat.close()
         times = [t.time_ms for t in result.turn_log if t.actor == ours and t.time_ms is not None]
@@ -355,7 +371,7 @@ def check(path: Path, games: int, opponent: str) -> int:
             forfeits.append(f"game {game + 1}: {result.reason} ({result.detail})")
     later.sort()
     print(
-        f"check: {games} games against {other.label} as a process under `python -S`: {wins} won; "
+        f"check: {games} games against {opponent} as a process under `python -S`: {wins} won; "
         f"first answer max {max(first, default=0):.0f} ms; later turns median "
         f"{later[len(later) // 2] if later else 0:.0f} ms, max {max(later, default=0):.0f} ms; "
         f"{len(forfeits)} forfeits"
@@ -363,6 +379,31 @@ def check(path: Path, games: int, opponent: str) -> int:
     for line in forfeits:
         print("  " + line)
     return 1 if forfeits else 0
+
+
+def _opponent(opponent: str, settings):
+    """A function: game number -> (a new seat for `opponent`, its limits or None), the opponent
+    prepared before any clock runs. A registered bot (`NAME:OPTIONS`) plays in this process under
+    its own limits, any other command as a process."""
+    from bots.volcanoes import registry
+    from bots.volcanoes.bot import load
+    from bots.volcanoes.seat import open_seat
+    from referee.process import BotProcess, BotStartError, warm_up
+
+    if opponent.partition(":")[0] in registry.BOTS:
+        try:
+            spec = registry.parse(opponent)
+        except ValueError as exc:
+            raise UsageError(f"--opponent {opponent!r}: {exc}") from None
+        load(spec.make())  # its kernels, compiled or loaded now
+        limits = settings.limits(spec.turn_ms)
+        return lambda game: (open_seat(spec.make(seed=game), limits), limits)
+    try:
+        warm_up(opponent)
+        BotProcess(opponent).close()  # (a command that cannot start is the user's to fix, in one line)
+    except BotStartError as exc:
+        raise UsageError(f"--opponent {opponent!r} cannot play: {exc}") from None
+    return lambda game: (BotProcess(opponent), None)
 
 
 if __name__ == "__main__":

@@ -1,14 +1,11 @@
 """Time as the operating system counts it for this process: how long it has lived, and how long
 it has waited for a processor. Standard library only (the bundled submission imports it).
 
-Why the second: a turn's time runs from the referee's write to the bot's answer, but each side can
-also spend part of it ready to run and waiting for a processor. On a busy machine (`arena bench
---stress` at twice as many games as cores) a bot woken by its turn's line waited up to 60 ms before
-it read anything, and a referee woken by the answer up to 50 ms before it read that. Linux counts
-such waits per thread (the second field of /proc/thread-self/schedstat, nanoseconds runnable but
-not running). So a bot starts a turn's clock earlier by the wait before its read (`read_turns` in
-`bots/volcanoes/pure/player.py`), and the referee does not charge a bot with its own wait after
-the answer came (`BotProcess.ask`).
+Why the second: a turn's time runs from the referee's write to the bot's answer, but either side can
+spend part of it waiting for a processor (on a busy machine, up to 60 ms before a bot woken by its
+turn read anything). Linux counts such waits per thread (/proc/thread-self/schedstat). So a bot
+starts a turn's clock earlier by its wait before the read (`bots.volcanoes.bot.read_turns`), and the
+referee does not charge a bot with its own wait after the answer came (`BotProcess.ask`).
 """
 
 from __future__ import annotations

@@ -1,18 +1,22 @@
-"""The puzzle contract: what every solo puzzle provides, so that one judge runner
-(`referee/judging.py`), one solver command shape (`bots/puzzle_solver.py`) and one contract test
+"""The puzzle contract: what every solo puzzle says, so that one judge runner (`referee/judging.py`),
+one solver command shape (`bots/puzzle_solver.py`) and one contract test
 (`tests/contracts/test_puzzle_contract.py`) serve them all.
 
-A puzzle is a `Puzzle` subclass in `referee/NAME/puzzle.py`, its instance named `PUZZLE`, and NAME
-is listed in `NAMES`. Its four parts:
+A puzzle is a folder `referee/NAME/` whose `puzzle.py` holds `PUZZLE`, an instance of a `Puzzle`
+subclass: every such folder is a puzzle (`NAMES`, found, not listed), in this tree or in a `referee`
+folder of your own on PYTHONPATH. Its solver is `bots/NAME/solver.py`, whose `solve(instance)` the
+one solver command runs. A puzzle says:
 
 - text: an instance (a puzzle, challenge, objective or card) and an answer, parsed and formatted;
   malformed text raises InputFormatError saying what is wrong and where (its `where`, or the
   position at the head of the message);
 - rules: the start, the legal steps from a state, applying one (IllegalStep saying why otherwise),
   and whether a state is solved;
-- the expectation: what a right answer must match (the optimum, every solution, or that there is
-  none), taken from the answers of an oracle;
-- verdicts: the check of one answer, or of a solver that failed, and their report lines.
+- documentation that the contract test checks: examples, and malformed text with its position.
+
+How its answers are judged is its `judge.py` (`referee/NAME/judge.py`), in the one shape of every
+judge (see `referee/shortest.py`), or, without one, the default: an answer is a line of steps, right
+when it replays to a solved state in as few steps as the oracle's (`referee/shortest.py`).
 
 Referee keeps rules and judging; searches live in `bots/`. So the oracle is not a search in this
 package but a reference solver run as a process, like the solver being judged: by default the
@@ -31,15 +35,19 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.util
 import shlex
 import sys
 from abc import ABC, abstractmethod
+from functools import cached_property
+from pathlib import Path
+from types import ModuleType
 from typing import Any, TextIO
 
+import referee
 from referee.errors import InputFormatError
 from referee.process import BotError, BotProcess
 
-NAMES = ("coroutine", "iqtwist", "vikings", "stormyseas")
 NONE = "NONE"  # the answer that claims (and must be proved) that an instance has no solution
 
 
@@ -125,68 +133,78 @@ class Puzzle(ABC):
     def is_solved(self, instance, state) -> bool:
         """Whether `state` solves the instance."""
 
-    @abstractmethod
     def solutions(self, instance, answer: list) -> list[list]:
-        """The step sequences an answer stands for, each to replay from `start` (one for a line of
-        steps; one per solution for IQ-Twist). The contract test replays them with `apply`."""
+        """The step sequences an answer stands for, each to replay from `start`: the answer itself
+        for a line of steps (IQ-Twist's answer, every solution, stands for one each). The contract
+        test replays them with `apply`."""
+        return [answer]
 
-    # --- the oracle and the verdicts ---------------------------------------------------------------
+    # --- judging: the puzzle's judge.py, in the one shape of every judge (referee/shortest.py) ----
 
-    def judge_options(self, args) -> dict:
-        """Options of `judge` beyond the common ones, from its parsed arguments."""
-        return {}
+    @cached_property
+    def judge(self) -> ModuleType:
+        """`referee/NAME/judge.py`, or the default judge (`referee/shortest.py`) where there is none."""
+        package = type(self).__module__.rpartition(".")[0]
+        has_own = importlib.util.find_spec(f"{package}.judge") is not None
+        return importlib.import_module(f"{package}.judge" if has_own else "referee.shortest")
 
-    def add_judge_options(self, parser) -> None:  # noqa: B027 (most puzzles have none)
-        """Add options of `judge` beyond the common ones."""
+    def _judge(self, name: str):
+        """The judge's function `name`, or the default judge's where the puzzle's keeps that default."""
+        return getattr(self.judge, name, None) or getattr(importlib.import_module("referee.shortest"), name)
 
-    def oracle_runs(self, **options) -> tuple[tuple[str, ...], ...]:
-        """The arguments added to the oracle's command, one tuple a run: the oracle answers each
-        instance once a run (Stormy Seas asks for each metric's optimum)."""
-        return ((),)
-
-    def needs_oracle(self, answer: str | None, **options) -> bool:
-        """Whether judging `answer` (None: the solver gave none) needs the oracle's expectation."""
-        return True
-
-    @abstractmethod
     def expectation(self, instance, answers: list[str], **options):
         """What a right answer must match, from the oracle's answers (one a run), each checked with
         the rules first: OracleError saying what is wrong with one that breaks them."""
+        return self.judge.expectation(self, instance, answers, **options)
 
-    @abstractmethod
     def verdict(self, number: int, instance, expected, answer: str, seconds: float | None, **options):
         """The verdict on one answer's text; its `error` is None when the answer is right. `expected`
         is None when the oracle was not needed (`needs_oracle`). OracleError when the answer proves
         the expectation wrong (a shorter solution, a solution where it said none)."""
+        return self.judge.verdict(self, number, instance, expected, answer, seconds, **options)
 
-    @abstractmethod
     def failed(self, number: int, instance, expected, failure: str, read: list[str], **options):
         """The verdict on a solver that gave no (whole) answer: `failure` says why, `read` holds the
         lines it did print."""
+        return self.judge.failed(self, number, instance, expected, failure, read, **options)
 
-    def failure(self, error: BotError, stderr: str, read: list[str]) -> str:
-        """Why a solver gave no answer, from its error, its stderr and the lines it did print."""
-        return f"solver {error.reason}: {error}" + last_stderr_line(stderr, "stderr: ")
-
-    def read_answer(self, bot: BotProcess, instance, timeout: float, read: list[str]) -> tuple[str, float]:
-        """Send one instance and read its answer: (the answer's text, the seconds it took). One line,
-        by default; lines read are also appended to `read` (for the failure message)."""
-        line, seconds = bot.ask(self.format_instance(instance).splitlines(), timeout)
-        read.append(line)
-        return line, seconds
-
-    @abstractmethod
-    def describe(self, verdict) -> str:
-        """A verdict's report line."""
-
-    @abstractmethod
     def summary(self, verdicts: list) -> str:
         """The lines after every verdict."""
+        return self.judge.summary(verdicts)
+
+    @staticmethod
+    def describe(verdict) -> str:
+        """A verdict's report line."""
+        return verdict.describe()
 
     @staticmethod
     def as_dict(verdict) -> dict:
         """A verdict (a dataclass) as one JSON object of `judge --json`."""
         return dataclasses.asdict(verdict)
+
+    def oracle_runs(self, **options) -> tuple[tuple[str, ...], ...]:
+        """The arguments added to the oracle's command, one tuple a run."""
+        return self._judge("oracle_runs")(**options)
+
+    def needs_oracle(self, answer: str | None, **options) -> bool:
+        """Whether judging `answer` (None: the solver gave none) needs the oracle's expectation."""
+        return self._judge("needs_oracle")(answer, **options)
+
+    def add_judge_options(self, parser) -> None:
+        """Add the judge's own options to `judge`'s parser."""
+        self._judge("add_options")(parser)
+
+    def judge_options(self, args) -> dict:
+        """The judge's own options, from `judge`'s parsed arguments."""
+        return self._judge("options")(args)
+
+    def read_answer(self, bot: BotProcess, instance, timeout: float, read: list[str]) -> tuple[str, float]:
+        """Send one instance and read its answer: (the answer's text, the seconds it took)."""
+        return self._judge("read_answer")(self, bot, instance, timeout, read)
+
+    def failure(self, error: BotError, stderr: str, read: list[str]) -> str:
+        """Why a solver gave no answer, from its error, its stderr and the lines it did print."""
+        return self._judge("failure")(error, stderr, read)
 
 
 def last_stderr_line(stderr: str, label: str = "last stderr line: ") -> str:
@@ -199,6 +217,15 @@ def default_oracle(name: str) -> str:
     """The command of puzzle NAME's default oracle: the project's own solver, run with this Python
     (a command line, not an import: referee depends on no bot)."""
     return shlex.join([sys.executable, "-m", f"bots.{name}.solver"])
+
+
+def _found() -> tuple[str, ...]:
+    """Every puzzle: each folder `NAME` with a `puzzle.py` in a folder the `referee` package spans
+    (this tree's, and any other `referee` folder on the path: `referee/__init__.py`)."""
+    return tuple(sorted({path.parent.name for root in referee.__path__ for path in Path(root).glob("*/puzzle.py")}))
+
+
+NAMES = _found()
 
 
 def load(name: str) -> Puzzle:

@@ -4,6 +4,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections import deque
 from pathlib import Path
 from types import SimpleNamespace
@@ -13,9 +14,46 @@ import pytest
 from bots.volcanoes.launch import TAKE_OVER_NOTE
 
 DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).resolve().parents[1]
 # What a bot that loads behind a pure-Python stand-in says when it takes over (on an empty numba
 # cache): the one stderr line a game's bots may write without complaining.
 TAKEOVER_NOTE = re.compile(r"\[\w+\] ready after [\d.]+ s: " + re.escape(TAKE_OVER_NOTE))
+
+
+def pytest_sessionstart(session):
+    """Before the workers of a parallel run start (`-n`, pytest-xdist), compile the numba kernels the
+    tests use into numba's cache, in two processes at once (`tests/kernels.py`): else each worker
+    compiles the same kernels, on an empty cache some 80 s of processor time each. The workers then
+    load them (a warm cache makes this a few seconds)."""
+    config = session.config
+    if hasattr(config, "workerinput") or getattr(config.option, "dist", "no") == "no":
+        return
+    started = time.perf_counter()
+    command = [sys.executable, "-m", "tests.kernels"]
+    groups = {
+        group: subprocess.Popen(
+            [*command, group], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+        for group in ("bots", "others")
+    }
+    failed = []
+    for group, process in groups.items():
+        stderr = process.communicate()[1]
+        if process.returncode:
+            failed.append(f"{group} ({(stderr.strip().splitlines() or ['no message'])[-1]})")
+    said = f"numba kernels compiled or loaded in {time.perf_counter() - started:.0f} s"
+    print(f"\n{said}" + (f"; these failed, the tests compile them: {', '.join(failed)}" if failed else ""))
+
+
+@pytest.fixture(scope="session")
+def solver():
+    """A function: puzzle NAME's solver command (`python -m bots.NAME.solver ARGS...`) run on `stdin`."""
+
+    def run(name: str, stdin: str, *args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", f"bots.{name}.solver", *args]
+        return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+    return run
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from bots.volcanoes.pure import player
+from bots.volcanoes import bot
 from referee import clock, process
 
 linux = pytest.mark.skipif(not os.path.exists("/proc/thread-self/schedstat"), reason="Linux's schedstat")
@@ -46,8 +46,8 @@ def test_waiting_for_a_processor_is_counted_and_running_is_not():
 def test_a_turn_s_clock_starts_when_its_line_arrived(monkeypatch):
     """`read_turns` dates a turn back by what the bot waited for a processor while reading it."""
     waits = iter([1.0, 1.025, 1.025, 1.025])  # 25 ms of waiting during the first read
-    monkeypatch.setattr(player, "waited_for_cpu", lambda: next(waits))
-    turns = player.read_turns(io.StringIO("1 2\nA1 B2\n3 4\nA1\n"))
+    monkeypatch.setattr(bot, "waited_for_cpu", lambda: next(waits))
+    turns = bot.read_turns(io.StringIO("1 2\nA1 B2\n3 4\nA1\n"))
     (lines, started), read = next(turns), time.perf_counter()
     assert lines == ["1 2", "A1 B2"]
     assert 0.025 <= read - started < 0.5

@@ -1,7 +1,7 @@
 """`arena bench --stress`: do the bots answer in time on a busy machine, from a fresh install?
 
 Plays many games at once (default twice the cores), every bot as the process a user runs
-(`python -m bots.volcanoes.NAME`), under CodinGame's limits (1000 ms first turn, 100 ms after), and
+(`python -m bots.volcanoes.NAME`), under CodinGame's limits (`referee/volcanoes/constants.py`), and
 prints per bot the first answers' times, the later turns' latency (median, p99, max) and every
 forfeit with its stderr. numba's cache starts empty by default (a fresh NUMBA_CACHE_DIR that the
 run's games share and fill as they go): what a user's first run looks like. `--cache per-game`
@@ -153,7 +153,7 @@ def report(records: list[dict], settings: Settings, out=sys.stdout) -> int:
     )
     header = (
         f"{'bot':<11}{'games':>6}{'forfeits':>9}  {'first answer ms: median':>23}{'max':>7}"
-        f"  {'later turns ms: median':>22}{'p99':>7}{'max':>7}{'>100':>6}{'turns':>8}{'own':>6}"
+        f"  {'later turns ms: median':>22}{'p99':>7}{'max':>7}{'>' + format(settings.turn_ms, 'g'):>6}{'turns':>8}{'own':>6}"
     )
     print(header, file=out)
     forfeits = [r for r in records if r["reason"] in FORFEITS]
@@ -269,8 +269,8 @@ def register(bench: argparse.ArgumentParser) -> None:
         default=Settings().max_turns,
         help="turns before a draw (default %(default)s: whole games)",
     )
-    group.add_argument("--turn-ms", type=positive_ms, default=100.0, help="default %(default)s")
-    group.add_argument("--first-turn-ms", type=positive_ms, default=1000.0, help="default %(default)s")
+    group.add_argument("--turn-ms", type=positive_ms, default=Settings().turn_ms, help="default %(default)s")
+    group.add_argument("--first-turn-ms", type=positive_ms, default=Settings().first_turn_ms, help="default %(default)s")
     bench_run = bench.get_default("run")
 
     def dispatch(args: argparse.Namespace) -> int:

@@ -76,8 +76,7 @@ def pure_playouts(seconds: float, **_) -> float:
 def _numba_playouts(seconds: float, decisive: bool) -> float:
     playout = _first_module(
         "arena.bench.playout_baseline",
-        "arena.playout_baseline",  # a version from before the arena's folders
-        "bots.volcanoes.search.playout",  # one from before the bitboard core: the search's own loop
+        "arena.playout_baseline",  # a version from before the arena's folders (1540db3)
     )
     rules = _project_module("referee.volcanoes.rules")
     try:
@@ -155,28 +154,22 @@ def rules_playouts(seconds: float, **_) -> float:
 def referee_turns(seconds: float, **_) -> float:
     """Turns per CPU second of whole games between two random bots through the referee: the
     referee's own overhead, the rules, and the in-process adapter."""
-    base = _project_module("bots.volcanoes.base")
     registry = _project_module("bots.volcanoes.registry")
     match = _project_module("referee.volcanoes.match")
+    try:
+        open_seat = _project_module("bots.volcanoes.seat").open_seat
+    except Unavailable:  # a version from before the one adapter (1540db3 and older)
+        open_seat = _project_module("bots.volcanoes.base").InProcessSeat
     seed = [0]
 
     def batch():
         seed[0] += 1
-        blue = base.InProcessSeat(registry.bot_class("random")(seed=seed[0]))
-        orange = base.InProcessSeat(registry.bot_class("random")(seed=seed[0] + 10_000))
+        blue = open_seat(registry.bot_class("random")(seed=seed[0]))
+        orange = open_seat(registry.bot_class("random")(seed=seed[0] + 10_000))
         settings = match.Settings(turn_ms=10_000, first_turn_ms=10_000)
         return match.play_game(blue, orange, seed[0], settings).turns
 
     return _rate(batch, seconds)
-
-
-def _search_module(puzzle: str):
-    """A puzzle's search module in this version: `bots/NAME/search.py`, or `referee/NAME/search.py`
-    in versions from before the searches moved to bots/ (issue 16), so that both are measured."""
-    try:
-        return _project_module(f"bots.{puzzle}.search")
-    except Unavailable:
-        return _project_module(f"referee.{puzzle}.search")
 
 
 def _recorded_instances(puzzle: str, path: str, text_of=lambda line: line) -> list:
@@ -211,7 +204,7 @@ def iqtwist_challenges(seconds: float, **_) -> float:
 
 def iqtwist_empty_board(seconds: float, **_) -> float:
     """The empty board's canonical solutions (5992) counted per CPU second: the search's whole tree."""
-    search = _search_module("iqtwist")
+    search = _project_module("bots.iqtwist.search")
     rules = _project_module("referee.iqtwist.rules")
     try:
         search.warm_up()

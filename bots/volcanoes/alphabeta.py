@@ -23,7 +23,8 @@ import numpy as np
 
 from referee.volcanoes import rules
 
-from .base import Bot, GameState
+from .base import GameState, NumbaBot
+from .registry import defaults
 from .search import bitboard, tt
 from .search.minimax import INFINITY, NODE_LIMIT, NODES, Workspace, search_root
 
@@ -41,10 +42,10 @@ RATE_WINDOW_SECONDS = 0.005
 FIRST_TURN_SECONDS = 0.05
 
 
-class AlphaBetaBot(Bot):
+class AlphaBetaBot(NumbaBot):
     name = "alphabeta"
 
-    def __init__(self, seed: int | None = None, tt_bits: int = 18):
+    def __init__(self, seed: int | None = None, tt_bits: int = defaults("alphabeta")["tt_bits"]):
         self.rng = np.random.default_rng(seed)
         self.tt_bits = tt_bits
         self._start_afresh()

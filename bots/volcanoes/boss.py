@@ -14,12 +14,12 @@ import numpy as np
 
 from referee.volcanoes.board import INDEX
 
-from .base import Bot, GameState
+from .base import GameState, NumbaBot
 
 EQUATOR_TILES = np.array([INDEX[f"{side}{n:02d}"] for side in "NS" for n in range(22, 41, 2)], dtype=np.int64)
 
 
-class BossBot(Bot):
+class BossBot(NumbaBot):
     name = "boss"
 
     def __init__(self, seed: int | None = None):

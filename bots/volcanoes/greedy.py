@@ -16,7 +16,7 @@ from numba import njit
 from referee.volcanoes import rules
 from referee.volcanoes.board import N_TILES
 
-from .base import Bot, GameState
+from .base import GameState, NumbaBot
 from .search import bitboard, distance
 from .search.distance import BLOCKED, connection_distance
 
@@ -39,7 +39,7 @@ def score_moves(board, player, moves, scores, scratch, rules_scratch):
             scores[i] = connection_distance(after, -player, scratch) - connection_distance(after, player, scratch)
 
 
-class GreedyBot(Bot):
+class GreedyBot(NumbaBot):
     name = "greedy"
 
     def __init__(self, seed: int | None = None):

@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 
-from .pure.player import PurePlayer, ending_on_bad_input, read_turns
+from .bot import Budget, Player, ending_on_bad_input, read_turns
 from referee.bot_env import given_seed
 
 from .registry import stand_in
@@ -39,14 +39,10 @@ LOAD_FIRST_VARIABLE = "CALDERA_LOAD_FIRST"
 READY_LINE = "ready: the bot takes over from the first turn"
 # On stderr when the bot takes over from the stand-in during a game (after the stand-in's answer).
 TAKE_OVER_NOTE = "it takes over from the pure-Python stand-in"
-# The stand-in's turn budget. It plays only while the engine loads, and on a busy machine it is
-# where the slowest turns were: with twice as many games as cores (`arena bench --stress --cache
-# warm --parallel 4`, 600 games on 2 cores) nearly every turn was the stand-in's, and at 35 ms the
-# later turns' p99 was 58-60 ms, once in 2,400 bot-games over 100 (a forfeit). At 25 ms: p99 48-50
-# ms, max 64-80 ms but one turn of 100.2 ms in 9,179: stalls of 75 ms that the guest's schedstat
-# does not show (this machine is a virtual one), which no budget absorbs whole.
-STAND_IN_TURN_SECONDS = 0.025
-STAND_IN_FIRST_TURN_SECONDS = 0.150
+# The stand-in's budget, shorter than the submission's: it plays only while the engine loads, which
+# shares the machine, and on a busy machine it is where the slowest turns were (the measurements:
+# docs/experiments/budgets.md).
+STAND_IN_BUDGET = Budget(share=0.25, first_share=0.15, reserve_s=0.0)
 # How long a loading child runs at the idle priority (`can_load_idle`) before it goes on at the usual
 # one: loading from a warm cache takes about a second of processor time, compiling 10 to 30.
 IDLE_LOAD_SECONDS = 5.0
@@ -137,7 +133,7 @@ class _Engine:
     def _loading(self) -> bool:
         return self.proc is not None and not self.ready and self.proc.poll() is None
 
-    def take_over(self, pure: PurePlayer, log) -> None:
+    def take_over(self, pure: Player, log) -> None:
         """Hand the game to the child, telling it where the game stands (seat and turn, or none
         before the first turn)."""
         self.proc.stdin.write(f"resume {pure.colour} {pure.turn}\n")
@@ -148,16 +144,19 @@ class _Engine:
             flush=True,
         )
 
-    def follow(self, pure: PurePlayer, log) -> bool:
+    def follow(self, pure: Player, log) -> bool:
         """Wait while the child plays: False when the game's input ended (it says "end"); True when
         it died first (its stderr says why), with `pure` set to the seat and turn it last answered,
         from where the stand-in plays on."""
+        colour = turn = 0
         for line in self.proc.stdout:
             said = line.split()
             if said == ["end"]:
                 return False
             if len(said) == 3 and said[0] == "turn":
-                pure.colour, pure.turn = int(said[1]), int(said[2])
+                colour, turn = int(said[1]), int(said[2])
+        if turn:  # (else the stand-in's game has not begun: its next lines start it)
+            pure.resume(colour, turn)
         print(f"[{self.name}] its process ended; the pure-Python stand-in plays on", file=log, flush=True)
         self.proc.wait()
         self.proc, self.ready, self.playing = None, False, False
@@ -207,10 +206,7 @@ def play(name: str, stdin=None, stdout=None, log=None) -> None:
     stand-in answering until the bot is ready."""
     stdin, stdout, log = stdin or sys.stdin, stdout or sys.stdout, log or sys.stderr
     try:
-        # Shorter turns than the submission's: the loading child shares the machine.
-        pure = PurePlayer(
-            stand_in(name), turn_seconds=STAND_IN_TURN_SECONDS, first_turn_seconds=STAND_IN_FIRST_TURN_SECONDS
-        )
+        pure = Player(stand_in(name), budget=STAND_IN_BUDGET)
     except ImportError:  # a single-file bundle of the bot alone carries no stand-in: play it directly
         from .base import main
         from .registry import bot_class
@@ -232,7 +228,7 @@ def play(name: str, stdin=None, stdout=None, log=None) -> None:
         engine.close()
 
 
-def _play(name: str, pure: PurePlayer, engine: _Engine, stdin, stdout, log) -> None:
+def _play(name: str, pure: Player, engine: _Engine, stdin, stdout, log) -> None:
     gc.disable()  # collections run after answering, never inside a timed turn
     turns = read_turns(stdin)
     with ending_on_bad_input(name):
@@ -279,11 +275,10 @@ def serve(name: str, game_in: int, game_out: int) -> None:
     """The child's side: load the bot, say "ready", learn where the game stands, then play it on
     the game's own input and output (file descriptors `game_in`, `game_out`), saying after each
     answer which seat and turn it answered, and "end" when the input ended."""
-    from .base import Player, hiding_scipy
-    from .registry import bot_class
-
     from referee.volcanoes import rules
 
+    from .base import hiding_scipy
+    from .registry import bot_class
     from .state import GameState
 
     with hiding_scipy(), _leaving_idle_to_compile():
@@ -310,7 +305,7 @@ def serve(name: str, game_in: int, game_out: int) -> None:
         player.resume(colour, turn)
 
     def report() -> None:
-        print(f"turn {player.tracker.colour} {player.tracker.turn}", flush=True)
+        print(f"turn {player.colour} {player.turn}", flush=True)
 
     with open(game_in, closefd=True) as stdin, open(game_out, "w", closefd=True) as stdout:
         player.run(stdin, stdout, answered=report)

@@ -10,10 +10,10 @@ if __name__ == "__main__":  # before the imports below, which load numba: answer
 
 import numpy as np
 
-from .base import Bot, GameState
+from .base import GameState, NumbaBot
 
 
-class RandomBot(Bot):
+class RandomBot(NumbaBot):
     name = "random"
 
     def __init__(self, seed: int | None = None):

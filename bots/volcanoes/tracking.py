@@ -1,4 +1,5 @@
-"""What CodinGame's lines leave out: the seat, the turn number, dormancy, the opponent's moves.
+"""What CodinGame's lines leave out, for the numba engines: dormancy and the opponent's moves (the
+adapter, `bots.volcanoes.bot.Player`, tracks the seat and the turn).
 
 After each of our moves the tracker predicts the next position: the turns in between are a growth,
 or an opponent move, a growth and another opponent move; it finds the opponent moves that explain
@@ -12,6 +13,7 @@ from numba import njit
 
 from referee.volcanoes import rules
 from referee.volcanoes.board import N_TILES, NAMES
+from referee.volcanoes.constants import CYCLE
 
 from .state import GameState
 
@@ -45,7 +47,8 @@ def warm_up() -> None:
 
 
 class Tracker:
-    """Follows one game from one seat, turn by turn."""
+    """The numba engines' view of one game from one seat (`bots.volcanoes.bot.Bot.view`), turn by
+    turn: each position as a `GameState`, with the turns since our last move."""
 
     def __init__(self):
         self.colour = 0
@@ -54,24 +57,17 @@ class Tracker:
         self.levels: np.ndarray | None = None  # after our last move, blue positive
         self.dormant: np.ndarray | None = None
 
-    def observe(self, position_line: str, valid_line: str):
-        """The state for this turn, and a complaint (or None) when the lines are not what the rules
-        predict. The lines are taken as the truth either way."""
-        observed = np.array(position_line.split(), dtype=np.int8)
-        if observed.shape != (N_TILES,):
-            raise ValueError(f"a position line has {N_TILES} levels, not {observed.size}")
-        if self.turn == 0:  # first turn: blue moves on an empty board
-            self.colour = rules.BLUE if not observed.any() else rules.ORANGE
-            self.turn = 1 if self.colour == rules.BLUE else 2
-        else:
-            # Blue plays turns 1, 5, 7, 11, ...; orange plays 2, 4, 8, 10, ...
-            self.turn += 4 if self.turn % 6 in (1, 4) else 2
-        levels = observed * np.int8(self.colour)
+    def observe(self, levels, turns_played: int, valid_line: str):
+        """The state for this turn (`levels` blue positive), and a complaint (or None) when the lines
+        are not what the rules predict. The lines are taken as the truth either way."""
+        self.turn = turns_played + 1
+        self.colour = CYCLE[turns_played % 6]
+        levels = np.array(levels, dtype=np.int8)
         dormant = np.abs(levels) == rules.MAX_LEVEL  # a volcano at the top level is dormant
         complaint, last_moves = None, ()
         if self.levels is not None:
             last_moves, complaint = self._explain(levels)
-        state = GameState(levels, dormant, self.turn - 1, last_moves)
+        state = GameState(levels, dormant, turns_played, last_moves)
         expected_valid = " ".join(NAMES[t] for t in state.legal_moves())
         if complaint is None and valid_line.strip() != expected_valid:
             complaint = f"turn {self.turn}: the valid moves differ from the rules' ({valid_line!r})"

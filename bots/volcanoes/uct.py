@@ -21,7 +21,7 @@ import numpy as np
 
 from referee.volcanoes import rules
 
-from .base import Bot, GameState
+from .base import GameState, NumbaBot
 from .registry import defaults
 from .search import bitboard, tree
 
@@ -50,7 +50,7 @@ def _give_back(shape: tuple[int, bool], trees: list) -> None:
     _LEFT_TREES.setdefault(shape, []).extend(trees)
 
 
-class UctBot(Bot):
+class UctBot(NumbaBot):
     name = "uct"
 
     def __init__(

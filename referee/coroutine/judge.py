@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from referee.coroutine.rules import START, Board, IllegalTurn, is_solved, parse_answer, play
 from referee.errors import InputFormatError, shorten
+from referee.process import BotTimeout
 from referee.puzzle import NONE, OracleError
 
 
@@ -68,10 +69,11 @@ def check_answer(board: Board, line: str) -> tuple[str | None, int, int]:
     return None, steps, passes
 
 
-def verdict_for(board: Board, line: str, expected: Verdict, puzzle: int = 1, time_ms: float | None = None) -> Verdict:
+def verdict(puzzle, number: int, board: Board, expected: Verdict, line: str, seconds: float | None) -> Verdict:
     """The verdict on an answer `line` for `board`, `expected` being the board's `expectation`.
     OracleError when the answer proves the expectation wrong."""
-    unsolved = replace(expected, puzzle=puzzle, time_ms=time_ms)
+    time_ms = None if seconds is None else round(seconds * 1000, 1)
+    unsolved = replace(expected, puzzle=number, time_ms=time_ms)
     if line.strip() == NONE:
         if unsolved.optimal_turns is None:
             return replace(unsolved, optimal=True)
@@ -91,15 +93,27 @@ def verdict_for(board: Board, line: str, expected: Verdict, puzzle: int = 1, tim
     return replace(unsolved, solved=True, optimal=optimal, turns=turns, steps=steps, passes=passes)
 
 
-def expectation(board: Board, oracle_answer: str) -> Verdict:
+def expectation(puzzle, board: Board, answers: list[str]) -> Verdict:
     """A verdict with the puzzle's optimum, the oracle's answer's, and nothing solved yet.
     OracleError when that answer does not solve the puzzle."""
+    oracle_answer = answers[0]
     if oracle_answer.strip() == NONE:
         return Verdict(1, False, False, None, None, None, None, None, None, None)
     error, steps, passes = check_answer(board, oracle_answer)
     if error:
         raise OracleError(f"its answer {shorten(oracle_answer.strip())}: {error}")
     return Verdict(1, False, False, None, None, None, None, steps + passes, steps, None)
+
+
+def failed(puzzle, number: int, board: Board, expected: Verdict, failure: str, read: list[str]) -> Verdict:
+    """The verdict on a solver that gave no answer."""
+    return replace(expected, puzzle=number, error=failure)
+
+
+def failure(error, stderr: str, read: list[str]) -> str:
+    """Why a solver gave no answer (a timeout, most likely because it read its input to the end)."""
+    hint = " (the puzzle is 3 lines and stdin stays open)" if isinstance(error, BotTimeout) else ""
+    return f"solver {error.reason}: {error}{hint}"
 
 
 def summary(verdicts: list[Verdict]) -> str:

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from referee.coroutine import judge, rules
+from referee.coroutine import rules
 from referee.errors import InputFormatError
-from referee.process import BotTimeout
 from referee.puzzle import IllegalStep, Puzzle
 
 
@@ -57,28 +54,6 @@ class Coroutine(Puzzle):
 
     def is_solved(self, instance, state):
         return rules.is_solved(state)
-
-    def solutions(self, instance, answer):
-        return [answer]
-
-    def expectation(self, instance, answers):
-        return judge.expectation(instance, answers[0])
-
-    def verdict(self, number, instance, expected, answer, seconds):
-        return judge.verdict_for(instance, answer, expected, number, round(seconds * 1000, 1))
-
-    def failed(self, number, instance, expected, failure, read):
-        return replace(expected, puzzle=number, error=failure)
-
-    def failure(self, error, stderr, read):
-        hint = " (the puzzle is 3 lines and stdin stays open)" if isinstance(error, BotTimeout) else ""
-        return f"solver {error.reason}: {error}{hint}"
-
-    def describe(self, verdict):
-        return verdict.describe()
-
-    def summary(self, verdicts):
-        return judge.summary(verdicts)
 
 
 PUZZLE = Coroutine()

@@ -27,7 +27,7 @@ from referee.iqtwist.rules import (
     validity_problem,
 )
 from referee.process import BotError, BotProcess
-from referee.puzzle import OracleError
+from referee.puzzle import OracleError, last_stderr_line
 
 MAX_ANSWER_LINES = 10_000  # the empty board, the most a challenge can have, has 5992 solutions
 
@@ -68,6 +68,13 @@ class Verdict:
     solutions: int  # lines answered
     expected: int  # solutions the challenge has
     time_ms: float | None  # None when the solver failed to answer
+
+    def describe(self) -> str:
+        found = f"{self.solutions} line(s), {self.expected} solution(s)"
+        timing = f" in {self.time_ms:.1f} ms" if self.time_ms is not None else ""
+        if self.solved:
+            return f"challenge {self.puzzle} {self.challenge}: solved, {found}{timing}"
+        return f"challenge {self.puzzle} {self.challenge}: FAILED ({found}{timing}): {self.error}"
 
 
 def check_solution(challenge: State, line: str) -> tuple[str, str] | None:
@@ -119,13 +126,13 @@ def check_answer(challenge: State, lines: list[str], expected: list[str]) -> Che
     return checks
 
 
-def expectation(challenge: State, oracle_answer: str) -> list[str]:
+def expectation(puzzle, challenge, answers: list[str]) -> list[str]:
     """Every solution of the challenge, the oracle's answer's lines, each checked with the rules.
     OracleError for a line that is not a solution, or one listed twice."""
-    lines = [line.strip() for line in oracle_answer.splitlines() if line.strip()]
+    lines = [line.strip() for line in answers[0].splitlines() if line.strip()]
     seen: dict[str, int] = {}
     for number, line in enumerate(lines, start=1):
-        problem = check_solution(challenge, line)
+        problem = check_solution(challenge.state, line)
         if problem:
             raise OracleError(f"its solution {number} {line!r}: {problem[1]}")
         if line in seen:
@@ -139,12 +146,12 @@ def _pieces(line: str) -> tuple[str, ...]:
     return tuple(sorted(line[i : i + 4] for i in range(0, len(line), 4)))
 
 
-def read_answer(bot: BotProcess, challenge: str, timeout: float, lines: list[str]) -> tuple[str, float]:
+def read_answer(puzzle, bot: BotProcess, challenge, timeout: float, lines: list[str]) -> tuple[str, float]:
     """Send one challenge and append the lines up to the empty line to `lines`: (the answer's text,
     the seconds taken)."""
     start = time.perf_counter()
     deadline = start + timeout
-    line, _ = bot.ask([challenge], timeout)
+    line, _ = bot.ask([challenge.text], timeout)
     while line.strip():
         if len(lines) == MAX_ANSWER_LINES:
             raise BotError(f"more than {MAX_ANSWER_LINES} solution lines")
@@ -153,11 +160,11 @@ def read_answer(bot: BotProcess, challenge: str, timeout: float, lines: list[str
     return "\n".join(lines), time.perf_counter() - start
 
 
-def verdict(number: int, challenge: str, state: State, expected: list[str], answer: str, seconds: float) -> Verdict:
+def verdict(puzzle, number: int, challenge, expected: list[str], answer: str, seconds: float) -> Verdict:
     """The verdict on an answer's text (solution lines) for one challenge, `expected` its every
     solution; OracleError when the answer has a solution that is not among them."""
     lines = [line.strip() for line in answer.splitlines() if line.strip()]
-    checks = check_answer(state, lines, expected)
+    checks = check_answer(challenge.state, lines, expected)
     if checks.unlisted is not None:
         raise OracleError(
             f"the solver's solution {checks.unlisted} passes every check and is not in the oracle's "
@@ -165,7 +172,7 @@ def verdict(number: int, challenge: str, state: State, expected: list[str], answ
         )
     return Verdict(
         number,
-        challenge,
+        challenge.text,
         checks.solved,
         checks.error,
         checks.valid,
@@ -179,25 +186,21 @@ def verdict(number: int, challenge: str, state: State, expected: list[str], answ
     )
 
 
-def failed(number: int, challenge: str, expected: list[str], failure: str, lines: int) -> Verdict:
+def failed(puzzle, number: int, challenge, expected: list[str], failure: str, read: list[str]) -> Verdict:
     """The verdict on a solver that gave no (whole) answer."""
-    return Verdict(number, challenge, False, failure, *[False] * 5, lines, len(expected), None)
+    return Verdict(number, challenge.text, False, failure, *[False] * 5, len(read), len(expected), None)
+
+
+def failure(error, stderr: str, read: list[str]) -> str:
+    """Why a solver gave no answer: its error after the lines it did print, its stderr's last line."""
+    return f"{error.reason} after {len(read)} line(s): {error}" + last_stderr_line(stderr)
 
 
 def _yes(flag: bool) -> str:
     return "yes" if flag else "NO"
 
 
-def describe(verdict: Verdict) -> str:
-    """A verdict's report line."""
-    found = f"{verdict.solutions} line(s), {verdict.expected} solution(s)"
-    timing = f" in {verdict.time_ms:.1f} ms" if verdict.time_ms is not None else ""
-    if verdict.solved:
-        return f"challenge {verdict.puzzle} {verdict.challenge}: solved, {found}{timing}"
-    return f"challenge {verdict.puzzle} {verdict.challenge}: FAILED ({found}{timing}): {verdict.error}"
-
-
-def summary_rows(verdicts: list[Verdict]) -> list[str]:
+def summary(verdicts: list[Verdict]) -> str:
     """The table after the verdicts: each check per challenge, then the time per challenge."""
     rows = [
         f"{'#':>4}  {'valid':5}  {'complete':8}  {'consistent':10}  {'canonical':9}  {'all found':9}  "
@@ -217,4 +220,4 @@ def summary_rows(verdicts: list[Verdict]) -> list[str]:
             f"; time per challenge: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms"
             " (the first includes the solver's start-up)"
         )
-    return rows + [line]
+    return "\n".join(rows + [line])

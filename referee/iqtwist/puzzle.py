@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from referee.iqtwist import judge, rules
-from referee.puzzle import IllegalStep, Puzzle, last_stderr_line
+from referee.iqtwist import rules
+from referee.puzzle import IllegalStep, Puzzle
 
 
 class Challenge(NamedTuple):
@@ -57,27 +57,6 @@ class IQTwist(Puzzle):
     def solutions(self, instance, answer):
         given = {piece.letter for piece in instance.state.pieces}
         return [[p for p in rules.parse_placement_string(line) if p.letter not in given] for line in answer]
-
-    def expectation(self, instance, answers):
-        return judge.expectation(instance.state, answers[0])
-
-    def read_answer(self, bot, instance, timeout, read):
-        return judge.read_answer(bot, instance.text, timeout, read)
-
-    def verdict(self, number, instance, expected, answer, seconds):
-        return judge.verdict(number, instance.text, instance.state, expected, answer, seconds)
-
-    def failed(self, number, instance, expected, failure, read):
-        return judge.failed(number, instance.text, expected, failure, len(read))
-
-    def failure(self, error, stderr, read):
-        return f"{error.reason} after {len(read)} line(s): {error}" + last_stderr_line(stderr)
-
-    def describe(self, verdict):
-        return judge.describe(verdict)
-
-    def summary(self, verdicts):
-        return "\n".join(judge.summary_rows(verdicts))
 
 
 PUZZLE = IQTwist()

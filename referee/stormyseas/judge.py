@@ -44,7 +44,7 @@ class Verdict:
     time_ms: int | None
     answer: str | None
 
-    def line(self) -> str:
+    def describe(self) -> str:
         head = f"card {self.puzzle}: "
         if self.solved:
             units = _versus(self.units, self.optimum_units)
@@ -91,7 +91,9 @@ def oracle_runs(*, rotation: bool = False, **_) -> tuple[tuple[str, ...], ...]:
     return tuple(("--metric", metric, *(["--rotation"] if rotation else [])) for metric in METRICS)
 
 
-def expectation(card: Card, answers: list[str], *, rotation: bool = False, **_) -> tuple[int | None, int | None]:
+def expectation(
+    puzzle, card: Card, answers: list[str], *, rotation: bool = False, **_
+) -> tuple[int | None, int | None]:
     """The fewest unit moves and the fewest slides (None, None when the card has no solution), from
     the oracle's answers by unit moves and by slides, each replayed. OracleError when one does not
     solve the card, or one says NONE and the other does not."""
@@ -114,12 +116,13 @@ def needs_oracle(answer: str | None, *, with_optima: bool = True, **_) -> bool:
 
 
 def verdict(
+    puzzle,
+    number: int,
     card: Card,
+    optimum: tuple[int | None, int | None] | None,
     answer: str,
     seconds: float,
-    optimum: tuple[int | None, int | None] | None,
     *,
-    puzzle: int = 1,
     rotation: bool = False,
     with_optima: bool = True,
 ) -> Verdict:
@@ -132,7 +135,7 @@ def verdict(
         wrong = (
             None if best_units is None else f"answered {NO_SOLUTION}, but the card is solved in {best_units} unit moves"
         )
-        return Verdict(puzzle, False, wrong, None, None, best_units, best_slides, time_taken, answer)
+        return Verdict(number, False, wrong, None, None, best_units, best_slides, time_taken, answer)
     result = replay(card, answer, rotation=rotation)
     if result.solved and optimum is not None:
         if best_units is None:
@@ -143,13 +146,30 @@ def verdict(
                 f"the oracle's fewest are {best_units} and {best_slides}"
             )
     return Verdict(
-        puzzle, result.solved, result.error, result.units, result.slides, best_units, best_slides, time_taken, answer
+        number, result.solved, result.error, result.units, result.slides, best_units, best_slides, time_taken, answer
     )
 
 
-def failed(optimum: tuple[int | None, int | None] | None, failure: str, *, puzzle: int = 1) -> Verdict:
+def failed(
+    puzzle, number: int, card: Card, optimum: tuple[int | None, int | None] | None, failure: str, read, **_
+) -> Verdict:
     """The verdict on a solver that gave no answer."""
-    return Verdict(puzzle, False, failure, None, None, *(optimum or (None, None)), None, None)
+    return Verdict(number, False, failure, None, None, *(optimum or (None, None)), None, None)
+
+
+def add_options(parser) -> None:
+    parser.add_argument(
+        "--rotation", action="store_true", help="allow the red boat's quarter turns (tell the solver too)"
+    )
+    parser.add_argument(
+        "--no-optima",
+        action="store_true",
+        help="do not ask the oracle for the optima (only to check an answer NONE)",
+    )
+
+
+def options(args) -> dict:
+    return {"rotation": args.rotation, "with_optima": not args.no_optima}
 
 
 def summary(verdicts: list[Verdict]) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from referee.errors import InputFormatError
 from referee.puzzle import IllegalStep, Puzzle
-from referee.stormyseas import judge, rules
+from referee.stormyseas import rules
 
 
 class StormySeas(Puzzle):
@@ -62,40 +62,6 @@ class StormySeas(Puzzle):
 
     def solutions(self, instance, answer):
         return [rules.moves_from_slides(answer)]
-
-    def add_judge_options(self, parser):
-        parser.add_argument(
-            "--rotation", action="store_true", help="allow the red boat's quarter turns (tell the solver too)"
-        )
-        parser.add_argument(
-            "--no-optima",
-            action="store_true",
-            help="do not ask the oracle for the optima (only to check an answer NONE)",
-        )
-
-    def judge_options(self, args):
-        return {"rotation": args.rotation, "with_optima": not args.no_optima}
-
-    def oracle_runs(self, **options):
-        return judge.oracle_runs(**options)
-
-    def needs_oracle(self, answer, **options):
-        return judge.needs_oracle(answer, **options)
-
-    def expectation(self, instance, answers, **options):
-        return judge.expectation(instance, answers, **options)
-
-    def verdict(self, number, instance, expected, answer, seconds, **options):
-        return judge.verdict(instance, answer, seconds, expected, puzzle=number, **options)
-
-    def failed(self, number, instance, expected, failure, read, **options):
-        return judge.failed(expected, failure, puzzle=number)
-
-    def describe(self, verdict):
-        return verdict.line()
-
-    def summary(self, verdicts):
-        return judge.summary(verdicts)
 
 
 PUZZLE = StormySeas()

@@ -15,7 +15,7 @@ import statistics
 from dataclasses import dataclass
 
 from referee.errors import InputFormatError, shorten
-from referee.puzzle import NONE, OracleError
+from referee.puzzle import NONE, OracleError, last_stderr_line
 from referee.vikings import rules
 
 
@@ -30,6 +30,22 @@ class Verdict:
     length: int | None  # moves in the answer (None for NONE, no answer or not a move string)
     optimum: int | None  # the fewest moves (None when the objective cannot be met)
     time_ms: float | None
+
+    def describe(self) -> str:
+        best = "no solution" if self.optimum is None else f"optimum {self.optimum}"
+        timing = f" in {self.time_ms:.1f} ms" if self.time_ms is not None else ""
+        head = f"objective {self.puzzle} {self.objective}: "
+        if self.solved:
+            quality = "optimal" if self.optimal else "NOT optimal"
+            return head + f"solved, {self._answered()}, {best}, {quality}{timing}"
+        return head + f"FAILED ({self._answered()}, {best}{timing}): {self.error}"
+
+    def _answered(self) -> str:
+        if self.answer is None:
+            return "no answer"
+        if self.answer.strip() == NONE:
+            return "NONE"
+        return "not a move string" if self.length is None else f"{self.length} moves"
 
 
 def check_answer(objective: rules.Objective, answer: str, optimum: str | None) -> tuple[bool, int | None, str | None]:
@@ -53,9 +69,10 @@ def check_answer(objective: rules.Objective, answer: str, optimum: str | None) -
     return True, len(moves), None
 
 
-def expectation(objective: rules.Objective, oracle_answer: str) -> str | None:
+def expectation(puzzle, objective: rules.Objective, answers: list[str]) -> str | None:
     """A shortest solution, the oracle's answer checked with the rules (None: it answered NONE).
     OracleError when that answer does not meet the objective."""
+    oracle_answer = answers[0]
     if oracle_answer.strip() == NONE:
         return None
     solved, _, error = check_answer(objective, oracle_answer, None)
@@ -65,7 +82,7 @@ def expectation(objective: rules.Objective, oracle_answer: str) -> str | None:
 
 
 def verdict(
-    number: int, line: str, objective: rules.Objective, answer: str, optimum: str | None, seconds: float
+    puzzle, number: int, objective: rules.Objective, optimum: str | None, answer: str, seconds: float
 ) -> Verdict:
     """The verdict on one answer line, given a shortest solution (None when there is none).
     OracleError when the answer is a shorter solution, or a solution where there is none."""
@@ -75,32 +92,20 @@ def verdict(
         oracle = "answered NONE" if best is None else f"answered {best} moves"
         raise OracleError(f"the solver's answer meets the objective in {length} moves; the oracle {oracle}")
     optimal = solved and length == best
-    return Verdict(number, line, solved, optimal, error, answer, length, best, round(1000 * seconds, 3))
+    return Verdict(number, str(objective), solved, optimal, error, answer, length, best, round(1000 * seconds, 3))
 
 
-def failed(number: int, line: str, optimum: str | None, failure: str) -> Verdict:
+def failed(
+    puzzle, number: int, objective: rules.Objective, optimum: str | None, failure: str, read: list[str]
+) -> Verdict:
     """The verdict on a solver that gave no answer."""
-    return Verdict(number, line, False, False, failure, None, None, None if optimum is None else len(optimum), None)
+    best = None if optimum is None else len(optimum)
+    return Verdict(number, str(objective), False, False, failure, None, None, best, None)
 
 
-def _answered(v: Verdict) -> str:
-    if v.answer is None:
-        return "no answer"
-    if v.answer.strip() == NONE:
-        return "NONE"
-    return "not a move string" if v.length is None else f"{v.length} moves"
-
-
-def describe(v: Verdict) -> str:
-    """A verdict's report line."""
-    best = "no solution" if v.optimum is None else f"optimum {v.optimum}"
-    got = _answered(v)
-    timing = f" in {v.time_ms:.1f} ms" if v.time_ms is not None else ""
-    head = f"objective {v.puzzle} {v.objective}: "
-    if v.solved:
-        quality = "optimal" if v.optimal else "NOT optimal"
-        return head + f"solved, {got}, {best}, {quality}{timing}"
-    return head + f"FAILED ({got}, {best}{timing}): {v.error}"
+def failure(error, stderr: str, read: list[str]) -> str:
+    """Why a solver gave no answer: its error and the last line of its stderr."""
+    return f"{error.reason}: {error}" + last_stderr_line(stderr)
 
 
 def summary(verdicts: list[Verdict]) -> str:

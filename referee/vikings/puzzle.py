@@ -4,8 +4,8 @@ state a Board, a step the tile to turn a quarter clockwise."""
 from __future__ import annotations
 
 from referee.errors import InputFormatError
-from referee.puzzle import IllegalStep, Puzzle, last_stderr_line
-from referee.vikings import judge, rules
+from referee.puzzle import IllegalStep, Puzzle
+from referee.vikings import rules
 
 
 class Vikings(Puzzle):
@@ -50,27 +50,6 @@ class Vikings(Puzzle):
 
     def is_solved(self, instance, state):
         return rules.is_solved(state, instance.targets)
-
-    def solutions(self, instance, answer):
-        return [answer]
-
-    def expectation(self, instance, answers):
-        return judge.expectation(instance, answers[0])
-
-    def verdict(self, number, instance, expected, answer, seconds):
-        return judge.verdict(number, str(instance), instance, answer, expected, seconds)
-
-    def failed(self, number, instance, expected, failure, read):
-        return judge.failed(number, str(instance), expected, failure)
-
-    def failure(self, error, stderr, read):
-        return f"{error.reason}: {error}" + last_stderr_line(stderr)
-
-    def describe(self, verdict):
-        return judge.describe(verdict)
-
-    def summary(self, verdicts):
-        return judge.summary(verdicts)
 
 
 PUZZLE = Vikings()

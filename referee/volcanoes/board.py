@@ -115,6 +115,25 @@ def antipode(tile: int) -> int:
     return (tile + HALF) % N_TILES
 
 
+def _antipode_steps() -> int:
+    """The fewest steps from any tile to its antipode (a breadth-first search from each tile)."""
+    fewest = N_TILES
+    for start in range(N_TILES):
+        steps = {start: 0}
+        queue = [start]
+        for tile in queue:
+            for n in NEIGHBOURS[tile]:
+                if n not in steps:
+                    steps[n] = steps[tile] + 1
+                    queue.append(n)
+        fewest = min(fewest, steps[antipode(start)])
+    return fewest
+
+
+# The fewest tiles that join a tile to its antipode (12): a player with fewer pieces has no connection.
+SHORTEST_CHAIN = _antipode_steps() + 1
+
+
 def init_block() -> list[str]:
     """The lines CodinGame sends each player on its first turn, before the first position."""
     return [str(N_TILES)] + [f"{name} {a} {b} {c}" for name, (a, b, c) in zip(NAMES, NEIGHBOURS, strict=True)]

@@ -12,6 +12,7 @@ from ..files import refuse_overwriting, write_atomic
 from ..options import count, positive_ms
 from ..process import BotError, BotProcess, check_command, warm_up
 from . import community, rules
+from .constants import FIRST_TURN_MS, GRACE_MS, MAX_TURNS, OVERRUNS_ALLOWED, TURN_MS
 from .match import Settings, play_game
 from .replay import read_replay
 
@@ -23,13 +24,25 @@ def register(groups) -> None:
     play.add_argument("blue", metavar="BLUE_CMD", help="command line of the first player (blue)")
     play.add_argument("orange", metavar="ORANGE_CMD", help="command line of the second player (orange)")
     play.add_argument("--seed", type=int, default=0, help="game seed (drives RANDOM answers)")
-    play.add_argument("--turn-ms", type=positive_ms, default=100.0, help="time per turn after the first")
-    play.add_argument("--first-turn-ms", type=positive_ms, default=1000.0, help="time for a player's first turn")
-    play.add_argument("--max-turns", type=count(1), default=200, help="turns before a draw (growth counts)")
+    play.add_argument(
+        "--turn-ms", type=positive_ms, default=TURN_MS, help="time per turn after the first (default %(default)g)"
+    )
+    play.add_argument(
+        "--first-turn-ms",
+        type=positive_ms,
+        default=FIRST_TURN_MS,
+        help="time for a player's first turn (default %(default)g)",
+    )
+    play.add_argument(
+        "--max-turns",
+        type=count(1),
+        default=MAX_TURNS,
+        help="turns before a draw, growth counts (default %(default)s)",
+    )
     play.add_argument(
         "--soft-timeouts",
         action="store_true",
-        help="CodinGame's newer mode: 50 ms of grace, the third overrun forfeits",
+        help=f"CodinGame's newer mode: {GRACE_MS:g} ms of grace, overrun {OVERRUNS_ALLOWED + 1} times and lose",
     )
     play.add_argument("--replay", metavar="FILE", help="write the replay (JSON) here")
     play.add_argument("--json", action="store_true", help="print the result as one JSON object")

@@ -1,7 +1,9 @@
 """One game of Volcanoes between two seats, as CodinGame's referee plays it -> result and replay.
 
 A seat is anything with `ask(lines, timeout) -> (line, seconds)` raising `BotError` on failure,
-`take_stderr() -> str` and `close()`: a `BotProcess` for a command line, or an in-process bot adapter.
+`take_stderr() -> str` and `close()`: a `BotProcess` for a command line, or an in-process bot adapter
+(`InProcessSeat`). Each seat has its time limits (`Limits`, in ms), the settings' or its own (time
+odds), fixed for the game.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from typing import Protocol
 import numpy as np
 
 from ..java_random import JavaRandom
-from ..process import BotError, BotTimeout
+from ..process import BotError, BotExited, BotTimeout
 from . import rules
 from .board import N_TILES, NAMES
+from .constants import FIRST_TURN_MS, GRACE_MS, OVERRUNS_ALLOWED, TURN_MS, Limits
 from .protocol import InvalidMove, init_block, parse_answer, position_line, valid_line
 
 COLOURS = {rules.BLUE: "blue", rules.ORANGE: "orange"}
@@ -34,7 +37,8 @@ class Seat(Protocol):
 class InProcessSeat:
     """A player in this process as a seat: `player.answer(lines, started) -> str` gets the same lines
     a process would. A turn cannot be interrupted in-process, so an answer later than the limit is a
-    timeout after the fact; the seat's stderr is what the player wrote to `log`."""
+    timeout after the fact; an exception the player raises is a crash, as it would be in a process
+    (the game ends with it, the run goes on); the seat's stderr is what the player wrote to `log`."""
 
     def __init__(self, player, log: io.StringIO | None = None):
         self.player = player
@@ -49,6 +53,8 @@ class InProcessSeat:
             started = time.perf_counter()
             answer = self.player.answer(lines, started)
             seconds = time.perf_counter() - started
+        except Exception as exc:
+            raise BotExited(f"raised {type(exc).__name__}: {exc}") from exc
         finally:
             if collecting:
                 gc.enable()
@@ -70,12 +76,20 @@ class InProcessSeat:
 
 @dataclass(frozen=True)
 class Settings:
-    turn_ms: float = 100.0
-    first_turn_ms: float = 1000.0
+    """A game's rules of play: CodinGame's by default (`constants`)."""
+
+    turn_ms: float = TURN_MS
+    first_turn_ms: float = FIRST_TURN_MS
     max_turns: int = rules.MAX_TURNS
-    soft_timeouts: bool = False  # CodinGame's newer mode: 50 ms of grace, the third overrun forfeits
-    grace_ms: float = 50.0
-    overruns_allowed: int = 2
+    soft_timeouts: bool = False  # CodinGame's newer mode: an overrun within the grace is no loss...
+    grace_ms: float = GRACE_MS
+    overruns_allowed: int = OVERRUNS_ALLOWED  # ...until there are more overruns than this
+
+    def limits(self, turn_ms: float | None = None) -> Limits:
+        """A seat's limits: the settings', or with its own turn limit `turn_ms` (time odds), its first
+        turn scaled alike. The one computation of a seat's limits, for the referee's clock and for the
+        adapter that budgets an in-process bot from them."""
+        return Limits(self.turn_ms, self.first_turn_ms).with_turn_ms(turn_ms)
 
 
 @dataclass
@@ -123,10 +137,10 @@ _OUTCOMES = {
 
 
 def seat_limits(settings: Settings, own_turn_ms: float | None = None) -> tuple[float, float]:
-    """A seat's (turn, first turn) limits in ms: the settings', or with its own turn limit (time
-    odds) that limit, its first turn scaled alike."""
-    scale = 1.0 if own_turn_ms is None else own_turn_ms / settings.turn_ms
-    return scale * settings.turn_ms, scale * settings.first_turn_ms
+    """(turn, first turn) of `settings.limits(own_turn_ms)`: kept for arena/play/players.py until it
+    calls `Settings.limits`."""
+    limits = settings.limits(own_turn_ms)
+    return limits.turn_ms, limits.first_turn_ms
 
 
 def play_game(
@@ -134,11 +148,14 @@ def play_game(
     orange: Seat,
     seed: int,
     settings: Settings = Settings(),
-    turn_ms: tuple[float | None, float | None] = (None, None),
+    limits: tuple[Limits | float | None, Limits | float | None] = (None, None),
 ) -> Result:
-    """Play one game to its end; the seats are not closed here. `turn_ms` (blue's, orange's) gives a
-    seat its own turn limit instead of the settings' (time odds); its first turn scales with it."""
+    """Play one game to its end; the seats are not closed here. `limits` (blue's, orange's): a seat's
+    own limits (`Settings.limits`) instead of the settings' (time odds). A number there is the seat's
+    turn limit in ms (arena/play/run.py's way, until it passes `Limits`)."""
     seats = {rules.BLUE: blue, rules.ORANGE: orange}
+    own = [given if isinstance(given, Limits) else settings.limits(given) for given in limits]
+    limits_of = {rules.BLUE: own[0], rules.ORANGE: own[1]}  # fixed for the game
     has_played = {rules.BLUE: False, rules.ORANGE: False}
     overruns = {rules.BLUE: 0, rules.ORANGE: 0}
     rng = JavaRandom(seed)
@@ -166,8 +183,7 @@ def play_game(
             valid_tiles = [int(t) for t in valid[:n_valid]]
             lines = [] if has_played[who] else init_block()
             lines += [position_line(levels, who), valid_line(valid_tiles)]
-            later_ms, first_ms = seat_limits(settings, turn_ms[0 if who == rules.BLUE else 1])
-            limit_ms = later_ms if has_played[who] else first_ms
+            limit_ms = limits_of[who].turn_ms if has_played[who] else limits_of[who].first_turn_ms
             wait_ms = limit_ms + (settings.grace_ms if settings.soft_timeouts else 0.0)
             entry = Turn(turn, COLOURS[who], sent=lines)
             log.append(entry)

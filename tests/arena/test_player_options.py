@@ -119,7 +119,8 @@ class _Clock:
 
 def test_referee_gives_each_seat_its_own_limit():
     blue, orange = _Clock(), _Clock()
-    play_game(blue, orange, seed=3, settings=Settings(max_turns=12), turn_ms=(None, 1000.0))
+    settings = Settings(max_turns=12)
+    play_game(blue, orange, seed=3, settings=settings, limits=(None, settings.limits(1000.0)))
     assert blue.timeouts[:2] == [1.0, 0.1]
     assert orange.timeouts[:2] == [10.0, 1.0]
 
@@ -131,7 +132,7 @@ def test_in_process_bot_budget_follows_its_time_option(tmp_path):
     bot = seat._seat.player.bot
     choose = bot.choose
     bot.choose = lambda state, budget: budgets.append(budget) or choose(state, budget)
-    play_game(seat, _Clock(), seed=3, settings=Settings(max_turns=12), turn_ms=(1000.0, None))
+    play_game(seat, _Clock(), seed=3, settings=Settings(max_turns=12), limits=(1000.0, None))
     seat.close()
     assert 5.0 < budgets[0] <= 10.0 and all(0.5 < b <= 1.0 for b in budgets[1:])
 

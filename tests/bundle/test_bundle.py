@@ -16,12 +16,12 @@ from referee.volcanoes.protocol import position_line, valid_line
 PURE_MCTS_MODULES = [
     "bots",
     "bots.volcanoes",
+    "bots.volcanoes.bot",
     "bots.volcanoes.pure",
     "bots.volcanoes.pure.book",
     "bots.volcanoes.pure.decisive",
     "bots.volcanoes.pure.mcts",
     "bots.volcanoes.pure.opening_book",
-    "bots.volcanoes.pure.player",
     "bots.volcanoes.pure.rules",
     "referee",
     "referee.clock",
@@ -169,19 +169,19 @@ def test_register_adds_the_bundle_subcommand(tmp_path):
 def test_the_bundled_file_and_the_in_process_pure_bot_are_one_program(submissions, blocked_path):
     """With the same seed and a fixed number of iterations a turn, the submission run by `python -S`
     and `pure-mcts` in this process answer every turn of a game alike."""
+    from bots.volcanoes.bot import Player
     from bots.volcanoes.pure.mcts import MCTSBot
-    from bots.volcanoes.pure.player import PurePlayer
     from bots.volcanoes.pure.random import RandomBot as PureRandom
-    from bots.volcanoes.pure.seat import PureSeat
+    from bots.volcanoes.seat import open_seat
     from referee.process import BotProcess
     from referee.volcanoes.match import Settings, play_game
 
     command = [sys.executable, "-S", str(submissions["compressed"]), "--seed", "5", "--iterations", "150"]
     with BotProcess(command, cwd=str(blocked_path)) as submission:
         result = play_game(
-            submission, PureSeat(PureRandom(seed=1)), seed=2, settings=Settings(turn_ms=10_000, first_turn_ms=10_000)
+            submission, open_seat(PureRandom(seed=1)), seed=2, settings=Settings(turn_ms=10_000, first_turn_ms=10_000)
         )
     ours = [t for t in result.turn_log if t.actor == "blue"]
     assert len(ours) >= 4
-    in_process = PurePlayer(MCTSBot(seed=5, iterations=150))
+    in_process = Player(MCTSBot(seed=5, iterations=150))
     assert [in_process.answer(t.sent) for t in ours] == [t.received for t in ours]

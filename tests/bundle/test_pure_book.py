@@ -135,16 +135,16 @@ def test_a_game_that_is_not_on_the_book_leaves_it():
 def test_mcts_plays_the_book_unless_told_not_to():
     bot = MCTSBot(seed=1, iterations=50)
     bot.start(rules.BLUE)
-    assert bot.choose(rules.new_board(), 0, 0.0) == book.FIRST
+    assert bot.best_move(rules.new_board(), 0, 0.0) == book.FIRST
     assert bot.iterations == 0
     bot = MCTSBot(seed=1, iterations=50, opening=0)
     bot.start(rules.BLUE)
-    bot.choose(rules.new_board(), 0, 0.0)
+    bot.best_move(rules.new_board(), 0, 0.0)
     assert bot.iterations == 50
 
 
 def test_the_book_maker_writes_the_lines_it_is_given(tmp_path):
-    from bots.volcanoes.pure.make_book import write
+    from bots.volcanoes.make_book import write
 
     orange = {"0": [1, 2], "6": [7, 8]}
     deep = {"1": [3, 4], str(N * N + 5): [9, -1]}

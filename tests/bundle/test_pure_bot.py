@@ -5,21 +5,21 @@ import time
 
 import pytest
 
-from bots.volcanoes.base import InProcessSeat
+from bots.volcanoes.bot import Bot, Player
 from bots.volcanoes.pure import rules as pure
 from bots.volcanoes.pure.bench import playouts_per_second
 from bots.volcanoes.pure.mcts import MCTSBot
-from bots.volcanoes.pure.player import PurePlayer
-from bots.volcanoes.pure.seat import PureSeat
 from bots.volcanoes.random import RandomBot
+from bots.volcanoes.seat import open_seat
 from referee.volcanoes.board import INDEX, init_block
+from referee.volcanoes.constants import Limits
 from referee.volcanoes.match import Settings, play_game
 from referee.volcanoes.protocol import position_line, valid_line
 
 RELAXED = Settings(turn_ms=10_000, first_turn_ms=10_000)  # protocol here, not timing
 
 
-class Scripted:
+class Scripted(Bot):
     """Plays a recorded game's moves and notes what the adapter tells it."""
 
     def __init__(self, moves):
@@ -30,9 +30,9 @@ class Scripted:
     def start(self, colour):
         self.colours.append(colour)
 
-    def choose(self, board, turns_played, deadline):
-        self.seen.append((turns_played, bytes(board)))
-        return INDEX[self.moves[turns_played]]
+    def choose(self, state, budget):
+        self.seen.append((state.turns_played, bytes(pure.from_levels(state.levels))))
+        return INDEX[self.moves[state.turns_played]]
 
 
 def test_the_adapter_tracks_seat_turn_and_dormancy_on_recorded_games(conformance_games):
@@ -40,7 +40,7 @@ def test_the_adapter_tracks_seat_turn_and_dormancy_on_recorded_games(conformance
         moves = game["moves"].split()
         for colour, name in ((pure.BLUE, "blue"), (pure.ORANGE, "orange")):
             bot = Scripted(moves)
-            player = PurePlayer(bot)
+            player = Player(bot)
             board, expected = pure.new_board(), []
             first = True
             for number, move in enumerate(moves, 1):
@@ -59,8 +59,8 @@ def test_the_adapter_tracks_seat_turn_and_dormancy_on_recorded_games(conformance
 
 @pytest.mark.parametrize("seat", [0, 1])
 def test_mcts_plays_whole_games_through_the_referee(seat):
-    me = PureSeat(MCTSBot(seed=seat), turn_seconds=0.005, first_turn_seconds=0.01)
-    other = InProcessSeat(RandomBot(seed=seat))
+    me = open_seat(MCTSBot(seed=seat), Limits(turn_ms=7, first_turn_ms=70))  # a few ms a turn; the clock relaxed
+    other = open_seat(RandomBot(seed=seat))
     blue, orange = (me, other) if seat == 0 else (other, me)
     result = play_game(blue, orange, seed=seat, settings=RELAXED)
     assert result.reason in ("connection", "simultaneous", "eruptions", "max-turns"), result.detail
@@ -84,7 +84,7 @@ def test_mcts_takes_a_win_in_one(conformance_games):
     board, turns = _position_before_a_winning_move(conformance_games)
     mover = pure.ACTORS[turns]
     bot = MCTSBot(seed=1)
-    tile = bot.choose(bytearray(board), turns, time.perf_counter() + 0.3)
+    tile = bot.best_move(bytearray(board), turns, time.perf_counter() + 0.3)
     after = bytearray(board)
     assert pure.play(after, mover, tile) == (pure.BLUE_WINS if mover == pure.BLUE else pure.ORANGE_WINS)
 
@@ -96,17 +96,17 @@ def test_mcts_keeps_its_tree_between_turns():
         pure.take_turn(board, turns, tile)
     bot = MCTSBot(seed=2)
     bot.start(pure.BLUE)
-    bot.choose(board, 4, time.perf_counter() + 0.1)
+    bot.best_move(board, 4, time.perf_counter() + 0.1)
     kept = bot.root
     assert kept.turns == 6 and kept.visits > 0
-    bot.choose(bytearray(kept.board), 6, time.perf_counter() + 0.05)
+    bot.best_move(bytearray(kept.board), 6, time.perf_counter() + 0.05)
     assert bot.root in kept.tried, "the search went on from the kept node"
 
 
 def test_mcts_answers_within_its_deadline():
     bot = MCTSBot(seed=3)
     started = time.perf_counter()
-    bot.choose(pure.new_board(), 0, started + 0.05)
+    bot.best_move(pure.new_board(), 0, started + 0.05)
     assert bot.iterations > 0
     assert time.perf_counter() - started < 0.5  # generous: the machine is shared
 
@@ -143,7 +143,7 @@ def test_mcts_blocks_the_opponents_win_in_one():
     board, turns, threat = _position_with_one_threat()
     bot = MCTSBot(seed=4, iterations=30)
     bot.start(pure.ACTORS[turns])
-    assert bot.choose(bytearray(board), turns, 0.0) == threat
+    assert bot.best_move(bytearray(board), turns, 0.0) == threat
 
 
 def _wins_in_one(board, mover):
@@ -192,7 +192,7 @@ def test_the_solver_proves_a_win_in_two_and_plays_a_proven_win():
         won = pure.BLUE_WINS if pure.ACTORS[turns] > 0 else pure.ORANGE_WINS
         bot = MCTSBot(seed=5, iterations=800)  # (the last position's proof takes 591 of them)
         bot.start(pure.ACTORS[turns])
-        tile = bot.choose(bytearray(board), turns, 0.0)
+        tile = bot.best_move(bytearray(board), turns, 0.0)
         assert bot._searched.proof == won
         assert tile in winning or bot._searched.children[tile].proof == won
 
@@ -204,7 +204,7 @@ def _searched_tree(iterations=600):
         pure.take_turn(board, turns, tile)
     bot = MCTSBot(seed=4, iterations=iterations)
     bot.start(pure.BLUE)
-    bot.choose(board, 6, 0.0)
+    bot.best_move(board, 6, 0.0)
     nodes, stack = [], [bot._searched]
     while stack:
         node = stack.pop()

@@ -1,12 +1,8 @@
-"""Every registered Volcanoes bot (bots/volcanoes/registry.py) keeps the bot contract: from random
-positions, the first turns' to the last before a game ends, it answers a legal move within the budget
-it is given; and it plays whole games through the referee as an in-process seat, one after the other
-with the same bot, within CodinGame's limits as its adapter budgets them, to their end.
-
-The two kinds of bot answer through their own interface: `bots.volcanoes.base.Bot.choose(state,
-budget)` and the pure-Python engine's `choose(board, turns_played, deadline)`
-(bots/volcanoes/pure/player.py); the referee's seats (`InProcessSeat`, `PureSeat`) hide the
-difference, as they do in the arena.
+"""Every registered Volcanoes bot (bots/volcanoes/registry.py) keeps the bot contract
+(bots/volcanoes/bot.py): from random positions, the first turns' to the last before a game ends, it
+answers a legal move within the budget it is given, the position as its own view reads it; and it
+plays whole games through the referee in the one in-process seat (`bots.volcanoes.seat`), one after
+the other with the same bot, within CodinGame's limits as its adapter budgets them, to their end.
 """
 
 from __future__ import annotations
@@ -17,10 +13,8 @@ import numpy as np
 import pytest
 
 from bots.volcanoes import registry
-from bots.volcanoes.base import InProcessSeat
-from bots.volcanoes.pure import rules as pure
-from bots.volcanoes.pure.seat import PureSeat
 from bots.volcanoes.random import RandomBot
+from bots.volcanoes.seat import open_seat
 from bots.volcanoes.state import GameState
 from referee.volcanoes import rules
 from referee.volcanoes.match import Settings, play_game
@@ -59,17 +53,16 @@ def name(request):
 
 
 def new_bot(name: str, seed: int):
-    bot = registry.bot_class(name)(seed=seed)
-    if hasattr(bot, "warm_up"):
-        bot.warm_up()  # compile or load numba's kernels before any timed move
+    bot = registry.make(name, seed=seed)
+    bot.warm_up()  # compile or load numba's kernels before any timed move
     return bot
 
 
-def choose(name: str, bot, state: GameState, budget: float) -> int:
+def choose(bot, state: GameState, budget: float) -> int:
+    """`bot`'s move in `state`, given as its own view reads a position (a first turn's: nothing before)."""
     bot.start(state.player)
-    if registry.is_pure(name):
-        return bot.choose(pure.from_levels(state.levels.tolist()), state.turns_played, time.perf_counter() + budget)
-    return bot.choose(state.copy(), budget)
+    seen, _ = bot.view().observe(state.levels.tolist(), state.turns_played, "")
+    return bot.choose(seen, budget)
 
 
 def test_a_legal_move_within_the_budget_from_random_positions(name):
@@ -77,7 +70,7 @@ def test_a_legal_move_within_the_budget_from_random_positions(name):
     for state in POSITIONS:
         legal = set(state.legal_moves().tolist())
         started = time.perf_counter()
-        tile = choose(name, bot, state, BUDGET)
+        tile = choose(bot, state, BUDGET)
         took = time.perf_counter() - started
         assert tile in legal, (state.turns_played, tile)
         assert took < BUDGET + SLACK, f"{took:.3f} s at turn {state.turns_played + 1}"
@@ -89,11 +82,11 @@ def test_a_legal_move_within_the_budget_from_random_positions(name):
 def test_whole_games_through_the_referee_one_after_the_other(name):
     """Two short games with the same bot, one on each side, against random bots: the referee sees
     no timeout, invalid move or crash, and each game ends by the rules (or the turn cap)."""
-    bot = registry.bot_class(name)(seed=5)
+    bot = registry.make(name, seed=5)
     settings = Settings(turn_ms=100 + 1000 * SLACK, first_turn_ms=30_000, max_turns=60)
     for game in range(2):
-        seat = PureSeat(bot) if registry.is_pure(name) else InProcessSeat(bot)
-        other = InProcessSeat(RandomBot(seed=game))
+        seat = open_seat(bot)  # (budgeted from CodinGame's limits; the referee's clock is relaxed)
+        other = open_seat(RandomBot(seed=game))
         blue, orange = (seat, other) if game == 0 else (other, seat)
         result = play_game(blue, orange, seed=game, settings=settings)
         assert result.reason in NORMAL_ENDS, (game, result.reason, result.detail)

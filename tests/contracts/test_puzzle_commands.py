@@ -1,4 +1,4 @@
-"""Every puzzle's judge and solver keep the same rules for what is wrong (one test for all four):
+"""Every puzzle's judge and solver keep the same rules for what is wrong (one test for them all):
 a judge exits 1 when any answer it checks is wrong, 2 with one line for a file that is not the
 puzzle's text (not UTF-8 included) and for an oracle that fails, breaks the rules or is proved
 wrong; `--oracle` takes any command; a solver never echoes a huge input line back. Run as
@@ -13,22 +13,18 @@ import pytest
 
 from referee import puzzle as contract
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 ROOT = Path(__file__).resolve().parents[2]
+PUZZLES = contract.NAMES
 
 
-def _first_challenge() -> str:
-    rows = [line for line in (DATA / "iqtwist" / "challenges.tsv").read_text().splitlines() if not line.startswith("#")]
-    return rows[0].split("\t")[3] + "\n"
+def examples_file(name: str, tmp_path: Path) -> Path:
+    """A file of the puzzle's documented examples, as `judge FILE` reads them."""
+    puzzle = contract.load(name)
+    file = tmp_path / "puzzles.txt"
+    file.write_text(("\n\n" if "\n" in puzzle.examples[0] else "\n").join(puzzle.examples) + "\n")
+    return file
 
 
-# puzzle -> (a file of valid puzzles, extra judge options)
-PUZZLES = {
-    "coroutine": (lambda: (DATA / "coroutine" / "published.txt").read_text(), []),
-    "iqtwist": (_first_challenge, []),
-    "vikings": (lambda: "N0O1N1N0O0O1N0N3N1Rt Rv\n", []),
-    "stormyseas": (lambda: (DATA / "stormyseas" / "cards.txt").read_text().split("\n\n")[0] + "\n", ["--no-optima"]),
-}
 GARBAGE = f"{sys.executable} -c \"import sys\nfor line in sys.stdin: print('garbage', flush=True)\""
 # Garbage then an empty line: a whole answer of every puzzle (IQ-Twist's ends with the empty line).
 GARBAGE_ANSWER = f"{sys.executable} -c \"import sys\nfor line in sys.stdin: print('garbage\\n', flush=True)\""
@@ -89,20 +85,16 @@ def judge(puzzle: str, file: Path, solver: str, *options: str) -> subprocess.Com
 
 @pytest.mark.parametrize("puzzle", PUZZLES)
 def test_a_judge_exits_1_when_an_answer_is_wrong(puzzle, tmp_path):
-    text, options = PUZZLES[puzzle]
-    file = tmp_path / "puzzles.txt"
-    file.write_text(text())
-    done = judge(puzzle, file, GARBAGE, *options)
+    done = judge(puzzle, examples_file(puzzle, tmp_path), GARBAGE)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "answers wrong" in done.stderr and "Traceback" not in done.stderr
 
 
 @pytest.mark.parametrize("puzzle", PUZZLES)
 def test_a_judge_refuses_a_file_that_is_not_utf8_in_one_line(puzzle, tmp_path):
-    text, options = PUZZLES[puzzle]
     file = tmp_path / "binary.txt"
-    file.write_bytes(b"\xff\xfe\x00garbage" + text().encode())
-    done = judge(puzzle, file, GARBAGE, *options)
+    file.write_bytes(b"\xff\xfe\x00garbage" + examples_file(puzzle, tmp_path).read_bytes())
+    done = judge(puzzle, file, GARBAGE)
     assert done.returncode == 2 and "not UTF-8" in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
 

@@ -28,8 +28,8 @@ def verdict_for(board, line):
     """The verdict on `line`, the expectation taken from the project's search (as its solver, the
     default oracle, answers)."""
     best = solve(board)
-    expected = coroutine_judge.expectation(board, NONE if best is None else format_answer(best))
-    return coroutine_judge.verdict_for(board, line, expected)
+    expected = coroutine_judge.expectation(None, board, [NONE if best is None else format_answer(best)])
+    return coroutine_judge.verdict(None, 1, board, expected, line, None)
 
 
 def random_answer(seed: int) -> list:

@@ -2,15 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-SOLVER = [sys.executable, "-m", "bots.iqtwist.solver"]
-
-
-def run_solver(text: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(SOLVER + list(args), input=text, capture_output=True, text=True, timeout=120)
-
 
 def answers(stdout: str) -> list[list[str]]:
     """The solver's output as one list of solution lines per challenge."""
@@ -25,10 +16,10 @@ def answers(stdout: str) -> list[list[str]]:
     return blocks
 
 
-def test_answers_each_challenge_in_turn(vectors, challenges):
+def test_answers_each_challenge_in_turn(solver, vectors, challenges):
     multi_start, multi_expected = vectors["MULTI"][0]
     lines = [challenges[0]["challenge"], "", multi_start, challenges[1]["challenge"], "a9A1", "i1A0i2A0"]
-    done = run_solver("\n".join(lines) + "\n")
+    done = solver("iqtwist", "\n".join(lines) + "\n")
     assert done.returncode == 2  # two lines are not challenges: answered with no solution, then said
     assert answers(done.stdout) == [
         [challenges[0]["solution"]],
@@ -41,8 +32,8 @@ def test_answers_each_challenge_in_turn(vectors, challenges):
     assert "more than 1 red peg" in done.stderr
 
 
-def test_count_gives_the_number_of_solutions_of_the_empty_board():
-    done = run_solver("", "--count")
+def test_count_gives_the_number_of_solutions_of_the_empty_board(solver):
+    done = solver("iqtwist", "", "--count")
     assert done.returncode == 0
     assert done.stdout == "5992\n"
     assert "5992 solutions of the empty board in" in done.stderr

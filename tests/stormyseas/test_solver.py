@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import pytest
 
@@ -12,20 +10,10 @@ from referee.stormyseas import judge
 OPTIMA = {"card_10": (29, 14), "card_31": (52, 30)}
 
 
-def run_solver(card_text: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "bots.stormyseas.solver", *args],
-        input=card_text,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 @pytest.mark.parametrize("metric", ["units", "slides"])
 @pytest.mark.parametrize("name", sorted(OPTIMA))
-def test_solver_answers_are_legal_and_optimal(recorded, cards, name, metric):
-    done = run_solver("\n".join(recorded["cards"][name]["rows"]) + "\n", "--metric", metric)
+def test_solver_answers_are_legal_and_optimal(solver, recorded, cards, name, metric):
+    done = solver("stormyseas", "\n".join(recorded["cards"][name]["rows"]) + "\n", "--metric", metric)
     assert done.returncode == 0, done.stderr
     result = judge.replay(cards[name], done.stdout.strip())
     assert result.solved, result.error
@@ -33,18 +21,18 @@ def test_solver_answers_are_legal_and_optimal(recorded, cards, name, metric):
     assert (result.units if metric == "units" else result.slides) == (units if metric == "units" else slides)
 
 
-def test_solver_rejects_a_bad_card():
-    done = run_solver("--#-#-###\n" * 8)
+def test_solver_rejects_a_bad_card(solver):
+    done = solver("stormyseas", "--#-#-###\n" * 8)
     assert done.returncode == 2
     assert done.stderr.strip() == "stormyseas solver: bad card: no red boat 'X'"
 
 
-def test_solver_says_when_there_is_no_solution(recorded):
+def test_solver_says_when_there_is_no_solution(solver, recorded):
     rows = "\n".join(recorded["cards"]["card_3"]["rows"])
     bow_up = rows.replace("X", "?").replace("x", "X").replace("?", "x")
-    done = run_solver(bow_up + "\n")
+    done = solver("stormyseas", bow_up + "\n")
     assert done.returncode == 0
     assert done.stdout == "NONE\n"  # proven: every reachable position searched
-    turned = run_solver(bow_up + "\n", "--rotation")
+    turned = solver("stormyseas", bow_up + "\n", "--rotation")
     assert turned.returncode == 0
     assert "XC" in turned.stdout or "XA" in turned.stdout

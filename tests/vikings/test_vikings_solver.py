@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 
 OBJECTIVES = "N0O1N1N0O0O1N0N3N1Rt Rv\n\nN0O1N1N0O0O1N0N3N1Bd Ba\nnot an objective\nO0O0N2O1N2N2N3N2N2GdRe GcRb\n"
 
 
-def run_solver(*options: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "bots.vikings.solver", *options],
-        input=OBJECTIVES,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def test_answers_and_times():
-    done = run_solver("--times")
+def test_answers_and_times(solver):
+    done = solver("vikings", OBJECTIVES, "--times")
     assert done.returncode == 2  # a line was not an objective; every other line is answered
     answers = done.stdout.splitlines()
     assert answers[:3] == ["8547776", "NONE", ""]  # NONE: a proof; the empty line: not an objective
@@ -29,6 +17,7 @@ def test_answers_and_times():
     assert err[-1].startswith("4 objectives: total ") and "(CPU: total " in err[-1]
 
 
-def test_breadth_first_search_gives_answers_as_short():
-    fast, slow = run_solver().stdout.splitlines(), run_solver("--search", "bfs").stdout.splitlines()
+def test_breadth_first_search_gives_answers_as_short(solver):
+    fast = solver("vikings", OBJECTIVES).stdout.splitlines()
+    slow = solver("vikings", OBJECTIVES, "--search", "bfs").stdout.splitlines()
     assert [len(a) for a in fast] == [len(a) for a in slow]

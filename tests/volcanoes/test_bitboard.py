@@ -2,9 +2,11 @@
 contract (tests/contracts/test_engine_contract.py) and the 800 recorded games (test_conformance.py)."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena.bench import playout_baseline
 from bots.volcanoes.search import bitboard
 from referee.volcanoes import reference, rules
 from referee.volcanoes.board import N_TILES, NEIGHBOURS
@@ -87,18 +89,30 @@ def test_random_moves_are_legal_and_uniform():
     assert chi2 < len(legal) + 6 * np.sqrt(2 * len(legal)), chi2  # well beyond p = 1e-6 for ~50 dof
 
 
+def _bitboard_winning_tile(levels, player) -> int:
+    board = bitboard.new_board()
+    bitboard.from_levels(levels, board)
+    return bitboard.winning_tile(board, player, bitboard.new_scratch())
+
+
+def _baseline_winning_tile(levels, player) -> int:
+    return playout_baseline.winning_tile(levels, player, playout_baseline.new_scratch())
+
+
+# The bitboard core's, and that of the older playout loop that `arena bench` keeps as its baseline.
+WINNING_TILE = {"bitboard": _bitboard_winning_tile, "baseline": _baseline_winning_tile}
+
+
+@pytest.mark.parametrize("engine", WINNING_TILE)
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.integers(-1, 1), min_size=N_TILES, max_size=N_TILES), st.sampled_from([1, -1]))
-def test_winning_tile_is_the_lowest_connecting_placement(signs, player):
+def test_winning_tile_is_the_lowest_connecting_placement(engine, signs, player):
     """On a random board (not connected for `player`), the lowest empty tile whose placement
     connects the player, or -1."""
     levels = np.array(signs, dtype=np.int8)
     if rules.connects(levels, player):
         return
-    expected = lowest_connecting_placement(levels, player)
-    board = bitboard.new_board()
-    bitboard.from_levels(levels, board)
-    assert bitboard.winning_tile(board, player, bitboard.new_scratch()) == expected
+    assert WINNING_TILE[engine](levels, player) == lowest_connecting_placement(levels, player)
 
 
 @settings(max_examples=100, deadline=None)

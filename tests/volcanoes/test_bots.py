@@ -6,17 +6,19 @@ import sys
 import numpy as np
 import pytest
 
-from bots.volcanoes.base import Bot, InProcessSeat, Player
+from bots.volcanoes.base import NumbaBot
+from bots.volcanoes.bot import Player
 from bots.volcanoes.boss import EQUATOR_TILES, BossBot
 from bots.volcanoes.greedy import GreedyBot
 from bots.volcanoes.random import RandomBot
 from bots.volcanoes.state import GameState
 from referee.volcanoes import rules
 from referee.volcanoes.board import INDEX, NAMES
+from bots.volcanoes.seat import open_seat
 from referee.volcanoes.match import Settings, play_game
 
 
-class Scripted(Bot):
+class Scripted(NumbaBot):
     """Plays given moves and remembers what the adapter told it."""
 
     name = "scripted"
@@ -42,7 +44,7 @@ def test_adapter_tracks_seat_turn_and_opponent_moves_on_recorded_games(conforman
     for game in conformance_games[:60]:
         moves = _recorded_moves(game)
         bots = {colour: Scripted(moves[colour]) for colour in moves}
-        seats = {colour: InProcessSeat(bots[colour]) for colour in moves}
+        seats = {colour: open_seat(bots[colour]) for colour in moves}
         result = play_game(seats["blue"], seats["orange"], seed=1, settings=slow)
         assert result.winner == game["winner"]
         for colour, seat in seats.items():

@@ -1,6 +1,6 @@
 """The older numba playout loop, the bench's baseline (arena/bench/playout_baseline.py): its lean rules
 step agrees with the rules engine (itself checked against the reference) turn by turn on random
-games, and its random moves are legal."""
+games, and its random moves are legal (its winning tile: test_bitboard.py, beside the bitboard core's)."""
 
 import itertools
 
@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from arena.bench import playout_baseline as playout
 from referee.volcanoes import reference, rules
 from referee.volcanoes.board import N_TILES
-from tests.volcanoes.plain import lowest_connecting_placement
 
 
 def _play_both(pick, max_turns=200):
@@ -88,18 +87,6 @@ def test_playouts_end_like_the_rules(seed, decisive):
     assert outcome in (rules.BLUE_WINS, rules.ORANGE_WINS, rules.DRAW)
     assert rules.outcome(levels, 0) == outcome or outcome == rules.DRAW
     assert 0 < turns <= 200
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.lists(st.integers(-1, 1), min_size=N_TILES, max_size=N_TILES), st.sampled_from([1, -1]))
-def test_winning_tile_is_the_lowest_connecting_placement(signs, player):
-    """On a random board (not connected for `player`), the lowest empty tile whose placement
-    connects the player, or -1."""
-    levels = np.array(signs, dtype=np.int8)
-    if rules.connects(levels, player):
-        return
-    expected = lowest_connecting_placement(levels, player)
-    assert playout.winning_tile(levels, player, playout.new_scratch()) == expected
 
 
 def test_min_chain_is_the_shortest_way_round():

@@ -1,5 +1,5 @@
 """The pure search's opening book: numba `mcts`'s moves for the first turns, searched long offline
-(`make_book.py`), which the pure search could not match in a turn's time.
+(`bots/volcanoes/make_book.py`), which the pure search could not match in a turn's time.
 
 The book holds blue's first move; orange's first two moves after each blue opening; blue's second
 and third moves after each pair of orange replies to the book's first move; orange's third and

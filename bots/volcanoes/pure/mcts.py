@@ -1,28 +1,16 @@
 """`mcts` in pure Python: Monte Carlo tree search with RAVE over the fast rules in `pure.rules`,
-random playouts, the tree kept from one turn to the next. This is the bot `arena bundle mcts`
-submits to CodinGame (no numba).
+decisive playouts, an MCTS-Solver and an opening book, the tree kept from one turn to the next: the
+bot `arena bundle mcts` submits to CodinGame (no numba). Why each part and each default is what it
+is: docs/experiments/pure-mcts.md.
 
-A turn allows a few hundred playouts against up to 80 legal moves, too few to try every move
-before trusting any; so each node also keeps all-moves-as-first (AMAF) statistics: how the mover
-fared in the simulations through the node in which it played a tile at any point later. A child's
-value blends its own mean with the AMAF mean of its tile, the AMAF share fading as the child's own
-visits grow (RAVE, Gelly & Silver 2007); an unvisited move is valued by AMAF alone, so the search
-tries the promising tiles first. Connection games suit AMAF: a tile that helps later mostly
-helps now.
-
-Each node searches only its decisive moves when it has them (`_decisive`): a placement that wins
-at once, played alone; else, when the opponent moves next and could win at once, only the moves
-that may stop it. Worth 69% +-11 (80 games) against the same search without it at 400 iterations
-a move, and at 40 ms a move, whatever the bit-mask checks cost, 63% +-12 and 75% +-12 (60 games
-each, two seeds).
-
-The first moves come from an opening book (`book`): numba `mcts`'s moves searched offline with
-some sixty times the iterations this search gets in a turn, on every line of the first turns.
-+76 Elo [+28, +128] against the same search without it (`arena sprt pure-mcts
-pure-mcts:opening=0 --elo0 0 --elo1 30`, H1 after 73 pairs); against numba `mcts`, 19.8% of 200
-games where it scored 12.8% on the same seeds without the book. Orange's third and fourth moves
-added to it (by the board's symmetries, 15,000 iterations each) took the bundled file from 21.8%
-to 44.0% against `mcts` (`arena match bundle:mcts mcts --pairs 150 --seed 3323`, 300 games).
+A turn allows a few hundred playouts against up to 80 legal moves, too few to try every move before
+trusting any; so each node also keeps all-moves-as-first (AMAF) statistics: how the mover fared in
+the simulations through the node in which it played a tile at any point later. A child's value
+blends its own mean with the AMAF mean of its tile, the AMAF share fading as the child's own visits
+grow (RAVE, Gelly & Silver 2007); an unvisited move is valued by AMAF alone (and a prior, `_prior`),
+so the search tries the promising tiles first. Connection games suit AMAF: a tile that helps later
+mostly helps now. A node searches only its decisive moves when it has them (`_decisive`). The first
+moves come from an opening book (`book`): numba `mcts`'s long searches on every line of the first turns.
 
 A node is a position where a player is to move (growth turns are folded into the move before
 them); `wins` count for the player whose move led to it, so a parent picks the child best for its
@@ -36,41 +24,33 @@ import time
 from math import log, sqrt
 from random import Random
 
+from bots.volcanoes.bot import Bot, main
 from referee.bot_env import given_seed
 
-from . import book, rules
+from . import BUDGET, book, rules
 from .decisive import decisive_playout
-from .player import main
 
-EXPLORATION = 0.05
-RAVE_BIAS = 0.02  # how quickly a child's own mean takes over from its AMAF mean
+# The options, name: (default, low, high), integers where the default is one: the registry's
+# declaration of this bot (`bots.volcanoes.registry.PARAMETERS`), made here because the bundled file
+# carries no registry. The prior: `prior` virtual AMAF visits to each move of a new node, at a mean
+# by what the tile touches (`_prior`).
+OPTIONS = {
+    "exploration": (0.05, 0.0, 10.0),
+    "rave_bias": (0.02, 0.0, 100.0),  # how quickly a child's own mean takes over from AMAF's
+    "iterations": (0, 0, 1_000_000),  # a fixed search a turn (0: by the clock)
+    "decisive": (1, 0, 1),  # playouts that take and block wins in one, else random ones
+    "solver": (1, 0, 1),  # MCTS-Solver: proven outcomes climb the tree; a proven loss is played last
+    "prior": (20, 0, 1000),
+    "prior_own": (0.6, 0.0, 1.0),  # near own pieces
+    "prior_enemy": (0.5, 0.0, 1.0),  # near the opponent's only
+    "prior_alone": (0.45, 0.0, 1.0),  # near nothing
+    "prior_raise": (0.45, 0.0, 1.0),  # raising an own volcano that no enemy touches
+    "prior_erupting": (0.3, 0.0, 1.0),  # an empty tile whose own neighbours all erupt at the next growth
+    "prior_strike": (0.75, 0.0, 1.0),  # raising an own volcano beside an enemy, so that it erupts
+    "opening": (1, 0, 1),  # play the opening book's moves while the game is on it
+}
+DEFAULTS = {name: default for name, (default, _, _) in OPTIONS.items()}
 FIRST_PLAY = 0.5  # the AMAF mean of a tile never played
-# The AMAF prior of a new node's moves (`_prior`): 20 virtual visits at these means. Worth +101 Elo
-# [+34, +177] (120 timed games) with 0.6 near own pieces and 0.45 elsewhere, and +80 [+22, +141]
-# more with 0.5 next to the opponent's; 50 visits played as 20 (-9 [-71, +53]).
-PRIOR_VISITS = 20
-PRIOR_NEAR_OWN, PRIOR_NEAR_ENEMY, PRIOR_ALONE = 0.6, 0.5, 0.45
-# Raising an own volcano that no enemy piece touches is valued as a tile alone, not as one near own
-# pieces: +25 Elo [+5, +46] (an SPRT, 1,118 games at 500 iterations a move). Growth raises it anyway;
-# numba mcts (20,000 iterations a search, 3,174 positions of its own games) gave such raises about
-# a third of the visits of an empty tile among empty ones, and raises next to an enemy more.
-PRIOR_LONE_RAISE = 0.45
-# An empty tile whose only pieces around are the mover's volcanoes about to erupt (level 3: the next
-# growth tops them): the eruption will raise it for the mover anyway, so a piece there is a move
-# wasted. +42 Elo [+13, +72] at 0.3 against it valued as near own pieces (an SPRT, H1 after 514 games
-# at 500 iterations a move); 0.15 against 0.3: +11 [-13, +35], undecided after 800 games. Tried
-# beside it and dropped: tiles next to an enemy volcano about to erupt, where a piece will be
-# destroyed, at 0.2 (-108 Elo [-170, -51], 120 games) and at 0.7 (-43 [-81, -5], 320 games).
-PRIOR_BESIDE_ERUPTING = 0.3
-# Raising an own volcano that touches an enemy piece to level 3 or 4, so that it erupts (at the next
-# growth, or at once) and destroys the enemy pieces around it: +41 Elo [+13, +69] at 0.75 against
-# it valued as near own pieces (an SPRT, H1 after 520 games at 500 iterations a move).
-PRIOR_STRIKE = 0.75
-# SPSA over the two search constants and the six means at once (`arena tune pure-mcts:iterations=500
-# --params exploration=0:0.3,rave_bias=0:0.2,prior_own=0.1:0.9,... --iterations 300`, 2,400 games)
-# moved exploration to 0.092 and rave_bias to 0.046, prior_raise to 0.37 and prior_erupting to 0.38,
-# the rest little; those values scored -3 Elo [-22, +17] against these over 543 pairs at 500
-# iterations a move (`arena sprt`, stopped undecided at LLR -1.5): these stay.
 # The reward of an outcome for a player, indexed by outcome (ONGOING, BLUE_WINS, ORANGE_WINS, DRAW).
 _REWARD = {
     rules.BLUE: (0.0, 1.0, 0.0, 0.5),
@@ -135,7 +115,7 @@ def _prior(board, mover: int, moves: list[int], prior: tuple, visits: list[int],
             wins[t] = alone
 
 
-_MIRROR = bytes(8 - c if c <= 8 else c for c in range(256))  # a cell seen by the other player
+_MIRROR = bytes(rules.BLUE_TOP - c if c <= rules.BLUE_TOP else c for c in range(256))  # a cell seen by the other player
 
 
 class Node:
@@ -223,44 +203,31 @@ def _prove(node: Node) -> bool:
     return True
 
 
-class MCTSBot:
+class MCTSBot(Bot):
     name = "mcts"
+    budget = BUDGET
+    collect_between_turns = False  # its trees hold no reference cycles: the collector stays off
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        exploration: float = EXPLORATION,
-        rave_bias: float = RAVE_BIAS,
-        iterations: int | None = None,
-        decisive: int = 1,
-        solver: int = 1,
-        prior: int = PRIOR_VISITS,
-        prior_own: float = PRIOR_NEAR_OWN,
-        prior_enemy: float = PRIOR_NEAR_ENEMY,
-        prior_alone: float = PRIOR_ALONE,
-        prior_raise: float = PRIOR_LONE_RAISE,
-        prior_erupting: float = PRIOR_BESIDE_ERUPTING,
-        prior_strike: float = PRIOR_STRIKE,
-        opening: int = 1,
-    ):
-        """`iterations`: search exactly this many a turn whatever the clock says (for tests and
-        for comparisons that must not depend on the machine's speed). `decisive`: playouts that
-        take and block wins in one (`pure.decisive`), else uniformly random ones. `solver`:
-        MCTS-Solver (proven outcomes climb the tree; a proven loss is never chosen when another
-        move is left). `prior`: virtual AMAF visits at each new node (`_prior`; 0: none), at
-        the means `prior_own`, `prior_enemy`, `prior_alone`, `prior_raise`, `prior_erupting` and
-        `prior_strike`. `opening`: play the opening book's moves (`book`) while the game is on it."""
+    def __init__(self, seed: int | None = None, **options):
+        """`options`: any of `OPTIONS` (the others at their defaults). A fixed number of `iterations`
+        a turn whatever the clock says is for tests and for comparisons that must not depend on the
+        machine's speed."""
+        unknown = options.keys() - DEFAULTS.keys()
+        if unknown:
+            raise TypeError(f"MCTSBot takes no option {', '.join(sorted(unknown))}")
+        options = {**DEFAULTS, **options}
         self.rng = Random(seed)
-        self.fixed_iterations = iterations
-        self.exploration = exploration
-        self.rave_bias = rave_bias
-        self.playout = decisive_playout if decisive else rules.random_playout
-        self.solver = bool(solver)
+        self.fixed_iterations = options["iterations"]
+        self.exploration = options["exploration"]
+        self.rave_bias = options["rave_bias"]
+        self.playout = decisive_playout if options["decisive"] else rules.random_playout
+        self.solver = bool(options["solver"])
         # (visits, and the AMAF sums they add: the means times the visits)
-        means = (prior_own, prior_enemy, prior_alone, prior_raise, prior_erupting, prior_strike)
+        prior = options["prior"]
+        means = [options[f"prior_{kind}"] for kind in ("own", "enemy", "alone", "raise", "erupting", "strike")]
         self.prior = (prior, *(prior * mean for mean in means)) if prior else None
         self.root: Node | None = None  # the node of our last move, where the next search starts
-        self.use_book = bool(opening)
+        self.use_book = bool(options["opening"])
         self.opening: book.Opening | None = None  # this game's way through the book
         self._searched: Node | None = None
         self.iterations = 0  # of the last search
@@ -269,8 +236,13 @@ class MCTSBot:
         self.root = self._searched = None
         self.opening = book.Opening() if self.use_book else None
 
-    def choose(self, board, turns_played: int, deadline: float) -> int:
-        # (No cyclic garbage collection runs in a timed turn: every adapter, `player.main`, the
+    def choose(self, state, budget: float) -> int:
+        return self.best_move(rules.from_levels(state.levels), state.turns_played, time.perf_counter() + budget)
+
+    def best_move(self, board, turns_played: int, deadline: float) -> int:
+        """The move to play on a `pure.rules` board after `turns_played` turns, searched until the
+        `time.perf_counter()` instant `deadline` (or for the fixed `iterations`)."""
+        # (No cyclic garbage collection runs in a timed turn: every adapter, `bot.Player`, the
         # launcher's stand-in and the referee's in-process seat, turns the collector off for it.)
         if self.opening is not None:
             move = self.opening.move(board, turns_played)

@@ -5,21 +5,21 @@ from __future__ import annotations
 
 from random import Random
 
-from . import rules
-from .player import main
+from bots.volcanoes.bot import Bot, main
+
+from . import BUDGET
 
 
-class RandomBot:
+class RandomBot(Bot):
     name = "random"
+    budget = BUDGET
+    collect_between_turns = False
 
     def __init__(self, seed: int | None = None):
         self.rng = Random(seed)
 
-    def start(self, colour: int) -> None:
-        pass
-
-    def choose(self, board, turns_played: int, deadline: float) -> int:
-        moves = rules.legal_moves(board, rules.ACTORS[turns_played])
+    def choose(self, state, budget: float) -> int:
+        moves = state.legal_moves()
         return self.rng.choice(moves) if moves else 0
 
 

@@ -2,7 +2,7 @@
 
 Exact to `referee/volcanoes/reference.py` (tested on random games and the 800 recorded ones), and
 shaped for speed rather than for reading the rules:
-- A board is a bytearray of 80 cells, cell = level + 4 (EMPTY == 4; blue above, orange below).
+- A board is a bytearray of 80 cells, cell = level + MAX_LEVEL (EMPTY; blue above, orange below).
   Copies are one C call, and a growth turn is one `translate`. No dormant flags: at every turn
   boundary a volcano is dormant exactly when its level is 4 (it erupted and nothing lowered it since).
 - A win is only looked for where it can appear: a connection needs a tile that became owned this
@@ -19,7 +19,7 @@ from __future__ import annotations
 from itertools import compress
 from random import Random
 
-from referee.volcanoes.board import HALF, N_TILES, NEIGHBOURS
+from referee.volcanoes.board import HALF, N_TILES, NEIGHBOURS, SHORTEST_CHAIN
 
 # Constants, re-exported as the pure engine's names for them.
 from referee.volcanoes.constants import BLUE, CYCLE, GROWTH, ORANGE  # noqa: F401
@@ -30,8 +30,11 @@ from referee.volcanoes.constants import MAX_ERUPTION_PHASES, MAX_LEVEL, MAX_TURN
 ACTORS = tuple(CYCLE[t % 6] for t in range(MAX_TURNS + 6))
 TILES = range(N_TILES)
 
-EMPTY = 4  # the cell of an empty tile; a cell is its level + 4
-BLUE_TOP, ORANGE_TOP = 8, 0  # dormant volcanoes (level 4, -4)
+EMPTY = MAX_LEVEL  # the cell of an empty tile; a cell is its level + MAX_LEVEL, so never negative
+BLUE_TOP, ORANGE_TOP = EMPTY + MAX_LEVEL, EMPTY - MAX_LEVEL  # dormant volcanoes (level MAX_LEVEL, -MAX_LEVEL)
+# The hot loops below (eruptions, playouts) write cells as literals, which Python reads fastest: 4
+# empty, 5-8 blue's levels 1-4, 3-0 orange's. They stand for these values.
+assert (EMPTY, BLUE_TOP, ORANGE_TOP) == (4, 8, 0), "the literal cells of the hot loops need rewriting"
 _PAD_CELL = 255  # past the board: no player may raise it
 
 _NB = NEIGHBOURS
@@ -47,8 +50,8 @@ def _table(mapping):
     return bytes(table)
 
 
-# A growth turn: levels 1..3 rise towards 4, -1..-3 towards -4.
-_GROWN = _table({5: 6, 6: 7, 7: 8, 3: 2, 2: 1, 1: 0})
+# A growth turn: every volcano below the top level rises one level towards it.
+_GROWN = _table({EMPTY + sign * level: EMPTY + sign * (level + 1) for level in range(1, MAX_LEVEL) for sign in (1, -1)})
 
 
 def actor(turn: int) -> int:
@@ -448,24 +451,8 @@ def random_playout(
 # --- Knowledge for the search ---------------------------------------------------------------
 
 
-def _antipode_distance() -> int:
-    """The fewest steps from any tile to its antipode."""
-    fewest = N_TILES
-    for start in TILES:
-        steps = {start: 0}
-        queue = [start]
-        for t in queue:
-            for n in _NB[t]:
-                if n not in steps:
-                    steps[n] = steps[t] + 1
-                    queue.append(n)
-        fewest = min(fewest, steps[(start + HALF) % N_TILES])
-    return fewest
-
-
-# A connection holds a path of _antipode_distance() + 1 tiles, so a player with fewer pieces than
-# that distance cannot win by one placement (checked by counting, before any flood).
-_FEWEST_TO_WIN = _antipode_distance()
+# A player with fewer pieces than this cannot win by one placement (checked by counting, before any flood).
+_FEWEST_TO_WIN = SHORTEST_CHAIN - 1
 
 
 def winning_placements(board, player: int) -> list[int]:

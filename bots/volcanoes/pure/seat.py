@@ -1,13 +1,4 @@
-"""A pure bot as an in-process referee seat (`referee.volcanoes.match`): the same lines and the same
-adapter as on CodinGame, without a process."""
+"""Kept only because arena/play/players.py imports it; delete once players.py opens every seat with
+`bots.volcanoes.seat.open_seat`, which it is."""
 
-from __future__ import annotations
-
-from referee.volcanoes.match import InProcessSeat
-
-from .player import PurePlayer
-
-
-class PureSeat(InProcessSeat):
-    def __init__(self, bot, **player_options):
-        super().__init__(PurePlayer(bot, **player_options))
+from bots.volcanoes.seat import open_seat as PureSeat  # noqa: F401

@@ -1,9 +1,10 @@
 """The rules of Volcanoes on bitboards, for the numba search: a turn is a few 64-bit operations.
 
-A board is `uint64[18]`: for each colour (0 blue, 1 orange) and level k = 1..4, the set of that
-colour's tiles at level k (one-hot planes), each set two words (tiles 0-63, then 64-79); word
-`(colour * 4 + k - 1) * 2 + w` (words 16 and 17 are never read: see `_set_level`). There are no dormant flags: at a turn boundary a volcano is dormant
-exactly when its level is 4 (an eruption phase limit ends the game as a draw), so:
+A board is `uint64[N_WORDS]`: for each colour (0 blue, 1 orange) and level k = 1..MAX_LEVEL, the set
+of that colour's tiles at level k (one-hot planes), each set two words (tiles 0-63, then 64-79); word
+`(colour * MAX_LEVEL + k - 1) * 2 + w` (the last two words are never read: see `_set_level`). There
+are no dormant flags: at a turn boundary a volcano is dormant exactly when its level is MAX_LEVEL (an
+eruption phase limit ends the game as a draw), so:
 - the legal moves are a mask (empty tiles and the player's levels 1-3), and a random move is the
   r-th set bit of that mask, with no list built;
 - a growth turn moves each plane up one (level 3 becomes 4 and erupts): eight word moves;
@@ -11,7 +12,7 @@ exactly when its level is 4 (an eruption phase limit ends the game as a draw), s
   neighbours is kept in two bit planes per colour, and the pushes are plane updates (a tile that
   both colours push, which is rare, takes its new level from a table, `_NEW_LEVEL`);
 - a colour can only connect through a tile it gained this turn (an empty tile it took), only if it
-  holds 12 tiles and some tile and its antipode, and a placement only if it joins two of its
+  holds `SHORTEST_CHAIN` tiles and some tile and its antipode, and a placement only if it joins two of its
   neighbours or its antipode is owned, so the connection test runs only then: a flood fill over
   neighbour masks, from the gained tiles.
 It relies on the position before a turn being ongoing. Exact to
@@ -26,13 +27,15 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from referee.volcanoes.board import HALF, N_TILES, NEIGHBOURS
+from referee.volcanoes.board import HALF, N_TILES, NEIGHBOURS, SHORTEST_CHAIN
 from referee.volcanoes.constants import BLUE, CYCLE, GROWTH
 from referee.volcanoes.constants import BLUE_WINS, DRAW, ONGOING, ORANGE_WINS
 from referee.volcanoes.constants import MAX_ERUPTION_PHASES, MAX_LEVEL
 
-N_WORDS = 18  # 16 and 17: a plane for level 0, written to and never read (saves branches)
-POSITION_WORDS = 16  # the words that hold a position: two boards compare equal on these
+POSITION_WORDS = 2 * 2 * MAX_LEVEL  # the words that hold a position: two boards compare equal on these
+N_WORDS = POSITION_WORDS + 2  # the last two: a plane for level 0, written to and never read (saves branches)
+# The kernels below read the planes by their places (blue's levels 1-4 at words 0-7, orange's at 8-15).
+assert MAX_LEVEL == 4, "the kernels' plane offsets need rewriting"
 U = np.uint64
 _ZERO = U(0)
 _ONE = U(1)
@@ -40,10 +43,15 @@ _LOW8, _LOW16, _LOW32 = U(0xFF), U(0xFFFF), U(0xFFFFFFFF)
 NORTH = U((1 << HALF) - 1)  # tiles 0-39 of the low word
 HIGH_TILES = U((1 << (N_TILES - 64)) - 1)  # tiles 64-79 in the high word
 _ALL = U(2**64 - 1)
-MIN_CHAIN = 12  # the fewest tiles joining a tile to its antipode
+MIN_CHAIN = SHORTEST_CHAIN  # the fewest tiles joining a tile to its antipode
 _CYCLE = np.array(CYCLE, dtype=np.int64)
-# _PLANE[level + 4]: the first word of the plane that holds a tile at `level`.
-_PLANE = np.array([8 + 2 * (-x - 1) for x in range(-4, 0)] + [16] + [2 * (x - 1) for x in range(1, 5)], dtype=np.int64)
+# _PLANE[level + MAX_LEVEL]: the first word of the plane that holds a tile at `level`.
+_PLANE = np.array(
+    [2 * MAX_LEVEL + 2 * (-x - 1) for x in range(-MAX_LEVEL, 0)]
+    + [POSITION_WORDS]
+    + [2 * (x - 1) for x in range(1, MAX_LEVEL + 1)],
+    dtype=np.int64,
+)
 
 _NB = np.array(NEIGHBOURS, dtype=np.int64)
 # Each tile's neighbours as a mask, per word.
@@ -71,9 +79,10 @@ def _new_level(before: int, blue: int, orange: int) -> int:
     return max(-MAX_LEVEL, min(MAX_LEVEL, after))
 
 
-# _NEW_LEVEL[before + 4, blue eruptions, orange eruptions]
+# _NEW_LEVEL[before + MAX_LEVEL, blue eruptions, orange eruptions] (0 to 3: a tile's neighbours)
 _NEW_LEVEL = np.array(
-    [[[_new_level(b, x, y) for y in range(4)] for x in range(4)] for b in range(-4, 5)], dtype=np.int64
+    [[[_new_level(b, x, y) for y in range(4)] for x in range(4)] for b in range(-MAX_LEVEL, MAX_LEVEL + 1)],
+    dtype=np.int64,
 )
 
 # Rows of the scratch array: for `winning_tile`, each component's tiles in the north and in the
@@ -272,8 +281,8 @@ def random_move(board, player, rng):
 def _set_level(board, tile, before, after):
     w = tile >> 6
     m = _ONE << U(tile & 63)
-    board[_PLANE[before + 4] + w] ^= m
-    board[_PLANE[after + 4] + w] |= m
+    board[_PLANE[before + MAX_LEVEL] + w] ^= m
+    board[_PLANE[after + MAX_LEVEL] + w] |= m
 
 
 @njit(cache=True)
@@ -319,7 +328,7 @@ def _mixed_word(board, w, a0, a1, b0, b1):
         blue = np.int64((a0 >> s) & _ONE) + 2 * np.int64((a1 >> s) & _ONE)
         orange = np.int64((b0 >> s) & _ONE) + 2 * np.int64((b1 >> s) & _ONE)
         before = level_at(board, t)
-        after = _NEW_LEVEL[before + 4, blue, orange]
+        after = _NEW_LEVEL[before + MAX_LEVEL, blue, orange]
         _set_level(board, t, before, after)
         if before == 0:
             if after > 0:

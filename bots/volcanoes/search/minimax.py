@@ -55,7 +55,7 @@ _CYCLE = np.array(CYCLE, dtype=np.int64)
 class Workspace:
     """Every array one search needs, allocated once per bot and reused between turns."""
 
-    def __init__(self, tt_bits: int = 18):
+    def __init__(self, tt_bits: int):
         self.boards = np.zeros((MAX_PLY + 2, bitboard.N_WORDS), dtype=np.uint64)
         self.moves = np.zeros((MAX_PLY + 2, N_TILES), dtype=np.int64)
         self.order = np.zeros((MAX_PLY + 2, N_TILES), dtype=np.int64)

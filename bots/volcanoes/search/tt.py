@@ -19,7 +19,7 @@ WIN_BAND = 10_000  # values beyond WIN - WIN_BAND are wins
 _VALUE_OFFSET = 1 << 31
 
 
-def new_table(bits: int = 18) -> tuple[np.ndarray, np.ndarray]:
+def new_table(bits: int) -> tuple[np.ndarray, np.ndarray]:
     """An empty table of 2**bits entries: (keys, data)."""
     return np.zeros(1 << bits, dtype=np.uint64), np.zeros(1 << bits, dtype=np.int64)
 

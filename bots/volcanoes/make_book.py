@@ -1,10 +1,11 @@
-"""Compute the pure search's opening book (`book.py`) with long numba `mcts` searches.
+"""Compute the pure search's opening book (`pure/book.py`) with long numba `mcts` searches: a tool
+that uses both engines, so it stands above them (the pure engine imports nothing of numba's).
 
-`python -m bots.volcanoes.pure.make_book PART PARTS OUT.json` computes the PART-th of PARTS shares
-of the lines (each also searches orange's first two moves, which its lines follow; run the shares
-at once, one a core), then `python -m bots.volcanoes.pure.make_book --write OUT.json...` joins them
-into `opening_book.py`. Each position gets a fresh tree seeded by its line: the same book on every machine. Needs numba
-(this module is not bundled: `book.py` and `opening_book.py` are).
+`python -m bots.volcanoes.make_book PART PARTS OUT.json` computes the PART-th of PARTS shares of the
+lines (each also searches orange's first two moves, which its lines follow; run the shares at once,
+one a core), then `python -m bots.volcanoes.make_book --write OUT.json...` joins them into
+`pure/opening_book.py`. Each position gets a fresh tree seeded by its line: the same book on every
+machine. Not bundled (`pure/book.py` and `pure/opening_book.py` are).
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from pathlib import Path
 
 import numpy as np
 
-from bots.volcanoes.mcts import MctsBot
-from bots.volcanoes.search import bitboard, tree
 from referee.errors import CommandParser, UserError, report
 from referee.files import write_atomic
 
-from . import book, rules
+from .mcts import MctsBot
+from .pure import book, rules
+from .search import bitboard, tree
 
 # Iterations a search (numba mcts searches some 14,000 in a 100 ms turn, the pure search some 400):
 # blue's first move, played in every game as blue, gets ten times those of the 12,800 positions of
