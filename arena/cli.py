@@ -332,16 +332,15 @@ def cmd_report(args) -> int:
 
 
 def cmd_bots(args) -> int:
-    from arena.games.volcanoes import players as volcanoes_players
-    from bots.volcanoes.registry import PARAMETERS
+    from bots.volcanoes import registry
 
-    for name, target in volcanoes_players.REGISTRY.items():
+    for name, (module, cls) in registry.BOTS.items():
         declared = " ".join(
-            f"{p.name}={p.default:g} [{p.low:g}, {p.high:g}] ({p.type.__name__})" for p in PARAMETERS.get(name, ())
+            f"{p.name}={p.default:g} [{p.low:g}, {p.high:g}] ({p.type.__name__})" for p in registry.parameters(name)
         )
-        print(f"{name:12} {target:36} {declared}".rstrip())
+        print(f"{name:12} {module + ':' + cls:36} {declared}".rstrip())
     print(
-        f"\nOptions: NAME:OPT=VALUE,... (e.g. mcts:c=0.3,rave_k=2000); {volcanoes_players.TIME_OPTION}=N sets a "
+        f"\nOptions: NAME:OPT=VALUE,... (e.g. mcts:c=0.3,rave_k=2000); {registry.TIME_OPTION}=N sets a "
         "player's turn limit in ms (its first turn scales with it), e.g. uct:ms=1000."
     )
     print("These are Volcanoes' own bots; in any game, a player is also a file or a command line.")

@@ -270,7 +270,9 @@ def register(bench: argparse.ArgumentParser) -> None:
         help="turns before a draw (default %(default)s: whole games)",
     )
     group.add_argument("--turn-ms", type=positive_ms, default=Settings().turn_ms, help="default %(default)s")
-    group.add_argument("--first-turn-ms", type=positive_ms, default=Settings().first_turn_ms, help="default %(default)s")
+    group.add_argument(
+        "--first-turn-ms", type=positive_ms, default=Settings().first_turn_ms, help="default %(default)s"
+    )
     bench_run = bench.get_default("run")
 
     def dispatch(args: argparse.Namespace) -> int:

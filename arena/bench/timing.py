@@ -36,6 +36,8 @@ import numpy as np
 from referee.files import refuse_overwriting, write_atomic
 from referee.options import count, number, positive_seconds
 
+from bots.volcanoes import registry
+
 from arena.games.volcanoes import players as volcanoes_players
 from arena.play import players
 from arena.errors import UsageError
@@ -363,7 +365,7 @@ def bot_command(spec: str) -> tuple[str, str | None]:
 
     player = players.resolve(spec, VolcanoesGame())
     if player.kind == "bot":
-        module = player.target.split(":")[0]
+        module = registry.BOTS[volcanoes_players.spec_of(player).name][0]
         return shlex.join([sys.executable, "-m", module]), str(players.PROJECT_ROOT)
     return player.target, player.cwd
 
@@ -619,7 +621,7 @@ def main(args: argparse.Namespace) -> int:
     if args.bot:
         other = args.against_bot
         commands = [bot_command(args.bot)]
-        if other is None and args.against and args.bot in volcanoes_players.REGISTRY:
+        if other is None and args.against and args.bot in registry.BOTS:
             other = f"{args.bot}@{args.against}"
         if other:
             commands.append(bot_command(other))

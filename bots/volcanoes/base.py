@@ -10,7 +10,6 @@ import sys
 from contextlib import contextmanager
 
 from referee.volcanoes import rules
-from referee.volcanoes.constants import FIRST_TURN_MS, TURN_MS, Limits
 
 from . import bot, tracking
 from .bot import Bot
@@ -59,13 +58,3 @@ def main(numba_bot: NumbaBot) -> None:
     project's registered bots start through `bots.volcanoes.launch` instead, which answers at once)."""
     with hiding_scipy():
         bot.main(numba_bot, cold_start=True)
-
-
-def InProcessSeat(bot, log=None, time_scale: float = 1.0, first_turn_scale: float | None = None):
-    """Kept for arena/play/players.py until it calls `bots.volcanoes.seat.open_seat` with the seat's
-    `Limits`: a seat whose limits are CodinGame's times `time_scale` (`first_turn_scale` for the
-    first turn, by default the same). Delete then."""
-    from .seat import open_seat
-
-    first_turn_scale = time_scale if first_turn_scale is None else first_turn_scale
-    return open_seat(bot, Limits(TURN_MS * time_scale, FIRST_TURN_MS * first_turn_scale), log)

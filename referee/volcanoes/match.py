@@ -136,25 +136,17 @@ _OUTCOMES = {
 }
 
 
-def seat_limits(settings: Settings, own_turn_ms: float | None = None) -> tuple[float, float]:
-    """(turn, first turn) of `settings.limits(own_turn_ms)`: kept for arena/play/players.py until it
-    calls `Settings.limits`."""
-    limits = settings.limits(own_turn_ms)
-    return limits.turn_ms, limits.first_turn_ms
-
-
 def play_game(
     blue: Seat,
     orange: Seat,
     seed: int,
     settings: Settings = Settings(),
-    limits: tuple[Limits | float | None, Limits | float | None] = (None, None),
+    limits: tuple[Limits | None, Limits | None] = (None, None),
 ) -> Result:
     """Play one game to its end; the seats are not closed here. `limits` (blue's, orange's): a seat's
-    own limits (`Settings.limits`) instead of the settings' (time odds). A number there is the seat's
-    turn limit in ms (arena/play/run.py's way, until it passes `Limits`)."""
+    own limits (`Settings.limits`) instead of the settings' (time odds)."""
     seats = {rules.BLUE: blue, rules.ORANGE: orange}
-    own = [given if isinstance(given, Limits) else settings.limits(given) for given in limits]
+    own = [settings.limits() if given is None else given for given in limits]
     limits_of = {rules.BLUE: own[0], rules.ORANGE: own[1]}  # fixed for the game
     has_played = {rules.BLUE: False, rules.ORANGE: False}
     overruns = {rules.BLUE: 0, rules.ORANGE: 0}

@@ -3,7 +3,7 @@
 import pytest
 
 from arena.games.volcanoes.game import VolcanoesGame
-from arena.games.volcanoes.players import fixed_budget_notes, open_seat, target_options, turn_ms
+from arena.games.volcanoes.players import fixed_budget_notes, open_seat, spec_of, turn_ms
 from arena.play import players as arena_players
 from arena.play.players import PlayerError
 from bots.volcanoes.registry import PARAMETERS, defaults, parse_options
@@ -17,12 +17,12 @@ def resolve(text, cache=None):
 def test_options_reach_the_bot_and_its_version(tmp_path):
     player = resolve("mcts:rave_k=2000,c=0.3", tmp_path)
     assert player.label == "mcts:rave_k=2000,c=0.3"
-    assert target_options(player.target) == {"c": 0.3, "rave_k": 2000.0}
+    assert spec_of(player).options == {"c": 0.3, "rave_k": 2000.0}
     plain = resolve("mcts", tmp_path)
     assert player.version.startswith(plain.version) and player.version != plain.version
     assert resolve("mcts:c=0.30,rave_k=2e3", tmp_path).version == player.version  # canonical
     seat = open_seat(player, seed=1)
-    bot = seat._seat.player.bot
+    bot = seat.player.bot
     assert (bot.options.c, bot.options.rave_k, bot.options.decisive) == (
         0.3,
         2000.0,
@@ -129,10 +129,11 @@ def test_in_process_bot_budget_follows_its_time_option(tmp_path):
     """The adapter budgets the bot's search from the player's own limit, not CodinGame's 100 ms."""
     budgets = []
     seat = open_seat(resolve("greedy:ms=1000", tmp_path), seed=1)
-    bot = seat._seat.player.bot
+    bot = seat.player.bot
     choose = bot.choose
     bot.choose = lambda state, budget: budgets.append(budget) or choose(state, budget)
-    play_game(seat, _Clock(), seed=3, settings=Settings(max_turns=12), limits=(1000.0, None))
+    settings = Settings(max_turns=12)
+    play_game(seat, _Clock(), seed=3, settings=settings, limits=(settings.limits(1000.0), None))
     seat.close()
     assert 5.0 < budgets[0] <= 10.0 and all(0.5 < b <= 1.0 for b in budgets[1:])
 
@@ -142,7 +143,7 @@ def test_in_process_bot_budget_follows_the_run_s_limits(tmp_path):
     budgets = []
     settings = Settings(max_turns=12, turn_ms=20.0, first_turn_ms=500.0)
     seat = open_seat(resolve("greedy", tmp_path), seed=1, settings=settings)
-    bot = seat._seat.player.bot
+    bot = seat.player.bot
     choose = bot.choose
     bot.choose = lambda state, budget: budgets.append(budget) or choose(state, budget)
     play_game(seat, _Clock(), seed=3, settings=settings)

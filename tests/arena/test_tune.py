@@ -13,14 +13,14 @@ import pytest
 
 from arena.cli import main
 from arena.games.base import Outcome
-from arena.games.volcanoes.players import REGISTRY, target_options
+from arena.games.volcanoes.players import spec_of
 from arena.play import run
 from arena.play.schedule import derive_seed
 from arena.play.store import Store
 from arena.stats.estimates import expected_score
 from arena.stats.spsa import Tuned, rounded
 from arena.stats.tables import UnitCounter
-from bots.volcanoes.registry import PARAMETERS, Parameter, defaults
+from bots.volcanoes.registry import BOTS, PARAMETERS, Parameter, defaults
 
 OPTIMUM = {"x": 0.7, "y": 30.0}  # the defaults (0.2, 80) are far from it
 SPANS = {"x": 1.0, "y": 100.0}
@@ -29,7 +29,13 @@ TOLERANCE = 0.15  # of each range; of 300 simulated runs of this problem the wor
 
 
 class Synthetic:
-    """The registered class of `synthetic` (its games never create one)."""
+    """The registered class of `synthetic` (its games are drawn, never played)."""
+
+    def __init__(self, seed=None, **options):
+        pass
+
+    def warm_up(self):
+        pass
 
 
 def strength(options: dict) -> float:
@@ -52,7 +58,7 @@ class SyntheticGames:
             if self.drawn == self.stop_after:
                 raise KeyboardInterrupt
             self.drawn += 1
-            blue, orange = (strength(target_options(players[label].target)) for label in job.seats)
+            blue, orange = (strength(spec_of(players[label]).options) for label in job.seats)
             draw = random.Random(derive_seed(job.seed, *job.bot_seeds)).random()
             ranks = [0, 1] if draw < expected_score(blue - orange) else [1, 0]
             seated = [players[label] for label in job.seats]
@@ -76,7 +82,7 @@ class SyntheticGames:
 def synthetic(monkeypatch):
     """Registers `synthetic` and draws the games of `arena` commands run in this process; returns a
     function that sets when the next command is interrupted."""
-    monkeypatch.setitem(REGISTRY, "synthetic", f"{__name__}:Synthetic")
+    monkeypatch.setitem(BOTS, "synthetic", (__name__, "Synthetic"))
     monkeypatch.setitem(PARAMETERS, "synthetic", (Parameter("x", 0.2, 0.0, 1.0), Parameter("y", 80.0, 0.0, 100.0)))
     stops = []
     monkeypatch.setattr("arena.cli.make_executor", lambda *args: SyntheticGames(stops.pop() if stops else None))

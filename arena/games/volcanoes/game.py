@@ -44,7 +44,7 @@ class VolcanoesGame(Game):
                 except BotError as exc:
                     other = COLOURS[1 - COLOURS.index(colour)]
                     return _outcome(Result(seed, other, exc.reason, f"{colour} {exc}", 0, [], []))
-            limits = tuple(volcanoes_players.turn_ms(player, settings.turn_ms) for player in players)
+            limits = tuple(settings.limits(volcanoes_players.turn_ms(player, settings.turn_ms)) for player in players)
             return _outcome(play_game(seats[0], seats[1], seed, settings, limits))
         finally:
             for seat in seats:
@@ -71,7 +71,7 @@ class VolcanoesGame(Game):
         return volcanoes_players.parameters(player) or None
 
     def parameter_values(self, player: Player) -> dict | None:
-        return volcanoes_players.target_options(player.target) if player.kind == "bot" else None
+        return dict(volcanoes_players.spec_of(player).options) if player.kind == "bot" else None
 
     def with_values(self, spec: str, values: dict) -> str:
         return volcanoes_players.spec_with(spec, values)
