@@ -230,6 +230,29 @@ def _literal(source: str) -> str:
     return repr(source)
 
 
+def without_docstrings(source: str) -> str:
+    """`source` with every docstring (a module's, class's or function's first string) made empty,
+    each module's lines where they were: a bundle needs the code, not the prose, and a traceback on
+    the judge's page still names the original line."""
+    tree = ast.parse(source)
+    spans = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            first = node.body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                spans.append(first.value)
+    lines = [line.encode() for line in source.splitlines(keepends=True)]
+    for node in sorted(spans, key=lambda n: (n.lineno, n.col_offset), reverse=True):  # offsets are UTF-8 bytes
+        start, end = node.lineno - 1, node.end_lineno - 1
+        head, tail = lines[start][: node.col_offset], lines[end][node.end_col_offset :]
+        lines[start : end + 1] = [head + b'""' + b"\n" * (end - start) + tail]
+    return b"".join(lines).decode()
+
+
 def _plain(entry: str, modules: dict[str, tuple[bool, str]]) -> str:
     lines = [
         f"# A CodinGame submission made by `arena bundle` from {entry}: the modules below are served",
@@ -237,7 +260,7 @@ def _plain(entry: str, modules: dict[str, tuple[bool, str]]) -> str:
         "_MODULES = {}",
     ]
     for name, (is_package, source) in modules.items():
-        lines.append(f"_MODULES[{name!r}] = ({is_package}, {_literal(source)})")
+        lines.append(f"_MODULES[{name!r}] = ({is_package}, {_literal(without_docstrings(source))})")
     lines.append(_LOADER)
     lines.append('if __name__ == "__main__":')
     lines.append("    import runpy")

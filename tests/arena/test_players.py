@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.games.volcanoes.game import VolcanoesGame
-from arena.games.volcanoes.players import REGISTRY, default_tournament
+from arena.games.volcanoes.players import default_tournament
 from arena.play import players as arena_players
 from arena.play.players import PlayerError
 from arena.play.store import Store
@@ -34,7 +34,7 @@ def changed_since(player):
 
 def test_registered_bots_and_labels(tmp_path):
     greedy = resolve("greedy", tmp_path)
-    assert (greedy.label, greedy.kind, greedy.target) == ("greedy", "bot", REGISTRY["greedy"])
+    assert (greedy.label, greedy.kind, greedy.target) == ("greedy", "bot", "greedy")
     assert len(greedy.version) == 12 and changed_since(greedy) is None
     other = resolve("old=greedy", tmp_path)
     assert (other.label, other.spec, other.version) == ("old", "greedy", greedy.version)

@@ -27,6 +27,7 @@ def test_a_clean_sweep_shows_a_one_sided_bound_and_no_infinity():
         for swap in (0, 1)
     ]
     config = {"command": "tournament", "seed": 1, "lineups": [["strong", "weak"], ["weak", "middle"]], "units": 16}
+    config["game"] = {"protocol": "volcanoes"}
     report = text_report(config, ["strong", "weak", "middle"], games)
     assert "inf" not in report
     row = next(line for line in report.splitlines() if line.startswith("strong vs weak"))

@@ -24,6 +24,7 @@ PURE_MCTS_MODULES = [
     "bots.volcanoes.pure.opening_book",
     "bots.volcanoes.pure.rules",
     "referee",
+    "referee.bot_env",
     "referee.clock",
     "referee.errors",
     "referee.volcanoes",
