@@ -201,7 +201,11 @@ def run(args: argparse.Namespace) -> int:
     load_first = loads_first(args)
     parallel = args.parallel or 2 * (os.cpu_count() or 1)
     games = args.games or parallel
-    settings = Settings(turn_ms=args.turn_ms, first_turn_ms=args.first_turn_ms, max_turns=args.max_turns)
+    settings = Settings(
+        turn_ms=args.turn_ms or Settings.turn_ms,
+        first_turn_ms=args.first_turn_ms or Settings.first_turn_ms,
+        max_turns=args.max_turns,
+    )
     shared = None if args.cache == "per-game" else tempfile.mkdtemp(prefix="caldera-stress-numba-")
     print(
         f"stress: {games} games of {', '.join(bots)}, {parallel} at once on {os.cpu_count()} cores, "
@@ -247,7 +251,11 @@ def register(bench: argparse.ArgumentParser) -> None:
         "stress (--stress): many games at once, bots as processes, from an empty numba cache"
     )
     group.add_argument("--stress", action="store_true", help="run the stress benchmark instead")
-    group.add_argument("--games", type=int, help="games in all (default: as many as --parallel)")
+    group.add_argument(
+        "--games",
+        type=int,
+        help="games in all (default: as many as --parallel); with --bot and a game, the games recorded (default 2)",
+    )
     group.add_argument("--parallel", type=int, help="games at once (default: twice the cores)")
     group.add_argument(
         "--cache",
@@ -268,8 +276,7 @@ def register(bench: argparse.ArgumentParser) -> None:
         default=Settings().max_turns,
         help="turns before a draw (default %(default)s: whole games)",
     )
-    group.add_argument("--turn-ms", type=float, default=100.0, help="default %(default)s")
-    group.add_argument("--first-turn-ms", type=float, default=1000.0, help="default %(default)s")
+    # --turn-ms and --first-turn-ms are the game options `arena bench` already has (default None).
     bench_run = bench.get_default("run")
 
     def dispatch(args: argparse.Namespace) -> int:
