@@ -7,8 +7,10 @@ figure regresses when it is worse with confidence (the interval excludes 1) *and
 `--threshold`; then the command names it and exits 1.
 
 `arena bench --bot CMD --against-bot CMD` does the same for any two command-line bots (any language,
-CodinGame's protocol) over the fixed positions: first answer, per-move latency, CPU, and the work a
-bot reports on stderr. Without `--against*`, `arena bench` prints the figures of one version; `--save`
+CodinGame's protocol) over Volcanoes' fixed positions, or with `--game NAME` (`--referee CMD
+--protocol P`) over turns of that game recorded from real games and replayed to each version
+(arena/bench/transcripts.py; `--record FILE` keeps them, `--turns FILE` replays them again): first
+answer, per-move latency, CPU, and the work a bot reports on stderr. Without `--against*`, `arena bench` prints the figures of one version; `--save`
 stores them with the machine they came from and `--compare` holds a later run against them on the
 same machine only. The method is in the README's "Timing regression" section.
 """
