@@ -13,6 +13,9 @@ function unchanged, so the bundle never needs numba (nor uses it where it is ins
 
 CodinGame counts a submission in UTF-16 code units and accepts at most 100,000; a bundle over the
 limit is compressed (zlib, then base85 in a string literal) and unpacks itself when run.
+
+A user's bot of any game, given by its entry file (`arena bundle PATH/main.py`), is bundled with
+the modules of its own folder: see arena/bundle_folder.py.
 """
 
 from __future__ import annotations
@@ -188,9 +191,12 @@ def _parsed(path: Path, name: str, is_package: bool) -> tuple[str, frozenset[str
     return source, imports
 
 
-def collect(entry: str, root: Path = PROJECT_ROOT) -> tuple[dict[str, tuple[bool, str]], list[str]]:
-    """The project modules `entry` needs, with their parent packages: {name: (is_package, source)},
-    sorted by name; and the external top-level packages they import."""
+def collect(
+    entry: str, root: Path = PROJECT_ROOT, local=lambda top: top in PROJECT_PACKAGES
+) -> tuple[dict[str, tuple[bool, str]], list[str]]:
+    """The modules `entry` needs from `root`, with their parent packages: {name: (is_package,
+    source)}, sorted by name; and the external top-level packages they import. `local(top)` says
+    whether a top-level name is bundled from `root` (default: the project's packages)."""
     found: dict[str, tuple[bool, str]] = {}
     external: set[str] = set()
     pending = [entry]
@@ -208,7 +214,7 @@ def collect(entry: str, root: Path = PROJECT_ROOT) -> tuple[dict[str, tuple[bool
         pending += [".".join(parts[:i]) for i in range(1, len(parts))]  # parent packages
         for imported in imports:
             top = imported.partition(".")[0]
-            if top in PROJECT_PACKAGES:
+            if local(top):
                 if _module_file(imported, root) is not None:
                     pending.append(imported)
             elif top != "__future__" and top not in sys.stdlib_module_names:
@@ -289,6 +295,13 @@ def build(bot: str, compress: str = "auto", limit: int = CODINGAME_LIMIT, root: 
     for name, owner in OWN_BUNDLE_ONLY.items():
         if owner != entry:
             modules.pop(name, None)
+    return assemble(entry, modules, external, compress, limit)
+
+
+def assemble(
+    entry: str, modules: dict[str, tuple[bool, str]], external: list[str], compress: str, limit: int
+) -> Bundle:
+    """The submission that serves `modules` and runs `entry` as __main__ (see `build`)."""
     if "numba" in external:
         modules["numba"] = (True, NUMBA_STAND_IN)
         external.remove("numba")
@@ -312,7 +325,11 @@ def register(subparsers) -> None:
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("bot", metavar="BOT", help="a bot name (mcts, boss, ...) or a dotted module path")
+    p.add_argument(
+        "bot",
+        metavar="BOT",
+        help="a bot name (mcts, boss, ...), a dotted module path, or a bot's entry file (PATH/main.py) of any game",
+    )
     p.add_argument("-o", "--output", metavar="FILE", required=True, help="where to write the submission")
     p.add_argument(
         "--compress",
@@ -335,19 +352,27 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="GAMES",
         help="then play GAMES games (default 4) of the written file, run by `python -S` through "
         "the referee at CodinGame's limits, and print its first answer and worst turn; "
-        "exit status 1 if it forfeits one",
+        "exit status 1 if it forfeits one. For a bot file: record GAMES games of its game and "
+        "replay their turns to the written file and to the original; exit status 1 if an answer differs",
     )
     p.add_argument(
         "--opponent",
-        default="greedy",
         metavar="PLAYER",
-        help="the opponent of --check: a registered bot, with options (NAME:OPT=VALUE), played in this "
-        "process, or a command line (default greedy)",
+        help="the opponent of --check: for a registered bot, a registered bot with options (NAME:OPT=VALUE) "
+        "played in this process or a command line (default greedy); for a bot's file, a player of the chosen game",
     )
+    from arena import bundle_folder  # (it imports this module)
+
+    bundle_folder.add_arguments(p)
     p.set_defaults(run=run_bundle)
 
 
 def run_bundle(args: argparse.Namespace) -> int:
+    from arena import bundle_folder
+
+    if bundle_folder.is_file_bot(args.bot):
+        return bundle_folder.run(args)
+    bundle_folder.refuse_file_options(args)
     bundle = build(args.bot, args.compress, args.limit)
     refuse_overwriting(args.output, *filter(None, (_module_file(name, PROJECT_ROOT) for name in bundle.modules)))
     try:
@@ -362,7 +387,7 @@ def run_bundle(args: argparse.Namespace) -> int:
     if bundle.external:
         print(f"imports from outside the project: {', '.join(bundle.external)}")
     if args.check:
-        return check(Path(args.output), args.check, args.opponent)
+        return check(Path(args.output), args.check, args.opponent or "greedy")
     return 0
 
 

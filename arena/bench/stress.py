@@ -202,7 +202,11 @@ def run(args: argparse.Namespace) -> int:
     load_first = loads_first(args)
     parallel = args.parallel or 2 * (os.cpu_count() or 1)
     games = args.games or parallel
-    settings = Settings(turn_ms=args.turn_ms, first_turn_ms=args.first_turn_ms, max_turns=args.max_turns)
+    settings = Settings(
+        turn_ms=args.turn_ms or Settings.turn_ms,
+        first_turn_ms=args.first_turn_ms or Settings.first_turn_ms,
+        max_turns=args.max_turns,
+    )
     shared = None if args.cache == "per-game" else tempfile.mkdtemp(prefix="caldera-stress-numba-")
     print(
         f"stress: {games} games of {', '.join(bots)}, {parallel} at once on {os.cpu_count()} cores, "
@@ -248,7 +252,11 @@ def register(bench: argparse.ArgumentParser) -> None:
         "stress (--stress): many games at once, bots as processes, from an empty numba cache"
     )
     group.add_argument("--stress", action="store_true", help="run the stress benchmark instead")
-    group.add_argument("--games", type=count(1), help="games in all (default: as many as --parallel)")
+    group.add_argument(
+        "--games",
+        type=count(1),
+        help="games in all (default: as many as --parallel); with --bot and a game, the games recorded (default 2)",
+    )
     group.add_argument("--parallel", type=count(1), help="games at once (default: twice the cores)")
     group.add_argument(
         "--cache",
@@ -269,10 +277,7 @@ def register(bench: argparse.ArgumentParser) -> None:
         default=Settings().max_turns,
         help="turns before a draw (default %(default)s: whole games)",
     )
-    group.add_argument("--turn-ms", type=positive_ms, default=Settings().turn_ms, help="default %(default)s")
-    group.add_argument(
-        "--first-turn-ms", type=positive_ms, default=Settings().first_turn_ms, help="default %(default)s"
-    )
+    # --turn-ms and --first-turn-ms are the game options `arena bench` already has (default None).
     bench_run = bench.get_default("run")
 
     def dispatch(args: argparse.Namespace) -> int:

@@ -7,8 +7,10 @@ figure regresses when it is worse with confidence (the interval excludes 1) *and
 `--threshold`; then the command names it and exits 1.
 
 `arena bench --bot CMD --against-bot CMD` does the same for any two command-line bots (any language,
-CodinGame's protocol) over the fixed positions: first answer, per-move latency, CPU, and the work a
-bot reports on stderr. Without `--against*`, `arena bench` prints the figures of one version; `--save`
+CodinGame's protocol) over Volcanoes' fixed positions, or with `--game NAME` (`--referee CMD
+--protocol P`) over turns of that game recorded from real games and replayed to each version
+(arena/bench/transcripts.py; `--record FILE` keeps them, `--turns FILE` replays them again): first
+answer, per-move latency, CPU, and the work a bot reports on stderr. Without `--against*`, `arena bench` prints the figures of one version; `--save`
 stores them with the machine they came from and `--compare` holds a later run against them on the
 same machine only. The method is in the README's "Timing regression" section.
 """
@@ -16,6 +18,7 @@ same machine only. The method is in the README's "Timing regression" section.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gzip
 import json
 import math
@@ -27,7 +30,6 @@ import shlex
 import statistics
 import subprocess
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,13 +40,18 @@ from referee.options import count, number, positive_seconds
 
 from bots.volcanoes import registry
 
+from arena.bench import transcripts
 from arena.games.volcanoes import players as volcanoes_players
 from arena.play import players
 from arena.errors import UsageError
+from arena.games.base import Game, Player
 
 POSITIONS_FILE = Path(__file__).parent / "data" / "bench_positions.json.gz"
 WORKER = Path(__file__).with_name("worker.py")
 DEFAULT_THRESHOLD = 0.05
+RECORDED_GAMES = 2  # games recorded for `--bot CMD --game NAME` by default
+# A replayed turn's limits: only there to end a bot that hangs (a bot is timed, not judged, here).
+REPLAY_FIRST_S, REPLAY_TURN_S = 30.0, 10.0
 
 
 class BenchError(UsageError):
@@ -358,12 +365,12 @@ def protocol_turns(positions) -> list[list[str]]:
 WORK = re.compile(r"\b(playouts|iterations|nodes|simulations|rollouts)\s*[=:]\s*(\d+)", re.IGNORECASE)
 
 
-def bot_command(spec: str) -> tuple[str, str | None]:
-    """The command line and directory of a player spec (a registered bot runs as its own process
-    here, as it would on CodinGame)."""
+def bot_command(spec: str, game: Game | None = None) -> tuple[str, str | None]:
+    """The command line and directory of a player spec of `game` (default Volcanoes; a registered
+    bot runs as its own process here, as it would on CodinGame)."""
     from arena.games.volcanoes.game import VolcanoesGame
 
-    player = players.resolve(spec, VolcanoesGame())
+    player = players.resolve(spec, game or VolcanoesGame())
     if player.kind == "bot":
         module = registry.BOTS[volcanoes_players.spec_of(player).name][0]
         return shlex.join([sys.executable, "-m", module]), str(players.PROJECT_ROOT)
@@ -389,37 +396,48 @@ def command_at(command: str, old: Version) -> tuple[str, str]:
     return shlex.join(args), str(old.root)
 
 
-def bot_run(
-    command: str, cwd: str | None, turns: list[list[str]], first_s: float = 10.0, turn_s: float = 2.0
-) -> dict[str, float]:
-    """One game-like run of a bot over the positions: its figures for this run. `cwd` is the tree
-    of a version of this project (None for any other command)."""
-    from referee.process import BotError, BotProcess
+def positions_transcript(count: int) -> transcripts.Transcript:
+    """The first `count` fixed positions as one game-like transcript (one line answered a turn)."""
+    turns = protocol_turns(bench_positions()[:count])
+    return transcripts.Transcript(tuple(transcripts.Turn(tuple(lines)) for lines in turns), unit="position")
 
+
+def legal_move(turn: transcripts.Turn, answer: tuple[str, ...]) -> str | None:
+    """What is wrong with a Volcanoes answer to a fixed position (None if it is a legal move)."""
+    if (answer[0].split() or [""])[0].upper() not in [*turn.given[-1].split(), "RANDOM"]:
+        return "not a legal move"
+    return None
+
+
+def bot_run(
+    command: str,
+    cwd: str | None,
+    scripts: list[transcripts.Transcript],
+    check: transcripts.Check | None = None,
+    first_s: float = 10.0,
+    turn_s: float = 2.0,
+) -> dict[str, float]:
+    """One run of a bot over the transcripts, a process each: its figures for this run (the first
+    answer, the mean over the processes; the latencies of every later turn together; the CPU time
+    of them all). `cwd` is the tree of a version of this project (None for any other command)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    latencies, work, i = [], {}, 0
-    started = time.perf_counter()
-    try:
-        # A version of this project runs with its own tree first on the path, never another's.
-        env = {**os.environ, "PYTHONPATH": cwd} if cwd else None
-        with BotProcess(command, cwd=cwd, env=env) as bot:
-            for i, lines in enumerate(turns):
-                answer, seconds = bot.ask(lines, first_s if i == 0 else turn_s)
-                if (answer.split() or [""])[0].upper() not in [*lines[-1].split(), "RANDOM"]:
-                    raise BenchError(f"{command!r} answered {answer[:40]!r} on position {i + 1}, not a legal move")
-                if i == 0:
-                    first = time.perf_counter() - started
-                else:
-                    latencies.append(seconds * 1000)
-                for kind, count in WORK.findall(bot.take_stderr()):
-                    work[kind.lower()] = work.get(kind.lower(), 0) + int(count)
-    except BotError as exc:
-        raise BenchError(f"{command!r} on position {i + 1}: {exc}") from None
+    firsts, latencies, work = [], [], {}
+    # A version of this project runs with its own tree first on the path, never another's.
+    env = {**os.environ, "PYTHONPATH": cwd} if cwd else None
+    for script in scripts:
+        run = transcripts.replay(command, script, cwd=cwd, env=env, first_s=first_s, turn_s=turn_s, check=check)
+        firsts.append(run.first_s)
+        latencies += [seconds * 1000 for seconds in run.later_s]
+        for text in run.stderr:
+            for kind, count in WORK.findall(text):
+                work[kind.lower()] = work.get(kind.lower(), 0) + int(count)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if not latencies:
+        raise BenchError("the turns to replay have no turn after a first one: nothing to time per move")
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     q = np.percentile(latencies, [50, 99])
     figures = {
-        "first answer ms": first * 1000,
+        "first answer ms": statistics.fmean(firsts) * 1000,
         "latency p50 ms": float(q[0]),
         "latency p99 ms": float(q[1]),
         "latency max ms": max(latencies),
@@ -430,12 +448,21 @@ def bot_run(
     return figures
 
 
-def measure_bots(commands: list[tuple[str, str | None]], positions: int, rounds: int, progress=None) -> Measured:
-    turns = protocol_turns(bench_positions()[:positions])
+def measure_bots(
+    commands: list[tuple[str, str | None]],
+    scripts: list[transcripts.Transcript],
+    rounds: int,
+    progress=None,
+    check: transcripts.Check | None = None,
+    first_s: float = 10.0,
+    turn_s: float = 2.0,
+) -> Measured:
+    """`rounds` rounds; in each, a run of every bot over the same transcripts, the order of the
+    bots alternating from one round to the next."""
     out = Measured()
     for r in range(rounds):
         order = range(len(commands)) if r % 2 == 0 else reversed(range(len(commands)))
-        got = {i: bot_run(*commands[i], turns) for i in order}
+        got = {i: bot_run(*commands[i], scripts, check, first_s, turn_s) for i in order}
         shared = set.intersection(*(set(g) for g in got.values()))
         for name in got[0]:
             if name in shared:
@@ -543,6 +570,8 @@ def summary(measured: Measured) -> list[str]:
 
 
 def register(commands) -> None:
+    from arena.cli import _game_options  # (arena.cli imports this module: it is loaded by now)
+
     bench = commands.add_parser(
         "bench",
         help="timing regression tests: two versions (or two bots) on this machine, in one run",
@@ -577,7 +606,12 @@ def register(commands) -> None:
         type=positive_seconds,
         help="CPU seconds per kernel figure per version per round (default 0.25, 0.1 with --quick)",
     )
-    how.add_argument("--positions", type=count(1), help="positions per bot run (default 20, 10 with --quick)")
+    how.add_argument(
+        "--positions",
+        type=count(1),
+        help="positions per bot run (default 20, 10 with --quick); with a game's turns, the first N "
+        "turns of each recorded transcript (default: all)",
+    )
     how.add_argument(
         "--threshold",
         type=number(float, least=0),
@@ -592,9 +626,77 @@ def register(commands) -> None:
         action="store_true",
         help="compare with FILE although it came from another machine (a warning, not a refusal)",
     )
+    recorded = bench.add_argument_group(
+        "a bot of any game (--bot with --game NAME or --referee CMD): timed on turns recorded from its games"
+    )
+    recorded.add_argument(
+        "--opponent", metavar="SPEC", help="the bot's opponent in the recorded games (default: the bot itself)"
+    )
+    recorded.add_argument(
+        "--seed", type=int, default=1, help="the recorded games' seeds derive from it (default %(default)s)"
+    )
+    recorded.add_argument("--record", metavar="FILE", help="save the turns timed to FILE (JSON), for --turns")
+    recorded.add_argument("--turns", metavar="FILE", help="time the bot on the turns saved in FILE by --record")
+    _game_options(bench)
     bench.add_argument("--json", action="store_true", help="print every measured value as JSON")
     bench.add_argument("--list", action="store_true", help="list the figures (for --only) and exit")
     bench.set_defaults(run=main)
+
+
+def chosen_game(args: argparse.Namespace) -> Game | None:
+    """The game whose recorded turns time a bot (`--game`, `--referee`), or None: Volcanoes' fixed
+    positions. The options that go with it are refused without a bot to time."""
+    from arena.cli import _game
+
+    named = args.game is not None or args.referee is not None or args.protocol is not None
+    if not args.bot:
+        given = [
+            flag
+            for flag, value in (
+                ("--game/--referee", named),
+                ("--turns", args.turns),
+                ("--record", args.record),
+                ("--opponent", args.opponent),
+            )
+            if value
+        ]
+        if given:
+            raise BenchError(f"{given[0]} goes with --bot CMD (the bot to time on a game's turns)")
+        return None
+    if named and args.turns:
+        raise BenchError("--turns FILE replays saved turns, --game/--referee records new ones: give one or the other")
+    if args.opponent and not named:
+        raise BenchError("--opponent goes with --game or --referee (the games to record)")
+    return _game(args) if named else None
+
+
+def turns_to_time(
+    args: argparse.Namespace, game: Game | None, bot: tuple[str, str | None]
+) -> tuple[list[transcripts.Transcript], transcripts.Check | None, tuple[float, float]]:
+    """The transcripts a bot is timed on, the check of its answers, and its limits (first turn,
+    later turns: only there to end a bot that hangs): saved ones (`--turns`), ones recorded from
+    games of `game` (the bot against itself or `--opponent`), or Volcanoes' fixed positions."""
+    if args.turns is None and game is None:
+        return [positions_transcript(args.positions or (10 if args.quick else 20))], legal_move, (10.0, 2.0)
+    if args.record and args.turns and Path(args.record).resolve() == Path(args.turns).resolve():
+        raise BenchError(f"--record {args.record} would write over the --turns file it reads")
+    if args.turns:
+        scripts = transcripts.load(args.turns)
+    else:
+        command, cwd = bot
+        player = Player(args.bot, args.bot, "command", command, "bench", cwd)
+        opponent = None
+        if args.opponent:
+            command, cwd = bot_command(args.opponent, game)
+            opponent = Player(args.opponent, args.opponent, "command", command, "bench", cwd)
+        games = args.games or RECORDED_GAMES
+        print(f"recording {games} game(s) of {game.name} (seed {args.seed}) ...", file=sys.stderr, flush=True)
+        scripts = transcripts.record_games(game, player, opponent, games, args.seed)
+    if args.positions:  # the first turns of each transcript only
+        scripts = [dataclasses.replace(t, turns=t.turns[: args.positions]) for t in scripts]
+    turns = sum(len(t.turns) for t in scripts)
+    print(f"replaying {len(scripts)} transcript(s), {turns} turns, to each version each round", file=sys.stderr)
+    return scripts, None, (REPLAY_FIRST_S, REPLAY_TURN_S)
 
 
 def _progress(done: int, total: int) -> None:
@@ -618,19 +720,24 @@ def main(args: argparse.Namespace) -> int:
         refuse_overwriting(args.save, args.compare)
     baseline = load_baseline(args.compare, args.any_machine) if args.compare else None  # refused before measuring
     new = version(args.tree) if args.tree else Version("working tree", players.PROJECT_ROOT)
+    game = chosen_game(args)
     if args.bot:
         other = args.against_bot
-        commands = [bot_command(args.bot)]
+        commands = [bot_command(args.bot, game)]
         if other is None and args.against and args.bot in registry.BOTS:
             other = f"{args.bot}@{args.against}"
         if other:
-            commands.append(bot_command(other))
+            commands.append(bot_command(other, game))
         elif args.against:  # the same command line, its files taken from the project at REV
             old = version(args.against)
             commands.append(command_at(args.bot, old))
             other = f"{args.bot} @ {old.label}"
         labels = [args.bot] + ([other] if other else [])
-        measured = measure_bots(commands, args.positions or (10 if args.quick else 20), rounds, _progress)
+        scripts, check, limits = turns_to_time(args, game, commands[0])
+        if args.record:
+            transcripts.save(args.record, scripts, game.config() if game else None)
+            print(f"turns saved to {args.record}", file=sys.stderr)
+        measured = measure_bots(commands, scripts, rounds, _progress, check, *limits)
     else:
         versions = [new] + ([version(args.against)] if args.against else [])
         labels = [v.label for v in versions]

@@ -1,0 +1,134 @@
+"""`arena bundle PATH/main.py`: a user's bot of any game in several modules (Pebbles' modular bot:
+a helper module and a package beside its entry file), bundled into one file that plays the same
+moves as the original under `python -S`, with nothing of its folder within reach."""
+
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena import bundle as bundler
+from arena import bundle_folder
+from arena.cli import main
+from tests.games.pebbles import host
+from tests.games.pebbles.harness import leftovers  # noqa: F401  (a fixture: no process left behind)
+
+ROOT = Path(__file__).resolve().parents[2]
+MODULAR = ROOT / "tests" / "games" / "pebbles" / "bots" / "modular"
+SDK_REFEREE = ["--referee", f"{sys.executable} -m tests.games.pebbles.sdk_referee", "--protocol", "sdk"]
+
+
+@pytest.fixture(autouse=True)
+def at_the_root(monkeypatch):
+    monkeypatch.chdir(ROOT)  # the referees run as `python -m tests.games.pebbles...`
+
+
+@pytest.fixture
+def submission(tmp_path) -> Path:
+    path = tmp_path / "submission.py"
+    path.write_text(bundle_folder.build_file(MODULAR / "main.py").text)
+    return path
+
+
+def test_the_entry_and_every_module_it_imports_from_its_folder():
+    built = bundle_folder.build_file(MODULAR / "main.py")
+    assert built.entry == "main"
+    assert built.modules == ["main", "strategy", "strategy.pick", "strategy.ranking", "turns"]
+    assert built.external == [] and not built.compressed
+    assert built.size == bundler.utf16_units(built.text)
+
+
+def test_the_bundle_plays_the_same_moves_as_the_original(submission, tmp_path):
+    """A whole game against the original, played by Pebbles' own referee (no code of the arena's
+    bench): the moves of the bundle, run by `python -S` from an empty folder, are the original's."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    original = shlex.join([sys.executable, str(MODULAR / "main.py")])
+    bundled = f"env -C {shlex.quote(str(empty))} {shlex.quote(sys.executable)} -S {shlex.quote(str(submission))}"
+    for seed in (3, 4):
+        twins = host.play([original, original], seed, 10, 10)
+        mixed = host.play([bundled, original], seed, 10, 10)
+        assert mixed.out is None and twins.out is None, mixed.detail
+        assert [(t.player, t.answer) for t in mixed.turns] == [(t.player, t.answer) for t in twins.turns]
+
+
+@pytest.mark.usefixtures("leftovers")
+def test_the_command_checks_the_bundle_on_recorded_games(tmp_path, capsys):
+    out = tmp_path / "s.py"
+    argv = ["bundle", str(MODULAR / "main.py"), "-o", str(out), "--check", "2", *SDK_REFEREE]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert f"{bundler.utf16_units(out.read_text()):,} UTF-16 units" in printed
+    assert "answered all" in printed and "4 transcript(s) as the original did" in printed  # 2 games, 2 seats
+
+
+@pytest.mark.usefixtures("leftovers")
+def test_a_bot_that_needs_a_module_codingame_lacks_is_named_and_fails_its_check(tmp_path, capsys):
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "main.py").write_text(
+        "import sys\nimport numpy\nsys.stdin.readline()\nwhile sys.stdin.readline():\n"
+        "    sys.stdin.readline()\n    print(int(numpy.argmax([int(v) for v in sys.stdin.readline().split()])), flush=True)\n"
+    )
+    argv = ["bundle", str(bot / "main.py"), "-o", str(tmp_path / "s.py"), "--check", "1", *SDK_REFEREE]
+    assert main(argv) == 1
+    printed = capsys.readouterr().out
+    assert "warning: imports from neither the standard library nor" in printed and "numpy" in printed
+    assert "check: the bundle failed" in printed and "exited with code 1" in printed  # no numpy under -S
+
+
+@pytest.mark.usefixtures("leftovers")
+def test_a_bot_whose_answers_depend_on_time_is_told_apart(tmp_path, capsys):
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "main.py").write_text(
+        "import sys, time\nsys.stdin.readline()\nwhile sys.stdin.readline():\n    sys.stdin.readline()\n"
+        "    n = len(sys.stdin.readline().split())\n    print(time.perf_counter_ns() // 1000 % n, flush=True)\n"
+    )
+    argv = ["bundle", str(bot / "main.py"), "-o", str(tmp_path / "s.py"), "--check", "2", *SDK_REFEREE]
+    assert main(argv) == 1
+    printed = capsys.readouterr().out
+    assert "the bundle answered" in printed and "depend on time or on unseeded randomness" in printed
+
+
+@pytest.mark.usefixtures("leftovers")
+def test_saved_turns_check_the_bundle_without_a_game(tmp_path, capsys):
+    saved = tmp_path / "turns.json"
+    original = shlex.join([sys.executable, str(MODULAR / "main.py")])
+    assert main(
+        ["bench", "--bot", original, *SDK_REFEREE, "--games", "1", "--rounds", "4", "--record", str(saved)]
+    ) in (0, 1)
+    capsys.readouterr()
+    assert main(["bundle", str(MODULAR / "main.py"), "-o", str(tmp_path / "s.py"), "--turns", str(saved)]) == 0
+    assert "as the original did" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["bundle", str(MODULAR / "main.py"), "-o", str(MODULAR / "turns.py")], "is a file of the bot itself"),
+        (["bundle", "no/such/main.py", "-o", "x.py"], "no bot file no/such/main.py"),
+        (["bundle", "mcts", "-o", "x.py", "--turns", "t.json"], "check a bot file"),
+    ],
+)
+def test_mistakes_are_one_line(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("arena bundle: ") and message in err and err.count("\n") == 1
+
+
+def test_the_bundled_entry_runs_as_main_and_reads_its_seed(submission):
+    """Run as a script it plays; its draw follows CALDERA_BOT_SEED as the original's does."""
+    turn = "2 0\n0 0\n3\n9 9 1\n"
+    for seed in ("1", "2", "3", "4"):
+        env = {"CALDERA_BOT_SEED": seed, "PATH": "/usr/bin:/bin"}
+        ours = subprocess.run(
+            [sys.executable, "-S", str(submission)], input=turn, capture_output=True, text=True, env=env, timeout=30
+        )
+        theirs = subprocess.run(
+            [sys.executable, str(MODULAR / "main.py")], input=turn, capture_output=True, text=True, env=env, timeout=30
+        )
+        assert ours.returncode == 0, ours.stderr
+        assert ours.stdout == theirs.stdout and ours.stdout.strip() in ("0", "1")
