@@ -32,7 +32,7 @@ from tqdm import tqdm
 
 from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, TAKE_OVER_NOTE
 from bots.volcanoes.registry import BOTS, is_pure
-from referee.options import count, positive_ms
+from referee.options import count
 from referee.process import BotError, BotProcess, warm_up
 from referee.volcanoes.match import Settings, play_game
 

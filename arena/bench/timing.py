@@ -429,8 +429,8 @@ def bot_run(
         firsts.append(run.first_s)
         latencies += [seconds * 1000 for seconds in run.later_s]
         for text in run.stderr:
-            for kind, count in WORK.findall(text):
-                work[kind.lower()] = work.get(kind.lower(), 0) + int(count)
+            for kind, done in WORK.findall(text):
+                work[kind.lower()] = work.get(kind.lower(), 0) + int(done)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if not latencies:
         raise BenchError("the turns to replay have no turn after a first one: nothing to time per move")
