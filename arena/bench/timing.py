@@ -443,8 +443,8 @@ def bot_run(
         "latency max ms": max(latencies),
         "cpu per run ms": cpu * 1000,
     }
-    for kind, count in work.items():
-        figures[f"{kind}/s"] = count / (sum(latencies) / 1000)
+    for kind, done in work.items():
+        figures[f"{kind}/s"] = done / (sum(latencies) / 1000)
     return figures
 
 
