@@ -33,6 +33,12 @@ GameEngineModule; runner/ GameRunner, MultiplayerGameRunner, GameTurnInfo, Comma
 Clocks are ours: each turn's limit is what the referee asks (or our override), and a player's time
 runs from the write of its input to its last line. `soft_timeouts` adds SDK 4.7.7's rule for older
 referees: 50 ms of grace past the limit, and the third overrun is a timeout.
+
+A timeout is news to the referee, not a verdict: the referee decides what it costs, and some ask for
+answers they never read (Legends of Code and Magic, SDK 2.6, shows each action of a turn in a frame
+of its own by executing the player with no input and a 1 ms limit). So a seat's timeout is its error
+only where the referee marks the seat as failed (a score below 0, or none); else the seat played on,
+and the answers it missed are counted in `data["missed_turns"]`. A crash stays the seat's error.
 """
 
 from __future__ import annotations
@@ -96,7 +102,8 @@ class SdkGame(Game):
         `parameters`: more game parameters. `league`: the league level (1 first). `first_turn_ms`,
         `turn_ms`: override the limits the referee asks (None: as it asks). `negative_score_is_error`:
         a player the referee scores below 0 and that did not time out or crash is counted `invalid`
-        (CodinGame's referees mark a deactivated player so). `reply_s`: the longest wait for any one
+        (CodinGame's referees mark a deactivated player so), and a timeout counts only for a player
+        so marked (False: every timeout counts). `reply_s`: the longest wait for any one
         line of the referee; `game_s`: for the whole game."""
         if not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
             raise UserError(f"an SDK game is for 2 to {MAX_PLAYERS} players, not {players!r}")
@@ -202,6 +209,7 @@ class SdkGame(Game):
                     overruns[seat] += 1
                     if overruns[seat] > MAX_SOFT_OVERRUNS:
                         answer = None
+                        seats.missed[seat] += 1
                         seats.errors[seat] = seats.errors[seat] or "timeout"
                         seats.details[seat] = seats.details[seat] or (
                             f"player {seat} answered over its limit ({limit_ms:g} ms) a third time"
@@ -217,7 +225,10 @@ class SdkGame(Game):
         details = list(seats.details)
         if self.negative_score_is_error:
             for seat, score in enumerate(scores):
-                if errors[seat] is None and score is not None and score < 0:
+                marked = score is None or score < 0
+                if errors[seat] == "timeout" and not marked:  # the referee let it play on (see above)
+                    errors[seat], details[seat] = None, ""
+                elif errors[seat] is None and marked and score is not None:
                     errors[seat] = "invalid"
                     details[seat] = f"player {seat} scored {score}: the referee's mark of a player that failed"
         reason, detail = first_error(errors, details)
@@ -225,6 +236,8 @@ class SdkGame(Game):
         data["first_inputs"] = seats.kept_first_inputs()
         if self.soft_timeouts:
             data["overruns"] = overruns
+        if any(seats.missed):
+            data["missed_turns"] = list(seats.missed)
         referee.close()
         return Outcome(
             ranks=ranks_from_scores(scores, errors),

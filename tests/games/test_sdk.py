@@ -89,6 +89,25 @@ def test_a_bots_failure_is_its_own_loss(bot, error, seat, leftovers):
     assert not leftovers()
 
 
+def test_a_timeout_the_referee_does_not_read_is_no_ones_loss(leftovers):
+    # Legends of Code and Magic (SDK 2.6) shows each action in a frame of its own, executing the
+    # player with no input and a 1 ms limit, and never reads the answer: the timeout is news to
+    # the referee, which plays on; the game ends on the rules, not as a double timeout.
+    names = ["greedy", "first"]
+    outcome = game("--unread-asks").play(3, [player(n) for n in names], [0, 0])
+    scores, ranks, turns = expected(3, names)
+    assert (outcome.scores, outcome.ranks, outcome.errors) == (scores, ranks, [None, None])
+    assert outcome.reason == "score"
+    assert sum(outcome.data["missed_turns"]) >= turns - 2  # every ask but the players' first
+    # A timeout the referee acts on still loses, and is told with its own limit (the referee asks
+    # 300 ms and allows 50 more), not the 1 ms of the ask before it.
+    players = [player("hostile", "slow", "2000"), player("first")]
+    outcome = game("--unread-asks", "--turn-ms", "300").play(3, players, [0, 0])
+    assert outcome.errors == ["timeout", None] and outcome.ranks == [1, 0]
+    assert outcome.detail.startswith("player 0 timed out on its turn 2:") and "(350 ms)" in outcome.detail
+    assert not leftovers()
+
+
 def test_a_bot_that_cannot_start_loses_and_the_game_goes_on():
     players = [player("greedy"), player("first")]
     players[1] = player("missing")  # python cannot open the file: the process exits at once

@@ -9,6 +9,9 @@ from JAVA_TOOL_OPTIONS, and stops, as an SDK 2.x+ referee does, without `game.mo
 `--sdk` picks the framing of an SDK version: 1 (2018: no METADATA, no FAIL frame, no frame for a
 round that executes nobody), 3 (those three), 4.6 (the MONITORING frame and the time line before
 each answer), 4.7 (the default: limits sent 50 ms longer, the third overrun of a limit a timeout).
+`--unread-asks` adds, before each turn of a player that has played before, an ask the referee never
+reads: the player executed with no input and a 1 ms limit, its timeout ignored (Legends of Code and
+Magic's "frame-only" turns, SDK 2.6: `setTurnMaxTime(1); execute()`, no getOutputs()).
 Other flags make it misbehave for tests; ROUND counts the GET_GAME_INFO requests, from 1.
 """
 
@@ -38,6 +41,7 @@ def options() -> argparse.Namespace:
     parser.add_argument("--turn-ms", type=int, default=100)
     parser.add_argument("--soft-extra-ms", type=int, default=50, help="4.7: what is added to each limit sent")
     parser.add_argument("--idle-rounds", type=int, default=0, help="rounds at the start that execute nobody")
+    parser.add_argument("--unread-asks", action="store_true", help="ask players for answers it never reads")
     parser.add_argument("--ignore-seed", action="store_true", help="draw the game from os.urandom")
     parser.add_argument("--crash-at", type=int, metavar="ROUND", help="die there, saying nothing on stdout")
     parser.add_argument("--hang-at", type=int, metavar="ROUND", help="stop answering there")
@@ -131,7 +135,7 @@ class Referee:
         self.shown_tooltips, self.tooltips = self.tooltips, []
         self.new_turn = True
 
-    def execute(self, player: int, inputs: list[str], count: int) -> list[str] | None:
+    def execute(self, player: int, inputs: list[str], count: int, limit: int | None = None) -> list[str] | None:
         """Execute `player` as GameManager.execute does: its answer, or None on a timeout."""
         header = self.read()
         if header != "[[GET_GAME_INFO] 0]":
@@ -145,7 +149,8 @@ class Referee:
         self.infos()
         self.print("NEXT_PLAYER_INPUT", inputs)
         first = count > 0 and not self.executed[player]
-        limit = self.args.first_turn_ms if first else self.args.turn_ms
+        if limit is None:
+            limit = self.args.first_turn_ms if first else self.args.turn_ms
         extra = self.args.soft_extra_ms if self.args.sdk >= 4.7 else 0
         self.print("NEXT_PLAYER_INFO", [str(player), str(count), str(limit + extra)])
         self.out.flush()
@@ -193,6 +198,8 @@ class Referee:
             self.next_turn()
         while not state.over and out is None:
             mover = state.to_move
+            if args.unread_asks and self.executed[mover]:
+                self.execute(mover, [], 1, limit=1)  # a frame of its own; whatever comes is not read
             answer = self.execute(mover, rules.turn_input(state), 1)
             if answer is None:
                 out, why = mover, f"${mover} timed out"
