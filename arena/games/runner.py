@@ -18,7 +18,7 @@ import signal
 import time
 from collections.abc import Sequence
 
-from arena.games.base import STDERR_BYTES_PER_TURN, Player, RefereeFailure
+from arena.games.base import STDERR_BYTES_PER_TURN, Player, RefereeFailure, stderr_gist
 from referee.clock import waited_for_cpu
 from referee.errors import shorten
 from referee.process import MAX_ANSWER_BYTES, BotError, BotExited, BotProcess, BotStartError, BotTimeout, split_command
@@ -124,7 +124,9 @@ class Referee:
         self.close()
         stderr = self._proc.take_stderr().strip()
         text = "\n\n".join(part for part in (detail.strip(), stderr) if part)
-        return RefereeFailure(message.splitlines()[0] if message else "the referee failed", text)
+        line = message.splitlines()[0] if message else "the referee failed"
+        gist = stderr_gist(stderr)
+        return RefereeFailure(f"{line} ({gist})" if gist else line, text)
 
     def stderr(self) -> str:
         return self._proc.take_stderr()

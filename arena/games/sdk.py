@@ -10,7 +10,10 @@ GameEngineModule; runner/ GameRunner, MultiplayerGameRunner, GameTurnInfo, Comma
   the trimmed line), then exactly N lines. '\\r', '\\n' and '\\r\\n' all end a line.
 - The referee is one JVM per game; it learns the game mode and the league from system properties,
   not from the protocol: `-Dgame.mode=multi` (without it an SDK 2.x+ referee stops: "Unknown game
-  mode") and `-Dleague.level=N` (1 to 19; 1 when absent).
+  mode") and `-Dleague.level=N` (1 to 19; 1 when absent). A jar built on SDK 1.x to 4.4 bundles
+  Guice 4, whose cglib cannot start on Java 16+ unless java.lang is opened to it: the JVM gets
+  `JAVA_OPENS` unless `java_options` says otherwise (`-XX:+IgnoreUnrecognizedVMOptions` keeps Java 8
+  from refusing `--add-opens`).
 - We send `[[INIT] k]`, the player count, then k-1 game parameters as `key=value` lines, `seed=N`
   first (MultiplayerGameManager reads `seed`; without it the referee draws one itself).
 - Then, each round: we send `[[GET_GAME_INFO] 0]` and read frames until the round is complete: a
@@ -54,6 +57,7 @@ from referee.errors import UserError
 from referee.process import split_command, warm_up
 
 PROTOCOL = "sdk"
+JAVA_OPENS = ("-XX:+IgnoreUnrecognizedVMOptions", "--add-opens=java.base/java.lang=ALL-UNNAMED")
 REFEREE_MAIN = "com.codingame.gameengine.core.RefereeMain"
 SOFT_TIMELIMIT_EXTRA_MS = 50  # GameManager.SOFT_TIMELIMIT_EXTRA
 MAX_SOFT_OVERRUNS = 2  # AbstractPlayer.MAX_SOFT_TIMELIMIT_EXCEEDS: one more is a timeout
@@ -87,7 +91,7 @@ class SdkGame(Game):
         name: str = PROTOCOL,
         send_seed: bool = True,
         league: int | None = None,
-        java_options: list[str] | tuple[str, ...] = (),
+        java_options: list[str] | tuple[str, ...] | None = None,
         parameters: dict[str, str] | None = None,
         first_turn_ms: float | None = None,
         turn_ms: float | None = None,
@@ -98,13 +102,14 @@ class SdkGame(Game):
         cwd: str | None = None,
     ):
         """`command`: the referee's command line, or the path of the game's jar (then run as `java
-        JAVA_OPTIONS -cp JAR RefereeMain`). `send_seed`: give the referee the arena's seed (`seed=N`);
-        `parameters`: more game parameters. `league`: the league level (1 first). `first_turn_ms`,
-        `turn_ms`: override the limits the referee asks (None: as it asks). `negative_score_is_error`:
-        a player the referee scores below 0 and that did not time out or crash is counted `invalid`
-        (CodinGame's referees mark a deactivated player so), and a timeout counts only for a player
-        so marked (False: every timeout counts). `reply_s`: the longest wait for any one
-        line of the referee; `game_s`: for the whole game."""
+        JAVA_OPTIONS -cp JAR RefereeMain`); `java_options`: the JVM's options (None: `JAVA_OPENS`).
+        `send_seed`: give the referee the arena's seed (`seed=N`); `parameters`: more game
+        parameters. `league`: the league level (1 first). `first_turn_ms`, `turn_ms`: override the
+        limits the referee asks (None: as it asks). `negative_score_is_error`: a player the referee
+        scores below 0 and that did not time out or crash is counted `invalid` (CodinGame's referees
+        mark a deactivated player so), and a timeout counts only for a player so marked (False:
+        every timeout counts). `reply_s`: the longest wait for any one line of the referee;
+        `game_s`: for the whole game."""
         if not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
             raise UserError(f"an SDK game is for 2 to {MAX_PLAYERS} players, not {players!r}")
         if league is not None and (not isinstance(league, int) or not 1 <= league < 20):
@@ -121,7 +126,7 @@ class SdkGame(Game):
         self.seats = players
         self.send_seed = send_seed
         self.league = league
-        self.java_options = list(java_options)
+        self.java_options = list(JAVA_OPENS if java_options is None else java_options)
         self.parameters = {str(k): str(v) for k, v in (parameters or {}).items()}
         self.first_turn_ms = first_turn_ms
         self.turn_ms = turn_ms

@@ -188,11 +188,28 @@ def test_the_jvm_gets_the_game_mode_the_league_and_its_options():
     opens = ["--add-opens", "java.base/java.lang=ALL-UNNAMED"]
     args, _ = SdkGame("games/uttt.jar", league=2, java_options=opens).referee_command()
     assert args == ["java", *opens, "-Dgame.mode=multi", "-Dleague.level=2", "-cp", "games/uttt.jar", REFEREE_MAIN]
-    args, _ = SdkGame(f"/usr/bin/java -cp g.jar {REFEREE_MAIN}").referee_command()
+    args, _ = SdkGame(f"/usr/bin/java -cp g.jar {REFEREE_MAIN}", java_options=[]).referee_command()
     assert args == ["/usr/bin/java", "-Dgame.mode=multi", "-cp", "g.jar", REFEREE_MAIN]
-    args, env = SdkGame("./run-referee.sh", league=4).referee_command()
+    args, env = SdkGame("./run-referee.sh", league=4, java_options=[]).referee_command()
     assert args == ["./run-referee.sh"]
     assert env["JAVA_TOOL_OPTIONS"].endswith("-Dgame.mode=multi -Dleague.level=4")
+
+
+def test_java_lang_is_opened_to_the_jvm_unless_told_otherwise(leftovers):
+    # A jar built on SDK 1.x to 4.4 (Guice 4) stops on Java 16+ unless java.lang is opened to it:
+    # `arena match --referee game.jar --protocol sdk` must run it as it is.
+    args, _ = SdkGame("games/uttt.jar").referee_command()
+    assert args == ["java", *sdk.JAVA_OPENS, "-Dgame.mode=multi", "-cp", "games/uttt.jar", REFEREE_MAIN]
+    players = [player("greedy"), player("first")]
+    outcome = game("--needs-opens").play(3, players, [0, 0])
+    assert outcome.errors == [None, None] and outcome.scores == expected(3, ["greedy", "first"])[0]
+    # Told otherwise, the referee's failure says what its JVM needs, not just that it exited.
+    with pytest.raises(RefereeFailure) as failure:
+        game("--needs-opens", java_options=[]).play(3, players, [0, 0])
+    assert "ended (exited with code 1)" in str(failure.value)
+    assert "needs --add-opens java.base/java.lang=ALL-UNNAMED" in str(failure.value)
+    assert "InaccessibleObjectException" in failure.value.stderr
+    assert not leftovers()
 
 
 def test_a_game_is_plain_data_made_again_from_its_config():

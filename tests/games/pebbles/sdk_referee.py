@@ -4,7 +4,9 @@ for the protocol and its sources), with the game's rules from rules.py. Its own 
 the SDK's public description, not the SDK's.
 
 As a JVM would, it takes the SDK's system properties (`-Dgame.mode=multi`, `-Dleague.level=N`)
-from JAVA_TOOL_OPTIONS, and stops, as an SDK 2.x+ referee does, without `game.mode=multi`.
+from JAVA_TOOL_OPTIONS, and stops, as an SDK 2.x+ referee does, without `game.mode=multi`; with
+`--needs-opens` it stops, as a jar of SDK 1.x to 4.4 (Guice 4) does on Java 16+, unless java.lang is
+opened to it (`--add-opens java.base/java.lang=ALL-UNNAMED`).
 
 `--sdk` picks the framing of an SDK version: 1 (2018: no METADATA, no FAIL frame, no frame for a
 round that executes nobody), 3 (those three), 4.6 (the MONITORING frame and the time line before
@@ -43,6 +45,7 @@ def options() -> argparse.Namespace:
     parser.add_argument("--idle-rounds", type=int, default=0, help="rounds at the start that execute nobody")
     parser.add_argument("--unread-asks", action="store_true", help="ask players for answers it never reads")
     parser.add_argument("--ignore-seed", action="store_true", help="draw the game from os.urandom")
+    parser.add_argument("--needs-opens", action="store_true", help="stop unless java.lang is opened to it")
     parser.add_argument("--crash-at", type=int, metavar="ROUND", help="die there, saying nothing on stdout")
     parser.add_argument("--hang-at", type=int, metavar="ROUND", help="stop answering there")
     parser.add_argument("--garbage-at", type=int, metavar="ROUND", help="print what is no frame there")
@@ -52,6 +55,14 @@ def options() -> argparse.Namespace:
     parser.add_argument("--spawn", metavar="FILE", help="start a process in a session of its own; its pid to FILE")
     parser.add_argument("--stderr-bytes", type=int, default=0, help="log that much on stderr first")
     return parser.parse_args()
+
+
+def java_lang_opened() -> bool:
+    words = shlex.split(os.environ.get("JAVA_TOOL_OPTIONS", ""))
+    opened = "java.base/java.lang=ALL-UNNAMED"
+    return f"--add-opens={opened}" in words or any(
+        a == "--add-opens" and b == opened for a, b in zip(words, words[1:], strict=False)
+    )
 
 
 def jvm_properties() -> dict[str, str]:
@@ -178,6 +189,18 @@ class Referee:
         properties = jvm_properties()
         if args.sdk >= 2 and properties.get("game.mode") != "multi":
             print("Exception in thread main java.lang.RuntimeException: Unknown game mode", file=sys.stderr)
+            return 1
+        if args.needs_opens and not java_lang_opened():  # what Guice 4's cglib meets on Java 16+
+            print(
+                'Exception in thread "main" java.lang.ExceptionInInitializerError\n'
+                "\tat com.google.inject.internal.cglib.reflect.$FastClassEmitter.<init>(FastClassEmitter.java:67)\n"
+                "Caused by: java.lang.reflect.InaccessibleObjectException: Unable to make protected final "
+                "java.lang.Class java.lang.ClassLoader.defineClass(...) accessible: module java.base does not "
+                '"opens java.lang" to unnamed module @69eee410\n'
+                "\tat java.base/java.lang.reflect.AccessibleObject.checkCanSetAccessible(AccessibleObject.java:354)\n"
+                "\t... 21 more",
+                file=sys.stderr,
+            )
             return 1
         if args.stderr_bytes:
             sys.stderr.write(("x" * 99 + "\n") * (args.stderr_bytes // 100) + "the end of the log\n")
