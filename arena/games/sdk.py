@@ -52,6 +52,7 @@ import re
 import shutil
 
 from arena.games.base import Game, Outcome, Player, ranks_from_scores
+from arena.games.cli import failure_of
 from arena.games.runner import Referee, Seats, bounded, first_error, garbage, java_command
 from referee.errors import UserError
 from referee.process import split_command, warm_up
@@ -234,8 +235,12 @@ class SdkGame(Game):
                 if errors[seat] == "timeout" and not marked:  # the referee let it play on (see above)
                     errors[seat], details[seat] = None, ""
                 elif errors[seat] is None and marked and score is not None:
-                    errors[seat] = "invalid"
-                    details[seat] = f"player {seat} scored {score}: the referee's mark of a player that failed"
+                    # What the referee said of it, as the SDK runner's log would have it (protocol A):
+                    # an SDK 4.7.7+ referee times out a player whose third answer came in time by our
+                    # clock but over its limit, and says so in its tooltip.
+                    kind, said = failure_of(seat, kept.runner_log())
+                    errors[seat] = kind
+                    details[seat] = f"player {seat} scored {score}" + (f": {said}" if said else "")
         reason, detail = first_error(errors, details)
         data = kept.data()
         data["first_inputs"] = seats.kept_first_inputs()
@@ -380,6 +385,11 @@ class Kept:
             self.uinput = turn["UINPUT"][:UINPUT_LINES]
         if "METADATA" in turn:
             self.metadata = "\n".join(turn["METADATA"])
+
+    def runner_log(self) -> dict:
+        """The tooltips and summaries kept, shaped as in the SDK runner's result JSON."""
+        tooltips = [{"text": t["text"], "event": t["player"]} for t in self.tooltips]
+        return {"tooltips": tooltips, "summaries": [text for _, text in self.summaries]}
 
     def data(self) -> dict:
         data: dict = {"summaries": self.summaries, "tooltips": self.tooltips, "uinput": self.uinput}

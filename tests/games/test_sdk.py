@@ -123,7 +123,9 @@ def test_the_monitoring_line_lets_a_4_7_referee_count_overruns():
     # time each turn, yet over the limit; the third overrun is its timeout.
     referee = game("--sdk", "4.7", "--turn-ms", "100", "--soft-extra-ms", "400")
     outcome = referee.play(2, [player("hostile", "slow", "250"), player("first")], [0, 0])
-    assert outcome.errors == ["invalid", None]  # the referee deactivated it: scored -1
+    # The referee deactivated it (scored -1) and said why in its tooltip: a timeout, as the SDK
+    # runner's log says it in protocol (A).
+    assert outcome.errors == ["timeout", None] and "timed out" in outcome.detail
     assert len(outcome.times_ms[0]) == 4 and min(outcome.times_ms[0][1:]) > 100
 
 
