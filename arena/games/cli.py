@@ -289,7 +289,7 @@ def failure_of(seat: int, log: dict) -> tuple[str, str]:
     texts += [
         line for text in reversed(log.get("summaries") or []) for line in str(text or "").splitlines() if mark in line
     ]
-    said = [text.strip().removeprefix(mark).strip() for text in texts]
+    said = [text.strip().removeprefix(mark).strip().removeprefix(":").strip() for text in texts]  # "$0: why"
     for text in said:
         kind, colon, rest = text.partition(":")
         if colon and kind.strip().lower() in BOT_ERRORS:

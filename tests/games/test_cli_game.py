@@ -151,6 +151,11 @@ def test_the_kind_of_a_failure_comes_from_the_sdk_logs_tooltips_and_summaries():
     assert cli.failure_of(0, log)[0] == cli.UNTOLD_ERROR
     assert cli.failure_of(2, log)[0] == cli.UNTOLD_ERROR
     assert cli.failure_of(3, log)[0] == "start"
+    # A Code of Ice and Fire (SDK 3.4) says `$0: Unrecognised command ("X")`.
+    assert cli.failure_of(0, {"tooltips": [{"text": '$0: Unrecognised command ("X")', "event": 0}]}) == (
+        "invalid",
+        'Unrecognised command ("X")',
+    )
     # A kind first, as our referees write it, wins over words later in the text.
     assert cli.failure_of(0, {"tooltips": [{"text": "$0 invalid: 'timeout' is no move", "event": 0}]}) == (
         "invalid",
