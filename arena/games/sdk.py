@@ -107,8 +107,8 @@ class SdkGame(Game):
         `send_seed`: give the referee the arena's seed (`seed=N`); `parameters`: more game
         parameters. `league`: the league level (1 first). `first_turn_ms`, `turn_ms`: override the
         limits the referee asks (None: as it asks). `negative_score_is_error`: a player the referee
-        scores below 0 and that did not time out or crash is counted `invalid` (CodinGame's referees
-        mark a deactivated player so), and a timeout counts only for a player so marked (False:
+        scores below 0 failed (CodinGame's referees mark a deactivated player so: of the kind its
+        tooltips say, else `invalid`), and a timeout counts only for a player so marked (False:
         every timeout counts). `reply_s`: the longest wait for any one line of the referee;
         `game_s`: for the whole game."""
         if not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
