@@ -14,8 +14,11 @@ game did not happen, is recorded as a failure with its reason, and counts for no
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+
+from referee.errors import shorten
 
 # Why a seat lost its game through its own fault (`Outcome.errors`), as CodinGame counts them.
 BOT_ERRORS = ("timeout", "invalid", "crash", "start")
@@ -42,6 +45,24 @@ class RefereeFailure(Exception):
     def __init__(self, message: str, stderr: str = ""):
         super().__init__(message)
         self.stderr = stderr
+
+
+# A jar built on CodinGame's SDK 1.x to 4.4 (Guice 4, whose cglib defines classes through
+# ClassLoader.defineClass) run on Java 16+ without java.lang opened to it says this, deep in a trace.
+_CLOSED_JAVA_LANG = 'does not "opens java.lang"'
+OPENS_HINT = "its JVM needs --add-opens java.base/java.lang=ALL-UNNAMED, as jars of CodinGame's SDK before 4.5 do"
+_STACK_FRAME = re.compile(r"\s+(at |\.\.\. \d+ more)")
+
+
+def stderr_gist(stderr: str) -> str:
+    """What of a failed referee's stderr goes in the one line that reports it: how to fix a JVM
+    that needs java.lang opened, else its last line that is no stack frame ("" if none)."""
+    if _CLOSED_JAVA_LANG in stderr:
+        return OPENS_HINT
+    last = next(
+        (line.strip() for line in reversed(stderr.splitlines()) if line.strip() and not _STACK_FRAME.match(line)), ""
+    )
+    return f"its stderr ends: {shorten(last, 200)}" if last else ""
 
 
 @dataclass

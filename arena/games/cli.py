@@ -12,7 +12,10 @@ java.base/java.lang=ALL-UNNAMED` in the command (the SDK's command-line runners 
 
 Its stdout is read strictly: exactly one score per player, one a line, in seat order (an integer;
 `null`, which an SDK runner prints for a game that never ended, is no score), then `key=value`
-lines (the game's parameters, `seed=N` among them), and nothing else. A player with a negative
+lines (the game's parameters, `seed=N` among them), and nothing else but, before the scores, lines
+of the referee's own: the SDK's runner plays the referee in its own JVM, so what a referee prints
+with System.out (Legends of Code and Magic's log of its turns) precedes the scores; brutaltester
+skips such lines too, and they are kept in `data["referee_stdout"]`. A player with a negative
 score failed (CodinGame's referees score a deactivated player -1): that is its error, and the game
 counts. With `-l` (`log = true`, the default) the referee writes the SDK runner's result JSON
 (GameResultDto: see referee/brutaltester.py) to a temporary file, which gives each player's stderr
@@ -44,6 +47,7 @@ LEAGUE_FLAG = "-league {league}"
 MAX_SEATS = 8  # the SDK's runner takes up to eight players
 _PARAMETER = re.compile(r"([^=\s][^=]*)=(.*)")
 FINGERPRINT_CHARS = 200  # a longer fingerprint is kept as its hash
+REFEREE_STDOUT_KEPT = 4096  # the end of what a referee printed of its own before the scores
 
 
 class CliGame(Game):
@@ -177,11 +181,20 @@ def read_log(path: str, finished: Finished) -> dict:
     return log
 
 
-def parse_stdout(finished: Finished, seats: int) -> tuple[list[float], list[str]]:
-    """(scores, `key=value` lines) from the referee's stdout, read strictly."""
+def parse_stdout(finished: Finished, seats: int) -> tuple[list[float], list[str], list[str]]:
+    """(scores, `key=value` lines, the lines before the scores) from the referee's stdout, read
+    strictly: lines of the referee's own are taken only before a complete result (`seats` scores,
+    then `key=value` lines to the end)."""
     lines = finished.stdout.splitlines()
     while lines and not lines[-1].strip():
         lines.pop()
+    end = len(lines)
+    while end > 0 and _PARAMETER.fullmatch(lines[end - 1]):
+        end -= 1
+    start = end - seats
+    chatter: list[str] = []
+    if start > 0 and all(_score(line) is not None for line in lines[start:end]):
+        chatter, lines = lines[:start], lines[start:]
     scores: list[float] = []
     for line in lines[:seats]:
         if _PARAMETER.fullmatch(line):
@@ -198,7 +211,7 @@ def parse_stdout(finished: Finished, seats: int) -> tuple[list[float], list[str]
             raise finished.failure(
                 f"the referee printed {shorten(line)} after the scores, where only key=value lines come"
             )
-    return scores, parameters
+    return scores, parameters, chatter
 
 
 def _score(line: str) -> float | None:
@@ -220,7 +233,7 @@ def outcome(finished: Finished, log: dict | None, seats: int) -> Outcome:
     if log.get("failCause"):
         cause = str(log["failCause"]).strip().splitlines() or ["?"]
         raise finished.failure(f"the referee's game failed: {shorten(cause[0], 200)}")
-    scores, parameter_lines = parse_stdout(finished, seats)
+    scores, parameter_lines, chatter = parse_stdout(finished, seats)
     errors: list[str | None] = [None] * seats
     why: list[str] = [""] * seats
     for seat, score in enumerate(scores):
@@ -237,6 +250,8 @@ def outcome(finished: Finished, log: dict | None, seats: int) -> Outcome:
     for key in ("summaries", "tooltips", "uinput", "metadata"):
         if log.get(key) is not None:
             data[key] = log[key]
+    if chatter:
+        data["referee_stdout"] = "\n".join(chatter)[-REFEREE_STDOUT_KEPT:]
     return Outcome(
         ranks=ranks_from_scores(scores, errors),
         scores=scores,
@@ -274,7 +289,7 @@ def failure_of(seat: int, log: dict) -> tuple[str, str]:
     texts += [
         line for text in reversed(log.get("summaries") or []) for line in str(text or "").splitlines() if mark in line
     ]
-    said = [text.strip().removeprefix(mark).strip() for text in texts]
+    said = [text.strip().removeprefix(mark).strip().removeprefix(":").strip() for text in texts]  # "$0: why"
     for text in said:
         kind, colon, rest = text.partition(":")
         if colon and kind.strip().lower() in BOT_ERRORS:

@@ -19,12 +19,11 @@ import subprocess
 import time
 from dataclasses import dataclass
 
-from referee.errors import shorten
 from referee.bot_env import SEED_VARIABLE
 from referee.process import BotError, BotProcess, _processes
 
 from ..errors import UsageError
-from .base import Player, RefereeFailure
+from .base import Player, RefereeFailure, stderr_gist
 
 # The error recorded for a player the referee says failed, where it does not say how (a negative
 # score without a reason, psyleague's `errors: 1`): CodinGame's word for a player deactivated over
@@ -49,9 +48,9 @@ class Finished:
     overflow: bool = False  # it printed more than STDOUT_LIMIT on stdout
 
     def failure(self, message: str) -> RefereeFailure:
-        """A RefereeFailure: `message` and the last line of the referee's stderr, if any."""
-        last = next((line.strip() for line in reversed(self.stderr.splitlines()) if line.strip()), "")
-        return RefereeFailure(f"{message} (its stderr ends: {shorten(last, 200)})" if last else message, self.stderr)
+        """A RefereeFailure: `message` and the gist of the referee's stderr, if any."""
+        gist = stderr_gist(self.stderr)
+        return RefereeFailure(f"{message} ({gist})" if gist else message, self.stderr)
 
     def check_exit(self, limit_s: float) -> None:
         """RefereeFailure unless the referee ended on its own, with status 0, within bounds."""

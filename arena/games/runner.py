@@ -18,7 +18,7 @@ import signal
 import time
 from collections.abc import Sequence
 
-from arena.games.base import STDERR_BYTES_PER_TURN, Player, RefereeFailure
+from arena.games.base import STDERR_BYTES_PER_TURN, Player, RefereeFailure, stderr_gist
 from referee.clock import waited_for_cpu
 from referee.errors import shorten
 from referee.process import MAX_ANSWER_BYTES, BotError, BotExited, BotProcess, BotStartError, BotTimeout, split_command
@@ -124,7 +124,9 @@ class Referee:
         self.close()
         stderr = self._proc.take_stderr().strip()
         text = "\n\n".join(part for part in (detail.strip(), stderr) if part)
-        return RefereeFailure(message.splitlines()[0] if message else "the referee failed", text)
+        line = message.splitlines()[0] if message else "the referee failed"
+        gist = stderr_gist(stderr)
+        return RefereeFailure(f"{line} ({gist})" if gist else line, text)
 
     def stderr(self) -> str:
         return self._proc.take_stderr()
@@ -147,6 +149,7 @@ class Seats:
         self.times_ms: list[list[float]] = [[] for _ in players]
         self.stderr: list[list[str]] = [[] for _ in players]
         self.answered = [0] * self.count  # turns each seat answered
+        self.missed = [0] * self.count  # answers each seat did not give in time
         self.first_inputs: list[list[str] | None] = [None] * self.count
         # What the referee sent before any bot answered: it cannot depend on the bots, only on the
         # seed (and the seats), so a repeat of the seed must send it again (`Outcome.fingerprint`).
@@ -215,6 +218,9 @@ class Seats:
             return None, 0.0
         except BotTimeout as exc:
             self.stderr[seat].append(proc.take_stderr())
+            self.missed[seat] += 1
+            if self.errors[seat] == "timeout":  # a referee may ask past a timeout: the latest is the one said
+                self.errors[seat] = None
             self._fail(seat, "timeout", f"player {seat} timed out on its turn {turn}: {exc} ({limit_s * 1000:g} ms)")
             return None, 0.0
         ms = (time.perf_counter() - started - (waited_for_cpu() - waited)) * 1000

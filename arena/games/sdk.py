@@ -10,7 +10,10 @@ GameEngineModule; runner/ GameRunner, MultiplayerGameRunner, GameTurnInfo, Comma
   the trimmed line), then exactly N lines. '\\r', '\\n' and '\\r\\n' all end a line.
 - The referee is one JVM per game; it learns the game mode and the league from system properties,
   not from the protocol: `-Dgame.mode=multi` (without it an SDK 2.x+ referee stops: "Unknown game
-  mode") and `-Dleague.level=N` (1 to 19; 1 when absent).
+  mode") and `-Dleague.level=N` (1 to 19; 1 when absent). A jar built on SDK 1.x to 4.4 bundles
+  Guice 4, whose cglib cannot start on Java 16+ unless java.lang is opened to it: the JVM gets
+  `JAVA_OPENS` unless `java_options` says otherwise (`-XX:+IgnoreUnrecognizedVMOptions` keeps Java 8
+  from refusing `--add-opens`).
 - We send `[[INIT] k]`, the player count, then k-1 game parameters as `key=value` lines, `seed=N`
   first (MultiplayerGameManager reads `seed`; without it the referee draws one itself).
 - Then, each round: we send `[[GET_GAME_INFO] 0]` and read frames until the round is complete: a
@@ -33,6 +36,12 @@ GameEngineModule; runner/ GameRunner, MultiplayerGameRunner, GameTurnInfo, Comma
 Clocks are ours: each turn's limit is what the referee asks (or our override), and a player's time
 runs from the write of its input to its last line. `soft_timeouts` adds SDK 4.7.7's rule for older
 referees: 50 ms of grace past the limit, and the third overrun is a timeout.
+
+A timeout is news to the referee, not a verdict: the referee decides what it costs, and some ask for
+answers they never read (Legends of Code and Magic, SDK 2.6, shows each action of a turn in a frame
+of its own by executing the player with no input and a 1 ms limit). So a seat's timeout is its error
+only where the referee marks the seat as failed (a score below 0, or none); else the seat played on,
+and the answers it missed are counted in `data["missed_turns"]`. A crash stays the seat's error.
 """
 
 from __future__ import annotations
@@ -43,11 +52,13 @@ import re
 import shutil
 
 from arena.games.base import Game, Outcome, Player, ranks_from_scores
+from arena.games.cli import failure_of
 from arena.games.runner import Referee, Seats, bounded, first_error, garbage, java_command
 from referee.errors import UserError
 from referee.process import split_command, warm_up
 
 PROTOCOL = "sdk"
+JAVA_OPENS = ("-XX:+IgnoreUnrecognizedVMOptions", "--add-opens=java.base/java.lang=ALL-UNNAMED")
 REFEREE_MAIN = "com.codingame.gameengine.core.RefereeMain"
 SOFT_TIMELIMIT_EXTRA_MS = 50  # GameManager.SOFT_TIMELIMIT_EXTRA
 MAX_SOFT_OVERRUNS = 2  # AbstractPlayer.MAX_SOFT_TIMELIMIT_EXCEEDS: one more is a timeout
@@ -81,7 +92,7 @@ class SdkGame(Game):
         name: str = PROTOCOL,
         send_seed: bool = True,
         league: int | None = None,
-        java_options: list[str] | tuple[str, ...] = (),
+        java_options: list[str] | tuple[str, ...] | None = None,
         parameters: dict[str, str] | None = None,
         first_turn_ms: float | None = None,
         turn_ms: float | None = None,
@@ -92,12 +103,14 @@ class SdkGame(Game):
         cwd: str | None = None,
     ):
         """`command`: the referee's command line, or the path of the game's jar (then run as `java
-        JAVA_OPTIONS -cp JAR RefereeMain`). `send_seed`: give the referee the arena's seed (`seed=N`);
-        `parameters`: more game parameters. `league`: the league level (1 first). `first_turn_ms`,
-        `turn_ms`: override the limits the referee asks (None: as it asks). `negative_score_is_error`:
-        a player the referee scores below 0 and that did not time out or crash is counted `invalid`
-        (CodinGame's referees mark a deactivated player so). `reply_s`: the longest wait for any one
-        line of the referee; `game_s`: for the whole game."""
+        JAVA_OPTIONS -cp JAR RefereeMain`); `java_options`: the JVM's options (None: `JAVA_OPENS`).
+        `send_seed`: give the referee the arena's seed (`seed=N`); `parameters`: more game
+        parameters. `league`: the league level (1 first). `first_turn_ms`, `turn_ms`: override the
+        limits the referee asks (None: as it asks). `negative_score_is_error`: a player the referee
+        scores below 0 failed (CodinGame's referees mark a deactivated player so: of the kind its
+        tooltips say, else `invalid`), and a timeout counts only for a player so marked (False:
+        every timeout counts). `reply_s`: the longest wait for any one line of the referee;
+        `game_s`: for the whole game."""
         if not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
             raise UserError(f"an SDK game is for 2 to {MAX_PLAYERS} players, not {players!r}")
         if league is not None and (not isinstance(league, int) or not 1 <= league < 20):
@@ -114,7 +127,7 @@ class SdkGame(Game):
         self.seats = players
         self.send_seed = send_seed
         self.league = league
-        self.java_options = list(java_options)
+        self.java_options = list(JAVA_OPENS if java_options is None else java_options)
         self.parameters = {str(k): str(v) for k, v in (parameters or {}).items()}
         self.first_turn_ms = first_turn_ms
         self.turn_ms = turn_ms
@@ -202,6 +215,7 @@ class SdkGame(Game):
                     overruns[seat] += 1
                     if overruns[seat] > MAX_SOFT_OVERRUNS:
                         answer = None
+                        seats.missed[seat] += 1
                         seats.errors[seat] = seats.errors[seat] or "timeout"
                         seats.details[seat] = seats.details[seat] or (
                             f"player {seat} answered over its limit ({limit_ms:g} ms) a third time"
@@ -217,14 +231,23 @@ class SdkGame(Game):
         details = list(seats.details)
         if self.negative_score_is_error:
             for seat, score in enumerate(scores):
-                if errors[seat] is None and score is not None and score < 0:
-                    errors[seat] = "invalid"
-                    details[seat] = f"player {seat} scored {score}: the referee's mark of a player that failed"
+                marked = score is None or score < 0
+                if errors[seat] == "timeout" and not marked:  # the referee let it play on (see above)
+                    errors[seat], details[seat] = None, ""
+                elif errors[seat] is None and marked and score is not None:
+                    # What the referee said of it, as the SDK runner's log would have it (protocol A):
+                    # an SDK 4.7.7+ referee times out a player whose third answer came in time by our
+                    # clock but over its limit, and says so in its tooltip.
+                    kind, said = failure_of(seat, kept.runner_log())
+                    errors[seat] = kind
+                    details[seat] = f"player {seat} scored {score}" + (f": {said}" if said else "")
         reason, detail = first_error(errors, details)
         data = kept.data()
         data["first_inputs"] = seats.kept_first_inputs()
         if self.soft_timeouts:
             data["overruns"] = overruns
+        if any(seats.missed):
+            data["missed_turns"] = list(seats.missed)
         referee.close()
         return Outcome(
             ranks=ranks_from_scores(scores, errors),
@@ -362,6 +385,11 @@ class Kept:
             self.uinput = turn["UINPUT"][:UINPUT_LINES]
         if "METADATA" in turn:
             self.metadata = "\n".join(turn["METADATA"])
+
+    def runner_log(self) -> dict:
+        """The tooltips and summaries kept, shaped as in the SDK runner's result JSON."""
+        tooltips = [{"text": t["text"], "event": t["player"]} for t in self.tooltips]
+        return {"tooltips": tooltips, "summaries": [text for _, text in self.summaries]}
 
     def data(self) -> dict:
         data: dict = {"summaries": self.summaries, "tooltips": self.tooltips, "uinput": self.uinput}

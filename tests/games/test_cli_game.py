@@ -126,9 +126,20 @@ def test_stdout_is_read_strictly(stdout, says):
 
 
 def test_stdout_as_real_referees_print_it():
-    scores, parameters = cli.parse_stdout(cli.Finished("12\r\n-1\r\nseed=-7\r\nmap=a=b\r\n\r\n", 0, "", 0.1), 2)
+    scores, parameters, own = cli.parse_stdout(cli.Finished("12\r\n-1\r\nseed=-7\r\nmap=a=b\r\n\r\n", 0, "", 0.1), 2)
     assert scores == [12, -1]
     assert parameters == ["seed=-7", "map=a=b"]
+    assert own == []
+
+
+def test_a_referees_own_lines_before_its_result_are_kept_not_read_as_scores():
+    # Legends of Code and Magic (SDK 2.x) logs its turns with System.out: the SDK's runner, playing
+    # the referee in its own JVM, prints them before the scores.
+    outcome = game(extra_args="--chatter").play(11, [player("greedy"), player("worst")], [0, 0])
+    assert outcome.scores == final_scores(11, ["greedy", "worst"])
+    assert outcome.data["parameters"] == {"seed": "11"}
+    assert outcome.data["referee_stdout"].startswith("New game\n")
+    assert outcome.data["referee_stdout"].endswith("Scores: " + " ".join(map(str, outcome.scores)))
 
 
 def test_the_kind_of_a_failure_comes_from_the_sdk_logs_tooltips_and_summaries():
@@ -140,6 +151,11 @@ def test_the_kind_of_a_failure_comes_from_the_sdk_logs_tooltips_and_summaries():
     assert cli.failure_of(0, log)[0] == cli.UNTOLD_ERROR
     assert cli.failure_of(2, log)[0] == cli.UNTOLD_ERROR
     assert cli.failure_of(3, log)[0] == "start"
+    # A Code of Ice and Fire (SDK 3.4) says `$0: Unrecognised command ("X")`.
+    assert cli.failure_of(0, {"tooltips": [{"text": '$0: Unrecognised command ("X")', "event": 0}]}) == (
+        "invalid",
+        'Unrecognised command ("X")',
+    )
     # A kind first, as our referees write it, wins over words later in the text.
     assert cli.failure_of(0, {"tooltips": [{"text": "$0 invalid: 'timeout' is no move", "event": 0}]}) == (
         "invalid",

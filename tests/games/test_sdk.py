@@ -89,6 +89,25 @@ def test_a_bots_failure_is_its_own_loss(bot, error, seat, leftovers):
     assert not leftovers()
 
 
+def test_a_timeout_the_referee_does_not_read_is_no_ones_loss(leftovers):
+    # Legends of Code and Magic (SDK 2.6) shows each action in a frame of its own, executing the
+    # player with no input and a 1 ms limit, and never reads the answer: the timeout is news to
+    # the referee, which plays on; the game ends on the rules, not as a double timeout.
+    names = ["greedy", "first"]
+    outcome = game("--unread-asks").play(3, [player(n) for n in names], [0, 0])
+    scores, ranks, turns = expected(3, names)
+    assert (outcome.scores, outcome.ranks, outcome.errors) == (scores, ranks, [None, None])
+    assert outcome.reason == "score"
+    assert sum(outcome.data["missed_turns"]) >= turns - 2  # every ask but the players' first
+    # A timeout the referee acts on still loses, and is told with its own limit (the referee asks
+    # 300 ms and allows 50 more), not the 1 ms of the ask before it.
+    players = [player("hostile", "slow", "2000"), player("first")]
+    outcome = game("--unread-asks", "--turn-ms", "300").play(3, players, [0, 0])
+    assert outcome.errors == ["timeout", None] and outcome.ranks == [1, 0]
+    assert outcome.detail.startswith("player 0 timed out on its turn 2:") and "(350 ms)" in outcome.detail
+    assert not leftovers()
+
+
 def test_a_bot_that_cannot_start_loses_and_the_game_goes_on():
     players = [player("greedy"), player("first")]
     players[1] = player("missing")  # python cannot open the file: the process exits at once
@@ -104,7 +123,9 @@ def test_the_monitoring_line_lets_a_4_7_referee_count_overruns():
     # time each turn, yet over the limit; the third overrun is its timeout.
     referee = game("--sdk", "4.7", "--turn-ms", "100", "--soft-extra-ms", "400")
     outcome = referee.play(2, [player("hostile", "slow", "250"), player("first")], [0, 0])
-    assert outcome.errors == ["invalid", None]  # the referee deactivated it: scored -1
+    # The referee deactivated it (scored -1) and said why in its tooltip: a timeout, as the SDK
+    # runner's log says it in protocol (A).
+    assert outcome.errors == ["timeout", None] and "timed out" in outcome.detail
     assert len(outcome.times_ms[0]) == 4 and min(outcome.times_ms[0][1:]) > 100
 
 
@@ -169,11 +190,28 @@ def test_the_jvm_gets_the_game_mode_the_league_and_its_options():
     opens = ["--add-opens", "java.base/java.lang=ALL-UNNAMED"]
     args, _ = SdkGame("games/uttt.jar", league=2, java_options=opens).referee_command()
     assert args == ["java", *opens, "-Dgame.mode=multi", "-Dleague.level=2", "-cp", "games/uttt.jar", REFEREE_MAIN]
-    args, _ = SdkGame(f"/usr/bin/java -cp g.jar {REFEREE_MAIN}").referee_command()
+    args, _ = SdkGame(f"/usr/bin/java -cp g.jar {REFEREE_MAIN}", java_options=[]).referee_command()
     assert args == ["/usr/bin/java", "-Dgame.mode=multi", "-cp", "g.jar", REFEREE_MAIN]
-    args, env = SdkGame("./run-referee.sh", league=4).referee_command()
+    args, env = SdkGame("./run-referee.sh", league=4, java_options=[]).referee_command()
     assert args == ["./run-referee.sh"]
     assert env["JAVA_TOOL_OPTIONS"].endswith("-Dgame.mode=multi -Dleague.level=4")
+
+
+def test_java_lang_is_opened_to_the_jvm_unless_told_otherwise(leftovers):
+    # A jar built on SDK 1.x to 4.4 (Guice 4) stops on Java 16+ unless java.lang is opened to it:
+    # `arena match --referee game.jar --protocol sdk` must run it as it is.
+    args, _ = SdkGame("games/uttt.jar").referee_command()
+    assert args == ["java", *sdk.JAVA_OPENS, "-Dgame.mode=multi", "-cp", "games/uttt.jar", REFEREE_MAIN]
+    players = [player("greedy"), player("first")]
+    outcome = game("--needs-opens").play(3, players, [0, 0])
+    assert outcome.errors == [None, None] and outcome.scores == expected(3, ["greedy", "first"])[0]
+    # Told otherwise, the referee's failure says what its JVM needs, not just that it exited.
+    with pytest.raises(RefereeFailure) as failure:
+        game("--needs-opens", java_options=[]).play(3, players, [0, 0])
+    assert "ended (exited with code 1)" in str(failure.value)
+    assert "needs --add-opens java.base/java.lang=ALL-UNNAMED" in str(failure.value)
+    assert "InaccessibleObjectException" in failure.value.stderr
+    assert not leftovers()
 
 
 def test_a_game_is_plain_data_made_again_from_its_config():

@@ -8,6 +8,9 @@ It prints each player's score (-1 for a player that failed), then `seed=N` (and 
 given), and with -l writes the SDK runner's result JSON (referee/brutaltester.py). Without a seed it
 draws one. `--first-turn-ms` and `--turn-ms` set the bots' limits.
 
+`--chatter` prints lines of its own on stdout before the result, as a real referee that logs with
+System.out does (Legends of Code and Magic: the SDK's runner plays it in its own JVM).
+
 `--misbehave HOW` makes it fail as a referee: ignore-seed (draws its own seed whatever it is given,
 and echoes that one), crash (an exception once the bots run: a traceback, status 1), hang (starts
 the bots, then never ends), garbage (a line that is no score), exit (a good result, then status 3),
@@ -37,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-league", type=int, metavar="N", help="echoed as league=N (pebbles has no leagues)")
     parser.add_argument("--first-turn-ms", type=float, default=2000.0)
     parser.add_argument("--turn-ms", type=float, default=500.0)
+    parser.add_argument("--chatter", action="store_true", help="log lines on stdout before the result")
     parser.add_argument("--misbehave", choices=MISBEHAVIOURS)
     args = parser.parse_args(argv)
     try:
@@ -56,7 +60,11 @@ def main(argv: list[str] | None = None) -> int:
             if args.misbehave == "crash":
                 raise RuntimeError("the referee's own bug (--misbehave crash)")
             time.sleep(3600)
+    if args.chatter:  # numbers and key=value lines too: only the result's place tells it
+        print("New game\n   Draft phase\n7\n   seed=not this one", flush=True)
     played = host.play(commands, seed, args.first_turn_ms / 1000, args.turn_ms / 1000)
+    if args.chatter:
+        print(f"   Game finished.\n   Scores: {' '.join(map(str, played.scores))}", flush=True)
     parameters = {"seed": seed} | ({} if args.league is None else {"league": args.league})
     if args.cg_log:
         write_log(args.cg_log, played, parameters)

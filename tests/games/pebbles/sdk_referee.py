@@ -4,11 +4,16 @@ for the protocol and its sources), with the game's rules from rules.py. Its own 
 the SDK's public description, not the SDK's.
 
 As a JVM would, it takes the SDK's system properties (`-Dgame.mode=multi`, `-Dleague.level=N`)
-from JAVA_TOOL_OPTIONS, and stops, as an SDK 2.x+ referee does, without `game.mode=multi`.
+from JAVA_TOOL_OPTIONS, and stops, as an SDK 2.x+ referee does, without `game.mode=multi`; with
+`--needs-opens` it stops, as a jar of SDK 1.x to 4.4 (Guice 4) does on Java 16+, unless java.lang is
+opened to it (`--add-opens java.base/java.lang=ALL-UNNAMED`).
 
 `--sdk` picks the framing of an SDK version: 1 (2018: no METADATA, no FAIL frame, no frame for a
 round that executes nobody), 3 (those three), 4.6 (the MONITORING frame and the time line before
 each answer), 4.7 (the default: limits sent 50 ms longer, the third overrun of a limit a timeout).
+`--unread-asks` adds, before each turn of a player that has played before, an ask the referee never
+reads: the player executed with no input and a 1 ms limit, its timeout ignored (Legends of Code and
+Magic's "frame-only" turns, SDK 2.6: `setTurnMaxTime(1); execute()`, no getOutputs()).
 Other flags make it misbehave for tests; ROUND counts the GET_GAME_INFO requests, from 1.
 """
 
@@ -38,7 +43,9 @@ def options() -> argparse.Namespace:
     parser.add_argument("--turn-ms", type=int, default=100)
     parser.add_argument("--soft-extra-ms", type=int, default=50, help="4.7: what is added to each limit sent")
     parser.add_argument("--idle-rounds", type=int, default=0, help="rounds at the start that execute nobody")
+    parser.add_argument("--unread-asks", action="store_true", help="ask players for answers it never reads")
     parser.add_argument("--ignore-seed", action="store_true", help="draw the game from os.urandom")
+    parser.add_argument("--needs-opens", action="store_true", help="stop unless java.lang is opened to it")
     parser.add_argument("--crash-at", type=int, metavar="ROUND", help="die there, saying nothing on stdout")
     parser.add_argument("--hang-at", type=int, metavar="ROUND", help="stop answering there")
     parser.add_argument("--garbage-at", type=int, metavar="ROUND", help="print what is no frame there")
@@ -48,6 +55,14 @@ def options() -> argparse.Namespace:
     parser.add_argument("--spawn", metavar="FILE", help="start a process in a session of its own; its pid to FILE")
     parser.add_argument("--stderr-bytes", type=int, default=0, help="log that much on stderr first")
     return parser.parse_args()
+
+
+def java_lang_opened() -> bool:
+    words = shlex.split(os.environ.get("JAVA_TOOL_OPTIONS", ""))
+    opened = "java.base/java.lang=ALL-UNNAMED"
+    return f"--add-opens={opened}" in words or any(
+        a == "--add-opens" and b == opened for a, b in zip(words, words[1:], strict=False)
+    )
 
 
 def jvm_properties() -> dict[str, str]:
@@ -131,7 +146,7 @@ class Referee:
         self.shown_tooltips, self.tooltips = self.tooltips, []
         self.new_turn = True
 
-    def execute(self, player: int, inputs: list[str], count: int) -> list[str] | None:
+    def execute(self, player: int, inputs: list[str], count: int, limit: int | None = None) -> list[str] | None:
         """Execute `player` as GameManager.execute does: its answer, or None on a timeout."""
         header = self.read()
         if header != "[[GET_GAME_INFO] 0]":
@@ -145,7 +160,8 @@ class Referee:
         self.infos()
         self.print("NEXT_PLAYER_INPUT", inputs)
         first = count > 0 and not self.executed[player]
-        limit = self.args.first_turn_ms if first else self.args.turn_ms
+        if limit is None:
+            limit = self.args.first_turn_ms if first else self.args.turn_ms
         extra = self.args.soft_extra_ms if self.args.sdk >= 4.7 else 0
         self.print("NEXT_PLAYER_INFO", [str(player), str(count), str(limit + extra)])
         self.out.flush()
@@ -174,6 +190,18 @@ class Referee:
         if args.sdk >= 2 and properties.get("game.mode") != "multi":
             print("Exception in thread main java.lang.RuntimeException: Unknown game mode", file=sys.stderr)
             return 1
+        if args.needs_opens and not java_lang_opened():  # what Guice 4's cglib meets on Java 16+
+            print(
+                'Exception in thread "main" java.lang.ExceptionInInitializerError\n'
+                "\tat com.google.inject.internal.cglib.reflect.$FastClassEmitter.<init>(FastClassEmitter.java:67)\n"
+                "Caused by: java.lang.reflect.InaccessibleObjectException: Unable to make protected final "
+                "java.lang.Class java.lang.ClassLoader.defineClass(...) accessible: module java.base does not "
+                '"opens java.lang" to unnamed module @69eee410\n'
+                "\tat java.base/java.lang.reflect.AccessibleObject.checkCanSetAccessible(AccessibleObject.java:354)\n"
+                "\t... 21 more",
+                file=sys.stderr,
+            )
+            return 1
         if args.stderr_bytes:
             sys.stderr.write(("x" * 99 + "\n") * (args.stderr_bytes // 100) + "the end of the log\n")
             sys.stderr.flush()
@@ -193,6 +221,8 @@ class Referee:
             self.next_turn()
         while not state.over and out is None:
             mover = state.to_move
+            if args.unread_asks and self.executed[mover]:
+                self.execute(mover, [], 1, limit=1)  # a frame of its own; whatever comes is not read
             answer = self.execute(mover, rules.turn_input(state), 1)
             if answer is None:
                 out, why = mover, f"${mover} timed out"
