@@ -26,11 +26,11 @@ def damaged(arena_run, tmp_path):
     return make
 
 
-BAD_MOVES = {
-    "not a tile": "UPDATE games SET moves = 'N01 Z99 GROW' WHERE id = 1",
-    "illegal": "UPDATE games SET moves = 'N01 N01 GROW' WHERE id = 1",
-    "out of turn": "UPDATE games SET moves = 'GROW' WHERE id = 1",
-    "not text": "UPDATE games SET moves = 7 WHERE id = 1",
+BAD_MOVES = {  # a Volcanoes game's moves are kept in its record's data
+    "not a tile": "UPDATE games SET data = json_set(data, '$.moves', 'N01 Z99 GROW') WHERE id = 1",
+    "illegal": "UPDATE games SET data = json_set(data, '$.moves', 'N01 N01 GROW') WHERE id = 1",
+    "out of turn": "UPDATE games SET data = json_set(data, '$.moves', 'GROW') WHERE id = 1",
+    "not text": "UPDATE games SET data = json_set(data, '$.moves', 7) WHERE id = 1",
 }
 
 
