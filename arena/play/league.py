@@ -41,7 +41,7 @@ from arena.play.players import changed_since
 from arena.play.run import REFEREE, run_jobs
 from arena.play.schedule import Job, derive_seed, seatings, unit_seed
 from arena.play.store import Store
-from arena.stats.board import Board
+from arena.stats.board import Board, one_blas_thread
 
 ACTIVE, PAUSED, REMOVED = "active", "paused", "removed"
 BACKOFF_S, BACKOFF_MAX_S = 5.0, 600.0
@@ -380,6 +380,7 @@ class League:
 
     def play(self, executor) -> None:
         """Play until `stop_requested` turns true; every game that ends is stored as it ends."""
+        one_blas_thread()
         self.ready(self.active())
         last_word = time.monotonic()
         while not self.stop_requested:

@@ -253,11 +253,18 @@ class Store:
         if self._old_schema():
             rows = self.db.execute("SELECT * FROM games WHERE id > ? ORDER BY id", (after,))
             return [_from_schema_2(dict(row)) for row in rows]
-        columns = "*"
-        if light:
-            columns = ", ".join(c for c in ("id", *GAME_COLUMNS, "finished_at") if c != "data")
-            columns += ", json_object('pdata', json(json_extract(data, '$.pdata')), 'tdata', json(json_extract(data, '$.tdata'))) AS data"
-        rows = self.db.execute(f"SELECT {columns} FROM games WHERE id > ? ORDER BY id", (after,))
+        if light:  # the JSON columns packed into one array by SQLite: one json.loads a game, not nine
+            packed = [c for c in GAME_JSON if c != "data"]
+            plain = [c for c in ("id", *GAME_COLUMNS, "finished_at") if c not in GAME_JSON]
+            data = "json_object('pdata', json(json_extract(data, '$.pdata')), 'tdata', json(json_extract(data, '$.tdata')))"
+            query = (
+                f"SELECT {', '.join(plain)}, json_array({', '.join(f'json({c})' for c in packed)}, {data}) FROM games"
+            )
+            rows = self.db.execute(query + " WHERE id > ? ORDER BY id", (after,))
+            keys = (*plain, *packed, "data")
+            loads = json.loads
+            return [dict(zip(keys, (*row[:-1], *loads(row[-1])), strict=True)) for row in rows]
+        rows = self.db.execute("SELECT * FROM games WHERE id > ? ORDER BY id", (after,))
         return [_decoded(dict(row)) for row in rows]
 
     def game(self, game_id: int) -> dict | None:

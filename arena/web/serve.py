@@ -30,7 +30,7 @@ from arena.errors import UsageError
 from arena.games import GameError
 from arena.games.config import game_from
 from arena.play.store import Store, StoreError
-from arena.stats.board import Board, DataFilter, DataFilterError
+from arena.stats.board import Board, DataFilter, DataFilterError, one_blas_thread
 from arena.web import live_page, record_page
 
 DEFAULT_DB = Path("arena-runs") / "league.sqlite"
@@ -62,6 +62,8 @@ def cmd_serve(args) -> int:
         server = make_server(runs, args.host, args.port)
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
+    for run in runs:  # read the files now, so that the page is ready when it is first opened
+        threading.Thread(target=run.state, args=(None, None, None), daemon=True).start()
     host, port = server.server_address[:2]
     where = (
         "this machine only" if host in ("127.0.0.1", "localhost", "::1") else "every machine that can reach this one"
@@ -292,6 +294,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def make_server(runs: list[RunView], host: str = "127.0.0.1", port: int = 8000) -> ThreadingHTTPServer:
+    one_blas_thread()
     handler = type("Handler", (_Handler,), {"runs": runs})
     server = ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
