@@ -350,9 +350,12 @@ def lineups_rows(games: list[dict], config: dict, lineups=None) -> tuple[list[li
     games, the units, the units' distribution (2 players: the pentanomial), Elo with its interval."""
     rows = []
     per_unit = units_of(config)
+    by_lineup = defaultdict(list)  # once, not once a lineup: a league has thousands
+    for g in games:
+        by_lineup[tuple(g["lineup"])].append(g)
     for lineup in lineups if lineups is not None else config["lineups"]:
         a, b = lineup[0], lineup[1]
-        mine = [g for g in games if g["lineup"] == list(lineup)]
+        mine = by_lineup[tuple(lineup)]
         counter = UnitCounter(a, b, per_unit)
         for game in mine:
             counter.add(game)
