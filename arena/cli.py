@@ -24,14 +24,15 @@ from arena.games import GameError
 from arena.games.base import Game, RefereeFailure
 from arena.games.config import CONFIG_FILE, game_config, game_from
 from arena.games.volcanoes import analyse
-from arena.play import tune
+from arena.play import league_cli, tune
 from arena.play.players import PlayerError, changed_since, resolve_all
 from arena.play.run import make_executor, run_jobs
-from arena.play.schedule import SEATINGS, gauntlet, jobs, ladder, round_robin
+from arena.play.schedule import SEATINGS, gauntlet, jobs, ladder, read_seeds, round_robin
 from arena.play.seeds import check_seed
 from arena.play.store import Store, StoreError
 from arena.stats.estimates import Z95
 from arena.stats.tables import SprtCourse, UnitCounter, text_report, units_of, versus
+from arena.web import serve
 
 RUNS_DIR = Path("arena-runs")
 DEFAULT_UNITS = {"match": 50, "tournament": 16, "sprt": 5000}
@@ -150,11 +151,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-o", "--output", metavar="HTML", help="also write the report as a page, with each game's replay page beside it"
     )
+    p.add_argument("--csv", metavar="FILE", help="also write the ratings and the cross-table as CSV (a row a player)")
+    p.add_argument("--json", metavar="FILE", help="also write the ratings and the cross-table as JSON")
     p.set_defaults(run=cmd_report)
 
     p = sub.add_parser("bots", help="the registered bots")
     p.set_defaults(run=cmd_bots)
 
+    league_cli.register(sub, _run_options)
+    serve.register(sub)
     bench.register(sub)
     stress.register(sub.choices["bench"])
     bundle.register(sub)
@@ -175,6 +180,7 @@ def _run_options(p: argparse.ArgumentParser) -> None:
         f"{RUNS_DIR}/), with its stored players, seeds and settings",
     )
     p.add_argument("--seed", type=int, help="run seed; every game's seed derives from it (default: random)")
+    _seeds_option(p)
     p.add_argument(
         "--workers",
         type=int,
@@ -198,6 +204,28 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ray-address", help="Ray cluster address (default: start a local Ray)")
     _game_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _seeds_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--seeds",
+        metavar="FILE",
+        help="the referee's seeds, one integer a line: unit k plays the k-th (as CGBenchmark); "
+        "--pairs defaults to their number, and more units than seeds is refused",
+    )
+
+
+def _seed_list(args, units: int | None, what: str = "--pairs") -> tuple[list[int] | None, int | None]:
+    """(the seeds of --seeds FILE, or None; the units: their number where none were asked for)."""
+    if not getattr(args, "seeds", None):
+        return None, units
+    try:
+        seeds = read_seeds(args.seeds)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if units is not None and units > len(seeds):
+        raise UsageError(f"{what} {units} needs {units} seeds; {args.seeds} has {len(seeds)}")
+    return seeds, len(seeds) if units is None else units
 
 
 def _game_options(p: argparse.ArgumentParser) -> None:
@@ -318,8 +346,10 @@ def cmd_report(args) -> int:
         if args.output:
             raise UsageError("a tune's report is text only: drop -o")
         print(tune.text_report(config, games, iterations))
+        _export(args, config, labels, games, failures)
         return 0
     print(text_report(config, labels, games, failures))
+    _export(args, config, labels, games, failures)
     if args.output:
         from arena.web import report_page
 
@@ -329,6 +359,19 @@ def cmd_report(args) -> int:
             raise UsageError(f"cannot write the report {args.output}: {exc.strerror or exc}") from None
         print(f"\nwrote {args.output} (replays in {folder})")
     return 0
+
+
+def _export(args, config, labels, games, failures) -> None:
+    """--csv and --json, never over the database read."""
+    from arena.stats import export
+
+    for path in (args.csv, args.json):
+        if path and Path(path).resolve() == Path(args.db).resolve():
+            raise UsageError(f"{path} is the database read: write the export elsewhere")
+    try:
+        export.export(config, labels, games, failures, args.csv, args.json)
+    except OSError as exc:
+        raise UsageError(f"cannot write the export: {exc.strerror or exc}") from None
 
 
 def cmd_bots(args) -> int:
@@ -402,6 +445,11 @@ def _create_tune(args) -> Store:
         confirm_pairs=options["confirm_pairs"],
     )
     players = [start] + ([opponent] if opponent else [])
+    seeds, _ = _seed_list(
+        args, options["iterations"] * options["pairs_per_iteration"], "--iterations x --pairs-per-iteration"
+    )
+    _seed_list(args, options["confirm_pairs"], "--confirm-pairs")
+    config["seeds"] = seeds
     config.update(_seed_verdict(args, game, [start, opponent or start], seed))
     return _new_store(args, config, players)
 
@@ -444,7 +492,8 @@ def _play(args, command: str, make_lineups, sprt: dict | None = None, exact: boo
 
 def _create(args, command, make_lineups, sprt, exact: bool, game: Game | None) -> Store:
     game = game or _game(args)
-    units = DEFAULT_UNITS[command] if args.pairs is None else args.pairs
+    seeds, units = _seed_list(args, args.pairs)
+    units = DEFAULT_UNITS[command] if units is None else units
     if units < 1:
         raise UsageError("the number of pairs (units) must be at least 1")
     n = game.seats
@@ -471,6 +520,7 @@ def _create(args, command, make_lineups, sprt, exact: bool, game: Game | None) -
         "seatings": args.seatings,
         "seed": seed,
         "sprt": sprt,
+        "seeds": seeds,
     }
     config.update(_seed_verdict(args, game, players, seed))
     return _new_store(args, config, players)
@@ -541,6 +591,8 @@ def _check_resumable(args, command: str, store: Store) -> None:
     if args.pairs is not None and args.pairs != config["units"]:  # play on to a new number of units
         if args.pairs < 1:
             raise UsageError("the number of pairs (units) must be at least 1")
+        if config.get("seeds") and args.pairs > len(config["seeds"]):
+            raise UsageError(f"--pairs {args.pairs} needs {args.pairs} seeds; the run has {len(config['seeds'])}")
         config["units"] = args.pairs
         store.put("config", config)
 
@@ -560,7 +612,9 @@ def _continue(args, store: Store) -> int:
     done = store.done_keys()
     todo = (
         job
-        for job in jobs(lineups, config["seed"], range(config["units"]), config.get("seatings", "balanced"))
+        for job in jobs(
+            lineups, config["seed"], range(config["units"]), config.get("seatings", "balanced"), config.get("seeds")
+        )
         if job.key not in done
     )
     per_unit = units_of(config)

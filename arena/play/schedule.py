@@ -82,10 +82,48 @@ def gauntlet(hero: str, labels: list[str], seats: int = 2) -> list[tuple[str, ..
     return [(hero, *rest) for rest in combinations(others, seats - 1)]
 
 
-def jobs(lineups: list[tuple[str, ...]], run_seed: int, units: Iterable[int], how: str = "rotations") -> Iterator[Job]:
-    """The games, unit index by unit index, so a partial run covers every lineup evenly."""
+def unit_seed(run_seed: int, k: int, seeds: list[int] | None = None) -> int:
+    """The referee's seed of unit k: the k-th of the run's seed list where it has one (`--seeds
+    FILE`), else derived from the run seed."""
+    return seeds[k] if seeds else derive_seed(run_seed, "game", k)
+
+
+def read_seeds(path: str) -> list[int]:
+    """The seeds of a seed file, as CGBenchmark takes them: one integer a line (blank lines and
+    `#` comments skipped). Unit k of a run plays the k-th; a run never plays more units than the
+    file has seeds (a seed played twice would count the same game twice)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as exc:
+        raise ValueError(f"cannot read the seed file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"the seed file {path} is not text") from None
+    seeds = []
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            seeds.append(int(text))
+        except ValueError:
+            raise ValueError(f"{path}, line {number}: {text!r} is not an integer seed") from None
+    if not seeds:
+        raise ValueError(f"the seed file {path} has no seed")
+    return seeds
+
+
+def jobs(
+    lineups: list[tuple[str, ...]],
+    run_seed: int,
+    units: Iterable[int],
+    how: str = "rotations",
+    seeds: list[int] | None = None,
+) -> Iterator[Job]:
+    """The games, unit index by unit index, so a partial run covers every lineup evenly; unit k's
+    seed is `unit_seed(run_seed, k, seeds)`."""
     for k in units:
-        seed = derive_seed(run_seed, "game", k)
+        seed = unit_seed(run_seed, k, seeds)
         for lineup in lineups:
             lineup = tuple(lineup)
             bot_seed = {label: derive_seed(run_seed, "bot", label, k) for label in lineup}

@@ -18,10 +18,12 @@ from pathlib import Path
 from arena.errors import UsageError
 from arena.games.base import Player
 
-SCHEMA_VERSION = 3  # stored as the run's "schema"; a file of a newer one is refused, not misread
+SCHEMA_VERSION = 4  # stored as the run's "schema"; a file of a newer one is refused, not misread
 # 1: run, players, games. 2: tune_iterations (`arena tune`). 3: any game: a game's seats, ranks,
 # scores and errors as lists, its unit and seating, and failures (games a referee failed). Files of
 # schemas 1 and 2 (Volcanoes, blue and orange) are read as schema 3's records; they are not resumed.
+# 4: league_players (`arena league`: each player's standing in the league); a schema 3 file opened
+# to be written is brought to 4 (the new table added, nothing else changes).
 TABLES = {"run", "players", "games"}  # every run has these
 
 _SCHEMA = """
@@ -44,6 +46,10 @@ CREATE TABLE IF NOT EXISTS failures (
     lineup TEXT NOT NULL, unit INTEGER NOT NULL, seating INTEGER NOT NULL,
     seats TEXT NOT NULL, seed INTEGER NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL, stderr TEXT,
     worker TEXT, finished_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS league_players (
+    label TEXT PRIMARY KEY REFERENCES players (label),
+    status TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '', added_at TEXT NOT NULL, changed_at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS tune_iterations (
     iteration INTEGER PRIMARY KEY,
@@ -145,7 +151,7 @@ class Store:
             schema = store._check()
         finally:
             store.close()
-        if not readonly and schema < SCHEMA_VERSION:
+        if not readonly and schema < 3:
             raise StoreError(
                 f"{path} was written by an older arena (schema {schema}): `arena report` reads it, "
                 "but it cannot be resumed; start a new run"
@@ -154,6 +160,8 @@ class Store:
         if not readonly:
             try:
                 store._set_up()
+                if schema < SCHEMA_VERSION:  # schema 3: _set_up added what 4 has more
+                    store.put("schema", SCHEMA_VERSION)
             except sqlite3.Error as exc:
                 store.close()
                 raise StoreError(f"cannot write to {path} (is its folder read-only?): {exc}") from None
@@ -238,17 +246,71 @@ class Store:
         except sqlite3.Error as exc:  # a full disk: what is stored stays; the run can resume once there is room
             raise StoreError(f"cannot write to {self.path}: {exc}") from None
 
-    def games(self) -> list[dict]:
-        """Every game, in the order they ended, as records (the JSON columns decoded)."""
+    def games(self, after: int = 0, light: bool = False) -> list[dict]:
+        """Every game, in the order they ended, as records (the JSON columns decoded); those after
+        game id `after` only. `light` leaves out what only a game's own page shows (its moves, its
+        bots' stderr, its referee's summaries): `data` keeps only the bots' pdata and tdata."""
         if self._old_schema():
-            return [_from_schema_2(dict(row)) for row in self.db.execute("SELECT * FROM games ORDER BY id")]
-        return [_decoded(dict(row)) for row in self.db.execute("SELECT * FROM games ORDER BY id")]
+            rows = self.db.execute("SELECT * FROM games WHERE id > ? ORDER BY id", (after,))
+            return [_from_schema_2(dict(row)) for row in rows]
+        if light:  # the JSON columns packed into one array by SQLite: one json.loads a game, not nine
+            packed = [c for c in GAME_JSON if c != "data"]
+            plain = [c for c in ("id", *GAME_COLUMNS, "finished_at") if c not in GAME_JSON]
+            data = "json_object('pdata', json(json_extract(data, '$.pdata')), 'tdata', json(json_extract(data, '$.tdata')))"
+            query = (
+                f"SELECT {', '.join(plain)}, json_array({', '.join(f'json({c})' for c in packed)}, {data}) FROM games"
+            )
+            rows = self.db.execute(query + " WHERE id > ? ORDER BY id", (after,))
+            keys = (*plain, *packed, "data")
+            loads = json.loads
+            return [dict(zip(keys, (*row[:-1], *loads(row[-1])), strict=True)) for row in rows]
+        rows = self.db.execute("SELECT * FROM games WHERE id > ? ORDER BY id", (after,))
+        return [_decoded(dict(row)) for row in rows]
 
-    def failures(self) -> list[dict]:
-        """Every failed game, in the order they failed (none in files of schemas 1 and 2)."""
+    def game(self, game_id: int) -> dict | None:
+        """One game's whole record, by its id."""
+        if self._old_schema():
+            row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+            return _from_schema_2(dict(row)) if row else None
+        row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        return _decoded(dict(row)) if row else None
+
+    def failures(self, after: int = 0) -> list[dict]:
+        """Every failed game, in the order they failed (none in files of schemas 1 and 2); those
+        after failure id `after` only."""
         if self._old_schema():
             return []
-        return [_decoded(dict(row)) for row in self.db.execute("SELECT * FROM failures ORDER BY id")]
+        rows = self.db.execute("SELECT * FROM failures WHERE id > ? ORDER BY id", (after,))
+        return [_decoded(dict(row)) for row in rows]
+
+    def league_players(self) -> dict[str, dict]:
+        """label -> {status, reason, added_at, changed_at} of a league's players, in the order they
+        joined ({} for other runs, and files before schema 4)."""
+        try:
+            rows = self.db.execute("SELECT * FROM league_players ORDER BY added_at, rowid").fetchall()
+        except sqlite3.OperationalError:  # no such table: an older file, read-only
+            return {}
+        return {row["label"]: dict(row) for row in rows}
+
+    def join_league(self, player: Player, status: str = "active") -> None:
+        """A new player in the league (its row of players, and its standing), in one transaction."""
+        now = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+        with self.transaction():
+            self._add_player(player)
+            self.db.execute(
+                "INSERT INTO league_players (label, status, reason, added_at, changed_at) VALUES (?, ?, '', ?, ?)",
+                (player.label, status, now, now),
+            )
+
+    def set_standing(self, label: str, status: str, reason: str = "") -> bool:
+        """A league player's new status and why; False if there is no such player."""
+        now = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+        with self.transaction():
+            done = self.db.execute(
+                "UPDATE league_players SET status = ?, reason = ?, changed_at = ? WHERE label = ?",
+                (status, reason, now, label),
+            )
+        return done.rowcount == 1
 
     def _old_schema(self) -> bool:
         return (self.get("schema") or 1) < 3

@@ -247,7 +247,8 @@ class Tuning:
             bar.update(1)
 
         def play_pairs(pairings, run_seed, pairs, players) -> None:
-            todo = [job for job in jobs(pairings, run_seed, pairs) if job.key not in self.done]
+            seeds = config.get("seeds")
+            todo = [job for job in jobs(pairings, run_seed, pairs, seeds=seeds) if job.key not in self.done]
             run_jobs(
                 todo,
                 self.game,

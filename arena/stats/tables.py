@@ -73,28 +73,33 @@ class PlayerLine:
 def player_lines(games: list[dict], labels: list[str]) -> dict[str, PlayerLine]:
     lines = {label: PlayerLine(label) for label in labels}
     for game in games:
-        ranks = game["ranks"]
-        pdata = (game.get("data") or {}).get("pdata") or [{}] * len(ranks)
-        for i, label in enumerate(game["seats"]):
-            line = lines[label]
-            line.games += 1
-            line.versions.add(game["versions"][i])
-            line.points += points(game, label)
-            first = ranks[i] == min(ranks)
-            alone = first and ranks.count(ranks[i]) == 1
-            line.wins += alone
-            line.draws += first and not alone
-            line.losses += not first
-            error = game["errors"][i]
-            if error:
-                line.errors["crash" if error not in ERROR_KINDS else error] += 1
-            times = (game.get("times") or [None] * len(ranks))[i] or []
-            line.first_turns += times[:1]
-            line.later_turns += times[1:]
-            for name, value in pdata[i].items():
-                if isinstance(value, int | float):
-                    line.data[name].append(value)
+        count_game(lines, game)
     return lines
+
+
+def count_game(lines: dict[str, PlayerLine], game: dict) -> None:
+    """Add one game to its players' lines (a live view adds each game as it ends)."""
+    ranks = game["ranks"]
+    pdata = (game.get("data") or {}).get("pdata") or [{}] * len(ranks)
+    for i, label in enumerate(game["seats"]):
+        line = lines[label]
+        line.games += 1
+        line.versions.add(game["versions"][i])
+        line.points += points(game, label)
+        first = ranks[i] == min(ranks)
+        alone = first and ranks.count(ranks[i]) == 1
+        line.wins += alone
+        line.draws += first and not alone
+        line.losses += not first
+        error = game["errors"][i]
+        if error:
+            line.errors["crash" if error not in ERROR_KINDS else error] += 1
+        times = (game.get("times") or [None] * len(ranks))[i] or []
+        line.first_turns += times[:1]
+        line.later_turns += times[1:]
+        for name, value in pdata[i].items():
+            if isinstance(value, int | float):
+                line.data[name].append(value)
 
 
 class UnitCounter:
@@ -208,7 +213,7 @@ def players_table(games: list[dict], labels: list[str], order: list[str]) -> str
     return table(*players_rows(games, labels, order))
 
 
-def _quantile(ordered: list[float], q: float) -> float:
+def quantile(ordered: list[float], q: float) -> float:
     """The q-quantile of sorted values (nearest rank)."""
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
@@ -224,7 +229,7 @@ def players_rows(games: list[dict], labels: list[str], order: list[str]) -> tupl
     for label in order:
         line = lines[label]
         later = sorted(line.later_turns)
-        median, p99 = (f"{_quantile(later, 0.5):.1f}", f"{_quantile(later, 0.99):.1f}") if later else ("-", "-")
+        median, p99 = (f"{quantile(later, 0.5):.1f}", f"{quantile(later, 0.99):.1f}") if later else ("-", "-")
         worst = f"{later[-1]:.1f}" if later else "-"
         first = f"{max(line.first_turns):.1f}" if line.first_turns else "-"
         score = f"{100 * line.score:.1f}%" if line.games else "-"
@@ -345,9 +350,12 @@ def lineups_rows(games: list[dict], config: dict, lineups=None) -> tuple[list[li
     games, the units, the units' distribution (2 players: the pentanomial), Elo with its interval."""
     rows = []
     per_unit = units_of(config)
+    by_lineup = defaultdict(list)  # once, not once a lineup: a league has thousands
+    for g in games:
+        by_lineup[tuple(g["lineup"])].append(g)
     for lineup in lineups if lineups is not None else config["lineups"]:
         a, b = lineup[0], lineup[1]
-        mine = [g for g in games if g["lineup"] == list(lineup)]
+        mine = by_lineup[tuple(lineup)]
         counter = UnitCounter(a, b, per_unit)
         for game in mine:
             counter.add(game)

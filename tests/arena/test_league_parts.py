@@ -1,0 +1,197 @@
+"""The league's parts on their own: matchmaking's rule, the live leaderboard against the text report
+and the plain fit, data filters, exports, seed files, and a schema 3 file brought to schema 4."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import sqlite3
+
+import pytest
+
+from arena.cli import main
+from arena.games.base import Player
+from arena.play import matchmaking
+from arena.play.league import start_failure
+from arena.play.schedule import jobs, read_seeds
+from arena.play.store import SCHEMA_VERSION, Store
+from arena.stats.board import Board, DataFilter, DataFilterError
+from arena.stats.ratings import PairwiseResults, bradley_terry_fit
+from arena.stats.tables import players_rows, ratings_rows
+
+
+def plackett_luce(strengths: dict[str, float], seats: int, n: int, seed: int = 1) -> list[dict]:
+    """n games of `seats` players drawn at random, ranked by Plackett-Luce on Elo strengths."""
+    rng = random.Random(seed)
+    games = []
+    for k in range(n):
+        table = rng.sample(sorted(strengths), seats)
+        left, order = list(table), []
+        while left:
+            weights = [10 ** (strengths[p] / 400) for p in left]
+            order.append(left.pop(rng.choices(range(len(left)), weights)[0]))
+        games.append(
+            {
+                "seats": table,
+                "ranks": [order.index(p) for p in table],
+                "lineup": sorted(table),
+                "unit": k,
+                "seating": 0,
+                "versions": ["v"] * seats,
+                "errors": [None] * seats,
+                "times": [[1.0, 2.0 + i, 3.0] for i in range(seats)],
+                "data": {"tdata": {"size": k % 3}, "pdata": [{"depth": i} for i in range(seats)]},
+            }
+        )
+    return games
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_the_fit_kept_game_by_game_is_the_plain_fit(seats):
+    games = plackett_luce({"a": 200, "b": 0, "c": -100, "d": -100}, seats, 200)
+    results = PairwiseResults(["a", "b", "c", "d"])
+    for game in games[:120]:
+        results.add(game)
+    results.fit()  # a look half-way changes nothing
+    for game in games[120:]:
+        results.add(game)
+    whole = bradley_terry_fit(games, ["a", "b", "c", "d"])
+    assert results.fit().ratings == whole.ratings
+    assert (results.fit().covariance == whole.covariance).all()
+    elos = results.elos()
+    assert max(abs(elos[i] - whole.ratings[label].elo) for i, label in enumerate(results.labels)) < 1e-3
+
+
+def test_the_board_says_what_the_text_report_says():
+    games = plackett_luce({"a": 200, "b": 0, "c": -150}, 2, 150)
+    board = Board(expected=len(games))
+    for game in games:
+        board.add(game)
+    rows = board.rows()
+    text_rows, _, order = ratings_rows(games, ["a", "b", "c"])
+    assert [r["label"] for r in rows] == order
+    assert [f"{r['elo']:+.0f}" for r in rows] == [row[2] for row in text_rows]
+    players, _ = players_rows(games, ["a", "b", "c"], order)
+    assert [f"{r['wins']}-{r['draws']}-{r['losses']}" for r in rows] == [row[2] for row in players]
+    assert rows[0]["data"] == {"pdata.depth": pytest.approx(0.5, abs=0.1), "tdata.size": pytest.approx(1, abs=0.2)}
+    assert rows[0]["ms_median"] == 3.0 and rows[0]["first_turn_max"] == 1.0
+    history = board.history_series(order)
+    assert history["games"][-1] == len(games) and len(history["games"]) <= 101
+    assert history["elo"]["a"][-1] == pytest.approx(rows[0]["elo"], abs=1e-3)
+
+
+def test_a_board_of_some_players_or_some_data_rates_their_games_alone():
+    games = plackett_luce({"a": 200, "b": 0, "c": -150}, 2, 150)
+    some = Board(["a", "b"])
+    small = Board(where=DataFilter("tdata.size < 1"))
+    for game in games:
+        some.add(game)
+        small.add(game)
+    assert [r["label"] for r in some.rows()] == ["a", "b"]
+    assert some.count == sum(set(g["seats"]) == {"a", "b"} for g in games)
+    assert small.count == sum(g["data"]["tdata"]["size"] == 0 for g in games)
+    assert Board(where=DataFilter("pdata.depth = 1")).wants(games[0])
+    for text in ("size > 1", "tdata.size ~ 3", "tdata.kind < big"):
+        with pytest.raises(DataFilterError):
+            DataFilter(text)
+
+
+def standing(strengths: dict[str, float], games: list[dict], **units) -> matchmaking.Standing:
+    fit = bradley_terry_fit(games, list(strengths)) if games else None
+    return matchmaking.Standing(active=list(strengths), seats=2, fit=fit, units=dict(units.get("units", {})))
+
+
+def test_a_newcomer_plays_first_then_games_go_where_the_order_is_in_doubt():
+    strengths = {"a": 400, "b": 0, "c": -10, "d": -400}
+    games = [g for g in plackett_luce(strengths, 2, 400) if "e" not in g["seats"]]
+    begun = {("a", "b"): 20, ("b", "c"): 20, ("c", "d"): 20, ("a", "c"): 20, ("b", "d"): 20}
+    state = standing({**strengths, "e": 0}, games, units=begun)
+    lineup = matchmaking.choose(state)
+    assert "e" in lineup  # the newcomer at once
+    assert set(lineup) & {"b", "c"}  # against those nearest the mean, where it starts
+    state = standing(strengths, games, units=begun)
+    assert matchmaking.choose(state) == ("b", "c")  # 10 Elo apart: the doubtful pair
+    state.in_flight = {("b", "c"): 200}  # many units already on their way there
+    assert matchmaking.choose(state) != ("b", "c")
+    state = standing(strengths, games, units=begun)
+    state.playable = lambda lineup: lineup != ("b", "c")  # their seeds used up
+    assert matchmaking.choose(state) != ("b", "c")
+
+
+def test_leader_mode_measures_the_newest_against_the_leader():
+    strengths = {"a": 300, "b": 0, "c": -300, "new": 290}
+    games = plackett_luce(strengths, 2, 600)
+    begun = {tuple(sorted(p)): 10 for p in [("a", "b"), ("b", "c"), ("a", "c"), ("a", "new"), ("b", "new")]}
+    state = standing(strengths, games, units=begun)
+    state.lineup = lambda players: tuple(sorted(players))
+    assert matchmaking.choose(state, "leader") == ("a", "new")
+
+
+def test_three_player_lineups_are_neighbours():
+    strengths = {"a": 300, "b": 100, "c": 0, "d": -100, "e": -300}
+    games = plackett_luce(strengths, 3, 300)
+    state = matchmaking.Standing(
+        active=list(strengths), seats=3, fit=bradley_terry_fit(games, list(strengths)), units={("a", "b", "c"): 9}
+    )
+    state.units.update({lineup: 9 for lineup in [("b", "c", "d"), ("c", "d", "e"), ("a", "d", "e")]})
+    lineup = matchmaking.choose(state)
+    assert len(lineup) == 3 and lineup != ("a", "b", "e")
+
+
+def test_a_start_failure_is_a_failure_before_the_first_answer():
+    timed = {"seats": ["a", "b"], "errors": [None, "crash"], "times": [[3.0], []], "turns": 2}
+    assert start_failure(timed, 1) and not start_failure(timed, 0)
+    assert not start_failure({**timed, "times": [[3.0], [2.0]]}, 1)  # it answered once: a crash later
+    untimed = {"seats": ["a", "b"], "errors": [None, "crash"], "times": None, "turns": 2}
+    assert start_failure(untimed, 1) and not start_failure({**untimed, "turns": 9}, 1)
+    assert start_failure({**untimed, "errors": ["start", None], "turns": 0}, 0)
+
+
+def test_seed_files(tmp_path):
+    path = tmp_path / "seeds.txt"
+    path.write_text("# CGBenchmark's seeds\n12\n\n-7  # a comment\n99\n")
+    assert read_seeds(str(path)) == [12, -7, 99]
+    assert [job.seed for job in jobs([("a", "b")], 1, range(3), "balanced", [12, -7, 99])] == [12, 12, -7, -7, 99, 99]
+    path.write_text("12\nseven\n")
+    with pytest.raises(ValueError, match="line 2"):
+        read_seeds(str(path))
+
+
+def test_a_match_on_a_seed_file_plays_its_seeds_and_no_more(tmp_path, capsys):
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("5\n6\n7\n")
+    db = tmp_path / "m.sqlite"
+    assert main(["match", "random", "greedy", "--seeds", str(seeds), "--db", str(db), "--workers", "1", "--quiet"]) == 0
+    store = Store.open(db, readonly=True)
+    assert sorted({g["seed"] for g in store.games()}) == [5, 6, 7] and len(store.games()) == 6
+    store.close()
+    argv = ["match", "random", "greedy", "--seeds", str(seeds), "--pairs", "4", "--db", str(tmp_path / "x.sqlite")]
+    assert main(argv) == 2
+    assert "--pairs 4 needs 4 seeds" in capsys.readouterr().err
+    assert main(["report", str(db), "--csv", str(tmp_path / "r.csv"), "--json", str(tmp_path / "r.json")]) == 0
+    table = list(csv.DictReader((tmp_path / "r.csv").open()))
+    assert {row["label"] for row in table} == {"random", "greedy"} and "vs greedy" in table[0]
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["run"]["games"] == 6 and data["cross"]["order"] == [row["label"] for row in table]
+    assert sum(data["cross"]["games"][0]) == 6
+    assert main(["report", str(db), "--csv", str(db)]) == 2  # never over its input
+
+
+def test_a_schema_3_file_is_read_and_brought_to_schema_4_when_written(tmp_path):
+    path = tmp_path / "old.sqlite"
+    store = Store.create(path, {"command": "match", "seed": 1, "lineups": [["a", "b"]], "units": 1}, [])
+    store.close()
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE league_players")
+    db.execute("UPDATE run SET value = '3' WHERE key = 'schema'")
+    db.commit()
+    db.close()
+    old = Store.open(path, readonly=True)
+    assert old.get("schema") == 3 and old.league_players() == {}
+    old.close()
+    store = Store.open(path)
+    assert store.get("schema") == SCHEMA_VERSION == 4
+    store.join_league(Player("a", "a", "command", "a", "v1"))
+    assert store.league_players()["a"]["status"] == "active"
+    store.close()
