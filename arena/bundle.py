@@ -438,6 +438,9 @@ def _opponent(opponent: str, settings):
     from bots.volcanoes.seat import open_seat
     from referee.process import BotProcess, BotStartError, warm_up
 
+    from arena.play.players import split_label
+
+    opponent = split_label(opponent)[1]  # `LABEL=SPEC` as everywhere in the arena: the label names nothing here
     if opponent.partition(":")[0] in registry.BOTS:
         try:
             spec = registry.parse(opponent)

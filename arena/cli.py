@@ -15,6 +15,8 @@ from pathlib import Path
 from tqdm import tqdm
 
 from referee.errors import CommandParser, UserError, report
+from referee.files import refuse_overwriting
+from referee.options import count, number, positive_ms
 
 from arena import bundle
 from arena.bench import stress
@@ -63,7 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "players", nargs="*", metavar="PLAYER", help="two players (see `arena bots`), or as many as a game seats"
     )
-    p.add_argument("--pairs", "--units", dest="pairs", type=int, help="units of games: seat-swapped pairs (default 50)")
+    p.add_argument(
+        "--pairs", "--units", dest="pairs", type=count(1), help="units of games: seat-swapped pairs (default 50)"
+    )
     _run_options(p)
     p.set_defaults(run=cmd_match)
 
@@ -77,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--gauntlet", metavar="PLAYER", help="play this one against each of the others only")
     p.add_argument(
-        "--pairs", "--units", dest="pairs", type=int, help="units of games per lineup (default 16; the ladder 8)"
+        "--pairs", "--units", dest="pairs", type=count(1), help="units of games per lineup (default 16; the ladder 8)"
     )
     _run_options(p)
     p.set_defaults(run=cmd_tournament)
@@ -89,12 +93,16 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PLAYER",
         help="NEW BASE (and, in a game of N players, N-2 more to fill its seats)",
     )
-    p.add_argument("--elo0", type=float, default=0.0, help="Elo difference of H0 (default 0)")
-    p.add_argument("--elo1", type=float, default=10.0, help="Elo difference of H1 (default 10)")
-    p.add_argument("--alpha", type=float, default=0.05, help="false positive rate (default 0.05)")
-    p.add_argument("--beta", type=float, default=0.05, help="false negative rate (default 0.05)")
+    p.add_argument("--elo0", type=number(float), default=0.0, help="Elo difference of H0 (default 0)")
+    p.add_argument("--elo1", type=number(float), default=10.0, help="Elo difference of H1 (default 10)")
+    p.add_argument("--alpha", type=number(float), default=0.05, help="false positive rate (default 0.05)")
+    p.add_argument("--beta", type=number(float), default=0.05, help="false negative rate (default 0.05)")
     p.add_argument(
-        "--max-pairs", "--max-units", dest="pairs", type=int, help="stop undecided after this many units (default 5000)"
+        "--max-pairs",
+        "--max-units",
+        dest="pairs",
+        type=count(1),
+        help="stop undecided after this many units (default 5000)",
     )
     _run_options(p)
     p.set_defaults(run=cmd_sprt)
@@ -126,13 +134,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--c-end",
-        type=float,
+        type=number(float),
         metavar="FRACTION",
         help=f"the last perturbation, a fraction of each range (default {tune.DEFAULTS['c_end']:g})",
     )
     p.add_argument(
         "--r-end",
-        type=float,
+        type=number(float, above=0),
         help="OpenBench's r_end, the last gain (default: such that coin-toss games move each value "
         "a tenth of its range)",
     )
@@ -183,14 +191,14 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     _seeds_option(p)
     p.add_argument(
         "--workers",
-        type=int,
+        type=count(1),
         default=os.cpu_count() or 1,
         help="games at once on this machine (default: every core; 1 plays in this "
         "process); on a Ray cluster, every CPU of the cluster",
     )
     p.add_argument(
         "--games-per-worker",
-        type=int,
+        type=count(1),
         default=1,
         metavar="N",
         help="games a worker plays per task (larger cuts overhead on a cluster; default 1)",
@@ -239,13 +247,15 @@ def _game_options(p: argparse.ArgumentParser) -> None:
         help="how the referee speaks: cli (brutaltester's -p1 -p2 command line), sdk (CodinGame's "
         "RefereeMain), relay (the old ### protocol), json (psyleague's and CGArena's play-one-game)",
     )
-    g.add_argument("--players", dest="seats", type=int, metavar="N", help="players in one game (default 2)")
+    g.add_argument("--players", dest="seats", type=count(2), metavar="N", help="players in one game (default 2)")
     g.add_argument("--seed-flag", metavar="TEMPLATE", help="how the referee takes the seed (cli: '-d seed={seed}')")
-    g.add_argument("--league", type=int, metavar="N", help="the referee's league level")
+    g.add_argument("--league", type=count(0), metavar="N", help="the referee's league level")
     g.add_argument(
-        "--turn-ms", type=finite_positive, help="time per turn where the arena keeps the clock (default 100)"
+        "--turn-ms", type=positive_ms, help="time per turn where the arena keeps the clock (default: CodinGame's 100)"
     )
-    g.add_argument("--first-turn-ms", type=finite_positive, help="time for a player's first turn (default 1000)")
+    g.add_argument(
+        "--first-turn-ms", type=positive_ms, help="time for a player's first turn (default: CodinGame's 1000)"
+    )
     g.add_argument(
         "--seatings",
         choices=SEATINGS,
@@ -285,17 +295,6 @@ def _stored_game(config: dict) -> Game:
 # ---------------------------------------------------------------- commands
 
 
-def finite_positive(text: str) -> float:
-    """An argparse type: a finite number above zero."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not (0 < value < float("inf")):
-        raise argparse.ArgumentTypeError(f"must be a finite number above zero, not {text}")
-    return value
-
-
 def cmd_match(args) -> int:
     return _play(args, "match", lambda labels, seats: [tuple(labels)], exact=True)
 
@@ -333,6 +332,9 @@ def cmd_sprt(args) -> int:
 
 
 def cmd_report(args) -> int:
+    for output in (args.output, args.csv, args.json):
+        if output:
+            refuse_overwriting(output, args.db)
     store = Store.open(args.db, readonly=True)  # a report never changes the file it reads
     try:
         config, labels, games = store.config, [p.label for p in store.players()], store.games()
@@ -355,6 +357,8 @@ def cmd_report(args) -> int:
 
         try:
             folder = report_page.write(config, labels, games, Path(args.output), failures)
+        except report_page.DamagedGame as exc:
+            raise StoreError(f"{args.db} is damaged: {exc}") from None
         except OSError as exc:
             raise UsageError(f"cannot write the report {args.output}: {exc.strerror or exc}") from None
         print(f"\nwrote {args.output} (replays in {folder})")
@@ -365,9 +369,6 @@ def _export(args, config, labels, games, failures) -> None:
     """--csv and --json, never over the database read."""
     from arena.stats import export
 
-    for path in (args.csv, args.json):
-        if path and Path(path).resolve() == Path(args.db).resolve():
-            raise UsageError(f"{path} is the database read: write the export elsewhere")
     try:
         export.export(config, labels, games, failures, args.csv, args.json)
     except OSError as exc:

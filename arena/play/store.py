@@ -11,7 +11,9 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import shutil
 import sqlite3
+import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -131,7 +133,7 @@ class Store:
                 store.close()
             for leftover in (path, *(path.with_name(path.name + end) for end in ("-wal", "-shm", "-journal"))):
                 leftover.unlink(missing_ok=True)
-            raise StoreError(f"cannot create the database {path}: {exc}") from None
+            raise StoreError(f"cannot create the database {path}: {_why(exc, path)}") from None
         return store
 
     def _add_player(self, p: Player) -> None:
@@ -164,7 +166,7 @@ class Store:
                     store.put("schema", SCHEMA_VERSION)
             except sqlite3.Error as exc:
                 store.close()
-                raise StoreError(f"cannot write to {path} (is its folder read-only?): {exc}") from None
+                raise StoreError(f"cannot write to {path}: {_why(exc, path)}") from None
         return store
 
     def _check(self) -> int:
@@ -180,7 +182,7 @@ class Store:
             raise StoreError(f"{path} is not an arena database, or is damaged: {exc}") from None
         except ValueError:  # a value that is not JSON
             raise StoreError(f"{path} is not an arena database (its run table is not the arena's)") from None
-        if not isinstance(schema, int) or config is None:
+        if not isinstance(schema, int) or not isinstance(config, dict) or "command" not in config:
             raise StoreError(f"{path} is not an arena database (it has no schema version or run configuration)")
         if schema > SCHEMA_VERSION:
             raise StoreError(
@@ -244,7 +246,7 @@ class Store:
         except sqlite3.IntegrityError:
             raise
         except sqlite3.Error as exc:  # a full disk: what is stored stays; the run can resume once there is room
-            raise StoreError(f"cannot write to {self.path}: {exc}") from None
+            raise StoreError(f"cannot write to {self.path}: {_why(exc, self.path)}") from None
 
     def games(self, after: int = 0, light: bool = False) -> list[dict]:
         """Every game, in the order they ended, as records (the JSON columns decoded); those after
@@ -351,6 +353,22 @@ class Store:
             self._lock_fd = None
 
 
+FULL_BELOW = 256 * 1024  # free bytes under which a failed write is taken for a full disk
+
+
+def _why(exc: Exception, path: Path) -> str:
+    """What an SQLite error on `path` means to a person: SQLite says "disk I/O error" or "database
+    or disk is full" on a full disk, and "attempt to write a readonly database" in a read-only folder."""
+    try:
+        if shutil.disk_usage(path.parent).free < FULL_BELOW:
+            return f"its disk is full ({exc}); free some space, then resume the run"
+    except OSError:
+        pass
+    if not os.access(path.parent, os.W_OK):
+        return f"its folder cannot be written ({exc})"
+    return str(exc)
+
+
 def normal_config(config: dict) -> dict:
     """A run's configuration in today's words: a schema 1 or 2 run (Volcanoes) had "pairings" of
     "pairs" under "settings"; today's has "lineups" of "units" and its "game"."""
@@ -412,20 +430,61 @@ def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
 
 
 def _connect_readonly(path: Path) -> sqlite3.Connection:
-    """A connection that cannot write to the file. A WAL file in a folder we may not write to cannot
-    be opened even read-only (SQLite needs its -shm file); nobody can be writing it there either, so
-    it is then opened as immutable."""
-    uri = f"{path.resolve().as_uri()}?mode=ro"
-    db = sqlite3.connect(uri, uri=True, isolation_level=None)
+    """A connection that cannot write to the file, and leaves nothing beside it.
+
+    - Nobody plays the run (no arena holds its lock) and its WAL is empty or gone: everything is in
+      the file itself, read as a file that cannot change (SQLite then makes no -wal or -shm file).
+    - A run in play: read as SQLite reads a database another process writes (its -shm is there).
+    - A killed run's WAL, never checkpointed: read as it is where the folder can be written; in a
+      folder that cannot, SQLite cannot make the -shm it needs, so a copy of the file and its WAL
+      is read in a temporary folder (removed when the connection closes)."""
+    uri = path.resolve().as_uri()
+    wal = path.with_name(path.name + "-wal")
+    if not _played_now(path) and not (wal.is_file() and wal.stat().st_size):
+        return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None)
+    db = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None)
     try:
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return db
     except sqlite3.OperationalError:
+        db.close()
         if os.access(path.parent, os.W_OK):
             raise
-        db.close()
-    db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+    folder = Path(tempfile.mkdtemp(prefix="arena-read-"))
+    for source in (path, wal):
+        shutil.copyfile(source, folder / source.name)
+    db = sqlite3.connect(
+        f"{(folder / path.name).as_uri()}?mode=ro", uri=True, isolation_level=None, factory=_CopyConnection
+    )
+    db.folder = folder
     return db
+
+
+class _CopyConnection(sqlite3.Connection):
+    """A connection to a copy of the run in a temporary folder, removed when it closes."""
+
+    folder: Path | None = None
+
+    def close(self) -> None:
+        super().close()
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
+
+
+def _played_now(path: Path) -> bool:
+    """Whether an arena process holds the run's lock (`Store.lock`): it is being played."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # (the shared lock goes with it)
+    return False
 
 
 class _Transaction:

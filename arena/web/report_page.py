@@ -10,6 +10,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from referee.files import usable_folder, write_atomic
+
 from arena.games.config import game_from
 from arena.stats.ratings import openskill_ratings
 from arena.stats.tables import (
@@ -156,19 +158,25 @@ def render(
     )
 
 
+class DamagedGame(ValueError):
+    """A stored game no page can show (moves no game has, fields of no type): the message names it."""
+
+
 def write(config: dict, labels: list[str], games: list[dict], out: Path, failures=()) -> Path:
     """Write the page and one page per game where the game draws one; returns the folder of game
-    pages."""
+    pages. Each file is written whole (`write_atomic`); DamagedGame for a game that cannot be drawn."""
     game = game_from(config["game"])
-    folder = out.with_name(out.stem + "_games")
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = usable_folder(out.with_name(out.stem + "_games"), "the folder of the report's game pages")
     pages = set()
     for g in games:
-        page = game.replay_page(g)
+        try:
+            page = game.replay_page(g)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise DamagedGame(f"game {g.get('id')}: {exc}") from None
         if page:
-            (folder / f"game-{g['id']}.html").write_text(page)
+            write_atomic(folder / f"game-{g['id']}.html", page)
             pages.add(g["id"])
-    out.write_text(render(config, labels, games, folder.name, pages, failures))
+    write_atomic(out, render(config, labels, games, folder.name, pages, failures))
     return folder
 
 

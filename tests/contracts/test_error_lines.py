@@ -33,7 +33,7 @@ CASES = [
     (referee.cli.main, ["stormyseas", "show", MISSING], f"referee stormyseas show: cannot read {MISSING}: "),
     (referee.cli.main, ["chess"], "referee: argument GAME: invalid choice: 'chess'"),
     (arena.cli.main, ["match", "nobody", "greedy"], "arena match: unknown player 'nobody'"),
-    (arena.cli.main, ["match", "--pairs", "many"], "arena match: argument --pairs/--units: invalid int value: 'many'"),
+    (arena.cli.main, ["match", "--pairs", "many"], "arena match: argument --pairs/--units: not a whole number: 'many'"),
     (arena.cli.main, ["report", MISSING], f"arena report: no such database: {MISSING}"),
     (arena.cli.main, ["bench", "--rounds", "2"], "arena bench: --rounds must be at least 4"),
     (coroutine_generate.main, ["--turns", "99"], "python -m bots.coroutine.generate: --turns must be 1 to 56"),

@@ -16,7 +16,7 @@ from tests.reliability.commands import one_line, run
         ("bots.volcanoes", "bots.volcanoes is a package"),
         ("bad\nname", r"'bad\nname' is neither a bot name"),
         ("bots.volcanoes.pure.rules", "does not run as a program"),
-        ("../etc/passwd", "is neither a bot name"),
+        ("../etc/passwd", "no bot file ../etc/passwd"),  # a path: taken for a bot of any game (a .py file)
     ],
 )
 def test_a_name_that_is_no_bots_module_is_one_line_and_nothing_is_written(name, why, tmp_path):

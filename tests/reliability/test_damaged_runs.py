@@ -41,7 +41,6 @@ def test_analyse_names_a_damaged_game(damaged, name, tmp_path):
     one_line(done, "arena analyse", f"{db} is damaged: game 1")
 
 
-@pytest.mark.xfail(strict=True, reason="lead: arena/web/report_page.py (stored_replay's ValueError) and arena/cli.py")
 @pytest.mark.parametrize("name", ["not a tile", "not text"])
 def test_report_page_names_a_damaged_game(damaged, name, tmp_path):
     db = damaged(BAD_MOVES[name])
@@ -49,7 +48,6 @@ def test_report_page_names_a_damaged_game(damaged, name, tmp_path):
     one_line(done, "arena report", f"{db} is damaged")
 
 
-@pytest.mark.xfail(strict=True, reason="lead: arena/play/store.py (Store.config: a config of the wrong shape)")
 def test_report_says_a_config_of_the_wrong_shape_in_one_line(damaged):
     db = damaged("UPDATE run SET value = '[1, 2]' WHERE key = 'config'")
     one_line(run("arena.cli", "report", str(db)), "arena report", str(db))

@@ -176,7 +176,6 @@ def test_bench_refuses_to_save_over_the_baseline_it_compares_with(tmp_path):
     assert baseline.read_text() == "{}"
 
 
-@pytest.mark.xfail(strict=True, reason="lead wires it in cli.py (cmd_report: referee.files.refuse_overwriting)")
 def test_report_refuses_to_write_its_page_over_the_database(arena_run, tmp_path):
     db = tmp_path / "run.sqlite"
     db.write_bytes(arena_run.read_bytes())

@@ -74,7 +74,6 @@ LEAD_CASES = [
 
 @pytest.mark.parametrize("argv,where", LEAD_CASES, ids=[" ".join(argv) for argv, _ in LEAD_CASES])
 def test_the_arenas_numbers_are_refused_by_argparse(argv, where, tmp_path, request):
-    request.applymarker(pytest.mark.xfail(strict=True, reason=f"lead: {where}"))
     done = run("arena.cli", *argv, "--db", str(tmp_path / "run.sqlite"), cwd=tmp_path, timeout=60)
     one_line(done, f"arena {argv[0]}", argv[-2])
     assert list(tmp_path.iterdir()) == []

@@ -52,15 +52,11 @@ def test_referee_play_refuses_a_player_that_cannot_run(unrunnable, what):
     one_line(done, "referee volcanoes play", unrunnable[what])
 
 
-@pytest.mark.xfail(strict=True, reason="lead: arena/play/players.py (resolve: refuse by referee.process.check_command)")
 def test_arena_refuses_a_player_that_cannot_run(unrunnable, tmp_path):
     done = run("arena.cli", "match", unrunnable["not executable binary"], "random", "--pairs", "1", cwd=tmp_path)
     one_line(done, "arena match", "is not executable")
 
 
-@pytest.mark.xfail(
-    strict=True, reason="lead: arena/play/players.py (cache_dir: referee.files.usable_folder, a UserError)"
-)
 def test_an_unusable_cache_folder_is_one_line(tmp_path):
     blocked = tmp_path / "cache"
     blocked.write_text("a file where a folder should be")

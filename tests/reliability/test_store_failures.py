@@ -1,7 +1,6 @@
-"""What the lead's files (arena/play/store.py, run.py, arena/cli.py) must do when the machine fails a
+"""What the arena (arena/play/store.py, run.py, arena/cli.py) does when the machine fails a
 run: a full disk, a worker killed, a killed run's WAL in a read-only folder, a path that is a folder.
-Each is a strict xfail naming the file that needs the fix; the shared pieces (referee.files,
-referee.options, referee.process) are in place."""
+The shared pieces are referee.files, referee.options and referee.process."""
 
 from __future__ import annotations
 
@@ -12,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from tests.reliability.commands import one_line, run
 
@@ -25,9 +23,6 @@ def _games(db: Path) -> int:
         return connection.execute("SELECT count(*) FROM games").fetchone()[0]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="lead: arena/play/store.py (Store.create on a full disk: one line, no file left)"
-)
 def test_a_run_on_a_full_disk_is_one_line_and_leaves_no_database(small_disk):
     db = small_disk.path / "run.sqlite"
     small_disk.fill()
@@ -36,7 +31,6 @@ def test_a_run_on_a_full_disk_is_one_line_and_leaves_no_database(small_disk):
     assert not db.exists(), "an empty database blocks the next run: 'exists: resume it'"
 
 
-@pytest.mark.xfail(strict=True, reason="lead: arena/play/store.py and arena/cli.py (add_game on a full disk)")
 def test_a_disk_that_fills_during_a_run_is_one_line_and_the_run_resumes(small_disk):
     db = small_disk.path / "run.sqlite"
     assert run("arena.cli", *MATCH, "--db", str(db), cwd=small_disk.path.parent).returncode == 0
@@ -49,9 +43,6 @@ def test_a_disk_that_fills_during_a_run_is_one_line_and_the_run_resumes(small_di
     assert _games(db) == 6
 
 
-@pytest.mark.xfail(
-    strict=True, reason="lead: arena/play/store.py (_connect_readonly: the WAL of a killed run, no -shm)"
-)
 def test_report_reads_a_killed_runs_wal_in_a_read_only_folder(arena_run, small_disk):
     db = small_disk.path / "run.sqlite"
     # A run killed before any checkpoint: its games are all in the WAL, the main file nearly empty.
@@ -68,21 +59,18 @@ def test_report_reads_a_killed_runs_wal_in_a_read_only_folder(arena_run, small_d
     assert done.stdout == run("arena.cli", "report", str(arena_run)).stdout
 
 
-@pytest.mark.xfail(strict=True, reason="lead: arena/play/store.py or arena/cli.py (--db DIR: say it is a folder)")
 def test_a_db_path_that_is_a_folder_is_said_so(tmp_path):
     (tmp_path / "runs").mkdir()
     line = one_line(run("arena.cli", *MATCH, "--db", str(tmp_path / "runs"), cwd=tmp_path), "arena match", "runs")
     assert "resume" not in line and "folder" in line
 
 
-@pytest.mark.xfail(strict=True, reason="lead: arena/web/report_page.py (write: referee.files.usable_folder)")
 def test_report_says_when_its_games_folder_is_a_file(arena_run, tmp_path):
     (tmp_path / "page_games").write_text("a file where the replays' folder goes")
     line = one_line(run("arena.cli", "report", str(arena_run), "-o", str(tmp_path / "page.html")), "arena report")
     assert "page_games" in line and "it is a file" in line
 
 
-@pytest.mark.xfail(strict=True, reason="lead: arena/play/store.py (a report only reads: no -wal/-shm left)")
 def test_report_leaves_nothing_beside_the_database_it_reads(arena_run, tmp_path):
     db = tmp_path / "run.sqlite"
     shutil.copy(arena_run, db)
@@ -90,13 +78,19 @@ def test_report_leaves_nothing_beside_the_database_it_reads(arena_run, tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.sqlite"]
 
 
-@pytest.mark.xfail(strict=True, reason="lead: arena/play/run.py (a worker that dies: BrokenProcessPool)")
 def test_a_bot_that_kills_its_worker_does_not_end_the_run(tmp_path):
+    """Its worker dies (and again when its games are played once more, alone): the games are the
+    machine's failures, kept to be played again on resume; the run goes on with a new worker, its
+    other games stored, and says so."""
     killer = shlex.join([*ESCAPER, "killparent", "caldera-killer"])
     db = tmp_path / "run.sqlite"
     done = run(
-        "arena.cli", "match", f"killer={killer}", "random", "--pairs", "1", "--workers", "2", "--seed", "3",
-        "--quiet", "--db", str(db), cwd=tmp_path, timeout=300,
+        "arena.cli", "tournament", f"killer={killer}", "random", "boss", "--pairs", "1", "--workers", "2",
+        "--seed", "3", "--quiet", "--db", str(db), cwd=tmp_path, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    assert "worker" in done.stderr and _games(db) == 2
+    assert "worker process died" in done.stderr and "by the machine" in done.stdout
+    assert _games(db) == 2  # random against boss
+    with sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True) as connection:
+        kinds = connection.execute("SELECT kind, seats FROM failures").fetchall()
+    assert len(kinds) == 4 and all(kind == "machine" and "killer" in seats for kind, seats in kinds)
