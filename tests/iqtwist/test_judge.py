@@ -169,7 +169,7 @@ def test_cli_judge_refuses_a_solver_that_cannot_start(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:  # refused while the arguments are read
         run_cli("iqtwist", "judge", str(file), SOLVER, "--time-ms", "0")
     assert stop.value.code == 2
-    assert "--time-ms must be positive" in capsys.readouterr().err
+    assert "argument --time-ms: must be above 0" in capsys.readouterr().err
 
 
 def test_cli_generate_and_check(capsys):
