@@ -14,6 +14,7 @@ dashes turned to underscores (`--seed-flag` is `seed_flag`); a table's name is t
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 
@@ -54,17 +55,28 @@ def game_config(name: str | None, referee: str | None, options: dict, config_fil
     if referee:
         if "protocol" not in given:
             raise GameError(f"--referee needs --protocol: one of {', '.join(p for p in PROTOCOLS if p != 'volcanoes')}")
-        return {"name": f"{given['protocol']} game", "command": referee, **given}
+        return _where({"name": f"{given['protocol']} game", "command": referee, **given})
     if name and name != "volcanoes":
         path = Path(config_file or CONFIG_FILE)
         games = declared_games(path)
         if name not in games:
             where = f"{path} declares {', '.join(games)}" if games else f"{path} declares no game"
             raise GameError(f"no game {name!r}: {where} (a [games.{name}] table with its protocol and command)")
-        return {**games[name], "name": name, **given}
+        config = {**games[name], "name": name, **given}
+        if config.get("cwd") and not os.path.isabs(config["cwd"]):  # relative to the file that declares it
+            config["cwd"] = str(path.resolve().parent / config["cwd"])
+        return _where({**config, "cwd": config.get("cwd") or str(path.resolve().parent)})
     if "protocol" in given and given["protocol"] != "volcanoes":
         raise GameError("--protocol goes with --referee CMD (or a game declared in arena.toml)")
     return {**DEFAULT_GAME, **{k: v for k, v in given.items() if k in ("turn_ms", "first_turn_ms")}}
+
+
+def _where(config: dict) -> dict:
+    """An external referee runs where the command was given (its command may name files relative to
+    it): the folder is written into the game's configuration, for workers, Ray and resumed runs."""
+    if config.get("protocol") != "volcanoes" and not config.get("cwd"):
+        config = {**config, "cwd": os.getcwd()}
+    return config
 
 
 def game_from(config: dict) -> Game:

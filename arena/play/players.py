@@ -57,7 +57,9 @@ def resolve(text: str, game: Game, cache: Path | None = None) -> Player:
     except ValueError as exc:  # an unbalanced quote
         raise PlayerError(f"player {text!r}: cannot split it as a command line: {exc}") from None
     if args and (shutil.which(args[0]) or Path(args[0]).is_file()):
-        return Player(label or _command_label(args), spec, "command", spec, _command_version(args))
+        # It runs where it was given (a worker, a resumed run or a Ray node may stand elsewhere).
+        here = os.getcwd()
+        return Player(label or _command_label(args), spec, "command", spec, _command_version(args, here), here)
     known = game.known_players()
     raise PlayerError(
         f"unknown player {text!r}: not {known + ', ' if known else ''}a file or a command"
@@ -93,11 +95,12 @@ def _command_label(args: list[str]) -> str:
     return Path(files[-1] if files else args[0]).stem or args[0]
 
 
-def _command_version(args: list[str]) -> str:
-    """The command line and the content of every file it names (an executable found on PATH too)."""
+def _command_version(args: list[str], cwd: str | None = None) -> str:
+    """The command line and the content of every file it names, from `cwd` (an executable found on
+    PATH too)."""
     chunks = [shlex.join(args).encode()]
     for i, arg in enumerate(args):
-        path = Path(arg)
+        path = Path(cwd or ".") / arg
         if i == 0 and not path.is_file() and shutil.which(arg):
             path = Path(shutil.which(arg))
         if path.is_file():
@@ -142,7 +145,7 @@ def changed_since(player: Player, game: Game) -> str | None:
             return f"its pinned copy {copy} is gone"
         now = hash_bytes(copy.read_bytes())
     else:
-        now = _command_version(args)
+        now = _command_version(args, player.cwd)
     return None if now == player.version else f"its program changed (version {player.version}, now {now})"
 
 

@@ -192,14 +192,14 @@ def test_a_crashing_referee_fails_its_games_not_the_bots(tmp_path, capsys):
 
 def test_a_game_declared_in_arena_toml_runs_by_its_name(tmp_path, capsys):
     config = tmp_path / "arena.toml"
-    config.write_text(
-        f'[games.pebbles]\nprotocol = "relay"\ncommand = {REFEREES["relay"]!r}\nplayers = 3\nturn_ms = 500\n'
-    )
+    declared = f'[games.pebbles]\nprotocol = "relay"\ncommand = {REFEREES["relay"]!r}\nplayers = 3\nturn_ms = 500\n'
+    config.write_text(declared + f'cwd = "{ROOT}"\n')  # where its module is (by default the file's own folder)
     db = tmp_path / "d.sqlite"
     argv = ["match", bot("greedy"), bot("first"), bot("worst"), "--game", "pebbles", "--config", str(config)]
     assert main([*argv, "--pairs", "1", "--seed", "1", "--workers", "1", "--db", str(db), "--quiet"]) == 0
     stored_config, games, _ = stored(db)
     assert stored_config["game"]["name"] == "pebbles" and stored_config["game"]["turn_ms"] == 500
+    assert stored_config["game"]["cwd"] == str(ROOT)
     assert len(games) == 6 and "match (pebbles)" in capsys.readouterr().out
 
 
