@@ -188,7 +188,9 @@ def bin_dir(tmp_path_factory) -> Path:
             f'exec {shlex.quote(sys.executable)} -m {module} "$@"\n'
         )
         script.chmod(0o755)
-    (folder / "python").symlink_to(sys.executable)
+    python = folder / "python"  # a script, not a link: a virtual environment's Python finds its own by its path
+    python.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n')
+    python.chmod(0o755)
     return folder
 
 
