@@ -12,7 +12,7 @@ CodinGame's protocol) over Volcanoes' fixed positions, or with `--game NAME` (`-
 (arena/bench/transcripts.py; `--record FILE` keeps them, `--turns FILE` replays them again): first
 answer, per-move latency, CPU, and the work a bot reports on stderr. Without `--against*`, `arena bench` prints the figures of one version; `--save`
 stores them with the machine they came from and `--compare` holds a later run against them on the
-same machine only. The method is in the README's "Timing regression" section.
+same machine only. The method is in docs/timing.md.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The README's promise, "a traceback is a bug", for every command of the project: each console
-command (setup.cfg) and each `python -m` entry point (every module of the project's packages that
+"""The promise of docs/reliability.md, "a traceback is a bug", for every command of the project: each
+console command (setup.cfg) and each `python -m` entry point (every module of the project's packages that
 runs as a script), found here, not listed, is fed bad arguments (an unknown option, a file that does
 not exist, NaN and absurd numbers for every numeric option, a value outside every choice) and bad
 input (garbage on stdin, for the players and the solvers), and must answer each with a message and
