@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from referee.errors import CommandParser, UserError, report
+from referee.errors import CommandParser, UserError, reader_gone, report
 from referee.files import refuse_overwriting
 from referee.options import count, number, positive_ms
 
@@ -43,18 +43,29 @@ LADDER_PAIRS, LADDER_REACH = 8, 2  # `arena tournament` alone: each bot against 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    _name_each_command(parser)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # said by the command they were given to (`arena match: unrecognized ...`)
+        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if not hasattr(args, "run"):
-        parser.print_help()
+        parser.print_help(sys.stderr)
         return 2
     try:
         return args.run(args)
     except UserError as exc:  # a user's mistake: `arena COMMAND: message` (anything else is a bug: a traceback)
         return report(args, exc)
     except BrokenPipeError:  # `arena report DB | head`: the reader has what it wanted
-        # Python's own flush at exit would fail on the closed pipe again: point stdout elsewhere.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        return reader_gone()
+
+
+def _name_each_command(parser: argparse.ArgumentParser) -> None:
+    """Each command's parser set as the default `command_parser` of its own arguments, the deepest
+    one winning (`arena league add`)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                command.set_defaults(command_parser=command)
+                _name_each_command(command)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -39,6 +39,8 @@ from referee.files import refuse_overwriting, write_atomic
 from referee.options import count, number, positive_seconds
 
 from bots.volcanoes import registry
+from bots.volcanoes.launch import LOAD_FIRST_VARIABLE
+from referee.process import warm_up_command
 
 from arena.bench import transcripts
 from arena.games.volcanoes import players as volcanoes_players
@@ -423,7 +425,12 @@ def bot_run(
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     firsts, latencies, work = [], [], {}
     # A version of this project runs with its own tree first on the path, never another's.
-    env = {**os.environ, "PYTHONPATH": cwd} if cwd else None
+    env = {**os.environ, "PYTHONPATH": cwd} if cwd else dict(os.environ)
+    if warm_up_command(command, cwd) is not None:
+        # One of the project's bots: its engine loads before its first answer (which then includes
+        # the loading), so the turns time the engine, not the pure-Python stand-in that covers a
+        # process's start-up on CodinGame's clock (`bots.volcanoes.launch`).
+        env[LOAD_FIRST_VARIABLE] = "1"
     for script in scripts:
         run = transcripts.replay(command, script, cwd=cwd, env=env, first_s=first_s, turn_s=turn_s, check=check)
         firsts.append(run.first_s)

@@ -91,6 +91,10 @@ def hash_bytes(*chunks: bytes) -> str:
 
 
 def _command_label(args: list[str]) -> str:
+    """A command's default label: the module it runs (`python -m bots.volcanoes.greedy`: greedy), or
+    the last file it names, or its program."""
+    if "-m" in args[:-1]:
+        return args[args.index("-m") + 1].rpartition(".")[2]
     files = [a for a in args if Path(a).is_file()]
     return Path(files[-1] if files else args[0]).stem or args[0]
 

@@ -16,6 +16,7 @@ from bots import puzzle_solver
 from referee.iqtwist.puzzle import PUZZLE
 from referee.iqtwist.rules import State
 from bots.iqtwist.search import count_solutions, solutions, warm_up
+from referee.errors import reader_gone
 
 
 def solve(challenge) -> list[str]:
@@ -31,7 +32,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.count:
         start = time.perf_counter()
         count = count_solutions(State())
-        print(count)
+        try:
+            print(count, flush=True)
+        except BrokenPipeError:  # `... --count | head -c 0`: the reader has what it wanted
+            return reader_gone()
         ms = 1000 * (time.perf_counter() - start)
         print(f"{count} solutions of the empty board in {ms:.1f} ms", file=sys.stderr)
         return 0
