@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 
 from referee.bot_env import SEED_VARIABLE
-from referee.process import BotError, BotProcess, _processes
+from referee.process import BotError, BotProcess, _processes, descendants, signal_each
 
 from ..errors import UsageError
 from .base import Player, RefereeFailure, stderr_gist
@@ -175,26 +175,10 @@ def _stop_and_kill_tree(root: int, seconds: float = 3.0) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         table = _processes()
-        children: dict[int, list[int]] = {}
-        for pid, (ppid, *_) in table.items():
-            children.setdefault(ppid, []).append(pid)
-        tree, stack = set(), [root]
-        while stack:
-            pid = stack.pop()
-            if pid not in tree:
-                tree.add(pid)
-                stack.extend(children.get(pid, ()))
+        tree = {root} | descendants(table, [root])
         fresh = [pid for pid in tree - stopped if table.get(pid, (0, 0, "X", 0))[2] not in ("Z", "X")]
         if not fresh:
             break
-        for pid in fresh:
-            try:
-                os.kill(pid, signal.SIGSTOP)
-            except (ProcessLookupError, PermissionError):
-                pass
-            stopped.add(pid)
-    for pid in stopped | {root}:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        signal_each(fresh, signal.SIGSTOP)
+        stopped.update(fresh)
+    signal_each(stopped | {root}, signal.SIGKILL)
