@@ -8,9 +8,10 @@ import sys
 import pytest
 
 from arena.errors import UsageError
-from arena.games import cli
+from arena.games import cli, make
 from arena.games.base import Player, RefereeFailure
 from arena.games.cli import CliGame
+from arena.games.command import seat_command
 from tests.games import leftovers
 from tests.games.pebbles.players import CLI_REFEREE, ROOT, final_scores, player
 
@@ -221,7 +222,7 @@ def test_the_command_line_follows_brutaltester_and_the_templates():
 
 def test_a_pinned_players_command_runs_in_its_folder():
     pinned = Player("v1", "git:v1", "git", "python bot.py", "abc", cwd="/tmp/pin tree")
-    assert cli.seat_command(pinned) == "env -C '/tmp/pin tree' python bot.py"
+    assert seat_command(pinned) == "env -C '/tmp/pin tree' python bot.py"
 
 
 @pytest.mark.parametrize(
@@ -241,13 +242,13 @@ def test_bad_settings_are_the_users_mistake(settings, says):
 
 def test_config_makes_the_same_game_again():
     pebbles = game(3, seed_flag="-seed {seed}", league=2, extra_args="--turn-ms 400", timeout_s=60)
-    again = cli.from_config(json.loads(json.dumps(pebbles.config())))
+    again = make(json.loads(json.dumps(pebbles.config())))
     assert again.config() == pebbles.config()
     assert again.timed_by_referee and again.seats == 3
     with pytest.raises(UsageError):
-        cli.from_config(pebbles.config() | {"protocol": "json"})
+        make(pebbles.config() | {"protocol": "json"})
     with pytest.raises(UsageError):
-        cli.from_config(pebbles.config() | {"colour": "red"})
+        make(pebbles.config() | {"colour": "red"})
 
 
 def test_the_referees_stderr_is_kept_when_the_game_counts(tmp_path):

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from arena.errors import UsageError
-from arena.games import json_game
+from arena.games import json_game, make
 from arena.games.base import Player, RefereeFailure
 from arena.games.json_game import JsonGame
 from tests.games import leftovers
@@ -166,8 +166,8 @@ def test_bad_templates_are_the_users_mistake(command, says):
 
 def test_config_makes_the_same_game_again():
     pebbles = game(TEMPLATES["psyleague"], seats=3, timeout_s=30)
-    again = json_game.from_config(json.loads(json.dumps(pebbles.config())))
+    again = make(json.loads(json.dumps(pebbles.config())))
     assert again.config() == pebbles.config()
     assert again.timed_by_referee
     with pytest.raises(UsageError):
-        json_game.from_config(pebbles.config() | {"protocol": "cli"})
+        make(pebbles.config() | {"seed_flag": "-s {seed}"})  # a cli game's setting

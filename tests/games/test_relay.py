@@ -7,7 +7,8 @@ import time
 import pytest
 
 from arena.games.base import Player, RefereeFailure
-from arena.games.relay import RelayGame, from_config
+from arena.games import make
+from arena.games.relay import RelayGame
 from referee.errors import UserError
 from tests.games.pebbles.harness import RELAY_REFEREE, expected, player
 
@@ -105,9 +106,9 @@ def test_a_jar_runs_with_its_java_options():
 
 def test_a_game_is_plain_data_made_again_from_its_config():
     made = game(players=3, first_turn_ms=500, turn_ms=60, send_seed=False)
-    again = from_config(pickle.loads(pickle.dumps(made)).config())
+    again = make(pickle.loads(pickle.dumps(made)).config())
     assert again.config() == made.config() and again.seats == 3
     with pytest.raises(UserError, match="2 to 10 players"):
-        from_config({"protocol": "relay", "command": "r.jar", "players": 11})
+        make({"protocol": "relay", "command": "r.jar", "players": 11})
     with pytest.raises(UserError, match="turn_ms must be positive"):
         RelayGame("r.jar", turn_ms=0)

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from arena.games import sdk
+from arena.games import make, sdk
 from arena.games.base import Player, RefereeFailure
-from arena.games.sdk import REFEREE_MAIN, SdkGame, from_config
+from arena.games.sdk import REFEREE_MAIN, SdkGame
 from referee.errors import UserError
 from tests.games.pebbles.harness import SDK_REFEREE, expected, player
 
@@ -216,14 +216,14 @@ def test_java_lang_is_opened_to_the_jvm_unless_told_otherwise(leftovers):
 
 def test_a_game_is_plain_data_made_again_from_its_config():
     made = game("--sdk", "3", players=3, league=2, first_turn_ms=500, soft_timeouts=True, parameters={"a": "1"})
-    again = from_config(pickle.loads(pickle.dumps(made)).config())
+    again = make(pickle.loads(pickle.dumps(made)).config())
     assert again.config() == made.config() and again.seats == 3
     with pytest.raises(UserError, match="2 to 8 players"):
-        from_config({"protocol": "sdk", "command": "g.jar", "players": 1})
+        make({"protocol": "sdk", "command": "g.jar", "players": 1})
     with pytest.raises(UserError, match="league level"):
         SdkGame("g.jar", league=20)
     with pytest.raises(UserError, match="settings"):
-        from_config({"command": "g.jar", "turn_limit": 3})
+        make({"protocol": "sdk", "command": "g.jar", "turn_limit": 3})
 
 
 def test_prepare_says_when_the_referee_cannot_be_found(tmp_path):
