@@ -13,6 +13,7 @@ import pytest
 
 from arena.games.base import Player, ranks_from_scores
 from tests.games.pebbles import rules
+from tests.processes import holding
 
 HERE = Path(__file__).parent
 BOTS = HERE / "bots"
@@ -43,28 +44,6 @@ def expected(seed: int, names: list[str]) -> tuple[list[int], list[int], int]:
     return scores, ranks_from_scores(scores), state.turn
 
 
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] not in "ZX"
-
-
-def marked_processes(marker: str) -> list[int]:
-    """Live processes (not this one) whose environment holds `marker`: those this test started."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            if marker.encode() in (entry / "environ").read_bytes() and _alive(int(entry.name)):
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
-
-
 @pytest.fixture
 def leftovers(monkeypatch):
     """Marks every process the test starts (through its environment) and, after the test, checks
@@ -76,7 +55,7 @@ def leftovers(monkeypatch):
 
     def left(seconds: float = 2.0) -> list[int]:
         deadline = time.monotonic() + seconds
-        while (pids := marked_processes(marker)) and time.monotonic() < deadline:
+        while (pids := holding(marker)) and time.monotonic() < deadline:
             time.sleep(0.05)
         return pids
 
