@@ -224,7 +224,7 @@ def _stop_and_kill_tree(root: int, seconds: float = 3.0) -> None:
     while time.monotonic() < deadline:
         table = _processes()
         tree = {root} | descendants(table, [root])
-        fresh = [pid for pid in tree - stopped if table.get(pid, (0, 0, "X", 0))[2] not in ("Z", "X")]
+        fresh = [pid for pid in tree - stopped if table.get(pid, (0, 0, 0, "X", 0))[3] not in ("Z", "X")]
         if not fresh:
             break
         signal_each(fresh, signal.SIGSTOP)
