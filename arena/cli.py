@@ -72,51 +72,39 @@ def build_parser() -> argparse.ArgumentParser:
     parser = CommandParser(prog="arena", description=__doc__)
     sub = parser.add_subparsers(title="commands")
 
-    p = sub.add_parser("match", help="N units (seat-swapped pairs) of games between two players (or a game's N)")
-    p.add_argument(
-        "players", nargs="*", metavar="PLAYER", help="two players (see `arena bots`), or as many as a game seats"
+    _play_parser(
+        sub,
+        "match",
+        cmd_match,
+        "N units (seat-swapped pairs) of games between two players (or a game's N)",
+        "two players (see `arena bots`), or as many as a game seats",
+        ("--pairs", "--units"),
+        "units of games: seat-swapped pairs (default 50)",
     )
-    p.add_argument(
-        "--pairs", "--units", dest="pairs", type=count(1), help="units of games: seat-swapped pairs (default 50)"
-    )
-    _run_options(p)
-    p.set_defaults(run=cmd_match)
-
-    p = sub.add_parser("tournament", help="round robin (or a gauntlet) with ratings and a cross-table")
-    p.add_argument(
-        "players",
-        nargs="*",
-        metavar="PLAYER",
-        help=f"players (Volcanoes' default: a ladder of the project's bots, strongest first, "
+    p = _play_parser(
+        sub,
+        "tournament",
+        cmd_tournament,
+        "round robin (or a gauntlet) with ratings and a cross-table",
+        f"players (Volcanoes' default: a ladder of the project's bots, strongest first, "
         f"each against the next {LADDER_REACH}, {LADDER_PAIRS} pairs each)",
+        ("--pairs", "--units"),
+        "units of games per lineup (default 16; the ladder 8)",
     )
     p.add_argument("--gauntlet", metavar="PLAYER", help="play this one against each of the others only")
-    p.add_argument(
-        "--pairs", "--units", dest="pairs", type=count(1), help="units of games per lineup (default 16; the ladder 8)"
-    )
-    _run_options(p)
-    p.set_defaults(run=cmd_tournament)
-
-    p = sub.add_parser("sprt", help="is NEW stronger than BASE? a sequential test that stops early")
-    p.add_argument(
-        "players",
-        nargs="*",
-        metavar="PLAYER",
-        help="NEW BASE (and, in a game of N players, N-2 more to fill its seats)",
+    p = _play_parser(
+        sub,
+        "sprt",
+        cmd_sprt,
+        "is NEW stronger than BASE? a sequential test that stops early",
+        "NEW BASE (and, in a game of N players, N-2 more to fill its seats)",
+        ("--max-pairs", "--max-units"),
+        "stop undecided after this many units (default 5000)",
     )
     p.add_argument("--elo0", type=number(float), default=0.0, help="Elo difference of H0 (default 0)")
     p.add_argument("--elo1", type=number(float), default=10.0, help="Elo difference of H1 (default 10)")
     p.add_argument("--alpha", type=number(float), default=0.05, help="false positive rate (default 0.05)")
     p.add_argument("--beta", type=number(float), default=0.05, help="false negative rate (default 0.05)")
-    p.add_argument(
-        "--max-pairs",
-        "--max-units",
-        dest="pairs",
-        type=count(1),
-        help="stop undecided after this many units (default 5000)",
-    )
-    _run_options(p)
-    p.set_defaults(run=cmd_sprt)
 
     p = sub.add_parser("tune", help="tune a bot's parameters by SPSA over paired games, then confirm")
     p.add_argument(
@@ -184,6 +172,17 @@ def build_parser() -> argparse.ArgumentParser:
     bundle.register(sub)
     analyse.register(sub)
     return parser
+
+
+def _play_parser(sub, name: str, run, about: str, players: str, units: tuple[str, ...], units_help: str):
+    """The parser of a command that plays a run: its players, its number of units (`units`, the
+    option's names), the run's options."""
+    p = sub.add_parser(name, help=about)
+    p.add_argument("players", nargs="*", metavar="PLAYER", help=players)
+    p.add_argument(*units, dest="pairs", type=count(1), help=units_help)
+    _run_options(p)
+    p.set_defaults(run=run)
+    return p
 
 
 def _run_options(p: argparse.ArgumentParser) -> None:

@@ -1,11 +1,12 @@
-"""Files the project's commands write: whole or not at all, and never over their own input.
+"""Files the project's commands read and write: read whole or refused in one line, written whole or
+not at all, and never over their own input.
 
-`write_atomic` writes a file's new content to a temporary file beside it, then renames it over the
-old one: a full disk, a kill or a crash midway leaves the old file as it was (never a truncated
-one), and a reader sees the old file or the new, nothing between. `refuse_overwriting` is the check
-every command makes before it writes: an output that is one of its inputs (the same file by any
-name) is a user's mistake, said in one line. `usable_folder` makes a folder a command needs, or
-says in one line why it cannot.
+`read_text` reads a command's input, or says in one line why it cannot. `write_atomic` writes a
+file's new content to a temporary file beside it, then renames it over the old one: a full disk, a
+kill or a crash midway leaves the old file as it was (never a truncated one), and a reader sees the
+old file or the new, nothing between. `refuse_overwriting` is the check every command makes before
+it writes: an output that is one of its inputs (the same file by any name) is a user's mistake,
+said in one line. `usable_folder` makes a folder a command needs, or says in one line why it cannot.
 """
 
 from __future__ import annotations
@@ -16,6 +17,19 @@ import stat
 from pathlib import Path
 
 from .errors import UserError
+
+
+def read_text(path: str | os.PathLike, kind: str = "") -> str:
+    """The text of the UTF-8 file `path`; where it cannot be read, a UserError saying why in one
+    line, of the file of `kind` (a replay) where one is named."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot read {f'the {kind} ' if kind else ''}{path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        if kind:
+            raise UserError(f"{path} is not a {kind} file (not UTF-8 text: byte {exc.start})") from None
+        raise UserError(f"{path} is not UTF-8 text (byte {exc.start})") from None
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes, encoding: str = "utf-8") -> None:

@@ -447,6 +447,30 @@ def _processes() -> dict[int, tuple[int, int, int, str, int]]:
     return table
 
 
+def descendants(table: dict[int, tuple], roots: Iterable[int]) -> set[int]:
+    """The processes of `table` (`_processes()`) that descend from any of `roots`."""
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, *_) in table.items():
+        children.setdefault(ppid, []).append(pid)
+    found: set[int] = set()
+    stack = list(roots)
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            if child not in found:
+                found.add(child)
+                stack.append(child)
+    return found
+
+
+def signal_each(pids: Iterable[int], sig: int) -> None:
+    """Send `sig` to each of `pids`, passing over those gone or not ours to signal."""
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
 def _holds_token(pid: int, marker: bytes) -> bool:
     try:
         return marker in (_PROC / str(pid) / "environ").read_bytes()
@@ -484,15 +508,8 @@ def _leftovers(bot_pid: int | None, marker: bytes, since: int) -> tuple[list[int
             and not _holds_token(pid, _ANY_TOKEN)
         ):
             found.add(pid)  # an orphan adopted by this process, and no other bot's
-    children: dict[int, list[int]] = {}
-    for pid, (ppid, *_) in table.items():
-        children.setdefault(ppid, []).append(pid)
-    stack = list(found) + ([bot_pid] if bot_pid is not None else [])
-    while stack:  # their descendants, even those that dropped the token
-        for child in children.get(stack.pop(), ()):
-            if child not in found and child != me:
-                found.add(child)
-                stack.append(child)
+    # Their descendants, even those that dropped the token.
+    found |= descendants(table, [*found, *([bot_pid] if bot_pid is not None else [])]) - {me}
     live = [pid for pid in found if table.get(pid, (0, 0, 0, "Z", 0))[3] not in ("Z", "X")]
     dead = [pid for pid in found if pid not in live]
     # Their process groups: a group never spans sessions, and these sessions are the bot's making.
@@ -515,11 +532,7 @@ def _kill_leftovers(bot_pid: int | None, marker: bytes, since: int, seconds: flo
                 os.killpg(group, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        for pid in live:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+        signal_each(live, signal.SIGKILL)
         for pid in dead:
             try:
                 os.waitpid(pid, os.WNOHANG)  # only our children: others are not ours to reap

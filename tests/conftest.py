@@ -64,6 +64,21 @@ def conformance_games():
 
 
 @pytest.fixture(scope="session")
+def recorded_replay():
+    """A function: a recorded game (of `conformance_games`) that ended on a connection, as a replay
+    of seed 1 between `players` (colour -> name)."""
+    from referee.volcanoes.replay import replay_from_moves
+
+    def replay(recorded: dict, players: dict[str, str]) -> dict:
+        moves = recorded["moves"].split()
+        return replay_from_moves(
+            moves, seed=1, players=players, winner=recorded["winner"], reason="connection", detail="", turns=len(moves)
+        )
+
+    return replay
+
+
+@pytest.fixture(scope="session")
 def shortest_path():
     """A function: the tiles of a shortest path on the Volcanoes board from `start` to `goal`."""
     from referee.volcanoes.board import NEIGHBOURS

@@ -14,15 +14,17 @@ game did not happen, is recorded as a failure with its reason, and counts for no
 
 from __future__ import annotations
 
+import copy
 import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from referee.errors import shorten
 
 # Why a seat lost its game through its own fault (`Outcome.errors`), as CodinGame counts them.
 BOT_ERRORS = ("timeout", "invalid", "crash", "start")
 STDERR_BYTES_PER_TURN = 4096  # what CodinGame shows of a turn's stderr: the most a seat keeps per turn
+SEATS_KEY = "players"  # a game's `seats`, as its config (and arena.toml) names them
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,15 @@ class Outcome:
     def seats(self) -> int:
         return len(self.ranks)
 
+    @classmethod
+    def ranked(cls, scores: list[float | None], errors: list[str | None], detail: str, ranked_by=None, **rest):
+        """The outcome of a game ranked by its scores (or by `ranked_by`, higher first: places made
+        scores), a seat with an error below the others; its reason the first seat's error, else the
+        score. `rest`: the other fields."""
+        reason = next((error for error in errors if error is not None), "score")
+        ranks = ranks_from_scores(scores if ranked_by is None else ranked_by, errors)
+        return cls(ranks=ranks, scores=scores, errors=errors, reason=reason, detail=detail, **rest)
+
 
 def ranks_from_scores(scores: list[float | None], errors: list[str | None] | None = None) -> list[int]:
     """Competition ranks (0 best; equal scores share a rank, the next rank skips) from scores,
@@ -114,8 +125,10 @@ def head_to_head(outcome_ranks: list[int], i: int, j: int) -> float:
 class Game(ABC):
     """A game the arena can run: our own referee in-process, or an external referee in one of the
     community's protocols. An instance is plain data (it travels to worker processes and Ray): its
-    `config()` makes it again through `arena.games.make`."""
+    `config()` makes it again through `arena.games.make`. Written as a dataclass, its fields are its
+    settings: `config()` and `make` read them."""
 
+    protocol: str  # its key in arena.games.PROTOCOLS
     name: str
     seats: int  # players in one game
     # True when the referee runs the bots and keeps their clocks (protocols A and B): the arena then
@@ -124,9 +137,13 @@ class Game(ABC):
     # True when a seed is known to replay the same game (our own referee): no check before a run.
     replays_seeds: bool = False
 
-    @abstractmethod
     def config(self) -> dict:
-        """What makes this game again (`arena.games.make(config)`): JSON-ready, stored with a run."""
+        """What makes this game again (`arena.games.make(config)`): JSON-ready, stored with a run.
+        Its protocol and its dataclass fields (`seats` as SEATS_KEY)."""
+        settings = {
+            SEATS_KEY if f.name == "seats" else f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self)
+        }
+        return {"protocol": self.protocol, **settings}
 
     @abstractmethod
     def play(self, seed: int, players: list[Player], bot_seeds: list[int]) -> Outcome:

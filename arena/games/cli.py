@@ -33,90 +33,49 @@ import math
 import re
 import shlex
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from referee.errors import shorten
 
-from ..errors import UsageError
-from .base import BOT_ERRORS, STDERR_BYTES_PER_TURN, Game, Outcome, Player, ranks_from_scores
-from arena.games.command import GAME_SECONDS, UNTOLD_ERROR, Finished, run_referee, seat_command
+from .base import BOT_ERRORS, STDERR_BYTES_PER_TURN, Outcome
+from arena.games.command import UNTOLD_ERROR, CommandGame, Finished, run_referee
 
 PROTOCOL = "cli"
 SEED_FLAG = "-d seed={seed}"  # brutaltester's
 LEAGUE_FLAG = "-league {league}"
-MAX_SEATS = 8  # the SDK's runner takes up to eight players
 _PARAMETER = re.compile(r"([^=\s][^=]*)=(.*)")
 FINGERPRINT_CHARS = 200  # a longer fingerprint is kept as its hash
 REFEREE_STDOUT_KEPT = 4096  # the end of what a referee printed of its own before the scores
 
 
-class CliGame(Game):
+@dataclass(kw_only=True)
+class CliGame(CommandGame):
     """A protocol-(A) referee as a game. Its arguments are plain data (`config()` gives them back)."""
 
+    seed_flag: str = SEED_FLAG
+    league: int | None = None
+    league_flag: str = LEAGUE_FLAG
+    extra_args: str = ""
+    log: bool = True
+
     protocol = PROTOCOL
-    timed_by_referee = True
 
-    def __init__(
-        self,
-        name: str,
-        command: str,
-        seats: int = 2,
-        seed_flag: str = SEED_FLAG,
-        league: int | None = None,
-        league_flag: str = LEAGUE_FLAG,
-        extra_args: str = "",
-        log: bool = True,
-        timeout_s: float = GAME_SECONDS,
-        cwd: str | None = None,
-    ):
-        self.name = name
-        self.command = command
-        self.seats = seats
-        self.seed_flag = seed_flag
-        self.league = league
-        self.league_flag = league_flag
-        self.extra_args = extra_args
-        self.log = log
-        self.timeout_s = timeout_s
-        self.cwd = cwd
-        self._check()
-
-    def _check(self) -> None:
-        where = f"game {self.name!r}"
-        for label, text in (("command", self.command), ("seed flag", self.seed_flag), ("extra args", self.extra_args)):
+    def __post_init__(self):
+        for label, text in (("seed flag", self.seed_flag), ("extra args", self.extra_args)):
             try:
                 shlex.split(text)
             except ValueError as exc:
-                raise UsageError(f"{where}: cannot split its {label} {text!r}: {exc}") from None
-        if not shlex.split(self.command):
-            raise UsageError(f"{where}: its referee command is empty")
-        if not 2 <= self.seats <= MAX_SEATS:
-            raise UsageError(f"{where}: a game has 2 to {MAX_SEATS} players, not {self.seats}")
+                raise self.mistake(f"cannot split its {label} {text!r}: {exc}") from None
+        super().__post_init__()
         if self.seed_flag.strip() and "{seed}" not in self.seed_flag:
-            raise UsageError(f"{where}: its seed flag {self.seed_flag!r} has no {{seed}} (or give none: '')")
+            raise self.mistake(f"its seed flag {self.seed_flag!r} has no {{seed}} (or give none: '')")
         if self.league is not None and "{league}" not in self.command + self.league_flag:
-            raise UsageError(
-                f"{where}: league {self.league} is given, but neither its command nor its league flag has {{league}}"
+            raise self.mistake(
+                f"league {self.league} is given, but neither its command nor its league flag has {{league}}"
             )
         if self.league is None and "{league}" in self.command:
-            raise UsageError(f"{where}: its command has {{league}}, but no league is given")
-        if not self.timeout_s > 0:
-            raise UsageError(f"{where}: its game time limit must be above zero, not {self.timeout_s}")
-
-    def config(self) -> dict:
-        return {
-            "protocol": PROTOCOL,
-            "name": self.name,
-            "command": self.command,
-            "players": self.seats,
-            "seed_flag": self.seed_flag,
-            "league": self.league,
-            "league_flag": self.league_flag,
-            "extra_args": self.extra_args,
-            "log": self.log,
-            "timeout_s": self.timeout_s,
-            "cwd": self.cwd,
-        }
+            raise self.mistake("its command has {league}, but no league is given")
 
     def arguments(self, seed: int, commands: list[str], log_path: str | None = None) -> list[str]:
         """The referee's command line for one game (in brutaltester's order: the players, the seed,
@@ -133,31 +92,13 @@ class CliGame(Game):
             args += ["-l", log_path]
         return args
 
-    def play(self, seed: int, players: list[Player], bot_seeds: list[int]) -> Outcome:
-        """One game; each bot's seed reaches it in its environment, through its command line (the
-        referee starts the bots)."""
-        if len(players) != self.seats:
-            raise ValueError(f"{self.name} is a {self.seats}-player game, not {len(players)}")
-        commands = [seat_command(player, seed) for player, seed in zip(players, bot_seeds, strict=True)]
+    def _play(self, seed: int, commands: list[str]) -> Outcome:
         with tempfile.TemporaryDirectory(prefix="caldera-cli-") as folder:
             log_path = str(Path(folder) / "log.json") if self.log else None
             finished = run_referee(self.arguments(seed, commands, log_path), self.timeout_s, self.cwd)
             finished.check_exit(self.timeout_s)
             log = read_log(log_path, finished) if log_path else None
         return outcome(finished, log, self.seats)
-
-
-def from_config(config: dict) -> CliGame:
-    """The game `config()` describes."""
-    settings = dict(config)
-    if settings.pop("protocol", PROTOCOL) != PROTOCOL:
-        raise UsageError(f"not a {PROTOCOL!r} game: {config.get('protocol')!r}")
-    if "players" in settings:  # the config's word for the seats (as in arena.toml)
-        settings["seats"] = settings.pop("players")
-    try:
-        return CliGame(**settings)
-    except TypeError as exc:  # an unknown or missing key
-        raise UsageError(f"a {PROTOCOL!r} game's settings: {exc}") from None
 
 
 # ---------------------------------------------------------------- reading the referee's result
@@ -241,10 +182,9 @@ def outcome(finished: Finished, log: dict | None, seats: int) -> Outcome:
             errors[seat], why[seat] = failure_of(seat, log)
     failed = [seat for seat in range(seats) if errors[seat]]
     if failed:
-        reason = errors[failed[0]]
         detail = "; ".join(f"player {seat} {errors[seat]}" + (f": {why[seat]}" if why[seat] else "") for seat in failed)
     else:
-        reason, detail = "score", "scores " + " ".join(_number(s) for s in scores)
+        detail = "scores " + " ".join(_number(s) for s in scores)
     stderr, turns = seat_stderr(log, seats)
     data: dict = {"parameters": dict(_PARAMETER.fullmatch(line).groups() for line in parameter_lines)}
     for key in ("summaries", "tooltips", "uinput", "metadata"):
@@ -252,12 +192,10 @@ def outcome(finished: Finished, log: dict | None, seats: int) -> Outcome:
             data[key] = log[key]
     if chatter:
         data["referee_stdout"] = "\n".join(chatter)[-REFEREE_STDOUT_KEPT:]
-    return Outcome(
-        ranks=ranks_from_scores(scores, errors),
-        scores=scores,
-        errors=errors,
-        reason=reason,
-        detail=detail,
+    return Outcome.ranked(
+        scores,
+        errors,
+        detail,
         turns=turns,
         stderr=stderr,
         fingerprint=fingerprint(parameter_lines, log),

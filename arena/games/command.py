@@ -1,7 +1,7 @@
 """What the games whose external referee runs the bots itself have in common (protocols A and B,
-`cli.py` and `json_game.py`): the referee run as a process to its end within a whole-game limit,
-every process it started killed afterwards, the bots included, and a seat's command as the referee
-gets it.
+`cli.py` and `json_game.py`): their games' settings, checks and skeleton (`CommandGame`); the
+referee run as a process to its end within a whole-game limit, every process it started killed
+afterwards, the bots included; and a seat's command as the referee gets it.
 
 Told apart by exit status and output, never by stderr: a referee that cannot start, outlives the
 limit, exits non-zero or prints more than a result's worth is a `RefereeFailure`, whose message
@@ -17,13 +17,15 @@ import shlex
 import signal
 import subprocess
 import time
-from dataclasses import dataclass
+from abc import abstractmethod
+from dataclasses import KW_ONLY, dataclass
+from typing import ClassVar
 
 from referee.bot_env import SEED_VARIABLE
-from referee.process import BotError, BotProcess, _processes
+from referee.process import BotError, BotProcess, _processes, descendants, signal_each
 
 from ..errors import UsageError
-from .base import Player, RefereeFailure, stderr_gist
+from .base import Game, Outcome, Player, RefereeFailure, stderr_gist
 
 # The error recorded for a player the referee says failed, where it does not say how (a negative
 # score without a reason, psyleague's `errors: 1`): CodinGame's word for a player deactivated over
@@ -35,6 +37,52 @@ STDERR_KEPT = 16_384  # the end of the referee's stderr that is kept
 STDERR_CHUNK = 1 << 20  # what the stderr reader holds between two takes
 EXIT_GRACE = 1.0  # seconds a leftover may hold the referee's stdout open after the referee exited
 POLL = 0.05  # seconds between looks at the referee's exit and stderr while waiting
+
+
+@dataclass
+class CommandGame(Game):
+    """A game whose external referee runs the bots itself, given their commands: its settings,
+    checked when made (a mistake in them is the user's, said with the game's name), and a game's
+    commands for the seats, handed to `_play`, the protocol's own."""
+
+    name: str
+    command: str  # the referee's command line, a template of the protocol's
+    seats: int = 2
+    _: KW_ONLY
+    timeout_s: float = GAME_SECONDS  # for the whole game
+    cwd: str | None = None
+
+    timed_by_referee = True
+    max_players: ClassVar[int] = 8  # the SDK's runner's and CGArena's limit
+
+    def __post_init__(self):
+        try:
+            words = shlex.split(self.command)
+        except ValueError as exc:
+            raise self.mistake(f"cannot split its command {self.command!r}: {exc}") from None
+        if not words:
+            raise self.mistake("its command is empty")
+        if not 2 <= self.seats <= self.max_players:
+            raise self.mistake(f"a game has 2 to {self.max_players} players, not {self.seats}")
+        if not self.timeout_s > 0:
+            raise self.mistake(f"its game time limit must be above zero, not {self.timeout_s}")
+
+    def mistake(self, message: str) -> UsageError:
+        """The user's mistake in this game's settings, said with its name."""
+        return UsageError(f"game {self.name!r}: {message}")
+
+    def play(self, seed: int, players: list[Player], bot_seeds: list[int]) -> Outcome:
+        """One game; each bot's seed reaches it in its environment, through its command line (the
+        referee starts the bots)."""
+        if len(players) != self.seats:
+            raise ValueError(f"{self.name} is a {self.seats}-player game, not {len(players)}")
+        return self._play(
+            seed, [seat_command(player, bot_seed) for player, bot_seed in zip(players, bot_seeds, strict=True)]
+        )
+
+    @abstractmethod
+    def _play(self, seed: int, commands: list[str]) -> Outcome:
+        """One game between the seats' `commands`, the protocol's own way."""
 
 
 @dataclass
@@ -175,26 +223,10 @@ def _stop_and_kill_tree(root: int, seconds: float = 3.0) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         table = _processes()
-        children: dict[int, list[int]] = {}
-        for pid, (ppid, *_) in table.items():
-            children.setdefault(ppid, []).append(pid)
-        tree, stack = set(), [root]
-        while stack:
-            pid = stack.pop()
-            if pid not in tree:
-                tree.add(pid)
-                stack.extend(children.get(pid, ()))
-        fresh = [pid for pid in tree - stopped if table.get(pid, (0, 0, "X", 0))[2] not in ("Z", "X")]
+        tree = {root} | descendants(table, [root])
+        fresh = [pid for pid in tree - stopped if table.get(pid, (0, 0, 0, "X", 0))[3] not in ("Z", "X")]
         if not fresh:
             break
-        for pid in fresh:
-            try:
-                os.kill(pid, signal.SIGSTOP)
-            except (ProcessLookupError, PermissionError):
-                pass
-            stopped.add(pid)
-    for pid in stopped | {root}:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        signal_each(fresh, signal.SIGSTOP)
+        stopped.update(fresh)
+    signal_each(stopped | {root}, signal.SIGKILL)

@@ -31,15 +31,14 @@ import json
 import math
 import re
 import shlex
+from dataclasses import dataclass
 
 from referee.errors import shorten
 
-from ..errors import UsageError
-from .base import BOT_ERRORS, Game, Outcome, Player
-from arena.games.command import GAME_SECONDS, UNTOLD_ERROR, Finished, run_referee, seat_command
+from .base import BOT_ERRORS, Outcome
+from arena.games.command import UNTOLD_ERROR, CommandGame, Finished, run_referee
 
 PROTOCOL = "json"
-MAX_SEATS = 8  # CGArena's limit
 _SEAT = re.compile(r"\{[pP]([1-9])\}|%P([1-9])%")
 _SEED = re.compile(r"\{seed\}|\{SEED\}|%SEED%")
 _ALL_WORDS = ("{players}", "{PLAYERS}")  # CGArena's: a whole word
@@ -47,62 +46,30 @@ _ALL_IN_WORD = "%ALL_PLAYERS%"  # psyleague's: inside a word
 _FOREIGN = re.compile(r"%[A-Z_]+%|\{[A-Za-z_]+\}")  # another tool's placeholder (%DIR%, {DIR}, {LANG})
 
 
-class JsonGame(Game):
+@dataclass
+class JsonGame(CommandGame):
     """A play-one-game command as a game. Its arguments are plain data (`config()` gives them back)."""
 
     protocol = PROTOCOL
-    timed_by_referee = True
 
-    def __init__(
-        self, name: str, command: str, seats: int = 2, timeout_s: float = GAME_SECONDS, cwd: str | None = None
-    ):
-        self.name = name
-        self.command = command
-        self.seats = seats
-        self.timeout_s = timeout_s
-        self.cwd = cwd
-        self._check()
-
-    def _check(self) -> None:
-        where = f"game {self.name!r}"
-        try:
-            words = shlex.split(self.command)
-        except ValueError as exc:
-            raise UsageError(f"{where}: cannot split its command {self.command!r}: {exc}") from None
-        if not words:
-            raise UsageError(f"{where}: its command is empty")
-        if not 2 <= self.seats <= MAX_SEATS:
-            raise UsageError(f"{where}: a game has 2 to {MAX_SEATS} players, not {self.seats}")
-        if not self.timeout_s > 0:
-            raise UsageError(f"{where}: its game time limit must be above zero, not {self.timeout_s}")
+    def __post_init__(self):
+        super().__post_init__()
         placed = []
-        for word in words:
+        for word in shlex.split(self.command):
             if word in _ALL_WORDS or _ALL_IN_WORD in word:
                 placed += range(1, self.seats + 1)
             placed += [int(a or b) for a, b in _SEAT.findall(word)]
             rest = _SEED.sub("", _SEAT.sub("", word.replace(_ALL_IN_WORD, "")))
             if rest not in _ALL_WORDS and (foreign := _FOREIGN.search(rest)):
                 if foreign.group() in _ALL_WORDS:
-                    raise UsageError(
-                        f"{where}: {foreign.group()} is replaced only as a word of its own, not in {word!r}"
-                    )
-                raise UsageError(f"{where}: its command has {foreign.group()}, which the arena does not replace")
+                    raise self.mistake(f"{foreign.group()} is replaced only as a word of its own, not in {word!r}")
+                raise self.mistake(f"its command has {foreign.group()}, which the arena does not replace")
         if sorted(placed) != list(range(1, self.seats + 1)):
             given = ", ".join(map(str, sorted(placed))) or "none"
-            raise UsageError(
-                f"{where}: its command must place each of its {self.seats} players once "
+            raise self.mistake(
+                f"its command must place each of its {self.seats} players once "
                 f"({{p1}}..., %P1%..., {{players}} or %ALL_PLAYERS%); it places {given}"
             )
-
-    def config(self) -> dict:
-        return {
-            "protocol": PROTOCOL,
-            "name": self.name,
-            "command": self.command,
-            "players": self.seats,
-            "timeout_s": self.timeout_s,
-            "cwd": self.cwd,
-        }
 
     def arguments(self, seed: int, commands: list[str]) -> list[str]:
         """The command line for one game."""
@@ -121,28 +88,10 @@ class JsonGame(Game):
                 args.append(replace(word))
         return args
 
-    def play(self, seed: int, players: list[Player], bot_seeds: list[int]) -> Outcome:
-        """One game; each bot's seed reaches it in its environment, through its command line (the
-        command starts the bots)."""
-        if len(players) != self.seats:
-            raise ValueError(f"{self.name} is a {self.seats}-player game, not {len(players)}")
-        commands = [seat_command(player, seed) for player, seed in zip(players, bot_seeds, strict=True)]
+    def _play(self, seed: int, commands: list[str]) -> Outcome:
         finished = run_referee(self.arguments(seed, commands), self.timeout_s, self.cwd)
         finished.check_exit(self.timeout_s)
         return outcome(finished, self.seats)
-
-
-def from_config(config: dict) -> JsonGame:
-    """The game `config()` describes."""
-    settings = dict(config)
-    if settings.pop("protocol", PROTOCOL) != PROTOCOL:
-        raise UsageError(f"not a {PROTOCOL!r} game: {config.get('protocol')!r}")
-    if "players" in settings:  # the config's word for the seats (as in arena.toml)
-        settings["seats"] = settings.pop("players")
-    try:
-        return JsonGame(**settings)
-    except TypeError as exc:  # an unknown or missing key
-        raise UsageError(f"a {PROTOCOL!r} game's settings: {exc}") from None
 
 
 # ---------------------------------------------------------------- reading the command's result

@@ -26,11 +26,10 @@ Referee.java for a referee's side):
 
 from __future__ import annotations
 
-from arena.games.base import Game, Outcome, Player, ranks_from_scores
-from arena.games.runner import REFEREE_LINE_BYTES, Referee, Seats, first_error, garbage, java_command
-from arena.games.sdk import check_program
-from referee.errors import UserError
-from referee.process import split_command, warm_up
+from dataclasses import dataclass
+
+from arena.games.base import Outcome
+from arena.games.runner import REFEREE_LINE_BYTES, Referee, RefereeGame, Seats, garbage, outcome
 
 PROTOCOL = "relay"
 MAX_PLAYERS = 10  # the protocol names a player by one digit
@@ -38,88 +37,19 @@ INPUT_BYTES = 8 * REFEREE_LINE_BYTES  # one input block, at most
 REPORTED_ERRORS = 50  # `###Error` lines kept in Outcome.data
 
 
-class RelayGame(Game):
-    """A game refereed in the relay protocol (see the module's docstring). Plain data."""
+@dataclass(kw_only=True)
+class RelayGame(RefereeGame):
+    """A game refereed in the relay protocol (see the module's docstring). Plain data. `command`:
+    the referee's command line, or its jar (run as `java JAVA_OPTIONS -jar JAR`); `send_seed`: send
+    `###Seed N`; `first_turn_ms`, `turn_ms`: each player's limits."""
 
-    def __init__(
-        self,
-        command: str | list[str],
-        players: int = 2,
-        *,
-        name: str = PROTOCOL,
-        send_seed: bool = True,
-        java_options: list[str] | tuple[str, ...] = (),
-        first_turn_ms: float = 1000.0,
-        turn_ms: float = 100.0,
-        reply_s: float = 30.0,
-        game_s: float = 300.0,
-        cwd: str | None = None,
-    ):
-        """`command`: the referee's command line, or its jar (run as `java JAVA_OPTIONS -jar JAR`).
-        `send_seed`: send the arena's seed (`###Seed N`). `first_turn_ms`, `turn_ms`: each player's
-        limits. `reply_s`: the longest wait for any one line of the referee; `game_s`: for the game."""
-        if not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
-            raise UserError(f"a relay game is for 2 to {MAX_PLAYERS} players, not {players!r}")
-        for label, value in (("first_turn_ms", first_turn_ms), ("turn_ms", turn_ms)):
-            if not value > 0:
-                raise UserError(f"{label} must be positive, not {value!r}")
-        for label, value in (("reply_s", reply_s), ("game_s", game_s)):
-            if not value > 0:
-                raise UserError(f"{label} must be positive, not {value!r}")
-        split_command(command)
-        self.command = command
-        self.name = name
-        self.seats = players
-        self.send_seed = send_seed
-        self.java_options = list(java_options)
-        self.first_turn_ms = first_turn_ms
-        self.turn_ms = turn_ms
-        self.reply_s = reply_s
-        self.game_s = game_s
-        self.cwd = cwd
+    name: str = PROTOCOL
+    first_turn_ms: float = 1000.0
+    turn_ms: float = 100.0
 
-    def config(self) -> dict:
-        return {
-            "protocol": PROTOCOL,
-            "command": self.command,
-            "players": self.seats,
-            "name": self.name,
-            "send_seed": self.send_seed,
-            "java_options": list(self.java_options),
-            "first_turn_ms": self.first_turn_ms,
-            "turn_ms": self.turn_ms,
-            "reply_s": self.reply_s,
-            "game_s": self.game_s,
-            "cwd": self.cwd,
-        }
-
-    def referee_command(self) -> tuple[list[str], dict[str, str]]:
-        """The referee's argument list and environment (a jar runs as `java OPTIONS -jar JAR`)."""
-        return java_command(self.command, ["-jar", "{jar}"], self.java_options, [])
-
-    def prepare(self, players: list[Player], log) -> None:
-        check_program(self.command, self.cwd)
-        for player in players:
-            warm_up(player.target, player.cwd, log=log, label=player.label)
-
-    def play(self, seed: int, players: list[Player], bot_seeds: list[int]) -> Outcome:
-        if len(players) != self.seats:
-            raise ValueError(f"{self.name} is a {self.seats}-player game, not {len(players)}")
-        args, env = self.referee_command()
-        referee = None
-        seats = None
-        try:
-            referee = Referee(args, env=env, cwd=self.cwd, reply_s=self.reply_s, game_s=self.game_s)
-            seats = Seats(players, bot_seeds)
-            return self._play(referee, seats, seed)
-        finally:
-            if seats is not None:
-                seats.close()
-            if referee is not None:
-                referee.close()
-
-    def _limit_s(self, seats: Seats, seat: int) -> float:
-        return (self.first_turn_ms if seats.answered[seat] == 0 else self.turn_ms) / 1000
+    protocol = PROTOCOL
+    max_players = MAX_PLAYERS
+    jar_main = ("-jar", "{jar}")
 
     def _play(self, referee: Referee, seats: Seats, seed: int) -> Outcome:
         referee.send(([f"###Seed {seed}"] if self.send_seed else []) + [f"###Start {self.seats}"])
@@ -139,10 +69,10 @@ class RelayGame(Game):
                             f"the referee's input for player {seat} ran past {INPUT_BYTES:,} characters"
                         )
                     line = referee.read_line(f"player {seat}'s input or its next command")
-                seats.send(seat, block, self._limit_s(seats, seat))
+                seats.send(seat, block, self.limit_ms(seats, seat) / 1000)
             elif line.startswith("###Output"):
                 seat, count = self._seat(line, line[len("###Output") :].split(), 2, referee)
-                answer, _ = seats.answer(seat, count, self._limit_s(seats, seat))
+                answer, _ = seats.answer(seat, count, self.limit_ms(seats, seat) / 1000)
                 if answer is None:  # the protocol cannot say so to the referee: the game ends here
                     break
                 referee.send(answer)
@@ -163,21 +93,15 @@ class RelayGame(Game):
             referee.finish()
         else:  # a player failed: the others share the first place
             places = [0] * self.seats
-        errors = list(seats.errors)
-        reason, detail = first_error(errors, seats.details)
-        referee.close()
-        return Outcome(
-            ranks=ranks_from_scores([-place for place in places], errors),
+        return outcome(
+            referee,
+            seats,
+            list(seats.errors),
+            seats.details,
+            ranked_by=[-place for place in places],
             scores=[None] * self.seats,
-            errors=errors,
-            reason=reason,
-            detail=detail,
             turns=sum(seats.answered),
-            times_ms=seats.times_ms,
-            stderr=seats.stderr,
-            fingerprint=seats.fingerprint(),
-            data={"first_inputs": seats.kept_first_inputs(), "reported_errors": reported, "places": places},
-            referee_stderr=referee.stderr(),
+            data={"reported_errors": reported, "places": places},
         )
 
     def _seat(self, line: str, words: list[str], count: int, referee: Referee) -> list[int]:
@@ -202,15 +126,3 @@ class RelayGame(Game):
         if None in places:
             raise referee.failure(f"the referee's result {garbage(line)} does not place each player once")
         return places  # type: ignore[return-value]
-
-
-def from_config(config: dict) -> RelayGame:
-    """The game `RelayGame.config()` describes (its "protocol" key aside)."""
-    options = {key: value for key, value in config.items() if key != "protocol"}
-    command = options.pop("command", None)
-    if command is None:
-        raise UserError("a relay game needs its referee's command (or its jar)")
-    try:
-        return RelayGame(command, **options)
-    except TypeError as exc:
-        raise UserError(f"a relay game's settings: {exc}") from None

@@ -1,6 +1,7 @@
 """What the two protocols in which the arena runs the bots have in common (CodinGame's own platform
-protocol, `sdk.py`, and the pre-2018 relay protocol, `relay.py`): the referee's process, every wait
-on it bounded; the seats' processes, on our clock; the Java command line of a referee jar.
+protocol, `sdk.py`, and the pre-2018 relay protocol, `relay.py`): their games' settings, checks and
+skeleton (`RefereeGame`); the referee's process, every wait on it bounded; the seats' processes, on
+our clock; the Java command line of a referee jar.
 
 The referee runs as a `BotProcess` (referee/process.py), with its own line limit and its stderr's
 end kept: that class already kills every process a child started, even those that left its session,
@@ -14,14 +15,34 @@ import hashlib
 import json
 import os
 import shlex
+import shutil
 import signal
 import time
+from abc import abstractmethod
 from collections.abc import Sequence
+from dataclasses import KW_ONLY, dataclass
+from typing import ClassVar
 
-from arena.games.base import STDERR_BYTES_PER_TURN, Player, RefereeFailure, stderr_gist
+from arena.games.base import (
+    STDERR_BYTES_PER_TURN,
+    Game,
+    Outcome,
+    Player,
+    RefereeFailure,
+    stderr_gist,
+)
 from referee.clock import waited_for_cpu
-from referee.errors import shorten
-from referee.process import MAX_ANSWER_BYTES, BotError, BotExited, BotProcess, BotStartError, BotTimeout, split_command
+from referee.errors import UserError, shorten
+from referee.process import (
+    MAX_ANSWER_BYTES,
+    BotError,
+    BotExited,
+    BotProcess,
+    BotStartError,
+    BotTimeout,
+    split_command,
+    warm_up,
+)
 
 # A referee's line can be a replay frame: the SDK itself caps a whole game's view data at 1 MiB.
 REFEREE_LINE_BYTES = 4 * 1024 * 1024
@@ -29,6 +50,97 @@ REFEREE_STDERR_BYTES = 16 * 1024  # the end of a referee's stderr kept for a fai
 END_GRACE_S = 2.0  # how long a referee that has given its results may take to exit by itself
 FIRST_INPUT_CHARS = 4000  # of each seat's first input, kept in Outcome.data
 EXIT_POLL_S = 0.1  # while waiting for a line, how often to look whether the referee has exited
+
+
+@dataclass
+class RefereeGame(Game):
+    """A game whose external referee we drive line by line, running and timing the bots ourselves
+    (protocols C and D): the settings they share, checked when made; the referee's program found
+    before any game; each game's processes opened and closed around `_play`, the protocol's own."""
+
+    command: str | list[str]  # the referee's command line, or the path of its jar (`referee_command`)
+    seats: int = 2
+    _: KW_ONLY
+    name: str  # each protocol's class gives its default
+    send_seed: bool = True  # give the referee the arena's seed
+    java_options: list[str] | tuple[str, ...] | None = None  # the JVM's (None: `default_java_options`)
+    first_turn_ms: float | None = None  # a player's limit for its first answer
+    turn_ms: float | None = None  # and for each after
+    reply_s: float = 30.0  # the longest wait for any one line of the referee
+    game_s: float = 300.0  # for the whole game
+    cwd: str | None = None
+
+    max_players: ClassVar[int]
+    jar_main: ClassVar[tuple[str, ...]]  # how `java` runs a lone jar (`java_command`'s MAIN)
+    default_java_options: ClassVar[tuple[str, ...]] = ()
+    # True where the referee asks each turn's limit: `first_turn_ms` and `turn_ms` override it, and
+    # None keeps it; else they are the limits.
+    referee_asks_limits: ClassVar[bool] = False
+
+    def __post_init__(self):
+        if not isinstance(self.seats, int) or not 2 <= self.seats <= self.max_players:
+            raise UserError(f"{self.protocol} games are for 2 to {self.max_players} players, not {self.seats!r}")
+        for label in ("first_turn_ms", "turn_ms", "reply_s", "game_s"):
+            value = getattr(self, label)
+            if value is None and self.referee_asks_limits and label.endswith("turn_ms"):
+                continue  # as the referee asks
+            if not value > 0:
+                raise UserError(f"{label} must be positive, not {value!r}")
+        split_command(self.command)  # a command that cannot be split is a user's mistake, said now
+        self.java_options = list(self.default_java_options if self.java_options is None else self.java_options)
+
+    def java_properties(self) -> list[str]:
+        """The JVM system properties (`-Dkey=value`) through which the referee learns its settings."""
+        return []
+
+    def referee_command(self) -> tuple[list[str], dict[str, str]]:
+        """The referee's argument list and environment (`java_command`)."""
+        return java_command(self.command, self.jar_main, self.java_options, self.java_properties())
+
+    def prepare(self, players: list[Player], log) -> None:
+        check_program(self.command, self.cwd)
+        for player in players:
+            warm_up(player.target, player.cwd, log=log, label=player.label)
+
+    def play(self, seed: int, players: list[Player], bot_seeds: list[int]) -> Outcome:
+        if len(players) != self.seats:
+            raise ValueError(f"{self.name} is a {self.seats}-player game, not {len(players)}")
+        args, env = self.referee_command()
+        referee = None
+        seats = None
+        try:
+            referee = Referee(args, env=env, cwd=self.cwd, reply_s=self.reply_s, game_s=self.game_s)
+            seats = Seats(players, bot_seeds)
+            return self._play(referee, seats, seed)
+        finally:
+            if seats is not None:
+                seats.close()
+            if referee is not None:
+                referee.close()
+
+    @abstractmethod
+    def _play(self, referee: Referee, seats: Seats, seed: int) -> Outcome:
+        """One game, the protocol's own way, between the referee and the seats, both open."""
+
+    def limit_ms(self, seats: Seats, seat: int, asked_ms: float | None = None) -> float:
+        """`seat`'s limit for its next answer: `first_turn_ms` for its first, `turn_ms` after; where
+        that is None, what the referee asked."""
+        override = self.first_turn_ms if seats.answered[seat] == 0 else self.turn_ms
+        return float(asked_ms if override is None else override)
+
+
+def check_program(command: str | list[str], cwd: str | None) -> None:
+    """A referee that cannot start is the user's mistake: said once, before any game."""
+    args = split_command(command)
+    base = cwd or "."
+    if len(args) == 1 and args[0].endswith(".jar"):
+        if not os.path.isfile(os.path.join(base, args[0])):
+            raise UserError(f"no such referee jar: {args[0]}")
+        args = ["java"]
+    program = args[0]
+    found = os.path.isfile(os.path.join(base, program)) if os.sep in program else shutil.which(program)
+    if not found:
+        raise UserError(f"cannot find the referee's program {program!r}")
 
 
 def ended(code: int) -> str:
@@ -244,12 +356,34 @@ class Seats:
         return [None if lines is None else "\n".join(lines)[:FIRST_INPUT_CHARS] for lines in self.first_inputs]
 
 
-def first_error(errors: list[str | None], details: list[str]) -> tuple[str, str]:
-    """(reason, detail) of an outcome: the first seat's error, or the score."""
-    for error, detail in zip(errors, details, strict=True):
-        if error is not None:
-            return error, detail
-    return "score", ""
+def outcome(
+    referee: Referee,
+    seats: Seats,
+    errors: list[str | None],
+    details: list[str],
+    *,
+    scores: list[float | None],
+    turns: int,
+    data: dict,
+    ranked_by: list[float | None] | None = None,
+) -> Outcome:
+    """A game's outcome (`Outcome.ranked`), the first failed seat's detail its own, with what the
+    seats kept (times, stderr, first inputs, the seed's fingerprint) and the end of the referee's
+    stderr, which is closed first so that what it wrote is all read."""
+    detail = next((detail for error, detail in zip(errors, details, strict=True) if error is not None), "")
+    referee.close()
+    return Outcome.ranked(
+        scores,
+        errors,
+        detail,
+        ranked_by,
+        turns=turns,
+        times_ms=seats.times_ms,
+        stderr=seats.stderr,
+        fingerprint=seats.fingerprint(),
+        data={**data, "first_inputs": seats.kept_first_inputs()},
+        referee_stderr=referee.stderr(),
+    )
 
 
 JAVA_PROGRAMS = ("java", "java.exe")

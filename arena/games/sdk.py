@@ -47,15 +47,13 @@ and the answers it missed are counted in `data["missed_turns"]`. A crash stays t
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
+from dataclasses import dataclass
 
-from arena.games.base import Game, Outcome, Player, ranks_from_scores
+from arena.games.base import Outcome
 from arena.games.cli import failure_of
-from arena.games.runner import Referee, Seats, bounded, first_error, garbage, java_command
+from arena.games.runner import Referee, RefereeGame, Seats, bounded, garbage, outcome
 from referee.errors import UserError
-from referee.process import split_command, warm_up
 
 PROTOCOL = "sdk"
 JAVA_OPENS = ("-XX:+IgnoreUnrecognizedVMOptions", "--add-opens=java.base/java.lang=ALL-UNNAMED")
@@ -81,111 +79,39 @@ METADATA_CHARS = 16_000
 UINPUT_LINES = 200
 
 
-class SdkGame(Game):
-    """A game refereed by an SDK jar's RefereeMain (see the module's docstring). Plain data."""
+@dataclass(kw_only=True)
+class SdkGame(RefereeGame):
+    """A game refereed by an SDK jar's RefereeMain (see the module's docstring). Plain data.
 
-    def __init__(
-        self,
-        command: str | list[str],
-        players: int = 2,
-        *,
-        name: str = PROTOCOL,
-        send_seed: bool = True,
-        league: int | None = None,
-        java_options: list[str] | tuple[str, ...] | None = None,
-        parameters: dict[str, str] | None = None,
-        first_turn_ms: float | None = None,
-        turn_ms: float | None = None,
-        soft_timeouts: bool = False,
-        negative_score_is_error: bool = True,
-        reply_s: float = 30.0,
-        game_s: float = 300.0,
-        cwd: str | None = None,
-    ):
-        """`command`: the referee's command line, or the path of the game's jar (then run as `java
-        JAVA_OPTIONS -cp JAR RefereeMain`); `java_options`: the JVM's options (None: `JAVA_OPENS`).
-        `send_seed`: give the referee the arena's seed (`seed=N`); `parameters`: more game
-        parameters. `league`: the league level (1 first). `first_turn_ms`, `turn_ms`: override the
-        limits the referee asks (None: as it asks). `negative_score_is_error`: a player the referee
-        scores below 0 failed (CodinGame's referees mark a deactivated player so: of the kind its
-        tooltips say, else `invalid`), and a timeout counts only for a player so marked (False:
-        every timeout counts). `reply_s`: the longest wait for any one line of the referee;
-        `game_s`: for the whole game."""
-        if not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
-            raise UserError(f"an SDK game is for 2 to {MAX_PLAYERS} players, not {players!r}")
-        if league is not None and (not isinstance(league, int) or not 1 <= league < 20):
-            raise UserError(f"a league level is 1 to 19 (the SDK's own bounds), not {league!r}")
-        for label, value in (("first_turn_ms", first_turn_ms), ("turn_ms", turn_ms)):
-            if value is not None and not value > 0:
-                raise UserError(f"{label} must be positive, not {value!r}")
-        for label, value in (("reply_s", reply_s), ("game_s", game_s)):
-            if not value > 0:
-                raise UserError(f"{label} must be positive, not {value!r}")
-        split_command(command)  # a command that cannot be split is a user's mistake, said now
-        self.command = command
-        self.name = name
-        self.seats = players
-        self.send_seed = send_seed
-        self.league = league
-        self.java_options = list(JAVA_OPENS if java_options is None else java_options)
-        self.parameters = {str(k): str(v) for k, v in (parameters or {}).items()}
-        self.first_turn_ms = first_turn_ms
-        self.turn_ms = turn_ms
-        self.soft_timeouts = soft_timeouts
-        self.negative_score_is_error = negative_score_is_error
-        self.reply_s = reply_s
-        self.game_s = game_s
-        self.cwd = cwd
+    `command`: the referee's command line, or the path of the game's jar (then run as `java
+    JAVA_OPTIONS -cp JAR RefereeMain`); `java_options`: the JVM's options (None: `JAVA_OPENS`).
+    `parameters`: game parameters beside the seed. `league`: the league level (1 first).
+    `first_turn_ms`, `turn_ms`: override the limits the referee asks (None: as it asks).
+    `negative_score_is_error`: a player the referee scores below 0 failed (CodinGame's referees mark a
+    deactivated player so: of the kind its tooltips say, else `invalid`), and a timeout counts only
+    for a player so marked (False: every timeout counts)."""
 
-    def config(self) -> dict:
-        return {
-            "protocol": PROTOCOL,
-            "command": self.command,
-            "players": self.seats,
-            "name": self.name,
-            "send_seed": self.send_seed,
-            "league": self.league,
-            "java_options": list(self.java_options),
-            "parameters": dict(self.parameters),
-            "first_turn_ms": self.first_turn_ms,
-            "turn_ms": self.turn_ms,
-            "soft_timeouts": self.soft_timeouts,
-            "negative_score_is_error": self.negative_score_is_error,
-            "reply_s": self.reply_s,
-            "game_s": self.game_s,
-            "cwd": self.cwd,
-        }
+    name: str = PROTOCOL
+    league: int | None = None
+    parameters: dict[str, str] | None = None
+    soft_timeouts: bool = False
+    negative_score_is_error: bool = True
 
-    def referee_command(self) -> tuple[list[str], dict[str, str]]:
-        """The referee's argument list and environment: the game mode and league as the SDK reads
-        them, JVM system properties."""
-        properties = ["-Dgame.mode=multi"] + ([f"-Dleague.level={self.league}"] if self.league else [])
-        return java_command(self.command, ["-cp", "{jar}", REFEREE_MAIN], self.java_options, properties)
+    protocol = PROTOCOL
+    max_players = MAX_PLAYERS
+    jar_main = ("-cp", "{jar}", REFEREE_MAIN)
+    default_java_options = JAVA_OPENS
+    referee_asks_limits = True
 
-    def prepare(self, players: list[Player], log) -> None:
-        check_program(self.command, self.cwd)
-        for player in players:
-            warm_up(player.target, player.cwd, log=log, label=player.label)
+    def __post_init__(self):
+        super().__post_init__()
+        if self.league is not None and (not isinstance(self.league, int) or not 1 <= self.league < 20):
+            raise UserError(f"a league level is 1 to 19 (the SDK's own bounds), not {self.league!r}")
+        self.parameters = {str(k): str(v) for k, v in (self.parameters or {}).items()}
 
-    def play(self, seed: int, players: list[Player], bot_seeds: list[int]) -> Outcome:
-        if len(players) != self.seats:
-            raise ValueError(f"{self.name} is a {self.seats}-player game, not {len(players)}")
-        args, env = self.referee_command()
-        referee = None
-        seats = None
-        try:
-            referee = Referee(args, env=env, cwd=self.cwd, reply_s=self.reply_s, game_s=self.game_s)
-            seats = Seats(players, bot_seeds)
-            return self._play(referee, seats, seed)
-        finally:
-            if seats is not None:
-                seats.close()
-            if referee is not None:
-                referee.close()
-
-    def _limit_ms(self, seats: Seats, seat: int, asked_ms: int) -> float:
-        override = self.first_turn_ms if seats.answered[seat] == 0 else self.turn_ms
-        return float(asked_ms) if override is None else float(override)
+    def java_properties(self) -> list[str]:
+        """The game mode and the league, as the SDK reads them."""
+        return ["-Dgame.mode=multi"] + ([f"-Dleague.level={self.league}"] if self.league else [])
 
     def _play(self, referee: Referee, seats: Seats, seed: int) -> Outcome:
         init = [str(self.seats)] + ([f"seed={seed}"] if self.send_seed else [])
@@ -204,7 +130,7 @@ class SdkGame(Game):
                 break
             rounds += 1
             seat, count, asked_ms = next_player(turn["NEXT_PLAYER_INFO"], referee, self.seats)
-            limit_ms = self._limit_ms(seats, seat, asked_ms)
+            limit_ms = self.limit_ms(seats, seat, asked_ms)
             hard_ms = limit_ms + (SOFT_TIMELIMIT_EXTRA_MS if self.soft_timeouts else 0)
             seats.send(seat, turn["NEXT_PLAYER_INPUT"], hard_ms / 1000)
             if count == 0:  # a frame in which nobody plays: no answer is read (GameRunner)
@@ -241,53 +167,12 @@ class SdkGame(Game):
                     kind, said = failure_of(seat, kept.runner_log())
                     errors[seat] = kind
                     details[seat] = f"player {seat} scored {score}" + (f": {said}" if said else "")
-        reason, detail = first_error(errors, details)
         data = kept.data()
-        data["first_inputs"] = seats.kept_first_inputs()
         if self.soft_timeouts:
             data["overruns"] = overruns
         if any(seats.missed):
             data["missed_turns"] = list(seats.missed)
-        referee.close()
-        return Outcome(
-            ranks=ranks_from_scores(scores, errors),
-            scores=scores,
-            errors=errors,
-            reason=reason,
-            detail=detail,
-            turns=rounds,
-            times_ms=seats.times_ms,
-            stderr=seats.stderr,
-            fingerprint=seats.fingerprint(),
-            data=data,
-            referee_stderr=referee.stderr(),
-        )
-
-
-def from_config(config: dict) -> SdkGame:
-    """The game `SdkGame.config()` describes (its "protocol" key aside)."""
-    options = {key: value for key, value in config.items() if key != "protocol"}
-    command = options.pop("command", None)
-    if command is None:
-        raise UserError("an SDK game needs its referee's command (or its jar)")
-    try:
-        return SdkGame(command, **options)
-    except TypeError as exc:
-        raise UserError(f"an SDK game's settings: {exc}") from None
-
-
-def check_program(command: str | list[str], cwd: str | None) -> None:
-    """A referee that cannot start is the user's mistake: said once, before any game."""
-    args = split_command(command)
-    base = cwd or "."
-    if len(args) == 1 and args[0].endswith(".jar"):
-        if not os.path.isfile(os.path.join(base, args[0])):
-            raise UserError(f"no such referee jar: {args[0]}")
-        args = ["java"]
-    program = args[0]
-    found = os.path.isfile(os.path.join(base, program)) if os.sep in program else shutil.which(program)
-    if not found:
-        raise UserError(f"cannot find the referee's program {program!r}")
+        return outcome(referee, seats, errors, details, scores=scores, turns=rounds, data=data)
 
 
 def read_frame(referee: Referee) -> tuple[str, list[str]]:

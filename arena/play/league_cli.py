@@ -13,8 +13,6 @@ A word that is an action is read as one: a player called `add` is given as `add=
 
 from __future__ import annotations
 
-import fcntl
-import os
 import secrets
 import signal
 import sys
@@ -26,7 +24,7 @@ from arena.games.base import Player
 from arena.play.league import ACTIVE, PAUSED, REMOVED, League
 from arena.play.matchmaking import MODES
 from arena.play.players import PlayerError, resolve
-from arena.play.store import Store, StoreError
+from arena.play.store import Store, StoreError, playing
 
 ACTIONS = ("add", "remove", "pause", "resume", "status")
 DEFAULT_DB = Path("arena-runs") / "league.sqlite"
@@ -188,21 +186,6 @@ def _lock(store: Store) -> None:
         except StoreError:
             time.sleep(0.05)
     store.lock()
-
-
-def playing(path: Path) -> bool | None:
-    """True if a process plays the league at `path` now (holds its lock); None if unknown."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        return False
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)  # closing releases a lock it got
 
 
 def _join(store: Store, game, text: str, quiet_if_in: bool = False) -> Player | None:

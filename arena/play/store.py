@@ -440,7 +440,7 @@ def _connect_readonly(path: Path) -> sqlite3.Connection:
       is read in a temporary folder (removed when the connection closes)."""
     uri = path.resolve().as_uri()
     wal = path.with_name(path.name + "-wal")
-    if not _played_now(path) and not (wal.is_file() and wal.stat().st_size):
+    if not playing(path) and not (wal.is_file() and wal.stat().st_size):
         return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None)
     db = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None)
     try:
@@ -472,19 +472,20 @@ class _CopyConnection(sqlite3.Connection):
             self.folder = None
 
 
-def _played_now(path: Path) -> bool:
-    """Whether an arena process holds the run's lock (`Store.lock`): it is being played."""
+def playing(path: Path) -> bool | None:
+    """Whether an arena process holds the run's lock (`Store.lock`): it is being played; None if
+    unknown (the file cannot be opened)."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
-        return False
+        return None
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
     except BlockingIOError:
         return True
     finally:
-        os.close(fd)  # (the shared lock goes with it)
-    return False
+        os.close(fd)  # closing releases a lock it got
 
 
 class _Transaction:

@@ -6,10 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 from referee.errors import UserError
-from referee.files import refuse_overwriting, write_atomic
+from referee.files import read_text, refuse_overwriting, write_atomic
 from referee.options import MAX_SECONDS, count, number
 from referee.stormyseas import rules, view
 
@@ -33,13 +32,7 @@ def register(commands) -> None:
 
 
 def _read_cards(path: str) -> list[rules.Card]:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{path} is not UTF-8 text (byte {exc.start})") from None
-    return rules.parse_cards(text)
+    return rules.parse_cards(read_text(path))
 
 
 def run_show(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 
 from ..errors import UserError
+from ..files import read_text
 from . import rules
 from .board import INDEX, N_TILES, NAMES
 
@@ -46,12 +47,7 @@ def read_replay(path: str | Path) -> dict:
     """The replay in file `path`, fit for the page (`replay_problem`); UserError saying in one line
     what is wrong with a file that is not one: unreadable, not JSON (NaN, Infinity and numbers
     beyond a float's range are not), nested too deep, or its fields of the wrong type or range."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot read the replay {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{path} is not a replay file (not UTF-8 text: byte {exc.start})") from None
+    text = read_text(path, "replay")
     try:
         replay = json.loads(text, parse_constant=_not_json, parse_float=_finite)
     except RecursionError:

@@ -54,22 +54,12 @@ def test_mistakes_of_a_run_are_refused_with_one_line(run, capsys):
     assert "give replay files" in capsys.readouterr().err
 
 
-def test_the_summary_counts_a_players_mistakes_by_phase_and_the_wins_thrown_away(conformance_games):
+def test_the_summary_counts_a_players_mistakes_by_phase_and_the_wins_thrown_away(conformance_games, recorded_replay):
     from arena.games.volcanoes.analyse import summary
     from referee.volcanoes import analysis
-    from referee.volcanoes.replay import replay_from_moves
 
     recorded = next(g for g in conformance_games if g["winner"] == "orange" and len(g["moves"].split()) >= 30)
-    moves = recorded["moves"].split()
-    replay = replay_from_moves(
-        moves,
-        seed=1,
-        players={"blue": "me", "orange": "you"},
-        winner="orange",
-        reason="connection",
-        detail="",
-        turns=len(moves),
-    )
+    replay = recorded_replay(recorded, {"blue": "me", "orange": "you"})
     searched = [p.frame for p in analysis.positions(replay)]
     blue_after = [f for f in searched if replay["turn_log"][f - 1]["actor"] == "blue" and f - 1 in searched]
     early, late = blue_after[1], blue_after[-1]  # blue at 95%, falls to 30% after early, to 5% after late

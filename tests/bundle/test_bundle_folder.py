@@ -64,32 +64,31 @@ def test_the_command_checks_the_bundle_on_recorded_games(tmp_path, capsys):
     assert "answered all" in printed and "4 transcript(s) as the original did" in printed  # 2 games, 2 seats
 
 
-@pytest.mark.usefixtures("leftovers")
-def test_a_bot_that_needs_a_module_codingame_lacks_is_named_and_fails_its_check(tmp_path, capsys):
+def check(tmp_path, capsys, modules: str, answer: str, games: int) -> tuple[int, str]:
+    """`arena bundle BOT --check GAMES` of a one-file Pebbles bot that imports `modules` and answers
+    `answer`, an expression of `values` (the pebbles): its status and what it printed."""
     bot = tmp_path / "bot"
     bot.mkdir()
     (bot / "main.py").write_text(
-        "import sys\nimport numpy\nsys.stdin.readline()\nwhile sys.stdin.readline():\n"
-        "    sys.stdin.readline()\n    print(int(numpy.argmax([int(v) for v in sys.stdin.readline().split()])), flush=True)\n"
+        f"import sys, {modules}\nsys.stdin.readline()\nwhile sys.stdin.readline():\n    sys.stdin.readline()\n"
+        f"    values = [int(v) for v in sys.stdin.readline().split()]\n    print({answer}, flush=True)\n"
     )
-    argv = ["bundle", str(bot / "main.py"), "-o", str(tmp_path / "s.py"), "--check", "1", *SDK_REFEREE]
-    assert main(argv) == 1
-    printed = capsys.readouterr().out
+    argv = ["bundle", str(bot / "main.py"), "-o", str(tmp_path / "s.py"), "--check", str(games), *SDK_REFEREE]
+    return main(argv), capsys.readouterr().out
+
+
+@pytest.mark.usefixtures("leftovers")
+def test_a_bot_that_needs_a_module_codingame_lacks_is_named_and_fails_its_check(tmp_path, capsys):
+    status, printed = check(tmp_path, capsys, "numpy", "int(numpy.argmax(values))", 1)
+    assert status == 1
     assert "warning: imports from neither the standard library nor" in printed and "numpy" in printed
     assert "check: the bundle failed" in printed and "exited with code 1" in printed  # no numpy under -S
 
 
 @pytest.mark.usefixtures("leftovers")
 def test_a_bot_whose_answers_depend_on_time_is_told_apart(tmp_path, capsys):
-    bot = tmp_path / "bot"
-    bot.mkdir()
-    (bot / "main.py").write_text(
-        "import sys, time\nsys.stdin.readline()\nwhile sys.stdin.readline():\n    sys.stdin.readline()\n"
-        "    n = len(sys.stdin.readline().split())\n    print(time.perf_counter_ns() // 1000 % n, flush=True)\n"
-    )
-    argv = ["bundle", str(bot / "main.py"), "-o", str(tmp_path / "s.py"), "--check", "2", *SDK_REFEREE]
-    assert main(argv) == 1
-    printed = capsys.readouterr().out
+    status, printed = check(tmp_path, capsys, "time", "time.perf_counter_ns() // 1000 % len(values)", 2)
+    assert status == 1
     assert "the bundle answered" in printed and "depend on time or on unseeded randomness" in printed
 
 

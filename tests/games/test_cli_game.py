@@ -2,40 +2,28 @@
 referee of that protocol (tests/games/pebbles/cli_referee.py)."""
 
 import json
-import shlex
 import sys
 
 import pytest
 
 from arena.errors import UsageError
-from arena.games import cli
+from arena.games import cli, make
 from arena.games.base import Player, RefereeFailure
 from arena.games.cli import CliGame
-from tests.games import leftovers
-from tests.games.pebbles.players import CLI_REFEREE, ROOT, final_scores, player
+from arena.games.command import seat_command
+from tests.games.pebbles.harness import CLI_REFEREE, ROOT, expected, player
 
 
 def game(seats=2, **settings) -> CliGame:
     return CliGame("pebbles", CLI_REFEREE, seats=seats, cwd=str(ROOT), **settings)
 
 
-def sleeper() -> Player:
-    """A player that outlives its input's end: only a kill ends it."""
-    command = shlex.join([sys.executable, "-c", "import time; time.sleep(60)"])
-    return Player("sleeper", command, "command", command, "test")
-
-
-def expected_ranks(scores):
-    return [sum(other > mine for other in scores) for mine in scores]
-
-
 @pytest.mark.parametrize("bots", [["greedy", "worst"], ["worst", "greedy"], ["greedy", "worst", "first"]])
-def test_scores_and_ranks_are_the_rules(bots, monkeypatch):
-    marker = leftovers.mark(monkeypatch)
+def test_scores_and_ranks_are_the_rules(bots, leftovers):
     outcome = game(len(bots)).play(11, [player(b) for b in bots], [0] * len(bots))
-    scores = final_scores(11, bots)
+    scores, ranks, _ = expected(11, bots)
     assert outcome.scores == scores
-    assert outcome.ranks == expected_ranks(scores)
+    assert outcome.ranks == ranks
     assert outcome.errors == [None] * len(bots)
     assert outcome.reason == "score"
     assert outcome.times_ms is None  # the referee kept the clocks
@@ -43,15 +31,14 @@ def test_scores_and_ranks_are_the_rules(bots, monkeypatch):
     assert outcome.turns == len(outcome.data["summaries"]) > 0
     assert sum(len(turns) for turns in outcome.stderr) == outcome.turns
     assert outcome.data["parameters"] == {"seed": "11"}
-    assert leftovers.alive(marker) == []
+    assert not leftovers()
 
 
 @pytest.mark.parametrize(
     "how, error",
     [(["crash"], "crash"), (["garbage"], "invalid"), (["sleep"], "timeout"), (["crash-after", "2"], "crash")],
 )
-def test_a_bots_failure_is_its_seats_error_and_the_game_counts(how, error, monkeypatch):
-    marker = leftovers.mark(monkeypatch)
+def test_a_bots_failure_is_its_seats_error_and_the_game_counts(how, error, leftovers):
     # The hostile bot moves first: the game ends on its failure, the others never wait on a clock.
     outcome = game(3, extra_args="--first-turn-ms 1000").play(
         4, [player("hostile", *how), player("greedy"), player("worst")], [0, 0, 0]
@@ -61,7 +48,7 @@ def test_a_bots_failure_is_its_seats_error_and_the_game_counts(how, error, monke
     assert outcome.ranks[0] == 2
     assert outcome.reason == error
     assert outcome.detail.startswith(f"player 0 {error}")
-    assert leftovers.alive(marker) == []
+    assert not leftovers()
 
 
 def test_without_the_log_a_negative_score_is_still_the_seats_error():
@@ -70,31 +57,6 @@ def test_without_the_log_a_negative_score_is_still_the_seats_error():
     assert outcome.ranks == [0, 1]
     assert outcome.stderr is None and outcome.turns is None
     assert outcome.fingerprint == "seed=4"
-
-
-@pytest.mark.parametrize(
-    "how, says",
-    [
-        ("crash", "exited with status 1"),
-        ("exit", "exited with status 3"),
-        ("garbage", "where player 0's score comes"),
-        ("missing-score", "printed 1 score(s) for 2 players"),
-        ("hang", "no result within 2 s"),
-    ],
-)
-def test_a_referees_failure_is_a_referee_failure_and_leaves_no_process(how, says, monkeypatch):
-    marker = leftovers.mark(monkeypatch)
-    # A hung referee is killed: its bots, which run in sessions of their own under tokens of their
-    # own, are killed too, even one that would outlive the end of its input.
-    first = sleeper() if how == "hang" else player("greedy")
-    with pytest.raises(RefereeFailure) as caught:
-        game(extra_args=f"--misbehave {how}", timeout_s=2).play(3, [first, player("worst")], [0, 0])
-    message = str(caught.value)
-    assert says in message and "\n" not in message
-    if how == "crash":  # the referee's own traceback is kept, and its last line quoted
-        assert "Traceback" in caught.value.stderr
-        assert "the referee's own bug" in message
-    assert leftovers.alive(marker) == []
 
 
 def test_a_referee_that_cannot_start_is_a_referee_failure():
@@ -136,7 +98,7 @@ def test_a_referees_own_lines_before_its_result_are_kept_not_read_as_scores():
     # Legends of Code and Magic (SDK 2.x) logs its turns with System.out: the SDK's runner, playing
     # the referee in its own JVM, prints them before the scores.
     outcome = game(extra_args="--chatter").play(11, [player("greedy"), player("worst")], [0, 0])
-    assert outcome.scores == final_scores(11, ["greedy", "worst"])
+    assert outcome.scores == expected(11, ["greedy", "worst"])[0]
     assert outcome.data["parameters"] == {"seed": "11"}
     assert outcome.data["referee_stdout"].startswith("New game\n")
     assert outcome.data["referee_stdout"].endswith("Scores: " + " ".join(map(str, outcome.scores)))
@@ -187,7 +149,7 @@ def test_the_seed_flag_and_the_league_go_where_the_referee_wants_them():
     pebbles = game(seed_flag="-seed {seed}", league=3)
     outcome = pebbles.play(8, [player("greedy"), player("worst")], [0, 0])
     assert outcome.data["parameters"] == {"seed": "8", "league": "3"}
-    assert outcome.scores == final_scores(8, ["greedy", "worst"])
+    assert outcome.scores == expected(8, ["greedy", "worst"])[0]
 
 
 def test_the_command_line_follows_brutaltester_and_the_templates():
@@ -221,7 +183,7 @@ def test_the_command_line_follows_brutaltester_and_the_templates():
 
 def test_a_pinned_players_command_runs_in_its_folder():
     pinned = Player("v1", "git:v1", "git", "python bot.py", "abc", cwd="/tmp/pin tree")
-    assert cli.seat_command(pinned) == "env -C '/tmp/pin tree' python bot.py"
+    assert seat_command(pinned) == "env -C '/tmp/pin tree' python bot.py"
 
 
 @pytest.mark.parametrize(
@@ -241,13 +203,13 @@ def test_bad_settings_are_the_users_mistake(settings, says):
 
 def test_config_makes_the_same_game_again():
     pebbles = game(3, seed_flag="-seed {seed}", league=2, extra_args="--turn-ms 400", timeout_s=60)
-    again = cli.from_config(json.loads(json.dumps(pebbles.config())))
+    again = make(json.loads(json.dumps(pebbles.config())))
     assert again.config() == pebbles.config()
     assert again.timed_by_referee and again.seats == 3
     with pytest.raises(UsageError):
-        cli.from_config(pebbles.config() | {"protocol": "json"})
+        make(pebbles.config() | {"protocol": "json"})
     with pytest.raises(UsageError):
-        cli.from_config(pebbles.config() | {"colour": "red"})
+        make(pebbles.config() | {"colour": "red"})
 
 
 def test_the_referees_stderr_is_kept_when_the_game_counts(tmp_path):

@@ -2,17 +2,14 @@
 Pebbles' command of that protocol (tests/games/pebbles/json_referee.py)."""
 
 import json
-import shlex
-import sys
 
 import pytest
 
 from arena.errors import UsageError
-from arena.games import json_game
-from arena.games.base import Player, RefereeFailure
+from arena.games import json_game, make
+from arena.games.base import RefereeFailure
 from arena.games.json_game import JsonGame
-from tests.games import leftovers
-from tests.games.pebbles.players import JSON_REFEREE, ROOT, final_scores, player
+from tests.games.pebbles.harness import JSON_REFEREE, ROOT, expected, player
 
 TEMPLATES = {
     "ours": JSON_REFEREE + " --seed {seed} {players}",
@@ -27,19 +24,18 @@ def game(template=TEMPLATES["ours"], seats=2, **settings) -> JsonGame:
 
 
 @pytest.mark.parametrize("form", TEMPLATES)
-def test_each_placeholder_form_plays_the_rules_with_three_players(form, monkeypatch):
-    marker = leftovers.mark(monkeypatch)
+def test_each_placeholder_form_plays_the_rules_with_three_players(form, leftovers):
     bots = ["worst", "greedy", "first"]
     outcome = game(TEMPLATES[form], seats=3).play(17, [player(b) for b in bots], [0, 0, 0])
-    scores = final_scores(17, bots)
-    assert outcome.ranks == [sum(other > mine for other in scores) for mine in scores]
+    scores, ranks, _ = expected(17, bots)
+    assert outcome.ranks == ranks
     assert outcome.scores == scores
     assert outcome.errors == [None, None, None]
     assert outcome.times_ms is None
     # psyleague's extra data is kept.
     assert outcome.data["test_data"] == {"seed": 17, "turns": outcome.data["test_data"]["turns"]}
     assert outcome.data["player_data"] == [{"score": s} for s in scores]
-    assert leftovers.alive(marker) == []
+    assert not leftovers()
 
 
 def test_two_players_and_the_same_seed_gives_the_same_fingerprint():
@@ -62,29 +58,6 @@ def test_a_bots_failure_is_its_seats_error():
     assert outcome.errors == [json_game.UNTOLD_ERROR, None]
     assert outcome.ranks == [1, 0]
     assert outcome.reason == json_game.UNTOLD_ERROR
-
-
-@pytest.mark.parametrize(
-    "how, says",
-    [
-        ("crash", "exited with status 1"),
-        ("exit", "exited with status 3"),
-        ("garbage", "printed what is not JSON"),
-        ("missing-score", "gives 1 ranks for 2 players"),
-        ("hang", "no result within 2 s"),
-    ],
-)
-def test_a_commands_failure_is_a_referee_failure_and_leaves_no_process(how, says, monkeypatch):
-    marker = leftovers.mark(monkeypatch)
-    sleeper = shlex.join([sys.executable, "-c", "import time; time.sleep(60)"])
-    first = Player("sleeper", sleeper, "command", sleeper, "test") if how == "hang" else player("greedy")
-    pebbles = game(JSON_REFEREE + f" --misbehave {how} --seed {{seed}} {{players}}", timeout_s=2)
-    with pytest.raises(RefereeFailure) as caught:
-        pebbles.play(3, [first, player("worst")], [0, 0])
-    assert says in str(caught.value) and "\n" not in str(caught.value)
-    if how == "crash":
-        assert "Traceback" in caught.value.stderr
-    assert leftovers.alive(marker) == []
 
 
 def result_of(stdout: str, seats: int = 2):
@@ -166,8 +139,8 @@ def test_bad_templates_are_the_users_mistake(command, says):
 
 def test_config_makes_the_same_game_again():
     pebbles = game(TEMPLATES["psyleague"], seats=3, timeout_s=30)
-    again = json_game.from_config(json.loads(json.dumps(pebbles.config())))
+    again = make(json.loads(json.dumps(pebbles.config())))
     assert again.config() == pebbles.config()
     assert again.timed_by_referee
     with pytest.raises(UsageError):
-        json_game.from_config(pebbles.config() | {"protocol": "cli"})
+        make(pebbles.config() | {"seed_flag": "-s {seed}"})  # a cli game's setting

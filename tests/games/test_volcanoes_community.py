@@ -14,8 +14,7 @@ import pytest
 from arena.games.base import Player
 from arena.games.cli import CliGame
 from arena.games.json_game import JsonGame
-from tests.games import leftovers
-from tests.games.pebbles.players import ROOT
+from tests.games.pebbles.harness import ROOT
 
 REFEREE = [sys.executable, "-m", "referee.cli", "volcanoes"]
 HOSTILE = Path(__file__).parents[1] / "volcanoes" / "scripts" / "hostile.py"
@@ -98,8 +97,7 @@ def test_a_command_that_cannot_start_loses_as_it_would_on_codingame():
     assert result["test_data"]["reason"] == "start"
 
 
-def test_the_arena_plays_our_referee_through_both_protocols_alike(monkeypatch):
-    marker = leftovers.mark(monkeypatch)
+def test_the_arena_plays_our_referee_through_both_protocols_alike(leftovers):
     through_cli = CliGame("volcanoes", shlex.join(REFEREE), cwd=str(ROOT))
     through_json = JsonGame(
         "volcanoes", shlex.join([*REFEREE, "psyleague", "--seed", "{seed}", "{p1}", "{p2}"]), cwd=str(ROOT)
@@ -119,7 +117,7 @@ def test_the_arena_plays_our_referee_through_both_protocols_alike(monkeypatch):
     assert forfeit.errors == [None, "invalid"] and forfeit.ranks == [0, 1]
     timeout = through_cli.play(5, [as_player(bot("silent")), as_player(bot())], [0, 0])
     assert timeout.errors == ["timeout", None]
-    assert leftovers.alive(marker) == []
+    assert not leftovers()
 
 
 def test_psyleague_runs_a_league_of_our_bots_through_our_referee(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -31,6 +32,17 @@ class Disk:
     def leftovers(self) -> list[str]:
         """Temporary files left in it (a write that failed must remove its own)."""
         return sorted(p.name for p in self.path.iterdir() if p.name.endswith(".part"))
+
+    def filled_beside(self, name: str, text: str) -> Path:
+        """The file `name`, holding `text`, then the disk filled: a command must leave it as it was."""
+        path = self.path / name
+        path.write_text(text)
+        self.fill()
+        return path
+
+    def left_alone(self, path: Path, text: str) -> bool:
+        """Whether `path` still holds `text`, with no temporary file left beside it."""
+        return path.read_text() == text and self.leftovers() == []
 
 
 @pytest.fixture

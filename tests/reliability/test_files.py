@@ -38,12 +38,10 @@ def test_write_atomic_over_a_folder_fails_and_leaves_nothing(tmp_path):
 
 
 def test_write_atomic_on_a_full_disk_leaves_the_old_file_whole(small_disk):
-    target = small_disk.path / "game.json"
-    target.write_text("the old game")
-    small_disk.fill()
+    target = small_disk.filled_beside("game.json", "the old game")
     with pytest.raises(OSError):
         write_atomic(target, "x" * 100_000)
-    assert target.read_text() == "the old game" and small_disk.leftovers() == []
+    assert small_disk.left_alone(target, "the old game")
     small_disk.free()
     write_atomic(target, "x" * 100_000)
     assert target.read_text() == "x" * 100_000
@@ -92,45 +90,64 @@ def test_view_refuses_to_write_over_its_replay(replay, name):
     assert replay.read_text() == before
 
 
-def test_view_on_a_full_disk_leaves_the_old_page(replay, small_disk):
-    page = small_disk.path / "g.html"
-    page.write_text("the old page")
-    small_disk.fill()
-    done = run("referee.cli", "volcanoes", "view", str(replay), "-o", str(page))
-    one_line(done, "referee volcanoes view", f"cannot write {page}", "No space left")
-    assert page.read_text() == "the old page" and small_disk.leftovers() == []
+BOT = "python -S -c \"import sys\nfor line in sys.stdin:\n  print('RANDOM', flush=True)\""
+# Commands that write a file over an old one: the file's name, the command given the file (and a
+# replay to read), its name in messages, and what it says.
+WRITERS = {
+    "view": (
+        "g.html",
+        lambda old, replay: ("referee.cli", "volcanoes", "view", str(replay), "-o", str(old)),
+        "referee volcanoes view",
+        "cannot write {old}",
+    ),
+    "play": (
+        "r.json",
+        lambda old, replay: ("referee.cli", "volcanoes", "play", BOT, BOT, "--turn-ms", "1000", "--replay", str(old)),
+        "referee volcanoes play",
+        "cannot write the replay",
+    ),
+    "bundle": (
+        "bundle.py",
+        lambda old, replay: ("arena.cli", "bundle", "random", "-o", str(old)),
+        "arena bundle",
+        "cannot write {old}",
+    ),
+}
 
 
-def test_play_on_a_full_disk_leaves_the_old_replay(small_disk):
-    old = small_disk.path / "r.json"
-    old.write_text("the old replay")
-    small_disk.fill()
-    bot = "python -S -c \"import sys\nfor line in sys.stdin:\n  print('RANDOM', flush=True)\""
-    done = run("referee.cli", "volcanoes", "play", bot, bot, "--turn-ms", "1000", "--replay", str(old))
-    one_line(done, "referee volcanoes play", "cannot write the replay", "No space left")
-    assert old.read_text() == "the old replay" and small_disk.leftovers() == []
+@pytest.mark.parametrize("command", WRITERS)
+def test_a_command_on_a_full_disk_leaves_the_old_file(command, replay, small_disk):
+    name, argv, prog, says = WRITERS[command]
+    old = small_disk.filled_beside(name, f"the old {name}")
+    done = run(*argv(old, replay))
+    one_line(done, prog, says.format(old=old), "No space left")
+    assert small_disk.left_alone(old, f"the old {name}")
+
+
+def refuses_to_write_over(file, content: bytes, prog: str, *argv: str) -> None:
+    """Command `argv` (`prog` in its messages), told to write over its input `file`, which is made to
+    hold `content`: it refuses in one line, and leaves `file` as it was."""
+    file.write_bytes(content)
+    one_line(run(*argv), prog, "is an input")
+    assert file.read_bytes() == content
 
 
 def test_stormyseas_show_refuses_to_write_its_svg_over_its_cards(tmp_path):
     cards = tmp_path / "cards.txt"
-    cards.write_text("not even cards")
-    done = run("referee.cli", "stormyseas", "show", str(cards), "--svg", str(cards))
-    one_line(done, "referee stormyseas show", "is an input")
-    assert cards.read_text() == "not even cards"
+    args = ("referee.cli", "stormyseas", "show", str(cards), "--svg", str(cards))
+    refuses_to_write_over(cards, b"not even cards", "referee stormyseas show", *args)
 
 
 def test_analyse_writes_over_its_replay_whole_or_not_at_all(small_disk):
     from arena.games.volcanoes import analyse
     from arena.errors import UsageError
 
-    target = small_disk.path / "g.json"
     original = json.dumps(a_replay())
-    target.write_text(original)
-    small_disk.fill()
+    target = small_disk.filled_beside("g.json", original)
     analysed = {**json.loads(original), "padding": "x" * 300_000}
     with pytest.raises(UsageError, match="No space left"):
         analyse._write(target, analysed)
-    assert target.read_text() == original and small_disk.leftovers() == []
+    assert small_disk.left_alone(target, original)
 
 
 def test_analyse_blames_the_page_when_the_page_cannot_be_written(replay):
@@ -159,26 +176,12 @@ def test_bundle_refuses_to_write_over_a_module_it_bundles(tmp_path):
             source.write_bytes(before)
 
 
-def test_bundle_on_a_full_disk_leaves_the_old_file(small_disk):
-    old = small_disk.path / "bundle.py"
-    old.write_text("# the old bundle")
-    small_disk.fill()
-    done = run("arena.cli", "bundle", "random", "-o", str(old))
-    one_line(done, "arena bundle", f"cannot write {old}", "No space left")
-    assert old.read_text() == "# the old bundle" and small_disk.leftovers() == []
-
-
 def test_bench_refuses_to_save_over_the_baseline_it_compares_with(tmp_path):
     baseline = tmp_path / "base.json"
-    baseline.write_text("{}")
-    done = run("arena.cli", "bench", "--save", str(baseline), "--compare", str(baseline))
-    one_line(done, "arena bench", "is an input")
-    assert baseline.read_text() == "{}"
+    args = ("arena.cli", "bench", "--save", str(baseline), "--compare", str(baseline))
+    refuses_to_write_over(baseline, b"{}", "arena bench", *args)
 
 
 def test_report_refuses_to_write_its_page_over_the_database(arena_run, tmp_path):
     db = tmp_path / "run.sqlite"
-    db.write_bytes(arena_run.read_bytes())
-    done = run("arena.cli", "report", str(db), "-o", str(db))
-    one_line(done, "arena report", "is an input")
-    assert db.read_bytes() == arena_run.read_bytes()
+    refuses_to_write_over(db, arena_run.read_bytes(), "arena report", "arena.cli", "report", str(db), "-o", str(db))

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from referee import process
+from tests.processes import holding
 
 ROOT = Path(__file__).resolve().parents[2]
 ESCAPER = [sys.executable, "-S", str(Path(__file__).parent / "scripts" / "escaper.py")]
@@ -28,19 +29,7 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="ne
 
 def marked(marker: str) -> list[int]:
     """The running processes (zombies are not) whose command line holds `marker`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if marker.encode() not in (entry / "cmdline").read_bytes():
-                continue
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        if stat[stat.rindex(")") + 2] not in "ZX":
-            found.append(int(entry.name))
-    return found
+    return holding(marker, "cmdline")
 
 
 def kill_marked(marker: str, seconds: float = 5.0) -> None:

@@ -9,27 +9,18 @@ import pytest
 
 from referee.volcanoes import analysis, rules
 from referee.volcanoes.board import INDEX, NAMES
-from referee.volcanoes.replay import replay_from_moves, replay_problem
+from referee.volcanoes.replay import replay_problem
 from referee.volcanoes.view import frames
 
 
 @pytest.fixture(scope="module")
-def game(conformance_games):
+def game(conformance_games, recorded_replay):
     """A recorded game of 40 turns or more that blue won by a connection, as a replay."""
     recorded = min(
         (g for g in conformance_games if g["winner"] == "blue" and len(g["moves"].split()) >= 40),
         key=lambda g: len(g["moves"].split()),
     )
-    moves = recorded["moves"].split()
-    return replay_from_moves(
-        moves,
-        seed=1,
-        players={"blue": "b", "orange": "o"},
-        winner="blue",
-        reason="connection",
-        detail="",
-        turns=len(moves),
-    )
+    return recorded_replay(recorded, {"blue": "b", "orange": "o"})
 
 
 def test_positions_are_the_frames_before_each_players_turn(game):

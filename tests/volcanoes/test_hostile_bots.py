@@ -13,6 +13,7 @@ import pytest
 
 from referee.process import BotProcess
 from referee.volcanoes.match import Settings, play_game
+from tests.processes import alive
 
 SCRIPTS = Path(__file__).parent / "scripts"
 HOSTILE = [sys.executable, "-S", str(SCRIPTS / "hostile.py")]
@@ -20,15 +21,6 @@ ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
-
-
-def alive(pid: int) -> bool:
-    """Is `pid` a running process (a zombie is dead: it only waits for its parent)?"""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] not in "ZX"
 
 
 def grandchildren(prefix: Path) -> list[int]:

@@ -23,12 +23,10 @@ class VolcanoesGame(Game):
     turn_ms: float = Settings.turn_ms
     first_turn_ms: float = Settings.first_turn_ms
 
+    protocol = PROTOCOL
     name = "volcanoes"
     seats = 2
     replays_seeds = True  # our referee: a seed's RANDOM answers are java.util.Random(seed)'s
-
-    def config(self) -> dict:
-        return {"protocol": PROTOCOL, "turn_ms": self.turn_ms, "first_turn_ms": self.first_turn_ms}
 
     @property
     def settings(self) -> Settings:

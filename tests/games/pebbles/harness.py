@@ -1,9 +1,11 @@
-"""What the tests of Pebbles' external referees share: its bots as players, the game played
-in-process as the oracle of their results, and the check that a game left no process behind."""
+"""What the tests of Pebbles' external referees share: the referees' commands, its bots as players,
+the game played in-process as the oracle of their results, and the check that a game left no
+process behind."""
 
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import time
 import uuid
@@ -12,12 +14,31 @@ from pathlib import Path
 import pytest
 
 from arena.games.base import Player, ranks_from_scores
+from arena.games.relay import RelayGame
+from arena.games.runner import RefereeGame
+from arena.games.sdk import SdkGame
 from tests.games.pebbles import rules
+from tests.processes import holding
 
 HERE = Path(__file__).parent
+ROOT = HERE.resolve().parents[2]  # the checkout's: the cli and json referees run from it, as modules
 BOTS = HERE / "bots"
 SDK_REFEREE = [sys.executable, str(HERE / "sdk_referee.py")]
 RELAY_REFEREE = [sys.executable, str(HERE / "relay_referee.py")]
+PYTHON = shlex.quote(sys.executable)
+CLI_REFEREE = f"{PYTHON} -m tests.games.pebbles.cli_referee"
+JSON_REFEREE = f"{PYTHON} -m tests.games.pebbles.json_referee"
+
+DRIVEN = {"sdk": (SdkGame, SDK_REFEREE), "relay": (RelayGame, RELAY_REFEREE)}  # the referees the arena drives
+
+
+def driven_game(protocol: str, *flags: str, players: int = 2, **options) -> RefereeGame:
+    """Pebbles refereed in `protocol` (sdk or relay), the referee given `flags`."""
+    kind, referee = DRIVEN[protocol]
+    # A bot's start on a busy machine is no test's subject.
+    options = {"reply_s": 10, "first_turn_ms": 3000, "game_s": 60} | options
+    return kind(referee + list(flags), players, **options)
+
 
 # What each well-behaved bot plays (the oracle: bots/NAME.py play the same).
 CHOICES = {
@@ -29,9 +50,15 @@ CHOICES = {
 
 
 def player(name: str, *args: str) -> Player:
-    """Bot `name` of bots/ as a command-line player."""
-    command = " ".join([sys.executable, str(BOTS / f"{name}.py"), *args])
+    """Bot `name` of bots/ as a command-line player (`hostile`'s misbehaviour in `args`)."""
+    command = shlex.join([sys.executable, str(BOTS / f"{name}.py"), *args])
     return Player(label=" ".join([name, *args]), spec=command, kind="command", target=command, version="test")
+
+
+def sleeper() -> Player:
+    """A player that outlives its input's end: only a kill ends it."""
+    command = shlex.join([sys.executable, "-c", "import time; time.sleep(60)"])
+    return Player("sleeper", command, "command", command, "test")
 
 
 def expected(seed: int, names: list[str]) -> tuple[list[int], list[int], int]:
@@ -41,28 +68,6 @@ def expected(seed: int, names: list[str]) -> tuple[list[int], list[int], int]:
         assert rules.play(state, str(CHOICES[names[state.to_move]](state.pebbles))) is None
     scores = rules.final_scores(state)
     return scores, ranks_from_scores(scores), state.turn
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] not in "ZX"
-
-
-def marked_processes(marker: str) -> list[int]:
-    """Live processes (not this one) whose environment holds `marker`: those this test started."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            if marker.encode() in (entry / "environ").read_bytes() and _alive(int(entry.name)):
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
 
 
 @pytest.fixture
@@ -76,7 +81,7 @@ def leftovers(monkeypatch):
 
     def left(seconds: float = 2.0) -> list[int]:
         deadline = time.monotonic() + seconds
-        while (pids := marked_processes(marker)) and time.monotonic() < deadline:
+        while (pids := holding(marker)) and time.monotonic() < deadline:
             time.sleep(0.05)
         return pids
 

@@ -11,32 +11,20 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+import faults  # noqa: E402
 import rules  # noqa: E402
+from faults import read  # noqa: E402
 
 
 def options() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--ignore-seed", action="store_true", help="draw the game from os.urandom")
-    parser.add_argument("--crash-at", type=int, metavar="ROUND", help="die there")
-    parser.add_argument("--hang-at", type=int, metavar="ROUND", help="stop answering there")
-    parser.add_argument("--garbage-at", type=int, metavar="ROUND", help="print what is no command there")
+    faults.add_flags(parser)
     parser.add_argument("--bad-end", action="store_true", help="end on a result that places nobody")
-    parser.add_argument("--exit-code", type=int, default=0, help="exit with it after the result")
-    parser.add_argument("--spawn", metavar="FILE", help="start a process in a session of its own; its pid to FILE")
     return parser.parse_args()
-
-
-def read() -> str:
-    line = sys.stdin.readline()
-    if not line:
-        sys.exit("the runner closed our input")
-    return line.rstrip("\r\n")
 
 
 def result(scores: list[int], out: int | None) -> str:
@@ -48,9 +36,7 @@ def result(scores: list[int], out: int | None) -> str:
 
 def main() -> int:
     args = options()
-    if args.spawn:
-        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"], start_new_session=True)
-        Path(args.spawn).write_text(str(child.pid))
+    faults.spawn(args)
     line = read()
     seed = random.getrandbits(63)
     if line.startswith("###Seed "):
@@ -65,13 +51,7 @@ def main() -> int:
     while not state.over and out is None:
         mover = state.to_move
         round_ += 1
-        if round_ == args.crash_at:
-            print("Exception in thread main: crash-at", file=sys.stderr, flush=True)
-            os._exit(1)
-        if round_ == args.hang_at:
-            time.sleep(3600)
-        if round_ == args.garbage_at:
-            print("Hello from the referee!")
+        faults.misbehave(args, round_, "Exception in thread main: crash-at")
         print("\n".join([f"###Input {mover}", *rules.turn_input(state), f"###Output {mover} 1"]), flush=True)
         error = rules.play(state, read())
         if error is not None:

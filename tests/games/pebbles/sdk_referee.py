@@ -25,13 +25,13 @@ import os
 import random
 import re
 import shlex
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+import faults  # noqa: E402
 import rules  # noqa: E402
+from faults import read  # noqa: E402
 
 HEADER = re.compile(r"\[\[(?P<command>.+)\] ?(?P<count>[0-9]+)\]")
 
@@ -44,15 +44,10 @@ def options() -> argparse.Namespace:
     parser.add_argument("--soft-extra-ms", type=int, default=50, help="4.7: what is added to each limit sent")
     parser.add_argument("--idle-rounds", type=int, default=0, help="rounds at the start that execute nobody")
     parser.add_argument("--unread-asks", action="store_true", help="ask players for answers it never reads")
-    parser.add_argument("--ignore-seed", action="store_true", help="draw the game from os.urandom")
     parser.add_argument("--needs-opens", action="store_true", help="stop unless java.lang is opened to it")
-    parser.add_argument("--crash-at", type=int, metavar="ROUND", help="die there, saying nothing on stdout")
-    parser.add_argument("--hang-at", type=int, metavar="ROUND", help="stop answering there")
-    parser.add_argument("--garbage-at", type=int, metavar="ROUND", help="print what is no frame there")
+    faults.add_flags(parser)
     parser.add_argument("--bad-frame-at", type=int, metavar="ROUND", help="send a frame the protocol lacks")
     parser.add_argument("--fail-at", type=int, metavar="ROUND", help="throw there: a [[FAIL]] frame")
-    parser.add_argument("--exit-code", type=int, default=0, help="exit with it after the scores")
-    parser.add_argument("--spawn", metavar="FILE", help="start a process in a session of its own; its pid to FILE")
     parser.add_argument("--stderr-bytes", type=int, default=0, help="log that much on stderr first")
     return parser.parse_args()
 
@@ -99,22 +94,9 @@ class Referee:
     def print(self, command: str, lines: list[str]) -> None:
         self.out.write(frame(command, lines) + "\n")
 
-    def read(self) -> str:
-        line = sys.stdin.readline()
-        if not line:
-            sys.exit("the runner closed our input")
-        return line.rstrip("\r\n")
-
     def misbehave(self) -> None:
         args, now = self.args, self.round
-        if now == args.crash_at:
-            print("Exception in thread main java.lang.IllegalStateException: crash-at", file=sys.stderr, flush=True)
-            os._exit(1)
-        if now == args.hang_at:
-            time.sleep(3600)
-        if now == args.garbage_at:
-            self.out.write("Hello from the referee!\n")
-            self.out.flush()
+        faults.misbehave(args, now, "Exception in thread main java.lang.IllegalStateException: crash-at")
         if now == args.bad_frame_at:
             self.print("SET_PLAYER_SCORE", ["0 1"])
             self.out.flush()
@@ -148,7 +130,7 @@ class Referee:
 
     def execute(self, player: int, inputs: list[str], count: int, limit: int | None = None) -> list[str] | None:
         """Execute `player` as GameManager.execute does: its answer, or None on a timeout."""
-        header = self.read()
+        header = read()
         if header != "[[GET_GAME_INFO] 0]":
             self.fail(RuntimeError(f"Invalid command: {header}"))
         self.round += 1
@@ -165,10 +147,10 @@ class Referee:
         extra = self.args.soft_extra_ms if self.args.sdk >= 4.7 else 0
         self.print("NEXT_PLAYER_INFO", [str(player), str(count), str(limit + extra)])
         self.out.flush()
-        match = HEADER.fullmatch(self.read())
+        match = HEADER.fullmatch(read())
         if match is None:
             self.fail(RuntimeError("Error in data sent to referee"))
-        lines = [self.read() for _ in range(int(match["count"]))]
+        lines = [read() for _ in range(int(match["count"]))]
         self.new_turn = False
         if count > 0:
             self.executed[player] = True
@@ -205,11 +187,11 @@ class Referee:
         if args.stderr_bytes:
             sys.stderr.write(("x" * 99 + "\n") * (args.stderr_bytes // 100) + "the end of the log\n")
             sys.stderr.flush()
-        header = HEADER.fullmatch(self.read())
+        header = HEADER.fullmatch(read())
         if header is None or header["command"] != "INIT":
             self.fail(RuntimeError("Error in data sent to referee"))
-        players = int(self.read().split()[0])
-        parameters = dict(self.read().partition("=")[::2] for _ in range(int(header["count"]) - 1))
+        players = int(read().split()[0])
+        parameters = dict(read().partition("=")[::2] for _ in range(int(header["count"]) - 1))
         seed = int(parameters["seed"]) if parameters.get("seed", "").lstrip("-").isdigit() else random.getrandbits(63)
         parameters["seed"] = str(seed)
         state = rules.new_game(int.from_bytes(os.urandom(8)) if args.ignore_seed else seed, players)
@@ -249,9 +231,7 @@ class Referee:
 
 def main() -> int:
     args = options()
-    if args.spawn:
-        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"], start_new_session=True)
-        Path(args.spawn).write_text(str(child.pid))
+    faults.spawn(args)
     return Referee(args).play()
 
 
