@@ -25,7 +25,7 @@ from arena.errors import UsageError
 from arena.games import GameError
 from arena.games.base import Game, RefereeFailure
 from arena.games.config import CONFIG_FILE, game_config, game_from
-from arena.games.volcanoes import analyse
+from arena.games.volcanoes import analyse_cli
 from arena.play import league_cli, tune
 from arena.play.players import PlayerError, changed_since, resolve_all
 from arena.play.run import make_executor, run_jobs
@@ -170,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.register(sub)
     stress.register(sub.choices["bench"])
     bundle.register(sub)
-    analyse.register(sub)
+    analyse_cli.register(sub)
     return parser
 
 
@@ -554,7 +554,7 @@ def _seed_verdict(args, game: Game, players, seed: int) -> dict:
         if not args.allow_unseeded:
             raise UsageError(
                 f"the referee of {game.name} ignores the seed ({verdict.detail}): paired statistics would be "
-                "wrong; fix its seed option (--seed-flag), or give --allow-unseeded to count games one by one"
+                f"wrong; {game.seed_advice}, or give --allow-unseeded to count games one by one"
             )
         return {"seed_check": verdict.status, "unpaired": True}
     return {"seed_check": verdict.status}

@@ -27,6 +27,7 @@ import sys
 import tempfile
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
@@ -34,9 +35,12 @@ from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, TAKE_OVER_NOTE
 from bots.volcanoes.registry import BOTS, is_pure
 from referee.options import count
 from referee.process import BotError, BotProcess, warm_up
-from referee.volcanoes.match import Settings, play_game
+from referee.volcanoes.constants import FIRST_TURN_MS, MAX_TURNS, TURN_MS
 
-from arena.games.volcanoes.players import wait_until_loaded
+# The referee (numba, half a second to import) is loaded when a stress run starts, not whenever the
+# `arena` command builds its parser: `arena` on another game never loads numba.
+if TYPE_CHECKING:
+    from referee.volcanoes.match import Settings
 
 FORFEITS = ("timeout", "crash", "invalid")
 
@@ -67,6 +71,9 @@ def play_one(
 ) -> dict:
     """One game in this worker; what `report` needs of it. `load_first`: the bots load their
     engines before the first turn (else their stand-ins answer until they have)."""
+    from arena.games.volcanoes.players import wait_until_loaded
+    from referee.volcanoes.match import play_game
+
     fresh = None
     if cache is None:  # per game: an empty cache of its own
         fresh = tempfile.mkdtemp(prefix="caldera-stress-numba-")
@@ -202,9 +209,11 @@ def run(args: argparse.Namespace) -> int:
     load_first = loads_first(args)
     parallel = args.parallel or 2 * (os.cpu_count() or 1)
     games = args.games or parallel
+    from referee.volcanoes.match import Settings
+
     settings = Settings(
-        turn_ms=args.turn_ms or Settings.turn_ms,
-        first_turn_ms=args.first_turn_ms or Settings.first_turn_ms,
+        turn_ms=args.turn_ms or TURN_MS,
+        first_turn_ms=args.first_turn_ms or FIRST_TURN_MS,
         max_turns=args.max_turns,
     )
     shared = None if args.cache == "per-game" else tempfile.mkdtemp(prefix="caldera-stress-numba-")
@@ -274,7 +283,7 @@ def register(bench: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--max-turns",
         type=count(1),
-        default=Settings().max_turns,
+        default=MAX_TURNS,
         help="turns before a draw (default %(default)s: whole games)",
     )
     # --turn-ms and --first-turn-ms are the game options `arena bench` already has (default None).

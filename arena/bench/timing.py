@@ -43,7 +43,6 @@ from bots.volcanoes.launch import LOAD_FIRST_VARIABLE
 from referee.process import warm_up_command
 
 from arena.bench import transcripts
-from arena.games.volcanoes import players as volcanoes_players
 from arena.play import players
 from arena.errors import UsageError
 from arena.games.base import Game, Player
@@ -370,6 +369,7 @@ WORK = re.compile(r"\b(playouts|iterations|nodes|simulations|rollouts)\s*[=:]\s*
 def bot_command(spec: str, game: Game | None = None) -> tuple[str, str | None]:
     """The command line and directory of a player spec of `game` (default Volcanoes; a registered
     bot runs as its own process here, as it would on CodinGame)."""
+    from arena.games.volcanoes import players as volcanoes_players
     from arena.games.volcanoes.game import VolcanoesGame
 
     player = players.resolve(spec, game or VolcanoesGame())

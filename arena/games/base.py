@@ -136,6 +136,8 @@ class Game(ABC):
     timed_by_referee: bool = False
     # True when a seed is known to replay the same game (our own referee): no check before a run.
     replays_seeds: bool = False
+    # What to fix where the referee turns out to ignore the seed (the arena's seed check).
+    seed_advice: str = "give the referee the seed"
 
     def config(self) -> dict:
         """What makes this game again (`arena.games.make(config)`): JSON-ready, stored with a run.

@@ -17,11 +17,12 @@ of the referee's own: the SDK's runner plays the referee in its own JVM, so what
 with System.out (Legends of Code and Magic's log of its turns) precedes the scores; brutaltester
 skips such lines too, and they are kept in `data["referee_stdout"]`. A player with a negative
 score failed (CodinGame's referees score a deactivated player -1): that is its error, and the game
-counts. With `-l` (`log = true`, the default) the referee writes the SDK runner's result JSON
-(GameResultDto: see referee/brutaltester.py) to a temporary file, which gives each player's stderr
-turn by turn, the tooltips that say why a player was deactivated (its error's kind: timeout,
-crash, start, else `invalid`), the summaries, the uinput, the first view frame and the `failCause` of
-a referee that crashed. The referee crashing, hanging past `timeout_s`, exiting non-zero, printing
+counts (`negative_score_is_error = false` for a game whose normal scores may be below 0). With
+`-l` (`log = true`, the default) the referee writes the SDK runner's result JSON (GameResultDto:
+see referee/brutaltester.py) to a temporary file, which gives each player's stderr turn by turn,
+the tooltips that say why a player was deactivated (its error's kind: timeout, crash, start, else
+`invalid`), the summaries, the uinput, the first view frame and the `failCause` of a referee that
+crashed. The referee crashing, hanging past `timeout_s`, exiting non-zero, printing
 anything else or writing no log when asked for one fails the game as a `RefereeFailure`.
 """
 
@@ -58,8 +59,10 @@ class CliGame(CommandGame):
     league_flag: str = LEAGUE_FLAG
     extra_args: str = ""
     log: bool = True
+    negative_score_is_error: bool = True  # False for a game whose scores may be below 0 (then ranks only)
 
     protocol = PROTOCOL
+    seed_advice = "fix how it is given the seed (--seed-flag, seed_flag in arena.toml)"
 
     def __post_init__(self):
         for label, text in (("seed flag", self.seed_flag), ("extra args", self.extra_args)):
@@ -98,7 +101,7 @@ class CliGame(CommandGame):
             finished = run_referee(self.arguments(seed, commands, log_path), self.timeout_s, self.cwd)
             finished.check_exit(self.timeout_s)
             log = read_log(log_path, finished) if log_path else None
-        return outcome(finished, log, self.seats)
+        return outcome(finished, log, self.seats, self.negative_score_is_error)
 
 
 # ---------------------------------------------------------------- reading the referee's result
@@ -168,8 +171,10 @@ def _score(line: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def outcome(finished: Finished, log: dict | None, seats: int) -> Outcome:
-    """The game's outcome from the referee's stdout and, where it wrote one, its log."""
+def outcome(finished: Finished, log: dict | None, seats: int, negative_score_is_error: bool = True) -> Outcome:
+    """The game's outcome from the referee's stdout and, where it wrote one, its log. A negative
+    score is that player's failure unless `negative_score_is_error` is False (a game whose normal
+    scores may be below 0): then scores only rank."""
     log = log or {}
     if log.get("failCause"):
         cause = str(log["failCause"]).strip().splitlines() or ["?"]
@@ -178,7 +183,7 @@ def outcome(finished: Finished, log: dict | None, seats: int) -> Outcome:
     errors: list[str | None] = [None] * seats
     why: list[str] = [""] * seats
     for seat, score in enumerate(scores):
-        if score < 0:
+        if score < 0 and negative_score_is_error:
             errors[seat], why[seat] = failure_of(seat, log)
     failed = [seat for seat in range(seats) if errors[seat]]
     if failed:

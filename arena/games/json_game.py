@@ -51,6 +51,7 @@ class JsonGame(CommandGame):
     """A play-one-game command as a game. Its arguments are plain data (`config()` gives them back)."""
 
     protocol = PROTOCOL
+    seed_advice = "check that its command passes the seed ({seed} or %SEED%) to a game that uses it"
 
     def __post_init__(self):
         super().__post_init__()

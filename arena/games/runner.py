@@ -76,6 +76,7 @@ class RefereeGame(Game):
     # True where the referee asks each turn's limit: `first_turn_ms` and `turn_ms` override it, and
     # None keeps it; else they are the limits.
     referee_asks_limits: ClassVar[bool] = False
+    seed_advice = "send it the seed (send_seed = true in arena.toml) and check that its referee uses it"
 
     def __post_init__(self):
         if not isinstance(self.seats, int) or not 2 <= self.seats <= self.max_players:

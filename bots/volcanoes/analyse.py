@@ -18,11 +18,8 @@ import numpy as np
 from referee.volcanoes import analysis
 from referee.volcanoes.board import N_TILES
 
-from .registry import BOTS, bot_class
+from .registry import ANALYSIS_ENGINE, ANALYSIS_ITERATIONS, BOTS, bot_class
 from .state import GameState
-
-ITERATIONS = 20_000  # per search, two a position: about 0.1-0.4 s of one core each for mcts
-ENGINE = "mcts"
 
 
 def engines() -> list[str]:
@@ -58,7 +55,13 @@ class Analyser:
     """An engine on `workers` processes (1: this process), ready for many games: warm once, then
     `analyse` replay after replay. Use it as a context manager."""
 
-    def __init__(self, engine: str = ENGINE, iterations: int = ITERATIONS, workers: int | None = None, seed: int = 0):
+    def __init__(
+        self,
+        engine: str = ANALYSIS_ENGINE,
+        iterations: int = ANALYSIS_ITERATIONS,
+        workers: int | None = None,
+        seed: int = 0,
+    ):
         if engine not in engines():
             raise ValueError(f"{engine} cannot analyse games; engines that can: {', '.join(engines())}")
         if iterations < 1:

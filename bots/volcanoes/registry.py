@@ -200,6 +200,11 @@ def bot_class(name: str):
     return getattr(importlib.import_module(module), cls)
 
 
+# `arena analyse` (bots/volcanoes/analyse.py): the bot that searches every position of a game, and
+# its budget per search, in iterations (about 0.1-0.4 s of one core each for mcts; two a position).
+ANALYSIS_ENGINE = "mcts"
+ANALYSIS_ITERATIONS = 20_000
+
 # The pure-Python bot that plays for a registered bot while its process imports numba and loads its
 # kernels (`bots.volcanoes.launch`): the strongest pure engine, but a random bot stays random.
 STAND_INS = {"random": "pure-random"}

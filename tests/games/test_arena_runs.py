@@ -167,6 +167,7 @@ def test_a_referee_that_ignores_the_seed_is_refused_unless_allowed(tmp_path, cap
     assert main([*argv, "--workers", "1", "--db", str(db), "--quiet"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert "ignores the seed" in err[-1] and "--allow-unseeded" in err[-1]
+    assert "--seed-flag" in err[-1]  # what to fix, in the words of this protocol
     assert not db.exists()
     assert main([*argv, "--allow-unseeded", "--workers", "1", "--db", str(db), "--quiet"]) == 0
     config, games, _ = stored(db)

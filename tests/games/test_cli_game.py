@@ -59,6 +59,17 @@ def test_without_the_log_a_negative_score_is_still_the_seats_error():
     assert outcome.fingerprint == "seed=4"
 
 
+def test_a_game_whose_scores_may_be_negative_ranks_them_and_blames_nobody():
+    finished = cli.Finished("-3\n-7\nseed=4\n", 0, "", 0.1)
+    said = cli.outcome(finished, None, 2)
+    assert said.errors == [cli.UNTOLD_ERROR, cli.UNTOLD_ERROR]
+    ranked = cli.outcome(finished, None, 2, negative_score_is_error=False)
+    assert ranked.errors == [None, None]
+    assert ranked.scores == [-3, -7] and ranked.ranks == [0, 1]
+    assert ranked.detail == "scores -3 -7"
+    assert make(game(negative_score_is_error=False).config()).negative_score_is_error is False
+
+
 def test_a_referee_that_cannot_start_is_a_referee_failure():
     broken = CliGame("pebbles", "/nonexistent/referee")
     with pytest.raises(RefereeFailure, match="cannot start"):

@@ -1,13 +1,6 @@
-"""`arena analyse`: see why games were lost. Every position of a game is searched by an engine at a
-fixed budget (`bots/volcanoes/analyse.py`); the replay gains each position's value and the
-engine's preferred move, its page draws the value curve and marks the moves that lost the most.
-
-    arena analyse game.json                  # the replay gains its analysis; game.html beside it
-    arena analyse --db RUN --player NAME     # NAME's lost games of a run, and its typical mistakes
-
-The command lives in `arena`, not in `referee volcanoes`, because the engine is a bot and `referee`
-imports no bot; `referee volcanoes view` draws an analysed replay like any other.
-"""
+"""`arena analyse`'s work (its command line: analyse_cli.py): replays of files or of a run's games
+searched by an engine (`bots/volcanoes/analyse.py`), written back with their analysis and pages, and
+a player's typical mistakes."""
 
 from __future__ import annotations
 
@@ -19,9 +12,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from bots.volcanoes.analyse import ENGINE, ITERATIONS, Analyser, engines
+from bots.volcanoes.analyse import Analyser, engines
 from referee.files import refuse_overwriting, usable_folder, write_atomic
-from referee.options import count
 from referee.volcanoes import analysis
 from referee.volcanoes.replay import read_replay, replay_problem
 from referee.volcanoes.view import render
@@ -34,38 +26,6 @@ from arena.stats.tables import points, table
 PHASES = ("opening (the game's first third)", "middle (its second third)", "end (its last third)")
 WORST_SHOWN = 10
 WINNING = 0.9  # a player's expected score in a position it should win
-
-
-def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "analyse", help="search every position of games: values, preferred moves, mistakes", description=__doc__
-    )
-    p.add_argument("replays", nargs="*", metavar="REPLAY", help="replay files (referee volcanoes play --replay)")
-    p.add_argument("--db", metavar="RUN", help="analyse games of this arena run instead (with --player)")
-    p.add_argument("--player", metavar="LABEL", help="the run's player whose games to analyse")
-    p.add_argument(
-        "--games",
-        choices=("losses", "all"),
-        default="losses",
-        help="the player's lost games (default; draws count) or all its games",
-    )
-    p.add_argument("--limit", type=count(1), metavar="N", help="at most N games (the first played)")
-    p.add_argument(
-        "-o",
-        "--output",
-        metavar="DIR",
-        help="with --db: where the analysed replays and pages go (default: RUN_analysis/)",
-    )
-    p.add_argument("--engine", default=ENGINE, help=f"the searching bot (default {ENGINE})")
-    p.add_argument(
-        "--iterations",
-        type=count(1),
-        default=ITERATIONS,
-        help=f"search iterations per position (default {ITERATIONS:,})",
-    )
-    p.add_argument("--workers", type=count(1), help="processes searching at once (default: every core)")
-    p.add_argument("--quiet", action="store_true", help="no progress line")
-    p.set_defaults(run=run_analyse)
 
 
 def run_analyse(args) -> int:

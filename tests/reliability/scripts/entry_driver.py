@@ -110,15 +110,15 @@ def run_case(target: str, argv: list[str], stdin: str, timeout: float) -> dict:
         }
 
 
+def _capture(self, *args, **kwargs):
+    raise _Shape(self)
+
+
 def shape(target: str) -> dict | None:
     """The parser the entry point builds, found by running it (in a child, stdin empty) until it
     parses its command line: None when it reads no command line that way."""
-
-    def capture(self, *args, **kwargs):
-        raise _Shape(self)
-
-    argparse.ArgumentParser.parse_args = capture
-    argparse.ArgumentParser.parse_known_args = capture
+    argparse.ArgumentParser.parse_args = _capture
+    argparse.ArgumentParser.parse_known_args = _capture
     with tempfile.TemporaryFile() as found:
         pid = os.fork()
         if pid == 0:
@@ -139,6 +139,21 @@ def shape(target: str) -> dict | None:
         _wait(pid, 60)
         found.seek(0)
         return json.loads(found.read() or b"null")
+
+
+def build_parser_here(target: str) -> None:
+    """A console script's parser built once in this process, up to its parsing (then stopped), so
+    that what building it imports (`referee`'s every game and puzzle) is imported once, not in
+    every child."""
+    parse, parse_known = argparse.ArgumentParser.parse_args, argparse.ArgumentParser.parse_known_args
+    argparse.ArgumentParser.parse_args = argparse.ArgumentParser.parse_known_args = _capture
+    sys.argv = [target.partition(":")[0]]
+    try:
+        _run(target)
+    except (_Shape, SystemExit):
+        pass
+    finally:
+        argparse.ArgumentParser.parse_args, argparse.ArgumentParser.parse_known_args = parse, parse_known
 
 
 def _wait(pid: int, timeout: float) -> tuple[int, bool]:
@@ -165,6 +180,8 @@ def main() -> None:
     if request.get("shape"):
         answer = shape(target)
     else:
+        if ":" in target:  # a console script: it parses its command line first, reading nothing else
+            build_parser_here(target)
         answer = [run_case(target, c["argv"], c.get("stdin", ""), request["timeout"]) for c in request["cases"]]
     print(json.dumps(answer))
 
