@@ -233,8 +233,9 @@ def run_jobs(
     record has `"failure"` set: the game did not happen).
 
     A worker process that dies (a bot that kills it, the OOM killer) takes its batch with it: the
-    pool is started again, and the batches it lost are played once more, one game a task, at the
-    end; a game whose worker dies again is recorded as a failure of the machine. Stops submitting
+    pool is started again, and the batches it lost are played once more at the end, one game at a
+    time with nothing else in flight; a game whose worker dies then, alone, is recorded as a failure
+    of the machine. Stops submitting
     when `should_stop()` turns true; batches already running still finish and are recorded, so no
     played game is lost. Returns True if it stopped early."""
     jobs = iter(jobs)
@@ -245,7 +246,7 @@ def run_jobs(
 
     def next_batch() -> list[Job]:
         batch = list(islice(jobs, games_per_task))
-        if not batch and lost:
+        if not batch and lost and not pending:  # alone: a worker that dies now, this game killed
             batch = [lost.pop(0)]
             retried.add(batch[0].key)
         return batch
