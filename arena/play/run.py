@@ -235,9 +235,8 @@ def run_jobs(
     A worker process that dies (a bot that kills it, the OOM killer) takes its batch with it: the
     pool is started again, and the batches it lost are played once more at the end, one game at a
     time with nothing else in flight; a game whose worker dies then, alone, is recorded as a failure
-    of the machine. Stops submitting
-    when `should_stop()` turns true; batches already running still finish and are recorded, so no
-    played game is lost. Returns True if it stopped early."""
+    of the machine. Stops submitting when `should_stop()` turns true; batches already running still
+    finish and are recorded, so no played game is lost. Returns True if it stopped early."""
     jobs = iter(jobs)
     pending: dict[Future, list[Job]] = {}
     lost: list[Job] = []  # the batches of workers that died, to play again
@@ -285,7 +284,7 @@ def run_jobs(
                 for future, batch in list(pending.items()):  # the dead pool's other tasks
                     if not future.done() or isinstance(future.exception(), BrokenProcessPool):
                         del pending[future]
-                        lost.extend(job for job in batch if job.key not in retried)
+                        lost.extend(batch)  # (never a game played again: that one plays alone)
                 if log is not None:
                     print(f"\na worker process died; {len(lost)} games will be played again", file=log)
                 executor.restart()

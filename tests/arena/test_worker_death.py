@@ -40,7 +40,9 @@ class DyingPool:
             if killers:
                 future.set_exception(BrokenProcessPool("a worker died"))
             else:
-                future.set_result([{"lineup": list(job.lineup), "unit": job.unit, "seating": job.seating} for job in batch])
+                future.set_result(
+                    [{"lineup": list(job.lineup), "unit": job.unit, "seating": job.seating} for job in batch]
+                )
 
     def cancel(self, future) -> bool:
         return future.cancel()
