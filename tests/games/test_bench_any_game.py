@@ -105,11 +105,14 @@ def test_saved_turns_are_replayed_the_same(tmp_path, capsys, leftovers):
     """--record saves the turns it timed; --turns times the bots on them again, without a game."""
     greedy, saved = bot(tmp_path, "greedy", 0), tmp_path / "turns.json"
     base = ["bench", "--bot", greedy, "--against-bot", greedy, "--rounds", "4"]
-    assert main([*base, *game("relay"), "--opponent", bot(tmp_path, "other", 0), "--record", str(saved)]) == 0
+    # Exit status 1 is a regression: between a bot and itself over 4 rounds, noise on a busy machine
+    # (test_two_identical_copies_are_not_a_regression tests the verdict); here, what was recorded.
+    done = main([*base, *game("relay"), "--opponent", bot(tmp_path, "other", 0), "--record", str(saved)])
+    assert done in (0, 1)
     first = transcripts.load(str(saved))
     assert len(first) == RECORDED_GAMES  # one seat a game is the bot's when it has an opponent
     assert {t.source.rsplit("seat ", 1)[1] for t in first} == {"0", "1"}  # the seats taken in turn
-    assert main([*base, "--turns", str(saved), "--record", str(tmp_path / "again.json")]) == 0
+    assert main([*base, "--turns", str(saved), "--record", str(tmp_path / "again.json")]) in (0, 1)
     assert transcripts.load(str(tmp_path / "again.json")) == first
     capsys.readouterr()
     assert main([*base, "--turns", str(saved), "--record", str(saved)]) == 2
