@@ -48,7 +48,11 @@ class DyingPool:
         return future.cancel()
 
     def restart(self) -> None:
-        pass
+        """A new pool: the tasks still in the broken one fail with it, as a real pool's do."""
+        with self.lock:
+            flight, self.flight = self.flight, []
+        for future, _ in flight:
+            future.set_exception(BrokenProcessPool("the pool was broken"))
 
     def shutdown(self) -> None:
         pass
