@@ -197,6 +197,8 @@ def report(records: list[dict], settings: Settings, out=sys.stdout) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from referee.volcanoes.match import Settings  # here: see the comment above TYPE_CHECKING
+
     bots = args.engines or default_bots()
     unknown = [b for b in bots if b not in BOTS or is_pure(b)]
     if unknown:
@@ -209,8 +211,6 @@ def run(args: argparse.Namespace) -> int:
     load_first = loads_first(args)
     parallel = args.parallel or 2 * (os.cpu_count() or 1)
     games = args.games or parallel
-    from referee.volcanoes.match import Settings
-
     settings = Settings(
         turn_ms=args.turn_ms or TURN_MS,
         first_turn_ms=args.first_turn_ms or FIRST_TURN_MS,

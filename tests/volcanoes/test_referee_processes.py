@@ -56,7 +56,7 @@ def _replay_through_processes(game, tmp: Path):
 
 def _through_processes_sample(games: list[dict]) -> list[dict]:
     """The recorded games replayed through processes: every draw, the 20 longest and every 16th
-    (some 110 of 800). Every game is checked line for line in-process (test_conformance.py); here
+    (101 of 800). Every game is checked line for line in-process (test_conformance.py); here
     what is tested is the process plumbing, which a game's length and ending exercise, not its moves."""
     longest = sorted(games, key=lambda g: len(g["moves"].split()))[-20:]
     picked = [g for g in games if g["winner"] == "draw"] + longest + games[::16]

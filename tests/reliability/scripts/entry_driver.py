@@ -22,6 +22,7 @@ import tempfile
 import time
 import traceback
 import warnings
+from contextlib import contextmanager
 
 
 class _Shape(Exception):
@@ -110,16 +111,26 @@ def run_case(target: str, argv: list[str], stdin: str, timeout: float) -> dict:
         }
 
 
-def _capture(self, *args, **kwargs):
-    raise _Shape(self)
+@contextmanager
+def _stopped_at_parsing():
+    """Within it, an entry point stops where it would parse its command line: `_Shape` is raised
+    with its parser."""
+
+    def capture(self, *args, **kwargs):
+        raise _Shape(self)
+
+    saved = argparse.ArgumentParser.parse_args, argparse.ArgumentParser.parse_known_args
+    argparse.ArgumentParser.parse_args = argparse.ArgumentParser.parse_known_args = capture
+    try:
+        yield
+    finally:
+        argparse.ArgumentParser.parse_args, argparse.ArgumentParser.parse_known_args = saved
 
 
 def shape(target: str) -> dict | None:
     """The parser the entry point builds, found by running it (in a child, stdin empty) until it
     parses its command line: None when it reads no command line that way."""
-    argparse.ArgumentParser.parse_args = _capture
-    argparse.ArgumentParser.parse_known_args = _capture
-    with tempfile.TemporaryFile() as found:
+    with _stopped_at_parsing(), tempfile.TemporaryFile() as found:
         pid = os.fork()
         if pid == 0:
             os.setpgid(0, 0)
@@ -145,15 +156,12 @@ def build_parser_here(target: str) -> None:
     """A console script's parser built once in this process, up to its parsing (then stopped), so
     that what building it imports (`referee`'s every game and puzzle) is imported once, not in
     every child."""
-    parse, parse_known = argparse.ArgumentParser.parse_args, argparse.ArgumentParser.parse_known_args
-    argparse.ArgumentParser.parse_args = argparse.ArgumentParser.parse_known_args = _capture
     sys.argv = [target.partition(":")[0]]
-    try:
-        _run(target)
-    except (_Shape, SystemExit):
-        pass
-    finally:
-        argparse.ArgumentParser.parse_args, argparse.ArgumentParser.parse_known_args = parse, parse_known
+    with _stopped_at_parsing():
+        try:
+            _run(target)
+        except (_Shape, SystemExit):
+            pass
 
 
 def _wait(pid: int, timeout: float) -> tuple[int, bool]:
