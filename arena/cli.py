@@ -407,6 +407,7 @@ def cmd_tune(args) -> int:
         if args.resume:
             _check_tune_resumable(args, store)
         tuning = tune.Tuning(store)
+        tuning.prepare()
         executor = make_executor(args.backend, max(args.workers, 1), args.ray_address)
         try:
             tuning.play(executor, games_per_task=max(args.games_per_worker, 1), quiet=args.quiet)
@@ -646,6 +647,7 @@ def _continue(args, store: Store) -> int:
         print(text_report(config, list(players), store.games(), store.failures()))
         return 0
 
+    executor = make_executor(args.backend, max(args.workers, 1), args.ray_address)  # before the bar's thread
     bar = tqdm(total=total, initial=len(done), unit="game", disable=args.quiet, dynamic_ncols=True, file=sys.stderr)
     bar.set_postfix_str(live.describe(), refresh=False)
 
@@ -659,7 +661,6 @@ def _continue(args, store: Store) -> int:
             bar.update(1)
         bar.set_postfix_str(live.describe(), refresh=False)
 
-    executor = make_executor(args.backend, max(args.workers, 1), args.ray_address)
     try:
         run_jobs(
             todo,

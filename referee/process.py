@@ -255,12 +255,17 @@ _home_lock = threading.Lock()
 _cgroup_numbers = itertools.count(1)
 
 
-def _forget_home_after_fork() -> None:  # a forked child makes its own (the parent's is the parent's)
-    global _home, _home_lock
+def _forget_parent_after_fork() -> None:
+    """A forked child (an arena worker) starts with none of its parent's bots: closing its own must
+    never touch the parent's; it makes its own folder of cgroups; and a subreaper's role is not
+    inherited (prctl(2)), so it claims orphans again if it needs to."""
+    global _home, _home_lock, _live_bots, _open, _bots_lock, _claimed_orphans
     _home, _home_lock = False, threading.Lock()
+    _live_bots, _open, _bots_lock = set(), weakref.WeakSet(), threading.Lock()
+    _claimed_orphans = False
 
 
-os.register_at_fork(after_in_child=_forget_home_after_fork)
+os.register_at_fork(after_in_child=_forget_parent_after_fork)
 
 
 def _own_cgroup() -> Path | None:

@@ -148,6 +148,7 @@ def _play(args, store: Store, cli) -> int:
         print("\n[league] stopping: the games in play end and are stored (Ctrl+C again drops them)", file=sys.stderr)
 
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    league.ready(league.active())  # before the pool starts: forked workers then have the kernels loaded
     executor = cli.make_executor(args.backend, max(args.workers, 1), args.ray_address)
     try:
         league.play(executor)

@@ -11,6 +11,7 @@ import logging
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -116,10 +117,18 @@ class SerialExecutor:
         pass
 
 
+_WORKER_SIGNALS = {signal.SIGINT, signal.SIGTERM}  # what a worker handles otherwise than its run
+
+
 def _start_worker(parent: int) -> None:
-    """Ctrl-C is the main process's to handle; and a worker outlives no main process, even one killed
-    with SIGKILL (which no cleanup code sees): it closes its bots' processes and exits when orphaned."""
+    """Ctrl-C is the main process's to handle, SIGTERM ends a worker (a forked one would otherwise keep
+    a handler of its parent's, such as the league's); and a worker outlives no main process, even one
+    killed with SIGKILL (which no cleanup code sees): it closes its bots' processes and exits when
+    orphaned."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _WORKER_SIGNALS)  # blocked while it was forked
     claim_orphans()  # a worker's only children are bots: an orphan of theirs is its to kill
 
     def watch() -> None:
@@ -131,8 +140,18 @@ def _start_worker(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="watch-parent").start()
 
 
+def _start_method() -> str:
+    """How a pool starts its workers. Forked where fork is safe (Linux, and this process runs no
+    other thread, which a fork would copy stopped wherever it was, holding its locks), a worker starts
+    with what the run has loaded: the players' modules and their compiled kernels, prepared before the
+    pool starts. Spawned otherwise, each worker imports them and loads the kernels from numba's cache
+    again (over a second of processor time a worker, for Volcanoes' bots)."""
+    return "fork" if sys.platform == "linux" and threading.active_count() == 1 else "spawn"
+
+
 class PoolExecutor:
-    """A pool of worker processes on this machine (spawned: no threads of ours are forked)."""
+    """A pool of worker processes on this machine. Make it before any thread starts (a progress bar's
+    included): its workers are forked at once then (see `_start_method`)."""
 
     def __init__(self, workers: int):
         self.workers = workers
@@ -140,9 +159,21 @@ class PoolExecutor:
         self._pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
-            self.workers, mp_context=get_context("spawn"), initializer=_start_worker, initargs=(os.getpid(),)
+        method = _start_method()
+        pool = ProcessPoolExecutor(
+            self.workers, mp_context=get_context(method), initializer=_start_worker, initargs=(os.getpid(),)
         )
+        if method == "fork":
+            # A forking pool starts all its workers at its first task: now, while no thread runs. The
+            # signals a worker handles its own way stay blocked meanwhile: until `_start_worker` has
+            # set its handlers, a SIGTERM waits instead of reaching a handler copied from this process
+            # (the league's, which only asks to stop: the pool's end would then wait on the worker).
+            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _WORKER_SIGNALS)
+            try:
+                pool.submit(int)
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        return pool
 
     def submit(self, fn, *args) -> Future:
         return self._pool.submit(fn, *args)

@@ -222,12 +222,16 @@ class Tuning:
     def total_games(self) -> int:
         return self.config["iterations"] * games_per_iteration(self.config) + 2 * self.config["confirm_pairs"]
 
-    def play(self, executor, *, games_per_task: int = 1, quiet: bool = False, log=sys.stderr) -> None:
-        """Play what is left: the iterations, then the confirmation. A KeyboardInterrupt leaves every
-        finished game stored; the run resumes from there."""
-        config = self.config
+    def prepare(self, log=sys.stderr) -> None:
+        """Compile or load the players' kernels when games are left to play (before the pool starts:
+        forked workers then have them loaded)."""
         if len(self.games) < self.total_games:
             self.game.prepare(list(self.fixed.values()), log)
+
+    def play(self, executor, *, games_per_task: int = 1, quiet: bool = False, log=sys.stderr) -> None:
+        """Play what is left (`prepare` first): the iterations, then the confirmation. A
+        KeyboardInterrupt leaves every finished game stored; the run resumes from there."""
+        config = self.config
         print(
             f"tune {config['bot']} ({', '.join(p['name'] for p in config['params'])}): {self.total_games} games, "
             f"{len(self.games)} already played; database {self.store.path}",

@@ -1,0 +1,126 @@
+"""How the pool starts its workers: forked from a run that runs no other thread (so that a worker has
+the run's loaded modules and kernels), spawned otherwise; and a forked worker keeps nothing of its
+parent's that would act on the parent's bots or signals.
+
+Each case runs in a fresh Python process: the test's own process has threads of its own (a parallel
+run's), with which no pool forks."""
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pool forks on Linux only")
+
+
+def run_python(code: str, **env) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**__import__("os").environ, **env},
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def loaded_here(_) -> bool:
+    """In a worker: whether it has what its run set up before the pool started."""
+    from arena.play import run
+
+    return hasattr(run, "loaded_by_the_run")
+
+
+POOL_SEES_WHAT_THE_RUN_LOADED = """
+    import threading, time
+    from arena.play import run
+    from tests.arena.test_pool_start import loaded_here
+
+    run.loaded_by_the_run = True  # as a run's prepare() loads its players' kernels
+    if {thread}:
+        threading.Thread(target=time.sleep, args=(5,), daemon=True).start()
+    pool = run.PoolExecutor(2)
+    try:
+        print(pool.submit(loaded_here, None).result(timeout=30))
+    finally:
+        pool.shutdown()
+"""
+
+
+def test_a_pool_started_by_a_run_without_threads_forks_its_workers_with_what_the_run_loaded():
+    assert run_python(POOL_SEES_WHAT_THE_RUN_LOADED.format(thread=False)) == "True"
+
+
+def test_a_pool_started_while_another_thread_runs_spawns_its_workers():
+    assert run_python(POOL_SEES_WHAT_THE_RUN_LOADED.format(thread=True)) == "False"
+
+
+def test_a_forked_worker_ends_on_sigterm_whatever_handler_its_parent_had():
+    """The league handles SIGTERM as "stop after the games in play"; its workers must not inherit
+    that, or a pool that ends its workers (a broken one) would wait on them forever."""
+    code = """
+        import os, signal, time
+        from arena.play import run
+
+        def ended(pid):
+            try:
+                return open(f"/proc/{pid}/stat").read().split()[2] == "Z"
+            except OSError:
+                return True  # reaped already
+
+        signal.signal(signal.SIGTERM, lambda *_: None)  # the parent's: SIGTERM does nothing here
+        pool = run.PoolExecutor(2)
+        pid = pool.submit(os.getpid).result(timeout=30)
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while not ended(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        print("ended" if ended(pid) else "alive", flush=True)
+        # Not pool.shutdown(): a pool whose idle worker was killed can wait forever on the others
+        # (CPython's); its workers end when this process does (their watch of their parent).
+        os._exit(0)
+    """
+    assert run_python(code) == "ended"
+
+
+def test_a_forked_child_closing_its_bots_leaves_its_parents_bots_alone():
+    code = """
+        import os
+        from referee.process import BotProcess, close_all
+
+        bot = BotProcess("sleep 30")  # the parent's bot, open when the child is forked
+        child = os.fork()
+        if child == 0:
+            close_all()  # a worker about to exit closes its own bots: it has none
+            os._exit(0)
+        os.waitpid(child, 0)
+        print(bot.running())
+        bot.close()
+    """
+    assert run_python(code) == "True"
+
+
+def test_a_forked_child_claims_its_bots_orphans_itself():
+    """A subreaper's role is not inherited by a forked child (prctl(2)): a forked worker that needs
+    it (bots not contained by cgroups) must claim it again, not take its parent's word for it."""
+    code = """
+        import ctypes, os
+        from referee.process import claim_orphans
+
+        assert claim_orphans()
+        child = os.fork()
+        if child == 0:
+            libc = ctypes.CDLL(None, use_errno=True)
+            claim_orphans()
+            flag = ctypes.c_int(0)
+            libc.prctl(37, ctypes.byref(flag), 0, 0, 0)  # PR_GET_CHILD_SUBREAPER
+            os._exit(0 if flag.value == 1 else 1)
+        print(os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]))
+    """
+    assert run_python(code, CALDERA_NO_CGROUP="1") == "0"
