@@ -85,7 +85,7 @@ def judge(puzzle: str, file: Path, solver: str, *options: str) -> subprocess.Com
 
 @pytest.mark.parametrize("puzzle", PUZZLES)
 def test_a_judge_exits_1_when_an_answer_is_wrong(puzzle, tmp_path):
-    done = judge(puzzle, examples_file(puzzle, tmp_path), GARBAGE)
+    done = judge(puzzle, examples_file(puzzle, tmp_path), GARBAGE_ANSWER)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "answers wrong" in done.stderr and "Traceback" not in done.stderr
 
