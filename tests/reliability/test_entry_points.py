@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -64,18 +65,38 @@ def entry_points() -> list[str]:
     return scripts + modules
 
 
-def _driver(target: str, request: dict) -> object:
-    done = subprocess.run(
-        [sys.executable, str(DRIVER), target],
-        input=json.dumps(request),
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"},
-        cwd=ROOT,
-        timeout=CASE_SECONDS * 40,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+class _Driver:
+    """scripts/entry_driver.py for one entry point: requests answered one after the other by the same
+    process (the entry point imported once), which is killed past its whole time."""
+
+    def __init__(self, target: str):
+        self.process = subprocess.Popen(
+            [sys.executable, str(DRIVER), target],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"},
+            cwd=ROOT,
+        )
+        self.watchdog = threading.Timer(CASE_SECONDS * 40, self.process.kill)
+        self.watchdog.start()
+        self.stderr: str | None = None
+
+    def ask(self, request: dict) -> object:
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        if not answer:
+            pytest.fail(f"the driver ended without answering {list(request)}: {self.close()}")
+        return json.loads(answer)
+
+    def close(self) -> str:
+        """Its stderr, once it has ended."""
+        if self.stderr is None:
+            self.watchdog.cancel()
+            self.stderr = self.process.communicate()[1]
+        return self.stderr
 
 
 def _leaves(shape: dict, path: list[str]):
@@ -141,9 +162,14 @@ PLAYERS_LOSE = ("referee volcanoes psyleague",)
 
 def _check(target: str) -> dict[str, str]:
     """{case: what went wrong} for one entry point."""
-    shape = _driver(target, {"shape": True})
-    todo = cases(target, shape)
-    results = _driver(target, {"cases": todo, "timeout": CASE_SECONDS})
+    driver = _Driver(target)
+    try:
+        shape = driver.ask({"shape": True})
+        todo = cases(target, shape)
+        results = driver.ask({"cases": todo, "timeout": CASE_SECONDS})
+    finally:
+        stderr = driver.close()
+    assert driver.process.returncode == 0, stderr
     failures = {}
     for case, result in zip(todo, results, strict=True):
         why = _failure(result)

@@ -1,14 +1,16 @@
 """Runs one entry point of the project many times, fast: imported once, then one forked child a run.
 
-usage: entry_driver.py TARGET < REQUEST.json > ANSWER.json
+usage: entry_driver.py TARGET, then requests on stdin, one JSON line each, each answered with one
+JSON line on stdout, until stdin ends
 
 TARGET is `MODULE` (run as `python -m MODULE` runs it) or `MODULE:FUNCTION` (a console script,
-`sys.exit(FUNCTION())`). REQUEST is {"shape": true}, answered with the shape of the argparse parser
+`sys.exit(FUNCTION())`). A request is {"shape": true}, answered with the shape of the argparse parser
 the entry point builds (its options, positionals and subcommands, recursively) or null where it
 builds none (a player reading stdin); or {"cases": [{"argv": [...], "stdin": TEXT}], "timeout": S},
 answered with each run's {"status", "stderr", "stdout", "timed_out"}. A child runs the entry point exactly as
 the interpreter would (an uncaught exception prints its traceback, exit status 1), with TEXT on its
-stdin, in a process group of its own that is killed when it runs past S seconds.
+stdin, in a process group of its own that is killed when it runs past S seconds. One driver answers
+both requests: the entry point is imported once for its shape and its cases.
 """
 
 import argparse
@@ -184,14 +186,17 @@ def main() -> None:
     target = sys.argv[1]
     warnings.filterwarnings("ignore", category=RuntimeWarning, module="runpy")  # (imported before)
     importlib.import_module(target.partition(":")[0])  # once: each child runs it without importing
-    request = json.load(sys.stdin)
-    if request.get("shape"):
-        answer = shape(target)
-    else:
-        if ":" in target:  # a console script: it parses its command line first, reading nothing else
-            build_parser_here(target)
-        answer = [run_case(target, c["argv"], c.get("stdin", ""), request["timeout"]) for c in request["cases"]]
-    print(json.dumps(answer))
+    built = False
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request.get("shape"):
+            answer = shape(target)
+        else:
+            if ":" in target and not built:  # a console script parses its command line first, reading nothing else
+                build_parser_here(target)
+                built = True
+            answer = [run_case(target, c["argv"], c.get("stdin", ""), request["timeout"]) for c in request["cases"]]
+        print(json.dumps(answer), flush=True)
 
 
 if __name__ == "__main__":
