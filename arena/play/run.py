@@ -11,7 +11,6 @@ import logging
 import os
 import signal
 import socket
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -20,7 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 from multiprocessing import get_context
 
-from referee.process import claim_orphans, close_all
+from referee.process import claim_orphans, close_all, worker_start_method
 
 from arena.errors import UsageError
 from arena.games.base import Game, Outcome, Player, RefereeFailure
@@ -140,18 +139,10 @@ def _start_worker(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="watch-parent").start()
 
 
-def _start_method() -> str:
-    """How a pool starts its workers. Forked where fork is safe (Linux, and this process runs no
-    other thread, which a fork would copy stopped wherever it was, holding its locks), a worker starts
-    with what the run has loaded: the players' modules and their compiled kernels, prepared before the
-    pool starts. Spawned otherwise, each worker imports them and loads the kernels from numba's cache
-    again (over a second of processor time a worker, for Volcanoes' bots)."""
-    return "fork" if sys.platform == "linux" and threading.active_count() == 1 else "spawn"
-
-
 class PoolExecutor:
     """A pool of worker processes on this machine. Make it before any thread starts (a progress bar's
-    included): its workers are forked at once then (see `_start_method`)."""
+    included): its workers are forked at once then, with the players' modules and kernels the run
+    has prepared (see `worker_start_method`)."""
 
     def __init__(self, workers: int):
         self.workers = workers
@@ -159,7 +150,7 @@ class PoolExecutor:
         self._pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        method = _start_method()
+        method = worker_start_method()
         pool = ProcessPoolExecutor(
             self.workers, mp_context=get_context(method), initializer=_start_worker, initargs=(os.getpid(),)
         )

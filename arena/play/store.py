@@ -193,7 +193,8 @@ class Store:
 
     def lock(self) -> None:
         """Claim the run for this process, so that two processes never play it at once. The lock is
-        an flock on the file (independent of SQLite's own locks); it goes when the process does."""
+        an flock on the file (independent of SQLite's own locks); it goes when the process does (a
+        forked worker closes its copy: see `_held_locks`)."""
         fd = os.open(self.path, os.O_RDONLY)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -201,6 +202,7 @@ class Store:
             os.close(fd)
             raise StoreError(f"another arena process is playing {self.path}") from None
         self._lock_fd = fd
+        _held_locks.add(fd)
 
     def transaction(self):
         return _Transaction(self.db)
@@ -349,6 +351,7 @@ class Store:
     def close(self) -> None:
         self.db.close()
         if self._lock_fd is not None:
+            _held_locks.discard(self._lock_fd)
             os.close(self._lock_fd)
             self._lock_fd = None
 
@@ -470,6 +473,25 @@ class _CopyConnection(sqlite3.Connection):
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None
+
+
+# The descriptors of this process's run locks. An flock belongs to the open file, which a forked
+# child (a pool's worker) shares: the child closes its copies at once (closing, unlike unlocking,
+# leaves the parent's lock held), or a run killed with SIGKILL would stay locked until its last
+# worker had noticed and exited, and an immediate --resume would be refused.
+_held_locks: set[int] = set()
+
+
+def _close_held_locks_after_fork() -> None:
+    for fd in _held_locks:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _held_locks.clear()
+
+
+os.register_at_fork(after_in_child=_close_held_locks_after_fork)
 
 
 def playing(path: Path) -> bool | None:

@@ -15,6 +15,7 @@ from multiprocessing import get_context
 
 import numpy as np
 
+from referee.process import worker_start_method
 from referee.volcanoes import analysis
 from referee.volcanoes.board import N_TILES
 
@@ -69,12 +70,15 @@ class Analyser:
         self.engine, self.iterations = engine, iterations
         workers = workers or os.cpu_count() or 1
         self._pool = None
-        if workers == 1:
-            _load(engine, seed)
-        else:
+        method = worker_start_method()
+        if workers == 1 or method == "fork":
+            _load(engine, seed)  # here: the engine's kernels, which forked workers then have loaded
+        if workers > 1:
             self._pool = ProcessPoolExecutor(
-                workers, mp_context=get_context("spawn"), initializer=_load, initargs=(engine, seed)
+                workers, mp_context=get_context(method), initializer=_load, initargs=(engine, seed)
             )
+            if method == "fork":
+                self._pool.submit(int)  # a forking pool starts its workers at its first task: now, before any thread
 
     def __enter__(self) -> Analyser:
         return self

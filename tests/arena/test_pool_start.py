@@ -1,6 +1,6 @@
 """How the pool starts its workers: forked from a run that runs no other thread (so that a worker has
 the run's loaded modules and kernels), spawned otherwise; and a forked worker keeps nothing of its
-parent's that would act on the parent's bots or signals.
+parent's that would act on the parent's bots, signals or run lock.
 
 Each case runs in a fresh Python process: the test's own process has threads of its own (a parallel
 run's), with which no pool forks."""
@@ -124,3 +124,25 @@ def test_a_forked_child_claims_its_bots_orphans_itself():
         print(os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]))
     """
     assert run_python(code, CALDERA_NO_CGROUP="1") == "0"
+
+
+def test_a_forked_worker_holds_no_lock_of_its_parents_run(tmp_path):
+    """A run's lock is an flock, which a forked child shares: a worker that outlives its run by a
+    moment (killed with SIGKILL, it notices within half a second) must not keep the run locked, or
+    an immediate --resume is refused as "another arena process is playing"."""
+    code = f"""
+        import os, signal, time
+        from arena.play.store import Store, playing
+
+        store = Store.create({str(tmp_path / "run.sqlite")!r}, {{"command": "match"}}, [])
+        store.lock()
+        worker = os.fork()
+        if worker == 0:
+            time.sleep(30)
+            os._exit(0)
+        store.close()  # the run ends (as if killed); its worker lives on for now
+        print(playing(store.path))
+        os.kill(worker, signal.SIGKILL)
+        os.waitpid(worker, 0)
+    """
+    assert run_python(code) == "False"
