@@ -12,6 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from bots.volcanoes.launch import TAKE_OVER_NOTE
+from tests.kernels import GROUPS
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,7 +35,7 @@ def pytest_sessionstart(session):
         group: subprocess.Popen(
             [*command, group], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
         )
-        for group in ("bots", "others")
+        for group in GROUPS
     }
     failed = []
     for group, process in groups.items():
