@@ -19,6 +19,7 @@ import atexit
 import ctypes
 import functools
 import itertools
+import multiprocessing.util
 import os
 import re
 import secrets
@@ -268,15 +269,6 @@ def _forget_parent_after_fork() -> None:
 os.register_at_fork(after_in_child=_forget_parent_after_fork)
 
 
-def worker_start_method() -> str:
-    """How a pool should start its worker processes (multiprocessing's start method). Forked where
-    fork is safe (Linux, and this process runs no other thread, which a fork would copy stopped
-    wherever it was, holding its locks), a worker starts with what its parent has loaded: modules
-    and compiled kernels. Spawned otherwise, each worker imports them and loads the kernels from
-    numba's cache again (over a second of processor time a worker, for Volcanoes' engines)."""
-    return "fork" if sys.platform.startswith("linux") and threading.active_count() == 1 else "spawn"
-
-
 def _own_cgroup() -> Path | None:
     """This process's cgroup v2 folder (under the cgroup2 mount that holds it), or None."""
     try:
@@ -333,6 +325,8 @@ def _make_home() -> Path | None:
         _remove_cgroup(home)
         return None
     atexit.register(_remove_home_at_exit, home, os.getpid())  # with any bot left in it (one never closed)
+    # A forked pool worker ends with os._exit, past atexit: multiprocessing runs its finalizers first.
+    multiprocessing.util.Finalize(None, _remove_home_at_exit, (home, os.getpid()), exitpriority=0)
     return home
 
 

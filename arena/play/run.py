@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
-from multiprocessing import get_context
 
-from referee.process import claim_orphans, close_all, worker_start_method
+from referee.pools import start_pool
+from referee.process import claim_orphans, close_all
 
 from arena.errors import UsageError
 from arena.games.base import Game, Outcome, Player, RefereeFailure
@@ -116,18 +116,10 @@ class SerialExecutor:
         pass
 
 
-_WORKER_SIGNALS = {signal.SIGINT, signal.SIGTERM}  # what a worker handles otherwise than its run
-
-
 def _start_worker(parent: int) -> None:
-    """Ctrl-C is the main process's to handle, SIGTERM ends a worker (a forked one would otherwise keep
-    a handler of its parent's, such as the league's); and a worker outlives no main process, even one
-    killed with SIGKILL (which no cleanup code sees): it closes its bots' processes and exits when
-    orphaned."""
+    """Ctrl-C is the main process's to handle; and a worker outlives no main process, even one killed
+    with SIGKILL (which no cleanup code sees): it closes its bots' processes and exits when orphaned."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _WORKER_SIGNALS)  # blocked while it was forked
     claim_orphans()  # a worker's only children are bots: an orphan of theirs is its to kill
 
     def watch() -> None:
@@ -150,21 +142,7 @@ class PoolExecutor:
         self._pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        method = worker_start_method()
-        pool = ProcessPoolExecutor(
-            self.workers, mp_context=get_context(method), initializer=_start_worker, initargs=(os.getpid(),)
-        )
-        if method == "fork":
-            # A forking pool starts all its workers at its first task: now, while no thread runs. The
-            # signals a worker handles its own way stay blocked meanwhile: until `_start_worker` has
-            # set its handlers, a SIGTERM waits instead of reaching a handler copied from this process
-            # (the league's, which only asks to stop: the pool's end would then wait on the worker).
-            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _WORKER_SIGNALS)
-            try:
-                pool.submit(int)
-            finally:
-                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        return pool
+        return start_pool(self.workers, _start_worker, (os.getpid(),))
 
     def submit(self, fn, *args) -> Future:
         return self._pool.submit(fn, *args)

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 
 import numpy as np
 
-from referee.process import worker_start_method
+from referee.pools import start_pool, worker_start_method
 from referee.volcanoes import analysis
 from referee.volcanoes.board import N_TILES
 
@@ -70,15 +68,10 @@ class Analyser:
         self.engine, self.iterations = engine, iterations
         workers = workers or os.cpu_count() or 1
         self._pool = None
-        method = worker_start_method()
-        if workers == 1 or method == "fork":
+        if workers == 1 or worker_start_method() == "fork":
             _load(engine, seed)  # here: the engine's kernels, which forked workers then have loaded
         if workers > 1:
-            self._pool = ProcessPoolExecutor(
-                workers, mp_context=get_context(method), initializer=_load, initargs=(engine, seed)
-            )
-            if method == "fork":
-                self._pool.submit(int)  # a forking pool starts its workers at its first task: now, before any thread
+            self._pool = start_pool(workers, _load, (engine, seed))
 
     def __enter__(self) -> Analyser:
         return self

@@ -146,3 +146,30 @@ def test_a_forked_worker_holds_no_lock_of_its_parents_run(tmp_path):
         os.waitpid(worker, 0)
     """
     assert run_python(code) == "False"
+
+
+def bot_home_of_a_worker() -> str | None:
+    """In a worker: play a bot process, and say where its cgroup was made (None: no cgroups here)."""
+    from referee.process import BotProcess
+
+    with BotProcess(["sleep", "30"]) as bot:
+        return None if bot.tree.cgroup is None else str(bot.tree.cgroup.parent)
+
+
+def test_a_forked_worker_removes_the_cgroups_it_made_for_its_bots_when_it_ends():
+    """A forked worker ends with os._exit, which runs no atexit handler: its folder of bot cgroups
+    goes with multiprocessing's finalizers, not left for the next process to find."""
+    code = """
+        import os
+        from arena.play import run
+        from tests.arena.test_pool_start import bot_home_of_a_worker
+
+        pool = run.PoolExecutor(2)
+        home = pool.submit(bot_home_of_a_worker).result(timeout=30)
+        pool.shutdown()
+        print("no cgroup" if home is None else os.path.exists(home))
+    """
+    said = run_python(code)
+    if said == "no cgroup":
+        pytest.skip("no cgroup for bots here")
+    assert said == "False"

@@ -1,0 +1,49 @@
+"""Pools of worker processes (the arena's games, the analysis of replays): started by fork where that
+is safe, so that a worker has what its parent loaded, else by spawn."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+
+_RESET = (signal.SIGINT, signal.SIGTERM)  # a worker's, not its parent's: see start_pool
+
+
+def worker_start_method() -> str:
+    """multiprocessing's start method for a pool started now. Forked where fork is safe (Linux, and
+    this process runs no other thread, which a fork would copy stopped wherever it was, holding its
+    locks), a worker starts with what its parent has loaded: modules and compiled kernels. Spawned
+    otherwise, each worker imports them and loads the kernels from numba's cache again (over a
+    second of processor time a worker, for Volcanoes' engines)."""
+    return "fork" if sys.platform.startswith("linux") and threading.active_count() == 1 else "spawn"
+
+
+def start_pool(workers: int, initializer=None, initargs: tuple = ()) -> ProcessPoolExecutor:
+    """A pool of `workers` processes, each running `initializer(*initargs)` first. Start it before
+    any thread of this process (a progress bar's included): a forking pool starts its workers at
+    once. SIGINT and SIGTERM are blocked while they are forked, until each worker has set them back
+    to their defaults: a handler copied from this process (the league's, which only asks to stop)
+    would keep alive a worker that the pool ends with SIGTERM."""
+    method = worker_start_method()
+    pool = ProcessPoolExecutor(
+        workers, mp_context=get_context(method), initializer=_start_worker, initargs=(initializer, initargs)
+    )
+    if method == "fork":
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _RESET)
+        try:
+            pool.submit(int)  # a forking pool starts all its workers at its first task
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    return pool
+
+
+def _start_worker(initializer, initargs: tuple) -> None:
+    for number in _RESET:
+        signal.signal(number, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _RESET)
+    if initializer is not None:
+        initializer(*initargs)
