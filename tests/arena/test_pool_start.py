@@ -136,10 +136,13 @@ def test_a_forked_worker_holds_no_lock_of_its_parents_run(tmp_path):
 
         store = Store.create({str(tmp_path / "run.sqlite")!r}, {{"command": "match"}}, [])
         store.lock()
+        started, said = os.pipe()
         worker = os.fork()
         if worker == 0:
+            os.write(said, b"!")  # running: what the fork does in a child is done
             time.sleep(30)
             os._exit(0)
+        os.read(started, 1)
         store.close()  # the run ends (as if killed); its worker lives on for now
         print(playing(store.path))
         os.kill(worker, signal.SIGKILL)
