@@ -3,9 +3,9 @@ test workers load them instead of each compiling the same ones (tests/conftest.p
 at once, one a core): `python -m tests.kernels GROUP`.
 
 The two groups take about as long from an empty cache (36 s and 33 s at once on the 2-core machine
-the README's figure comes from, where a group of every bot and one of the rest took 45 s and 28 s). Each begins with kernels the other's later steps share (Volcanoes' rules and state with
-`random`, the bitboard with the playout baseline's neighbours), so that the other loads them
-instead of compiling them twice."""
+the README's figure comes from, where a group of every bot and one of the rest took 45 s and 28 s).
+`engines` begins with `random`, which compiles Volcanoes' rules and state; `searches` reaches its
+bots after its other steps, by when it loads those kernels instead of compiling them a second time."""
 
 from __future__ import annotations
 
