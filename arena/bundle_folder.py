@@ -28,6 +28,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from referee.files import write_atomic
+
 from arena import bundle as bundler
 from arena.bench import transcripts
 from arena.games.base import Player
@@ -91,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     if output.resolve() in {path.resolve() for path in module_files(entry, result)}:
         raise bundler.BundleError(f"{args.output} is a file of the bot itself: write the submission elsewhere")
     try:
-        output.write_text(result.text, encoding="utf-8")
+        write_atomic(output, result.text)
     except OSError as exc:
         raise bundler.BundleError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     how = "compressed" if result.compressed else "not compressed"

@@ -19,12 +19,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
-from pathlib import Path
 
 from .errors import UserError
+from .files import write_atomic
 
 MAX_PLAYERS = 4  # -p1 .. -p4, as brutaltester and the community's referees take them
 FAILED_SCORE = -1  # a failed player's score, as CodinGame's referees set it
@@ -176,15 +174,7 @@ class SdkLog:
 
     def write(self, path: str) -> None:
         """Write the JSON to `path`, replacing it atomically; UserError if it cannot."""
-        target = Path(path)
         try:
-            handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-            try:
-                with os.fdopen(handle, "w", encoding="utf-8") as f:
-                    json.dump(self.as_json(), f)
-                os.replace(temporary, target)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
+            write_atomic(path, json.dumps(self.as_json()))
         except OSError as exc:
             raise UserError(f"cannot write the log {path}: {exc.strerror or exc}") from None

@@ -4,19 +4,23 @@ not at all, and never over their own input.
 `read_text` reads a command's input, or says in one line why it cannot. `write_atomic` writes a
 file's new content to a temporary file beside it, then renames it over the old one: a full disk, a
 kill or a crash midway leaves the old file as it was (never a truncated one), and a reader sees the
-old file or the new, nothing between. `refuse_overwriting` is the check every command makes before
-it writes: an output that is one of its inputs (the same file by any name) is a user's mistake,
-said in one line. `usable_folder` makes a folder a command needs, or says in one line why it cannot.
+old file or the new, nothing between; what is no regular file (a device, a FIFO) is written to in
+place. `refuse_overwriting` is the check every command makes before it writes: an output that is
+one of its inputs (the same file by any name) is a user's mistake, said in one line.
+`usable_folder` makes a folder a command needs, or says in one line why it cannot.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import stat
 from pathlib import Path
 
 from .errors import UserError
+
+_DESCRIPTOR = re.compile(r"/dev/fd/|/proc/[^/]+/fd/")
 
 
 def read_text(path: str | os.PathLike, kind: str = "") -> str:
@@ -35,10 +39,15 @@ def read_text(path: str | os.PathLike, kind: str = "") -> str:
 def write_atomic(path: str | os.PathLike, data: str | bytes, encoding: str = "utf-8") -> None:
     """Write `data` (text in `encoding`, or bytes) to `path` through a temporary file in its folder,
     renamed over it once written and flushed to disk. A file replaced keeps its permissions; a
-    symbolic link keeps pointing where it did, at the new content. OSError as `open` raises it (the
-    temporary file is then removed)."""
-    target = Path(os.path.realpath(path))
+    symbolic link keeps pointing where it did, at the new content. What is no regular file (a
+    device such as /dev/null or /dev/stdout, a FIFO) is written to, never replaced: a rename would put
+    a file in its place. OSError as `open` raises it (the temporary file is then removed)."""
     content = data.encode(encoding) if isinstance(data, str) else data
+    if _written_through(path):
+        with open(path, "wb") as file:
+            file.write(content)
+        return
+    target = Path(os.path.realpath(path))
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.part")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)  # less the umask
     try:
@@ -54,6 +63,25 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, encoding: str = "ut
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def _written_through(path: str | os.PathLike) -> bool:
+    """Whether `path` is written in place: it is no regular file or folder (a device, a FIFO, a
+    socket), or it names a descriptor of this process (/dev/stdout, /dev/fd/N, /proc/self/fd/N),
+    whose file a rename would replace instead of writing to."""
+    name = os.path.abspath(path)
+    for _ in range(40):  # the symbolic links that lead to a descriptor (/dev/stdout -> /proc/self/fd/1)
+        if _DESCRIPTOR.match(name):
+            return True
+        try:
+            name = os.path.normpath(os.path.join(os.path.dirname(name), os.readlink(name)))
+        except OSError:  # no link (any more)
+            break
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:  # no such file (yet): made by the rename
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:

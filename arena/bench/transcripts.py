@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import shlex
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.clock import waited_for_cpu
+from referee.files import write_atomic
 from referee.process import BotError, BotProcess
 
 from arena.bench.record import ANSWERED, GIVEN
@@ -176,14 +176,8 @@ def save(path: str, transcripts: list[Transcript], game: dict | None = None) -> 
             for t in transcripts
         ],
     }
-    target = Path(path)
     try:
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=target.parent or ".", prefix=f".{target.name}.", delete=False
-        ) as f:
-            json.dump(data, f)
-            f.write("\n")
-        os.replace(f.name, target)
+        write_atomic(path, json.dumps(data) + "\n")
     except OSError as exc:
         raise TranscriptError(f"cannot write {path}: {exc.strerror or exc}") from None
 

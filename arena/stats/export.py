@@ -13,8 +13,8 @@ import csv
 import io
 import json
 import math
-import os
-from pathlib import Path
+
+from referee.files import write_atomic
 
 from arena.stats.board import Board
 
@@ -90,19 +90,9 @@ def as_csv(board: Board) -> str:
     return out.getvalue()
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """`text` at `path`, whole or not at all (written beside it, then renamed over it)."""
-    partial = path.with_name(f".{path.name}.part{os.getpid()}")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(path)
-    finally:
-        partial.unlink(missing_ok=True)
-
-
 def export(config: dict, labels: list[str], games: list[dict], failures: list[dict], csv_path, json_path) -> None:
     board = board_of(games, labels)
     if csv_path:
-        write_atomically(Path(csv_path), as_csv(board))
+        write_atomic(csv_path, as_csv(board))
     if json_path:
-        write_atomically(Path(json_path), json.dumps(as_json(config, board, failures), indent=1) + "\n")
+        write_atomic(json_path, json.dumps(as_json(config, board, failures), indent=1) + "\n")
