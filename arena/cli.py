@@ -15,7 +15,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from referee.errors import CommandParser, UserError, reader_gone, report
-from referee.files import refuse_overwriting
+from referee.files import refuse_one_file_twice, refuse_overwriting
 from referee.options import count, number, positive_ms
 
 from arena import bundle
@@ -345,6 +345,7 @@ def cmd_report(args) -> int:
     for output in (args.output, args.csv, args.json):
         if output:
             refuse_overwriting(output, args.db)
+    refuse_one_file_twice({"-o": args.output, "--csv": args.csv, "--json": args.json})
     store = Store.open(args.db, readonly=True)  # a report never changes the file it reads
     try:
         config, labels, games = store.config, [p.label for p in store.players()], store.games()

@@ -101,6 +101,16 @@ def refuse_overwriting(output: str | os.PathLike, *inputs: str | os.PathLike) ->
             raise UserError(f"{shown} is an input of this command: it will not write over it; name another output")
 
 
+def refuse_one_file_twice(outputs: dict[str, str | os.PathLike | None]) -> None:
+    """UserError when two of a command's `outputs` (option -> path, None where not given) are the same
+    file by any name: the second would be written over the first."""
+    given = [(option, path) for option, path in outputs.items() if path]
+    for i, (option, path) in enumerate(given):
+        for other, other_path in given[:i]:
+            if same_file(path, other_path):
+                raise UserError(f"{other} {other_path} and {option} {path} are the same file: name two")
+
+
 def usable_folder(path: str | os.PathLike, purpose: str) -> Path:
     """Folder `path`, made (with its parents) if need be; UserError saying why it cannot be used
     for `purpose` ("the player cache", ...) when it cannot be made or is not a folder."""

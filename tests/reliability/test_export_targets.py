@@ -76,6 +76,18 @@ def test_an_export_through_a_link_keeps_the_link_and_the_files_permissions(arena
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
 
 
+@pytest.mark.parametrize(
+    "first,second",
+    [("--csv", "--json"), ("-o", "--csv"), ("-o", "--json")],
+)
+def test_two_outputs_to_one_file_are_refused(arena_run, tmp_path, first, second):
+    out = tmp_path / "out"
+    (tmp_path / "link").symlink_to("out")
+    line = one_line(report(arena_run, first, str(out), second, str(tmp_path / "link")), "arena report")
+    assert first in line and second in line and "the same file" in line
+    assert os.listdir(tmp_path) == ["link"]
+
+
 def test_bundle_to_a_fifo_goes_to_its_reader(tmp_path):
     from tests.games.pebbles.harness import BOTS
 
