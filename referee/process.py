@@ -64,6 +64,19 @@ class BotStartError(BotError):
     reason = "start"
 
 
+def signal_name(number: int) -> str:
+    """A signal's name: SIGKILL, or SIGRTMIN+N for a real-time signal (34 to 64 on Linux), which
+    has none of its own (`signal.Signals(40)` is a ValueError), else its number."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        pass
+    low, high = getattr(signal, "SIGRTMIN", None), getattr(signal, "SIGRTMAX", None)
+    if low is not None and high is not None and low <= number <= high:
+        return f"SIGRTMIN+{number - low}"
+    return f"signal {number}"
+
+
 def split_command(command: str | Sequence[str]) -> list[str]:
     """A command line as an argument list (a string is split as a POSIX shell splits words)."""
     try:
@@ -811,7 +824,7 @@ class BotProcess:
         except subprocess.TimeoutExpired:
             return "closed its output"
         if code < 0:
-            return f"killed by signal {signal.Signals(-code).name}"
+            return f"killed by signal {signal_name(-code)}"
         return f"exited with code {code}"
 
     def close(self) -> None:

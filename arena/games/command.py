@@ -22,7 +22,7 @@ from dataclasses import KW_ONLY, dataclass
 from typing import ClassVar
 
 from referee.bot_env import SEED_VARIABLE
-from referee.process import BotError, BotProcess, _processes, descendants, signal_each
+from referee.process import BotError, BotProcess, _processes, descendants, signal_each, signal_name
 
 from ..errors import UsageError
 from .base import Game, Outcome, Player, RefereeFailure, stderr_gist
@@ -107,16 +107,9 @@ class Finished:
         if self.status is None:
             raise self.failure(f"the referee gave no result within {limit_s:g} s (killed, with its bots)")
         if self.status < 0:
-            raise self.failure(f"the referee was killed by signal {_signal_name(-self.status)}")
+            raise self.failure(f"the referee was killed by signal {signal_name(-self.status)}")
         if self.status != 0:
             raise self.failure(f"the referee exited with status {self.status}")
-
-
-def _signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:  # a real-time signal has no name
-        return str(number)
 
 
 def seat_command(player: Player, seed: int | None = None) -> str:

@@ -16,7 +16,6 @@ import json
 import os
 import shlex
 import shutil
-import signal
 import time
 from abc import abstractmethod
 from collections.abc import Sequence
@@ -40,6 +39,7 @@ from referee.process import (
     BotProcess,
     BotStartError,
     BotTimeout,
+    signal_name,
     split_command,
     warm_up,
 )
@@ -147,10 +147,7 @@ def check_program(command: str | list[str], cwd: str | None) -> None:
 def ended(code: int) -> str:
     """How a process ended, from its exit status."""
     if code < 0:
-        try:
-            return f"killed by signal {signal.Signals(-code).name}"
-        except ValueError:
-            return f"killed by signal {-code}"
+        return f"killed by signal {signal_name(-code)}"
     return f"exited with code {code}"
 
 
