@@ -15,6 +15,8 @@ game did not happen, is recorded as a failure with its reason, and counts for no
 from __future__ import annotations
 
 import copy
+import json
+import math
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields
@@ -25,6 +27,9 @@ from referee.errors import shorten
 BOT_ERRORS = ("timeout", "invalid", "crash", "start")
 STDERR_BYTES_PER_TURN = 4096  # what CodinGame shows of a turn's stderr: the most a seat keeps per turn
 SEATS_KEY = "players"  # a game's `seats`, as its config (and arena.toml) names them
+# How deep a referee's JSON (a result, a log) may nest: far past any real one, and far enough below
+# Python's recursion limit that storing it never fails (json.dumps recurses, from deep in a run).
+MAX_NESTING = 100
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,45 @@ class RefereeFailure(Exception):
 _CLOSED_JAVA_LANG = 'does not "opens java.lang"'
 OPENS_HINT = "its JVM needs --add-opens java.base/java.lang=ALL-UNNAMED, as jars of CodinGame's SDK before 4.5 do"
 _STACK_FRAME = re.compile(r"\s+(at |\.\.\. \d+ more)")
+
+
+def is_finite_number(value) -> bool:
+    """Whether `value` is a number that a float holds (not a bool, NaN, an infinity, or an integer of
+    309 digits and more, which float() refuses)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def nesting(value) -> int:
+    """How deep lists and objects nest in the JSON value `value` (0 for a scalar), counted without
+    recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            depth += 1
+            deepest = max(deepest, depth)
+            stack.extend((child, depth) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+class TooDeep(ValueError):
+    """JSON nested deeper than MAX_NESTING."""
+
+
+def json_of(text: str):
+    """`text` as JSON: ValueError where it is not JSON, TooDeep where it nests deeper than MAX_NESTING."""
+    try:
+        value = json.loads(text)
+    except RecursionError:  # deeper than Python reads
+        raise TooDeep(f"nested more than {MAX_NESTING} deep") from None
+    if nesting(value) > MAX_NESTING:
+        raise TooDeep(f"nested more than {MAX_NESTING} deep")
+    return value
 
 
 def stderr_gist(stderr: str) -> str:

@@ -29,8 +29,6 @@ anything else or writing no log when asked for one fails the game as a `RefereeF
 from __future__ import annotations
 
 import hashlib
-import json
-import math
 import re
 import shlex
 import tempfile
@@ -39,7 +37,7 @@ from pathlib import Path
 
 from referee.errors import shorten
 
-from .base import BOT_ERRORS, STDERR_BYTES_PER_TURN, Outcome
+from .base import BOT_ERRORS, STDERR_BYTES_PER_TURN, Outcome, TooDeep, is_finite_number, json_of
 from arena.games.command import UNTOLD_ERROR, CommandGame, Finished, run_referee
 
 PROTOCOL = "cli"
@@ -114,7 +112,9 @@ def read_log(path: str, finished: Finished) -> dict:
     except FileNotFoundError:
         raise finished.failure("the referee wrote no log with -l (for a referee without -l, set log = false)") from None
     try:
-        log = json.loads(text)
+        log = json_of(text)
+    except TooDeep as exc:
+        raise finished.failure(f"the referee's log (-l) is {exc}") from None
     except ValueError as exc:
         raise finished.failure(f"the referee's log (-l) is not JSON: {exc}") from None
     if not isinstance(log, dict):
@@ -161,14 +161,13 @@ def parse_stdout(finished: Finished, seats: int) -> tuple[list[float], list[str]
 def _score(line: str) -> float | None:
     text = line.strip()
     try:
-        return int(text)
+        value = int(text)
     except ValueError:
-        pass
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
+        try:
+            value = float(text)
+        except ValueError:
+            return None
+    return value if is_finite_number(value) else None
 
 
 def outcome(finished: Finished, log: dict | None, seats: int, negative_score_is_error: bool = True) -> Outcome:

@@ -27,15 +27,13 @@ anything else fails the game as a `RefereeFailure`.
 
 from __future__ import annotations
 
-import json
-import math
 import re
 import shlex
 from dataclasses import dataclass
 
 from referee.errors import shorten
 
-from .base import BOT_ERRORS, Outcome
+from .base import BOT_ERRORS, Outcome, TooDeep, is_finite_number, json_of
 from arena.games.command import UNTOLD_ERROR, CommandGame, Finished, run_referee
 
 PROTOCOL = "json"
@@ -119,7 +117,7 @@ def outcome(finished: Finished, seats: int) -> Outcome:
         raise finished.failure(f"the command's JSON has ranks that are not whole numbers from 0: {shorten(str(ranks))}")
     errors = [_error(e, finished) for e in listed("errors", True)]
     scores = listed("scores", False)
-    if scores is not None and not all(s is None or (_is_number(s) and math.isfinite(s)) for s in scores):
+    if scores is not None and not all(s is None or is_finite_number(s) for s in scores):
         raise finished.failure(f"the command's JSON has scores that are not numbers: {shorten(str(scores))}")
     if not isinstance(result.get("test_data", {}), dict):
         raise finished.failure("the command's JSON has a 'test_data' that is not an object")
@@ -147,7 +145,9 @@ def _result_object(finished: Finished) -> dict:
     if not text:
         raise finished.failure("the command printed nothing, where one JSON object comes")
     try:
-        result = json.loads(text)
+        result = json_of(text)
+    except TooDeep as exc:
+        raise finished.failure(f"the command printed JSON {exc}") from None
     except ValueError:
         raise finished.failure(f"the command printed what is not JSON: {shorten(text)}") from None
     if isinstance(result, list):
@@ -161,10 +161,6 @@ def _result_object(finished: Finished) -> dict:
 
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _error(value, finished: Finished) -> str | None:

@@ -50,10 +50,11 @@ import json
 import re
 from dataclasses import dataclass
 
-from arena.games.base import Outcome
+from arena.games.base import Outcome, is_finite_number
 from arena.games.cli import failure_of
 from arena.games.runner import Referee, RefereeGame, Seats, bounded, garbage, outcome
 from referee.errors import UserError
+from referee.options import MAX_MS
 
 PROTOCOL = "sdk"
 JAVA_OPENS = ("-XX:+IgnoreUnrecognizedVMOptions", "--add-opens=java.base/java.lang=ALL-UNNAMED")
@@ -217,7 +218,7 @@ def next_player(lines: list[str], referee: Referee, players: int) -> tuple[int, 
     if len(lines) != 3:
         raise referee.failure(f"the referee's [[NEXT_PLAYER_INFO]] has {len(lines)} lines, not 3")
     seat, count, timeout = _integers(lines, "[[NEXT_PLAYER_INFO]] lines", referee)
-    if not 0 <= seat < players or count < 0 or timeout < 0:
+    if not 0 <= seat < players or count < 0 or not 0 <= timeout <= MAX_MS:
         raise referee.failure(f"the referee asked player {seat} for {count} lines in {timeout} ms ({players} players)")
     return seat, count, timeout
 
@@ -231,6 +232,10 @@ def read_scores(lines: list[str], referee: Referee, players: int) -> list[float 
         if len(parts) < 2:
             continue
         seat, score = _integers(parts[:2], "[[SCORES]]", referee)
+        if not is_finite_number(score):
+            raise referee.failure(
+                f"the referee's [[SCORES]] give player {seat} {garbage(parts[1])}, no number a float holds"
+            )
         if not 0 <= seat < players:
             raise referee.failure(f"the referee scored player {seat} of a {players}-player game")
         scores[seat] = score
