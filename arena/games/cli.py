@@ -128,7 +128,8 @@ def read_log(path: str, finished: Finished) -> dict:
 def parse_stdout(finished: Finished, seats: int) -> tuple[list[float], list[str], list[str]]:
     """(scores, `key=value` lines, the lines before the scores) from the referee's stdout, read
     strictly: lines of the referee's own are taken only before a complete result (`seats` scores,
-    then `key=value` lines to the end)."""
+    then `key=value` lines to the end), and never end with a score (more scores than players are no
+    result: which of them would be the players' cannot be told)."""
     lines = finished.stdout.splitlines()
     while lines and not lines[-1].strip():
         lines.pop()
@@ -138,6 +139,9 @@ def parse_stdout(finished: Finished, seats: int) -> tuple[list[float], list[str]
     start = end - seats
     chatter: list[str] = []
     if start > 0 and all(_score(line) is not None for line in lines[start:end]):
+        extra = start - next((i + 1 for i in range(start - 1, -1, -1) if _score(lines[i]) is None), 0)
+        if extra:
+            raise finished.failure(f"the referee printed {seats + extra} scores for {seats} players")
         chatter, lines = lines[:start], lines[start:]
     scores: list[float] = []
     for line in lines[:seats]:

@@ -225,8 +225,10 @@ def next_player(lines: list[str], referee: Referee, players: int) -> tuple[int, 
 
 def read_scores(lines: list[str], referee: Referee, players: int) -> list[float | None]:
     """Each seat's score from the SCORES frame (`index score` lines; others are skipped, as the
-    SDK's runner skips them); None for a seat it does not score."""
+    SDK's runner skips them). Every seat is scored once (the SDK's referees score each player):
+    else the referee fails."""
     scores: list[float | None] = [None] * players
+    scored: set[int] = set()
     for line in lines:
         parts = line.split(" ")
         if len(parts) < 2:
@@ -238,7 +240,13 @@ def read_scores(lines: list[str], referee: Referee, players: int) -> list[float 
             )
         if not 0 <= seat < players:
             raise referee.failure(f"the referee scored player {seat} of a {players}-player game")
+        if seat in scored:
+            raise referee.failure(f"the referee's [[SCORES]] score player {seat} twice")
+        scored.add(seat)
         scores[seat] = score
+    if len(scored) < players:
+        missing = min(set(range(players)) - scored)
+        raise referee.failure(f"the referee's [[SCORES]] give no score for player {missing}")
     return scores
 
 
