@@ -16,9 +16,11 @@ import selectors
 import shlex
 import signal
 import subprocess
+import tempfile
 import time
 from abc import abstractmethod
 from dataclasses import KW_ONLY, dataclass
+from pathlib import Path
 from typing import ClassVar
 
 from referee.bot_env import SEED_VARIABLE
@@ -76,9 +78,12 @@ class CommandGame(Game):
         referee starts the bots)."""
         if len(players) != self.seats:
             raise ValueError(f"{self.name} is a {self.seats}-player game, not {len(players)}")
-        return self._play(
-            seed, [seat_command(player, bot_seed) for player, bot_seed in zip(players, bot_seeds, strict=True)]
-        )
+        with tempfile.TemporaryDirectory(prefix="caldera-seats-") as folder:
+            commands = [
+                split_on_spaces(seat_command(player, bot_seed), Path(folder) / f"seat-{seat}")
+                for seat, (player, bot_seed) in enumerate(zip(players, bot_seeds, strict=True))
+            ]
+            return self._play(seed, commands)
 
     @abstractmethod
     def _play(self, seed: int, commands: list[str]) -> Outcome:
@@ -114,14 +119,29 @@ class Finished:
 
 def seat_command(player: Player, seed: int | None = None) -> str:
     """`player`'s command line as the referee gets it, through `env`: with its seed for the game
-    (`referee.bot_env`), run from its own folder where it has one (a pinned tree). A referee built on
-    CodinGame's SDK splits a player's command on spaces and quotes nothing: `env` needs no quotes."""
+    (`referee.bot_env`), run from its own folder where it has one (a pinned tree). Quoted as a shell
+    quotes: see `split_on_spaces` for the referees that split it on spaces instead."""
     if player.kind == "bot":
         raise UsageError(f"{player.label} is an in-process bot: an external referee runs only commands")
     prefix = [] if seed is None else [f"{SEED_VARIABLE}={seed}"]
     if player.cwd is not None:
         prefix = ["-C", shlex.quote(player.cwd), *prefix]
     return " ".join(["env", *prefix, player.target]) if prefix else player.target
+
+
+def split_on_spaces(command: str, wrapper: Path) -> str:
+    """`command` as a referee that splits it on spaces gets it whole: itself where that splitting
+    gives the words a shell's would, else the path of a script at `wrapper` that runs those words
+    (a referee built on CodinGame's SDK splits a player's command on spaces and quotes nothing, so a
+    working folder or a file whose path holds a space broke every game)."""
+    words = shlex.split(command)
+    if command.split() == words:
+        return command
+    if any(char.isspace() for char in str(wrapper)):
+        raise RefereeFailure(f"no folder without a space for the players' commands: {wrapper.parent}")
+    wrapper.write_text(f"#!/bin/sh\nexec {shlex.join(words)}\n", encoding="utf-8")
+    wrapper.chmod(0o700)
+    return str(wrapper)
 
 
 def run_referee(args: list[str], limit_s: float, cwd: str | None = None) -> Finished:
