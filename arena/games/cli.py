@@ -29,6 +29,7 @@ anything else or writing no log when asked for one fails the game as a `RefereeF
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import shlex
 import tempfile
@@ -268,6 +269,40 @@ def seat_stderr(log: dict, seats: int) -> tuple[list[list[str]] | None, int | No
     return per_seat, turns
 
 
+_VIEW_COMMAND = re.compile(r"([A-Z]+)(?=\d)")  # the SDK's command letter before a line's first entry (U1 0 x 5)
+
+
+def view_entries(view: str) -> list[str]:
+    """A view frame as the list of what it draws, whose order means nothing. A referee built on an
+    SDK 1.x writes the entity updates of one position in an order that changes from one JVM run to
+    the next (entities hashed by identity), so the frame's text changes while the position does not:
+    the SDK's entity module writes each update as `ID TIME KEY VALUE ...`, updates separated by ';',
+    commands by lines, each line led by its command's letter (`U1 0 x 5;2 0 x 7`). A frame that is
+    JSON (`{"entitymodule": ...}`) is read as JSON, objects by key and strings by those rules."""
+    try:
+        value = json.loads(view)
+    except (ValueError, RecursionError):
+        value = view
+    entries: list[str] = []
+    stack = [("", value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((f"{where}/{key}", child) for key, child in item.items())
+        elif isinstance(item, list):
+            stack.extend((f"{where}[]", child) for child in item)
+        elif isinstance(item, str):
+            for entry in re.split(r"[;\n]", item):
+                command = _VIEW_COMMAND.match(entry)
+                if command:
+                    entries.append(f"{where}:{command[1]}")
+                    entry = entry[command.end() :]
+                entries.append(f"{where}:{entry}")
+        else:
+            entries.append(f"{where}={json.dumps(item)}")
+    return entries
+
+
 def _bounded(text: str) -> str:
     data = text.encode("utf-8")
     return text if len(data) <= STDERR_BYTES_PER_TURN else data[:STDERR_BYTES_PER_TURN].decode("utf-8", "ignore")
@@ -275,11 +310,13 @@ def _bounded(text: str) -> str:
 
 def fingerprint(parameter_lines: list[str], log: dict) -> str | None:
     """What the referee says of the seed alone, whatever the bots do: its game parameters (`seed=N`
-    and what it derived from it) and its first view frame (the position before any answer)."""
+    and what it derived from it) and its first view frame (the position before any answer), as the
+    position it draws (`view_entries`), not as the order it was written in."""
     parts = sorted(parameter_lines) or sorted(str(line) for line in log.get("uinput") or [])
     views = log.get("views") or []
     if views and isinstance(views[0], str):
-        parts.append("view:" + hashlib.sha256(views[0].encode("utf-8")).hexdigest()[:16])
+        entries = "\0".join(sorted(view_entries(views[0])))
+        parts.append("view:" + hashlib.sha256(entries.encode("utf-8")).hexdigest()[:16])
     text = " ".join(parts)
     if len(text) > FINGERPRINT_CHARS:
         return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
