@@ -33,7 +33,7 @@ from arena.play.schedule import SEATINGS, gauntlet, jobs, ladder, read_seeds, ro
 from arena.play.seeds import check_seed
 from arena.play.store import Store, StoreError
 from arena.stats.estimates import Z95
-from arena.stats.tables import SprtCourse, UnitCounter, text_report, units_of, versus
+from arena.stats.tables import SprtCourse, UnitCounter, text_report, units_of, unplayed, versus
 from arena.web import serve
 
 RUNS_DIR = Path("arena-runs")
@@ -685,11 +685,13 @@ def _continue(args, store: Store) -> int:
     finally:
         executor.shutdown()
     bar.close()
-    print(text_report(config, list(players), store.games(), store.failures()))
-    if live.failures:
+    games, failures = store.games(), store.failures()
+    print(text_report(config, list(players), games, failures))
+    left = len(unplayed(failures, games))
+    if left:
         print(
-            f"\n{live.failures} games failed (see above); arena {config['command']} --resume --db {store.path} "
-            "plays them again",
+            f"\n{left} failed games are still to play (see above); arena {config['command']} --resume "
+            f"--db {store.path} plays them again",
             file=sys.stderr,
         )
     print(f"\nDatabase: {store.path}  (arena report {store.path} rebuilds this report)", file=sys.stderr)

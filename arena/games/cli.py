@@ -99,6 +99,8 @@ class CliGame(CommandGame):
             log_path = str(Path(folder) / "log.json") if self.log else None
             finished = run_referee(self.arguments(seed, commands, log_path), self.timeout_s, self.cwd)
             finished.check_exit(self.timeout_s)
+            if log_path and not Path(log_path).exists():
+                parse_stdout(finished, self.seats)  # a referee printing no result failed at that first
             log = read_log(log_path, finished) if log_path else None
         return outcome(finished, log, self.seats, self.negative_score_is_error)
 

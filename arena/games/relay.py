@@ -35,6 +35,7 @@ PROTOCOL = "relay"
 MAX_PLAYERS = 10  # the protocol names a player by one digit
 INPUT_BYTES = 8 * REFEREE_LINE_BYTES  # one input block, at most
 REPORTED_ERRORS = 50  # `###Error` lines kept in Outcome.data
+ERRORS_IN_A_ROW = 1000  # `###Error` lines with no other command between them: a referee gone wrong
 
 
 @dataclass(kw_only=True)
@@ -55,8 +56,14 @@ class RelayGame(RefereeGame):
         referee.send(([f"###Seed {seed}"] if self.send_seed else []) + [f"###Start {self.seats}"])
         reported: list[str] = []
         places: list[int] | None = None
+        errors_in_a_row = 0
         line = referee.read_line("its first command")
         while places is None:
+            errors_in_a_row = errors_in_a_row + 1 if line.startswith("###Error") else 0
+            if errors_in_a_row > ERRORS_IN_A_ROW:
+                raise referee.failure(
+                    f"the referee sent {ERRORS_IN_A_ROW:,} ###Error lines in a row (the last: {garbage(line)})"
+                )
             if line.startswith("###Input"):
                 seat = self._seat(line, line[len("###Input") :].split(), 1, referee)[0]
                 block, size = [], 0

@@ -361,8 +361,9 @@ class League:
             self.say(f"{what}; played again in {backoff(attempts):.0f} s")
         self.failed_in_a_row += 1
         if self.failed_in_a_row >= FAILURE_RUN:
-            self.quiet_until = time.monotonic() + backoff(self.failed_in_a_row - FAILURE_RUN + 1)
-            self.say(f"{self.failed_in_a_row} games failed in a row: no new games for {backoff(1):.0f} s or more")
+            quiet = backoff(self.failed_in_a_row - FAILURE_RUN + 1)
+            self.quiet_until = time.monotonic() + quiet
+            self.say(f"{self.failed_in_a_row} games failed in a row: no new games for {quiet:.0f} s")
         for label in record["seats"]:
             self.failure_streak[label] += 1
             self.played_since_failure.discard(label)

@@ -388,13 +388,22 @@ def sprt_lines(games: list[dict], config: dict) -> str:
     return "\n".join([head, state, end])
 
 
-def failures_lines(failures: list[dict]) -> str:
-    """The games that did not happen, by what failed, with the last reason of each kind."""
+def unplayed(failures: list[dict], games: list[dict]) -> set[tuple]:
+    """The keys (lineup, unit, seating) of the failed games not played since."""
+    played = {(tuple(g["lineup"]), g["unit"], g["seating"]) for g in games}
+    return {(tuple(f["lineup"]), f["unit"], f["seating"]) for f in failures} - played
+
+
+def failures_lines(failures: list[dict], games: list[dict] = ()) -> str:
+    """The games that did not happen, by what failed, with the last reason of each kind, and how
+    many of them are still to be played (by --resume)."""
     if not failures:
         return ""
     kinds = Counter(f["kind"] for f in failures)
     last = {f["kind"]: f["detail"] for f in failures}
-    lines = [f"{len(failures)} games failed and count for nobody (played again by --resume):"]
+    left = len(unplayed(failures, list(games)))
+    again = f"{left} not played since: played again by --resume" if left else "each played again since"
+    lines = [f"{len(failures)} games failed and count for nobody ({again}):"]
     lines += [f"  {kinds[k]} by the {k}; the last: {last[k]}" for k in kinds]
     return "\n".join(lines)
 
@@ -412,7 +421,7 @@ def text_report(config: dict, labels: list[str], games: list[dict], failures: li
     if game.get("protocol") in ("cli", "json"):
         parts.append("the referee ran and timed the bots: no time per turn is known to the arena")
     if failures:
-        parts += ["", failures_lines(list(failures))]
+        parts += ["", failures_lines(list(failures), games)]
     if config["command"] == "sprt":
         parts += ["", sprt_lines(games, config)]
     parts += [

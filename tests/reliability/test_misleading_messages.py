@@ -1,0 +1,76 @@
+"""Messages that said something else than what happened: a cli referee printing garbage (with `log =
+true`) blamed for writing no log; a relay referee flooding `###Error` lines said not to send in time;
+a run's summary after `--resume` still asking for a `--resume` that had played its failed games; the
+league's back-off always said to be "5 s or more"."""
+
+from __future__ import annotations
+
+import io
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.games.base import Player, RefereeFailure
+from arena.games.cli import CliGame
+from arena.games.relay import RelayGame
+from tests.reliability.commands import run
+
+SCRIPTS = Path(__file__).parent / "scripts"
+PLAYERS = [Player(name, "true", "command", "true", "test") for name in ("a", "b")]
+
+
+def test_a_cli_referee_printing_garbage_is_said_to_print_garbage_not_to_lack_a_log():
+    referee = shlex.join([sys.executable, "-c", "print('Hello from the referee!')"])
+    with pytest.raises(RefereeFailure) as failed:
+        CliGame("chatty", referee).play(1, PLAYERS, [0, 0])
+    assert "Hello from the referee!" in str(failed.value) and "no log" not in str(failed.value)
+
+
+def test_a_relay_referee_flooding_errors_is_said_to_flood():
+    answer = shlex.join([sys.executable, str(SCRIPTS / "answer_zero.py")])
+    players = [Player(name, answer, "command", answer, "test") for name in ("a", "b")]
+    game = RelayGame([sys.executable, str(SCRIPTS / "relay_flood.py")], 2, reply_s=5, game_s=5)
+    with pytest.raises(RefereeFailure) as failed:
+        game.play(1, players, [0, 0])
+    assert "###Error lines in a row" in str(failed.value), failed.value
+
+
+def test_the_summary_after_a_resume_that_played_the_failed_games_asks_for_no_resume(tmp_path):
+    counter = tmp_path / "runs"
+    referee = shlex.join([sys.executable, str(SCRIPTS / "flaky_cli_referee.py"), str(counter), "3", "6"])
+    common = ["--db", str(tmp_path / "run.sqlite"), "--workers", "1", "--quiet"]
+    args = ["match", "a=true", "b=true", "--referee", referee, "--protocol", "cli", "--pairs", "2", "--seed", "1"]
+    first = run("arena.cli", *args, *common, cwd=tmp_path)  # runs 1-2 check the seed; 3-6 are its games
+    assert first.returncode == 0, first.stderr
+    assert "4 games failed and count for nobody" in first.stdout and "--resume" in first.stderr
+    again = run("arena.cli", "match", "--resume", *common, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "--resume" not in again.stderr, again.stderr
+    assert "4 games failed and count for nobody (each played again since)" in again.stdout
+
+
+def test_the_leagues_back_off_says_how_long_it_is(tmp_path):
+    from arena.games.config import game_from
+    from arena.play.league import League
+    from arena.play.store import Store
+
+    game = game_from({"protocol": "cli", "name": "flaky", "command": "true", "players": 2})
+    config = {"command": "league", "game": game.config(), "players": ["a", "b"], "lineups": [], "units": None}
+    config |= {"seatings": "balanced", "seed": 1, "sprt": None, "seeds": None, "mode": "uncertain"}
+    store = Store.create(tmp_path / "league.sqlite", config, [])
+    for player in PLAYERS:
+        store.join_league(player)
+    log = io.StringIO()
+    league = League(store, game, log=log)
+    for unit in range(5):
+        failure = {"lineup": ["a", "b"], "unit": unit, "seating": 0, "seats": ["a", "b"], "seed": unit}
+        league._on_failure({**failure, "kind": "referee", "detail": "it crashed", "stderr": "", "worker": "w"})
+    store.close()
+    said = [line for line in log.getvalue().splitlines() if "in a row" in line]
+    assert said == [
+        "[league] 3 games failed in a row: no new games for 5 s",
+        "[league] 4 games failed in a row: no new games for 10 s",
+        "[league] 5 games failed in a row: no new games for 20 s",
+    ]
