@@ -109,6 +109,9 @@ class SdkGame(RefereeGame):
         if self.league is not None and (not isinstance(self.league, int) or not 1 <= self.league < 20):
             raise UserError(f"a league level is 1 to 19 (the SDK's own bounds), not {self.league!r}")
         self.parameters = {str(k): str(v) for k, v in (self.parameters or {}).items()}
+        for key, value in self.parameters.items():  # one line each in [[INIT]]: a line end would add frames
+            if "=" in key or any(char in key + value for char in "\r\n") or not key.strip():
+                raise UserError(f"game parameter {key!r} = {value!r}: a parameter is one line, key=value")
 
     def java_properties(self) -> list[str]:
         """The game mode and the league, as the SDK reads them."""

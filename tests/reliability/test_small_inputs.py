@@ -1,0 +1,36 @@
+"""Small things a user gives that went wrong: an sdk game parameter holding a line end (it injected
+protocol frames), a config file that is a device or a FIFO (`--config /dev/zero` filled memory, a FIFO
+hung the command), labels holding terminal escapes (printed raw by `arena report` and `arena league
+status`), and a report page on a full disk (it left its empty folder of game pages behind)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from arena.games.sdk import SdkGame
+from referee.errors import UserError
+from tests.reliability.commands import one_line, run
+
+ESC = "\x1b]0;owned\x07\x1b[2J"  # a terminal's title set and its screen cleared
+
+
+@pytest.mark.parametrize(
+    "parameters",
+    [{"x": "1\n[[GET_GAME_INFO] 0]"}, {"x": "1\r"}, {"a\nb": "1"}, {"a=b": "1"}],
+    ids=["value-newline", "value-return", "key-newline", "key-equals"],
+)
+def test_an_sdk_parameter_is_one_line(parameters):
+    with pytest.raises(UserError, match="a parameter is one line"):
+        SdkGame(["referee"], 2, parameters=parameters)
+
+
+def test_an_sdk_parameter_with_a_line_end_in_arena_toml_is_one_line(tmp_path):
+    (tmp_path / "arena.toml").write_text(
+        '[games.g]\nprotocol = "sdk"\ncommand = "true"\nparameters = { x = "1\\n[[GET_GAME_INFO] 0]" }\n'
+    )
+    done = run("arena.cli", "match", "a=true", "b=true", "--game", "g", "--quiet", cwd=tmp_path, timeout=60)
+    one_line(done, "arena match", "a parameter is one line")
