@@ -15,6 +15,7 @@ dashes turned to underscores (`--seed-flag` is `seed_flag`); a table's name is t
 from __future__ import annotations
 
 import os
+import stat
 import tomllib
 from pathlib import Path
 
@@ -22,13 +23,20 @@ from arena.games import DEFAULT_GAME, PROTOCOLS, GameError, make
 from arena.games.base import Game
 
 CONFIG_FILE = "arena.toml"
+CONFIG_BYTES = 1 << 20
 # The command line's game options, by their config key; None where not given.
 INLINE = ("protocol", "players", "seed_flag", "league", "turn_ms", "first_turn_ms")
 
 
 def declared_games(path: Path) -> dict[str, dict]:
-    """The `[games.NAME]` tables of a config file ({} if there is no such file)."""
+    """The `[games.NAME]` tables of a config file ({} if there is no such file). Only a regular file
+    is read, and one of CONFIG_BYTES at most (a FIFO would hang the command, /dev/zero fill memory)."""
     try:
+        found = path.stat()
+        if not stat.S_ISREG(found.st_mode):
+            raise GameError(f"{path} is not a file (a config file is a regular file)")
+        if found.st_size > CONFIG_BYTES:
+            raise GameError(f"{path} is {found.st_size:,} bytes: not a config file (at most {CONFIG_BYTES:,})")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}

@@ -34,3 +34,24 @@ def test_an_sdk_parameter_with_a_line_end_in_arena_toml_is_one_line(tmp_path):
     )
     done = run("arena.cli", "match", "a=true", "b=true", "--game", "g", "--quiet", cwd=tmp_path, timeout=60)
     one_line(done, "arena match", "a parameter is one line")
+
+
+def test_a_config_file_that_is_a_device_is_one_line(tmp_path):
+    done = run("arena.cli", "match", "a=true", "b=true", "--game", "g", "--config", "/dev/zero", cwd=tmp_path)
+    one_line(done, "arena match", "/dev/zero is not a file")
+
+
+def test_a_config_file_that_is_a_fifo_is_one_line_and_no_hang(tmp_path):
+    fifo = tmp_path / "arena.toml"
+    os.mkfifo(fifo)
+    try:
+        done = run("arena.cli", "match", "a=true", "b=true", "--game", "g", cwd=tmp_path, timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail("arena match waited for a writer of its config FIFO")
+    one_line(done, "arena match", "is not a file")
+
+
+def test_a_config_file_too_big_to_be_one_is_one_line(tmp_path):
+    (tmp_path / "arena.toml").write_bytes(b"#" * (2 << 20))
+    done = run("arena.cli", "match", "a=true", "b=true", "--game", "g", cwd=tmp_path)
+    one_line(done, "arena match", "not a config file")
