@@ -33,7 +33,7 @@ from arena.play.schedule import SEATINGS, gauntlet, jobs, ladder, read_seeds, ro
 from arena.play.seeds import check_seed
 from arena.play.store import Store, StoreError
 from arena.stats.estimates import Z95
-from arena.stats.tables import SprtCourse, UnitCounter, text_report, units_of, unplayed, versus
+from arena.stats.tables import SprtCourse, UnitCounter, printable, text_report, units_of, unplayed, versus
 from arena.web import serve
 
 RUNS_DIR = Path("arena-runs")
@@ -358,7 +358,7 @@ def cmd_report(args) -> int:
     if iterations is not None:
         if args.output:
             raise UsageError("a tune's report is text only: drop -o")
-        print(tune.text_report(config, games, iterations))
+        print(printable(tune.text_report(config, games, iterations)))
         _export(args, config, labels, games, failures)
         return 0
     print(text_report(config, labels, games, failures))
@@ -421,7 +421,7 @@ def cmd_tune(args) -> int:
             return 130
         finally:
             executor.shutdown()
-        print(tune.text_report(store.config, store.games(), store.iterations()))
+        print(printable(tune.text_report(store.config, store.games(), store.iterations())))
         print(f"\nDatabase: {store.path}  (arena report {store.path} rebuilds this report)", file=sys.stderr)
         return 0
     finally:

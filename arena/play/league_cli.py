@@ -256,7 +256,10 @@ def _say_if_idle(path: Path) -> None:
 
 def _status(path: Path, action: str, rest: list[str]) -> int:
     from arena.stats.board import Board
-    from arena.stats.tables import table
+    from arena.stats.tables import printable, table
+
+    def say(text: str = "") -> None:  # labels, reasons and details as a terminal may show them
+        print(printable(text))
 
     if rest:
         raise UsageError("arena league status takes no argument but --db")
@@ -272,7 +275,7 @@ def _status(path: Path, action: str, rest: list[str]) -> int:
         store.close()
     name = config.get("game", {}).get("name", "volcanoes")
     state = {True: "playing now", False: "not playing now", None: "unknown"}[playing(path)]
-    print(f"league of {name} in {path} ({state}): {board.count} games among its players, mode {config.get('mode')}")
+    say(f"league of {name} in {path} ({state}): {board.count} games among its players, mode {config.get('mode')}")
     rows = []
     for row in board.rows():
         rows.append(
@@ -287,17 +290,17 @@ def _status(path: Path, action: str, rest: list[str]) -> int:
                 row["forfeits"],
             ]
         )
-    print(table(rows, ["#", "player", "status", "Elo", "95% interval", "games", "W-D-L", "errors"]))
+    say(table(rows, ["#", "player", "status", "Elo", "95% interval", "games", "W-D-L", "errors"]))
     why = [(label, row) for label, row in standing.items() if row["status"] != ACTIVE and row["reason"]]
     if why:
-        print()
+        say()
         for label, row in why:
-            print(f"{label} {row['status']}: {row['reason']}")
+            say(f"{label} {row['status']}: {row['reason']}")
     if failures:
         kinds: dict[str, int] = {}
         for f in failures:
             kinds[f["kind"]] = kinds.get(f["kind"], 0) + 1
-        print(
+        say(
             f"\n{len(failures)} games failed ({', '.join(f'{n} by the {k}' for k, n in kinds.items())}); "
             f"the last: {failures[-1]['detail']}"
         )

@@ -11,6 +11,7 @@ complete unit counts (the games of one seed depend on each other; a unit with a 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -388,6 +389,15 @@ def sprt_lines(games: list[dict], config: dict) -> str:
     return "\n".join([head, state, end])
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """`text` safe for a terminal: control characters (ESC, which a terminal obeys, among them) written
+    as escapes (`\\x1b`), line ends and tabs kept. Labels and details come from users and referees."""
+    return _CONTROL.sub(lambda found: found[0].encode("unicode_escape").decode("ascii"), text)
+
+
 def unplayed(failures: list[dict], games: list[dict]) -> set[tuple]:
     """The keys (lineup, unit, seating) of the failed games not played since."""
     played = {(tuple(g["lineup"]), g["unit"], g["seating"]) for g in games}
@@ -443,4 +453,4 @@ def text_report(config: dict, labels: list[str], games: list[dict], failures: li
         "Players (errors score as losses, as on CodinGame; times in ms after the first turn):",
         players_table(games, labels, order),
     ]
-    return "\n".join(parts)
+    return printable("\n".join(parts))

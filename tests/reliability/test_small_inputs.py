@@ -55,3 +55,50 @@ def test_a_config_file_too_big_to_be_one_is_one_line(tmp_path):
     (tmp_path / "arena.toml").write_bytes(b"#" * (2 << 20))
     done = run("arena.cli", "match", "a=true", "b=true", "--game", "g", cwd=tmp_path)
     one_line(done, "arena match", "not a config file")
+
+
+def _league_with_label(path, label: str) -> None:
+    from arena.games.base import Player
+    from arena.games.config import game_from
+    from arena.play.store import Store
+
+    game = game_from({"protocol": "cli", "name": "g", "command": "true", "players": 2})
+    config = {"command": "league", "game": game.config(), "players": [label], "lineups": [], "units": None}
+    config |= {"seatings": "balanced", "seed": 1, "sprt": None, "seeds": None, "mode": "uncertain"}
+    store = Store.create(path, config, [])
+    store.join_league(Player(label, "true", "command", "true", "test"))
+    store.set_standing(label, "paused", f"paused by {label}")
+    store.close()
+
+
+def test_league_status_prints_no_terminal_escape(tmp_path):
+    db = tmp_path / "league.sqlite"
+    _league_with_label(db, f"evil{ESC}")
+    done = run("arena.cli", "league", "status", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    assert "evil" in done.stdout and "\x1b" not in done.stdout and "\x07" not in done.stdout
+    assert "\\x1b" in done.stdout  # shown, escaped
+
+
+def test_report_prints_no_terminal_escape(arena_run, tmp_path):
+    import json
+    import sqlite3
+
+    db = tmp_path / "run.sqlite"
+    shutil.copy(arena_run, db)
+    evil = f"evil{ESC}"
+
+    def renamed(value):  # the label `random` renamed, in a JSON value
+        return json.dumps(json.loads(json.dumps(json.loads(value)).replace('"random"', json.dumps(evil))))
+
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE players SET label = ? WHERE label = 'random'", (evil,))
+        for row, seats, lineup in connection.execute("SELECT id, seats, lineup FROM games").fetchall():
+            connection.execute(
+                "UPDATE games SET seats = ?, lineup = ? WHERE id = ?", (renamed(seats), renamed(lineup), row)
+            )
+        (config,) = connection.execute("SELECT value FROM run WHERE key = 'config'").fetchone()
+        connection.execute("UPDATE run SET value = ? WHERE key = 'config'", (renamed(config),))
+    done = run("arena.cli", "report", str(db))
+    assert done.returncode == 0, done.stderr
+    assert "evil" in done.stdout and "\x1b" not in done.stdout and "\x07" not in done.stdout
