@@ -8,6 +8,7 @@ named after it (`report.html` -> `report_games/`), rebuilt from the moves kept i
 from __future__ import annotations
 
 import html
+import shutil
 from pathlib import Path
 
 from referee.files import usable_folder, write_atomic
@@ -166,17 +167,24 @@ def write(config: dict, labels: list[str], games: list[dict], out: Path, failure
     """Write the page and one page per game where the game draws one; returns the folder of game
     pages. Each file is written whole (`write_atomic`); DamagedGame for a game that cannot be drawn."""
     game = game_from(config["game"])
-    folder = usable_folder(out.with_name(out.stem + "_games"), "the folder of the report's game pages")
+    folder = out.with_name(out.stem + "_games")
+    made = not folder.exists()
+    usable_folder(folder, "the folder of the report's game pages")
     pages = set()
-    for g in games:
-        try:
-            page = game.replay_page(g)
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
-            raise DamagedGame(f"game {g.get('id')}: {exc}") from None
-        if page:
-            write_atomic(folder / f"game-{g['id']}.html", page)
-            pages.add(g["id"])
-    write_atomic(out, render(config, labels, games, folder.name, pages, failures))
+    try:
+        for g in games:
+            try:
+                page = game.replay_page(g)
+            except (ValueError, TypeError, KeyError, AttributeError) as exc:
+                raise DamagedGame(f"game {g.get('id')}: {exc}") from None
+            if page:
+                write_atomic(folder / f"game-{g['id']}.html", page)
+                pages.add(g["id"])
+        write_atomic(out, render(config, labels, games, folder.name, pages, failures))
+    except BaseException:  # a full disk, a damaged game: no half-written folder left behind
+        if made:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
     return folder
 
 

@@ -102,3 +102,10 @@ def test_report_prints_no_terminal_escape(arena_run, tmp_path):
     done = run("arena.cli", "report", str(db))
     assert done.returncode == 0, done.stderr
     assert "evil" in done.stdout and "\x1b" not in done.stdout and "\x07" not in done.stdout
+
+
+def test_a_report_page_on_a_full_disk_leaves_no_folder_behind(arena_run, small_disk):
+    small_disk.fill()
+    page = small_disk.path / "r.html"
+    one_line(run("arena.cli", "report", str(arena_run), "-o", str(page)), "arena report", "No space left")
+    assert sorted(p.name for p in small_disk.path.iterdir()) == ["filler"]
