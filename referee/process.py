@@ -10,7 +10,9 @@ stay for the next turn.
 were orphaned, emptied their environment or fork without end: a `ProcessTree` owns them all, in a
 cgroup of the bot's own where the machine allows it, else by a token and this process's adoption
 of orphans (see ProcessTree). `python -m referee.process` says which one this machine gives. No
-close waits on a pipe without a bound: an orphan may keep the bot's pipes open.
+close waits on a pipe without a bound: an orphan may keep the bot's pipes open. And a process killed
+before it could close its bots (SIGKILL, the OOM killer) leaves them to its watcher, a process that
+outlives it to end them (see `tell_watcher`).
 """
 
 from __future__ import annotations
@@ -259,6 +261,7 @@ NO_CGROUP_VARIABLE = "CALDERA_NO_CGROUP"  # set (non-empty): use the fallback ev
 
 _PROC = Path("/proc")
 _PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
+_PIDS_AHEAD = 64  # pids past the highest listed that a read of /proc also looks at
 _ANY_TOKEN = f"{TOKEN_VARIABLE}=".encode()
 _live_bots: set[int] = set()  # pids of this process's bots (direct children) not yet closed
 _open: weakref.WeakSet = weakref.WeakSet()  # this process's BotProcess objects not yet closed
@@ -277,6 +280,7 @@ def _forget_parent_after_fork() -> None:
     _home, _home_lock = False, threading.Lock()
     _live_bots, _open, _bots_lock = set(), weakref.WeakSet(), threading.Lock()
     _claimed_orphans = False
+    _forget_watcher()
 
 
 os.register_at_fork(after_in_child=_forget_parent_after_fork)
@@ -337,6 +341,7 @@ def _make_home() -> Path | None:
     if not ((home / "cgroup.kill").exists() or (home / "cgroup.freeze").exists()):  # before Linux 5.2
         _remove_cgroup(home)
         return None
+    tell_watcher(f"home {home}")  # ended by the watcher if this process dies before its atexit
     atexit.register(_remove_home_at_exit, home, os.getpid())  # with any bot left in it (one never closed)
     # A forked pool worker ends with os._exit, past atexit: multiprocessing runs its finalizers first.
     multiprocessing.util.Finalize(None, _remove_home_at_exit, (home, os.getpid()), exitpriority=0)
@@ -415,6 +420,144 @@ def _remove_cgroup(path: Path, seconds: float = 5.0) -> None:
             pass
 
 
+# ---------------------------------------------------------------- what outlives this process
+
+# A process killed with SIGKILL (or by the OOM killer) runs no cleanup: its bots would live on, in their
+# cgroups or as init's orphans. So the first bot of a process starts its *watcher*, a small process in
+# a session of its own, deaf to the signals a terminal or a process group sends, which reads what this
+# process tells it through a pipe only this process writes to: its folder of bot cgroups, or each
+# bot's token and session. The pipe's end, when this process is gone however it went, is the
+# watcher's cue to kill all of it, then to exit. A forked child (a pool's worker) closes its copy of
+# the pipe at once and starts a watcher of its own with its first bot. The watcher is a grandchild:
+# a Ray worker that sees its raylet die kills its own children before it exits (the watcher's parent,
+# which only waits for it), not theirs.
+_watch_fd: int | None = None  # the pipe's end this process writes to
+_watcher_pid: int | None = None
+_watcher_lock = threading.Lock()
+
+
+def tell_watcher(message: str) -> None:
+    """Tell this process's watcher one line (`home PATH`, `token T`, `session T PID START`, `ended T`),
+    starting it first if need be. Never blocks: a watcher too slow to read loses the line."""
+    global _watch_fd
+    with _watcher_lock:
+        if _watch_fd is None:
+            _watch_fd = _start_watcher()
+        if _watch_fd is None:
+            return
+        try:
+            os.write(_watch_fd, message.encode() + b"\n")
+        except OSError:  # a full pipe (a stuck watcher), or a dead one
+            pass
+
+
+def _start_watcher() -> int | None:
+    """Start this process's watcher (`watch_until_orphaned`); the pipe's end to write to, or None
+    where it cannot start."""
+    global _watcher_pid
+    module = __spec__.name if __spec__ is not None else __name__
+    root = str(Path(__file__).resolve().parents[module.count(".")])
+    code = (
+        f"import sys; sys.path.insert(0, {root!r}); from {module} import watch_until_orphaned; watch_until_orphaned()"
+    )
+    read_end, write_end = os.pipe()  # neither is inherited by an exec: the watcher gets read_end as stdin
+    try:
+        watcher = subprocess.Popen(
+            [sys.executable, "-I", "-S", "-c", code, f"--owner={os.getpid()}"],  # the owner: for people
+            stdin=read_end,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            env={},  # none of its owner's: a process that looks for its own by their environment
+        )
+    except OSError:
+        os.close(write_end)
+        return None
+    finally:
+        os.close(read_end)
+    _watcher_pid = watcher.pid
+    os.set_blocking(write_end, False)
+    return write_end
+
+
+def _forget_watcher() -> None:
+    """In a forked child: the parent's watcher is not its own."""
+    global _watch_fd, _watcher_pid, _watcher_lock
+    if _watch_fd is not None:
+        try:
+            os.close(_watch_fd)
+        except OSError:
+            pass
+    _watch_fd, _watcher_pid, _watcher_lock = None, None, threading.Lock()
+
+
+def watch_until_orphaned() -> None:
+    """The watcher's life: read what its owner says until the pipe ends (the owner is gone), then kill
+    every process of the owner's bots still alive: its cgroups whole, or what holds the bots' tokens or
+    runs in their sessions (`_kill_marked`)."""
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+        signal.signal(number, signal.SIG_IGN)
+    child = os.fork()
+    if child:  # Ray's workers kill their children as they die: this one, which only waits; not its child
+        os.waitpid(child, 0)
+        os._exit(0)
+    homes: set[str] = set()
+    tokens: set[str] = set()
+    sessions: dict[str, tuple[int, int]] = {}  # token -> (its bot's pid, the bot's start time)
+    for line in sys.stdin.buffer:
+        kind, _, rest = line.decode("utf-8", "replace").rstrip("\n").partition(" ")
+        if kind == "home":
+            homes.add(rest)
+        elif kind == "token":
+            tokens.add(rest)
+        elif kind == "session":
+            token, pid, started = rest.split()
+            sessions[token] = (int(pid), int(started))
+        elif kind == "ended":
+            tokens.discard(rest)
+            sessions.pop(rest, None)
+    for home in homes:
+        _remove_cgroup(Path(home))
+    if tokens:
+        _kill_marked(tokens, list(sessions.values()))
+
+
+def _kill_marked(tokens: set[str], sessions: list[tuple[int, int]], least: float = 1.0, most: float = 5.0) -> None:
+    """Kill every process that holds one of `tokens` in its environment or runs in one of `sessions`
+    (a bot's pid and start time: its session's id), with its process group, until five reads of
+    /proc in a row, and `least` seconds, found none (or `most` seconds). Each read kills what it
+    finds at once, newest first (`_pids_newest_first`): the group's kill then ends a whole fork
+    chain, which one read sees only half the time on a busy machine."""
+    markers = [f"{TOKEN_VARIABLE}={token}\0".encode() for token in tokens]
+    since = min((started for _, started in sessions), default=0)
+    me = os.getpid()
+    quiet_since = started_at = time.monotonic()
+    empty_reads = 0
+    while time.monotonic() < started_at + most:
+        if empty_reads >= 5 and time.monotonic() - quiet_since >= least:
+            return
+        found = False
+        for pid in _pids_newest_first():
+            row = _stat(pid)
+            if row is None or pid == me or row[3] in ("Z", "X"):
+                continue
+            _, group, sid, _, started = row
+            if any(sid == bot and started >= born for bot, born in sessions) or (
+                started >= since and any(_holds_token(pid, marker) for marker in markers)
+            ):
+                found = True
+                for kill, target in ((os.killpg, group), (os.kill, pid)):
+                    try:
+                        kill(target, signal.SIGKILL)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+        if found:
+            empty_reads, quiet_since = 0, time.monotonic()
+        else:
+            empty_reads += 1
+        time.sleep(0.01)
+
+
 def claim_orphans() -> bool:
     """Make this process the subreaper of its descendants (Linux) where bots are not contained by
     cgroups: an orphaned descendant becomes its child instead of init's, so closing a bot can find
@@ -450,22 +593,35 @@ def containment() -> str:
 
 def _processes() -> dict[int, tuple[int, int, int, str, int]]:
     """Every process visible now: pid -> (parent pid, process group, session id, state letter,
-    start time in clock ticks since boot). {} without /proc."""
+    start time in clock ticks since boot), newest first (`_pids_newest_first`). {} without /proc."""
     table = {}
-    try:
-        entries = list(_PROC.iterdir())
-    except OSError:
-        return table
-    for entry in entries:
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_bytes()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(b")") + 2 :].split()
-        table[int(entry.name)] = (int(fields[1]), int(fields[2]), int(fields[3]), fields[0].decode(), int(fields[19]))
+    for pid in _pids_newest_first():
+        row = _stat(pid)
+        if row is not None:
+            table[pid] = row
     return table
+
+
+def _pids_newest_first() -> list[int]:
+    """The pids of /proc, highest first, after the next ones (not listed yet: a process may take one
+    since): a fork chain's processes live microseconds each, and a read of /proc listed first and
+    then looked at in pid order all but never sees one (its newest is gone before its turn comes, its
+    child born after the list); newest first, it mostly does."""
+    try:
+        listed = sorted((int(name) for name in os.listdir(_PROC) if name.isdigit()), reverse=True)
+    except OSError:
+        return []
+    return [*range(listed[0] + _PIDS_AHEAD, listed[0], -1), *listed] if listed else []
+
+
+def _stat(pid: int) -> tuple[int, int, int, str, int] | None:
+    """Process `pid`'s (parent pid, process group, session id, state letter, start time), or None."""
+    try:
+        stat = (_PROC / str(pid) / "stat").read_bytes()
+        fields = stat[stat.rindex(b")") + 2 :].split()
+        return int(fields[1]), int(fields[2]), int(fields[3]), fields[0].decode(), int(fields[19])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def descendants(table: dict[int, tuple], roots: Iterable[int]) -> set[int]:
@@ -512,13 +668,18 @@ def _leftovers(bot_pid: int | None, marker: bytes, since: int) -> tuple[list[int
     """(live, dead, process groups) of the processes that the bot started: those holding its token,
     in its session, or descending from either; where this process claimed orphans, also any child of
     ours in another session than ours that is no live bot and holds no bot's token."""
-    table = _processes()
     me, my_session = os.getpid(), os.getsid(0)
-    found = set()
-    for pid, (ppid, _, sid, _, started) in table.items():
-        if pid in (me, bot_pid):
+    table, found = {}, set()
+    for pid in _pids_newest_first():
+        row = _stat(pid)
+        if row is None:
+            continue
+        table[pid] = row
+        ppid, _, sid, _, started = row
+        if pid in (me, bot_pid, _watcher_pid):
             continue
         # Only a process started since the bot can hold its token: the others' environments go unread.
+        # Read as soon as its row is (a fork chain's process is gone a moment later).
         if (bot_pid is not None and sid == bot_pid) or (started >= since and _holds_token(pid, marker)):
             found.add(pid)
         elif (
@@ -533,13 +694,15 @@ def _leftovers(bot_pid: int | None, marker: bytes, since: int) -> tuple[list[int
     found |= descendants(table, [*found, *([bot_pid] if bot_pid is not None else [])]) - {me}
     live = [pid for pid in found if table.get(pid, (0, 0, 0, "Z", 0))[3] not in ("Z", "X")]
     dead = [pid for pid in found if pid not in live]
-    # Their process groups: a group never spans sessions, and these sessions are the bot's making.
-    groups = {table[pid][1] for pid in live if pid in table and table[pid][2] != my_session}
+    # Their process groups (a group never spans sessions, and these sessions are the bot's making),
+    # the dead's too: a fork chain's processes are seen mostly as the zombies they leave, orphans
+    # adopted by this process, whose group (kept while they are not reaped) is the chain's.
+    groups = {table[pid][1] for pid in found if pid in table and table[pid][2] != my_session}
     return live, dead, groups
 
 
 def _kill_leftovers(bot_pid: int | None, marker: bytes, since: int, seconds: float = 3.0) -> None:
-    """Kill (and, being their subreaper, reap) the bot's leftovers until two reads of /proc in a row
+    """Kill (and, being their subreaper, reap) the bot's leftovers until three reads of /proc in a row
     find none (one may miss a process born after the list was read whose parent was gone before
     its turn came), or `seconds`. `bot_pid` is None once the bot was reaped: its number may be
     another process's by now."""
@@ -560,7 +723,7 @@ def _kill_leftovers(bot_pid: int | None, marker: bytes, since: int, seconds: flo
             except (ChildProcessError, OSError):
                 pass
         empty_reads = 0 if live else empty_reads + 1
-        if empty_reads == 2 or time.monotonic() > deadline:
+        if empty_reads == 3 or time.monotonic() > deadline:
             return
         time.sleep(0.01)  # let the killed go, and any fork they raced with show up
 
@@ -620,6 +783,7 @@ class ProcessTree:
             if self.cgroup is None:
                 claim_orphans()
                 env[TOKEN_VARIABLE] = self.token
+                tell_watcher(f"token {self.token}")  # before the bot runs: nothing it starts goes unseen
             # In the child, before it runs the bot: "0" moves the process that writes it.
             join = None if self._procs_fd is None else functools.partial(os.write, self._procs_fd, b"0")
             try:
@@ -631,6 +795,8 @@ class ProcessTree:
                 self._give_up_cgroup()
         self._pid = proc.pid
         self._started = _start_time(proc.pid)
+        if self.cgroup is None:
+            tell_watcher(f"session {self.token} {proc.pid} {self._started}")
         return proc
 
     def _give_up_cgroup(self) -> None:
@@ -667,6 +833,8 @@ class ProcessTree:
         """The bot was reaped: it is no live bot of this process any more."""
         with _bots_lock:
             _live_bots.discard(self._pid)
+        if self.token is not None:
+            tell_watcher(f"ended {self.token}")
 
 
 class BotProcess:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from referee import process
-from tests.processes import holding
+from tests.processes import holding, lingering
 
 ROOT = Path(__file__).resolve().parents[2]
 ESCAPER = [sys.executable, "-S", str(Path(__file__).parent / "scripts" / "escaper.py")]
@@ -63,7 +63,7 @@ def escape(tmp_path):
         deadline = time.monotonic() + seconds  # the command has ended: a kill takes moments at most
         while marked(marker) and time.monotonic() < deadline:
             time.sleep(0.02)
-        left = marked(marker)
+        left = lingering(marker, "cmdline")
         assert not left, f"processes of the escape outlived the command: {left}"
 
     command.check = check
@@ -176,7 +176,8 @@ def test_a_bot_runs_in_a_cgroup_of_its_own_removed_at_its_end():
 
 @needs_cgroup
 def test_the_bots_of_a_killed_process_are_ended_by_the_next_one():
-    # A referee killed by SIGKILL cannot end its bots: the next process to make its cgroups does.
+    # A referee killed by SIGKILL cannot end its bots: its watcher does (test_killed_runs.py); where
+    # the watcher is killed too, the next process to make its cgroups does.
     marker = f"caldera-escape-{secrets.token_hex(6)}"
     sleeper = [PYTHON, "-S", "-c", "import time; time.sleep(60)", marker]  # deaf to its closed input
     code = (
@@ -189,6 +190,10 @@ def test_the_bots_of_a_killed_process_are_ended_by_the_next_one():
     try:
         cgroup = Path(owner.stdout.readline().strip())
         assert cgroup.is_dir() and marked(marker)
+        watchers = holding(f"--owner={owner.pid}\0", "cmdline")
+        assert watchers  # the owner's watcher, and its parent
+        for pid in watchers:
+            os.kill(pid, signal.SIGKILL)
     finally:
         owner.kill()
         owner.wait()

@@ -1,10 +1,11 @@
-"""A player (or solver) whose processes try to outlive it. usage: escaper.py MODE MARKER [DIR]
+"""A player (or solver) whose processes try to outlive it. usage: escaper.py MODE MARKER [DIR [DELAY]]
 
 Before it answers anything it starts its escape, in a session of its own, then plays: RANDOM to
 each Volcanoes turn, and to each line of a solver's instance (judged wrong).
 Every process of the escape carries MARKER in its command line (so a test can find any that is
 left) and ends by itself after LIFETIME seconds (so a failed test leaves nothing for long). With
-DIR, the escape's first process writes DIR/escaped.<pid> once it runs: the attack is real.
+DIR, the escape's first process writes DIR/escaped.<pid> once it runs: the attack is real. With DELAY, it waits DELAY seconds before each
+answer (a game that lasts, to be killed in the middle of).
 
 MODE:
   chain  a child leaves the session (setsid), then forks a new generation as fast as it can,
@@ -23,6 +24,7 @@ import time
 LIFETIME = 60.0
 mode, marker = sys.argv[1], sys.argv[2]
 report = sys.argv[3] if len(sys.argv) > 3 else None
+delay = float(sys.argv[4]) if len(sys.argv) > 4 else 0.0
 born = time.monotonic()
 
 
@@ -72,4 +74,5 @@ while True:
         sys.stdin.readline()
     if mode == "killparent":
         os.kill(os.getppid(), signal.SIGKILL)
+    time.sleep(delay)
     print("RANDOM", flush=True)
