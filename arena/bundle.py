@@ -29,9 +29,9 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.errors import CommandParser, run_command
-from referee.files import refuse_overwriting, write_atomic
-from referee.options import count
+from referee.platform.errors import CommandParser, run_command
+from referee.platform.files import refuse_overwriting, write_atomic
+from referee.platform.options import count
 
 from arena.errors import UsageError
 
@@ -395,7 +395,7 @@ def check(path: Path, games: int, opponent: str) -> int:
     """Play `games` games of the submission at `path` (by `python -S`, as a process, through the
     referee at CodinGame's limits) against `opponent`, seats alternating; print what a judge we
     cannot see would care about. 1 if it forfeited a game, else 0."""
-    from referee.process import BotProcess
+    from referee.platform.process import BotProcess
     from referee.volcanoes.match import Settings, play_game
 
     settings = Settings()
@@ -436,7 +436,7 @@ def _opponent(opponent: str, settings):
     from bots.volcanoes import registry
     from bots.volcanoes.bot import load
     from bots.volcanoes.seat import open_seat
-    from referee.process import BotProcess, BotStartError, warm_up
+    from referee.platform.process import BotProcess, BotStartError, warm_up
 
     from arena.play.players import split_label
 

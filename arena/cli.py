@@ -14,9 +14,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from referee.errors import CommandParser, UserError, reader_gone, report
-from referee.files import refuse_overwriting
-from referee.options import count, number, positive_ms
+from referee.platform.errors import CommandParser, UserError, reader_gone, report
+from referee.platform.files import refuse_overwriting
+from referee.platform.options import count, number, positive_ms
 
 from arena import bundle
 from arena.bench import stress

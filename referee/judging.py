@@ -21,9 +21,9 @@ import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator
 
-from .errors import InputFormatError
-from .options import positive_ms
-from .process import BotError, BotProcess, BotStartError
+from .platform.errors import InputFormatError
+from .platform.options import positive_ms
+from .platform.process import BotError, BotProcess, BotStartError
 from .puzzle import OracleError, Puzzle, default_oracle, last_stderr_line
 
 ORACLE_MS = 120_000  # the oracle's time for one answer: generous, a timeout stops the judge

@@ -45,8 +45,8 @@ from types import ModuleType
 from typing import Any, TextIO
 
 import referee
-from referee.errors import InputFormatError
-from referee.process import BotError, BotProcess
+from referee.platform.errors import InputFormatError
+from referee.platform.process import BotError, BotProcess
 
 NONE = "NONE"  # the answer that claims (and must be proved) that an instance has no solution
 

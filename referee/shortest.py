@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import InputFormatError, shorten
-from .process import BotError, BotProcess
+from .platform.errors import InputFormatError, shorten
+from .platform.process import BotError, BotProcess
 from .puzzle import NONE, IllegalStep, OracleError, last_stderr_line
 
 

@@ -1,7 +1,7 @@
 """`arena bench --stress`: do the bots answer in time on a busy machine, from a fresh install?
 
 Plays many games at once (default twice the cores), every bot as the process a user runs
-(`python -m bots.volcanoes.NAME`), under CodinGame's limits (`referee/volcanoes/constants.py`), and
+(`python -m bots.volcanoes.NAME`), under CodinGame's limits (`referee/platform/limits.py`), and
 prints per bot the first answers' times, the later turns' latency (median, p99, max) and every
 forfeit with its stderr. numba's cache starts empty by default (a fresh NUMBA_CACHE_DIR that the
 run's games share and fill as they go): what a user's first run looks like. `--cache per-game`
@@ -33,9 +33,10 @@ from tqdm import tqdm
 
 from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, TAKE_OVER_NOTE
 from bots.volcanoes.registry import BOTS, is_pure
-from referee.options import count
-from referee.process import BotError, BotProcess, warm_up
-from referee.volcanoes.constants import FIRST_TURN_MS, MAX_TURNS, TURN_MS
+from referee.platform.options import count
+from referee.platform.process import BotError, BotProcess, warm_up
+from referee.platform.limits import FIRST_TURN_MS, TURN_MS
+from referee.volcanoes.constants import MAX_TURNS
 
 # The referee (numba, half a second to import) is loaded when a stress run starts, not whenever the
 # `arena` command builds its parser: `arena` on another game never loads numba.

@@ -35,12 +35,12 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.files import refuse_overwriting, write_atomic
-from referee.options import count, number, positive_seconds
+from referee.platform.files import refuse_overwriting, write_atomic
+from referee.platform.options import count, number, positive_seconds
 
 from bots.volcanoes import registry
 from bots.volcanoes.launch import LOAD_FIRST_VARIABLE
-from referee.process import warm_up_command
+from referee.platform.process import warm_up_command
 
 from arena.bench import transcripts
 from arena.play import players

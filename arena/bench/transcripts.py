@@ -9,7 +9,7 @@ turn, in games of any game; recorded, saved, loaded, and replayed to a bot run a
   turns every time (`arena bench --record FILE`, `--turns FILE`).
 - *Replayed* (`replay`): one process of a bot per transcript, given each turn's lines as they were
   recorded, whatever it answers, and timed from the write of a turn's first line to its answer's
-  last; it is given the seed its seat had in the recorded game (referee/bot_env.py), so that a bot
+  last; it is given the seed its seat had in the recorded game (referee/platform/bot_env.py), so that a bot
   that takes it answers as it did, where its play depends on nothing else.
 """
 
@@ -26,8 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.clock import waited_for_cpu
-from referee.process import BotError, BotProcess
+from referee.platform.clock import waited_for_cpu
+from referee.platform.process import BotError, BotProcess
 
 from arena.bench.record import ANSWERED, GIVEN
 from arena.errors import UsageError

@@ -19,11 +19,10 @@ import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields
 
-from referee.errors import shorten
+from referee.platform.errors import shorten
 
 # Why a seat lost its game through its own fault (`Outcome.errors`), as CodinGame counts them.
 BOT_ERRORS = ("timeout", "invalid", "crash", "start")
-STDERR_BYTES_PER_TURN = 4096  # what CodinGame shows of a turn's stderr: the most a seat keeps per turn
 SEATS_KEY = "players"  # a game's `seats`, as its config (and arena.toml) names them
 
 

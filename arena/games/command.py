@@ -21,8 +21,8 @@ from abc import abstractmethod
 from dataclasses import KW_ONLY, dataclass
 from typing import ClassVar
 
-from referee.bot_env import SEED_VARIABLE
-from referee.process import BotError, BotProcess, _processes, descendants, signal_each
+from referee.platform.bot_env import SEED_VARIABLE
+from referee.platform.process import BotError, BotProcess, _processes, descendants, signal_each
 
 from ..errors import UsageError
 from .base import Game, Outcome, Player, RefereeFailure, stderr_gist
@@ -121,7 +121,7 @@ def _signal_name(number: int) -> str:
 
 def seat_command(player: Player, seed: int | None = None) -> str:
     """`player`'s command line as the referee gets it, through `env`: with its seed for the game
-    (`referee.bot_env`), run from its own folder where it has one (a pinned tree). A referee built on
+    (`referee.platform.bot_env`), run from its own folder where it has one (a pinned tree). A referee built on
     CodinGame's SDK splits a player's command on spaces and quotes nothing: `env` needs no quotes."""
     if player.kind == "bot":
         raise UsageError(f"{player.label} is an in-process bot: an external referee runs only commands")

@@ -3,7 +3,7 @@ protocol, `sdk.py`, and the pre-2018 relay protocol, `relay.py`): their games' s
 skeleton (`RefereeGame`); the referee's process, every wait on it bounded; the seats' processes, on
 our clock; the Java command line of a referee jar.
 
-The referee runs as a `BotProcess` (referee/process.py), with its own line limit and its stderr's
+The referee runs as a `BotProcess` (referee/platform/process.py), with its own line limit and its stderr's
 end kept: that class already kills every process a child started, even those that left its session,
 and registers the child so that the arena's workers, subreapers of their orphans, never take the
 referee for a bot's leftover. A class of its own would have had to repeat all of it.
@@ -24,17 +24,16 @@ from dataclasses import KW_ONLY, dataclass
 from typing import ClassVar
 
 from arena.games.base import (
-    STDERR_BYTES_PER_TURN,
     Game,
     Outcome,
     Player,
     RefereeFailure,
     stderr_gist,
 )
-from referee.clock import waited_for_cpu
-from referee.errors import UserError, shorten
-from referee.process import (
-    MAX_ANSWER_BYTES,
+from referee.platform.clock import waited_for_cpu
+from referee.platform.errors import UserError, shorten
+from referee.platform.limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
+from referee.platform.process import (
     BotError,
     BotExited,
     BotProcess,

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from arena.games.base import Outcome
 from arena.games.cli import failure_of
 from arena.games.runner import Referee, RefereeGame, Seats, bounded, garbage, outcome
-from referee.errors import UserError
+from referee.platform.errors import UserError
 
 PROTOCOL = "sdk"
 JAVA_OPENS = ("-XX:+IgnoreUnrecognizedVMOptions", "--add-opens=java.base/java.lang=ALL-UNNAMED")

@@ -18,8 +18,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 
-from referee.pools import start_pool
-from referee.process import claim_orphans, close_all
+from referee.platform.pools import start_pool
+from referee.platform.process import claim_orphans, close_all
 
 from arena.errors import UsageError
 from arena.games.base import Game, Outcome, Player, RefereeFailure

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from referee.files import usable_folder, write_atomic
+from referee.platform.files import usable_folder, write_atomic
 
 from arena.games.config import game_from
 from arena.stats.ratings import openskill_ratings

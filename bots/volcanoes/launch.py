@@ -29,7 +29,7 @@ import sys
 import time
 
 from .bot import Budget, Player, ending_on_bad_input, read_turns
-from referee.bot_env import given_seed
+from referee.platform.bot_env import given_seed
 
 from .registry import stand_in
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from bots.volcanoes.bot import Bot
 from bots.volcanoes.pure import mcts as pure_mcts  # pure Python: the bundled bot declares its own
-from referee.volcanoes.constants import TURN_MS
+from referee.platform.limits import TURN_MS
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from .registry import BOTS, bot_class, is_pure
 
 
 def main(argv: list[str] | None = None) -> int:
-    from referee.errors import CommandParser
+    from referee.platform.errors import CommandParser
 
     parser = CommandParser(prog="python -m bots.volcanoes.warmup", description=__doc__)
     parser.add_argument("names", nargs="*", metavar="NAME", help="the bots (default: every bot with kernels)")

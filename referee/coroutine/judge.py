@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from referee.coroutine.rules import START, Board, IllegalTurn, is_solved, parse_answer, play
-from referee.errors import InputFormatError, shorten
-from referee.process import BotTimeout
+from referee.platform.errors import InputFormatError, shorten
+from referee.platform.process import BotTimeout
 from referee.puzzle import NONE, OracleError
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.coroutine import rules
-from referee.errors import InputFormatError
+from referee.platform.errors import InputFormatError
 from referee.puzzle import IllegalStep, Puzzle
 
 

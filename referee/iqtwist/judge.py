@@ -17,7 +17,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from referee.errors import InputFormatError
+from referee.platform.errors import InputFormatError
 from referee.iqtwist.pieces import PIECES, footprint
 from referee.iqtwist.rules import (
     State,
@@ -26,7 +26,7 @@ from referee.iqtwist.rules import (
     parse_placement_string,
     validity_problem,
 )
-from referee.process import BotError, BotProcess
+from referee.platform.process import BotError, BotProcess
 from referee.puzzle import OracleError, last_stderr_line
 
 MAX_ANSWER_LINES = 10_000  # the empty board, the most a challenge can have, has 5992 solutions

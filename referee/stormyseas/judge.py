@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.errors import InputFormatError, shorten
+from referee.platform.errors import InputFormatError, shorten
 from referee.puzzle import NONE, OracleError
 from referee.stormyseas import rules
 from referee.stormyseas.rules import METRICS, Card

@@ -4,7 +4,7 @@ judge takes `--rotation` and `--no-optima`."""
 
 from __future__ import annotations
 
-from referee.errors import InputFormatError
+from referee.platform.errors import InputFormatError
 from referee.puzzle import IllegalStep, Puzzle
 from referee.stormyseas import rules
 

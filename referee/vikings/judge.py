@@ -14,7 +14,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from referee.errors import InputFormatError, shorten
+from referee.platform.errors import InputFormatError, shorten
 from referee.puzzle import NONE, OracleError, last_stderr_line
 from referee.vikings import rules
 

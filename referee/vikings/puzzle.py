@@ -3,7 +3,7 @@ state a Board, a step the tile to turn a quarter clockwise."""
 
 from __future__ import annotations
 
-from referee.errors import InputFormatError
+from referee.platform.errors import InputFormatError
 from referee.puzzle import IllegalStep, Puzzle
 from referee.vikings import rules
 

@@ -14,7 +14,7 @@ from arena.games.volcanoes.players import default_tournament
 from arena.play import players as arena_players
 from arena.play.players import PlayerError
 from arena.play.store import Store
-from referee.process import warm_up_command
+from referee.platform.process import warm_up_command
 
 ROOT = Path(__file__).resolve().parents[2]
 VOLCANOES = VolcanoesGame()

@@ -24,9 +24,9 @@ PURE_MCTS_MODULES = [
     "bots.volcanoes.pure.opening_book",
     "bots.volcanoes.pure.rules",
     "referee",
-    "referee.bot_env",
-    "referee.clock",
-    "referee.errors",
+    "referee.platform.bot_env",
+    "referee.platform.clock",
+    "referee.platform.errors",
     "referee.volcanoes",
     "referee.volcanoes.board",
     "referee.volcanoes.constants",
@@ -174,7 +174,7 @@ def test_the_bundled_file_and_the_in_process_pure_bot_are_one_program(submission
     from bots.volcanoes.pure.mcts import MCTSBot
     from bots.volcanoes.pure.random import RandomBot as PureRandom
     from bots.volcanoes.seat import open_seat
-    from referee.process import BotProcess
+    from referee.platform.process import BotProcess
     from referee.volcanoes.match import Settings, play_game
 
     command = [sys.executable, "-S", str(submissions["compressed"]), "--seed", "5", "--iterations", "150"]

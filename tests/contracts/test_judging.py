@@ -7,10 +7,10 @@ from dataclasses import dataclass
 import pytest
 
 import referee.cli
-from referee.errors import InputFormatError
-from referee.options import positive_ms
+from referee.platform.errors import InputFormatError
+from referee.platform.options import positive_ms
 from referee.judging import report_verdicts
-from referee.process import BotStartError
+from referee.platform.process import BotStartError
 from referee.puzzle import OracleError
 
 PUZZLES = [game for game in referee.cli.GAMES if game != "volcanoes"]

@@ -14,7 +14,7 @@ import pytest
 
 from bots.volcanoes import registry
 from bots.volcanoes.seat import open_seat
-from referee.process import BotProcess
+from referee.platform.process import BotProcess
 from referee.volcanoes.board import NAMES
 from referee.volcanoes.match import Settings, play_game
 

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PUZZLE = '''"""Climb: from A to B, a step adding one (`+`) or doubling (`*`), never past B."""
 
-from referee.errors import InputFormatError
+from referee.platform.errors import InputFormatError
 from referee.puzzle import IllegalStep, Puzzle
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from bots import puzzle_solver
 from referee import puzzle as contract
-from referee.errors import InputFormatError
+from referee.platform.errors import InputFormatError
 
 NAMES = contract.NAMES
 EXAMPLES = [(name, text) for name in NAMES for text in contract.load(name).examples]

@@ -13,7 +13,7 @@ from referee.coroutine import judge as coroutine_judge
 from referee.coroutine.puzzle import PUZZLE
 from referee.coroutine.rules import START, format_answer, is_solved, parse_puzzle, successors
 from referee.judging import judge_one
-from referee.process import BotStartError
+from referee.platform.process import BotStartError
 from referee.puzzle import NONE, OracleError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "coroutine"

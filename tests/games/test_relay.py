@@ -8,7 +8,7 @@ import pytest
 
 from arena.games import make
 from arena.games.relay import RelayGame
-from referee.errors import UserError
+from referee.platform.errors import UserError
 from tests.games.pebbles.harness import driven_game, expected, player
 
 game = functools.partial(driven_game, "relay")

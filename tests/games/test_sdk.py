@@ -11,7 +11,7 @@ import pytest
 from arena.games import make, sdk
 from arena.games.base import RefereeFailure
 from arena.games.sdk import REFEREE_MAIN, SdkGame
-from referee.errors import UserError
+from referee.platform.errors import UserError
 from tests.games.pebbles.harness import driven_game, expected, player
 
 VERSIONS = [

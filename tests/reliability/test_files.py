@@ -1,5 +1,5 @@
 """No command writes over its input, and every file written over an existing one is written whole
-or not at all (referee/files.py): checked on a full disk (a small tmpfs) where the machine allows."""
+or not at all (referee/platform/files.py): checked on a full disk (a small tmpfs) where the machine allows."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import stat
 
 import pytest
 
-from referee.errors import UserError
-from referee.files import refuse_overwriting, same_file, usable_folder, write_atomic
+from referee.platform.errors import UserError
+from referee.platform.files import refuse_overwriting, same_file, usable_folder, write_atomic
 from tests.reliability.commands import ROOT, a_replay, one_line, run
 
 # ---------------------------------------------------------------- the helpers

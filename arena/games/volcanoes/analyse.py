@@ -13,7 +13,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from bots.volcanoes.analyse import Analyser, engines
-from referee.files import refuse_overwriting, usable_folder, write_atomic
+from referee.platform.files import refuse_overwriting, usable_folder, write_atomic
 from referee.volcanoes import analysis
 from referee.volcanoes.replay import read_replay, replay_problem
 from referee.volcanoes.view import render

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from bots.volcanoes.registry import ANALYSIS_ENGINE as ENGINE
 from bots.volcanoes.registry import ANALYSIS_ITERATIONS as ITERATIONS
-from referee.options import count
+from referee.platform.options import count
 
 
 def register(subparsers) -> None:

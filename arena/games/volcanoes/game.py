@@ -6,10 +6,12 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from referee.process import BotError
+from referee.platform.process import BotError
 from referee.volcanoes.match import Result, Settings, play_game
 
-from arena.games.base import STDERR_BYTES_PER_TURN, Game, Outcome, Player
+from referee.platform.limits import STDERR_BYTES_PER_TURN
+
+from arena.games.base import Game, Outcome, Player
 from arena.games.volcanoes import players as volcanoes_players
 
 PROTOCOL = "volcanoes"

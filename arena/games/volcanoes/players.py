@@ -25,7 +25,7 @@ from bots.volcanoes import registry
 from bots.volcanoes.bot import load
 from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, READY_LINE
 from bots.volcanoes.seat import open_seat as open_bot_seat
-from referee.process import BotProcess, BotStartError, warm_up, warm_up_command
+from referee.platform.process import BotProcess, BotStartError, warm_up, warm_up_command
 from referee.volcanoes.match import Settings
 
 from arena.bundle import BundleError, build, collect
@@ -160,7 +160,7 @@ def prepare(players: list[Player], log=sys.stderr) -> None:
     """Compile (or load from numba's cache) the kernels of every player before the run's first
     game, so that no game's clock runs while a bot compiles: in-process bots here (each worker then
     loads them from the cache before its first game), bots run as processes by their warm-up
-    command (`referee.process.warm_up`: this project's registered bots and git pins of them)."""
+    command (`referee.platform.process.warm_up`: this project's registered bots and git pins of them)."""
     for player in players:
         try:
             if player.kind == "bot":
