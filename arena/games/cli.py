@@ -36,6 +36,9 @@ import shlex
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
+
+from annotated_types import Ge
 
 from referee.platform.errors import shorten
 from referee.platform.limits import STDERR_BYTES_PER_TURN
@@ -56,7 +59,7 @@ class CliGame(CommandGame):
     """A protocol-(A) referee as a game. Its arguments are plain data (`config()` gives them back)."""
 
     seed_flag: str = SEED_FLAG
-    league: int | None = None
+    league: Annotated[int, Ge(0)] | None = None
     league_flag: str = LEAGUE_FLAG
     extra_args: str = ""
     log: bool = True

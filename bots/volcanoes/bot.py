@@ -75,7 +75,7 @@ class PositionView:
 
 class Bot(ABC):
     """Subclass and implement `choose`. The constructor takes `seed` and the bot's options (declared in
-    `bots.volcanoes.registry.PARAMETERS`). A search may leave figures of its last search in
+    `bots.volcanoes.registry.BOTS`). A search may leave figures of its last search in
     `last_search` ("iterations", "nodes"; none after a book move): `arena bench` reports them."""
 
     name = "bot"

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 TURN_MS = 100.0  # an answer after a player's first
 FIRST_TURN_MS = 1000.0  # a player's first answer (its process starts on this clock too)
-GRACE_MS = 50.0  # soft timeouts (CodinGame's newer mode): an answer this late is an overrun, not a loss
-OVERRUNS_ALLOWED = 2  # soft timeouts: the next overrun forfeits
+GRACE_MS = 50.0  # soft timeouts (CodinGame's newer mode): an answer this late is an overrun, not a loss (the SDK's
+# GameManager.SOFT_TIMELIMIT_EXTRA)
+OVERRUNS_ALLOWED = 2  # soft timeouts: the next overrun forfeits (AbstractPlayer.MAX_SOFT_TIMELIMIT_EXCEEDS)
 MAX_ANSWER_BYTES = 10_000  # an answer's lines are read into one buffer of this size (the SDK's Agent)
 STDERR_BYTES_PER_TURN = 4096  # what CodinGame shows of a turn's stderr: the most a seat keeps per turn
 CODE_UNITS = 100_000  # the longest submission, in UTF-16 code units

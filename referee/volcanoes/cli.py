@@ -16,6 +16,7 @@ from ..platform.limits import FIRST_TURN_MS, GRACE_MS, OVERRUNS_ALLOWED, TURN_MS
 from .constants import MAX_TURNS
 from .match import Settings, play_game
 from .replay import read_replay
+from .view import render
 
 
 def register(groups) -> None:
@@ -94,8 +95,6 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_view(args: argparse.Namespace) -> int:
-    from .view import render
-
     source = Path(args.replay)
     replay = read_replay(source)
     page = render(replay)

@@ -139,7 +139,7 @@ def test_stormyseas_show_refuses_to_write_its_svg_over_its_cards(tmp_path):
 
 
 def test_analyse_writes_over_its_replay_whole_or_not_at_all(small_disk):
-    from arena.games.volcanoes import analyse
+    from arena import analyse
     from arena.errors import UsageError
 
     original = json.dumps(a_replay())

@@ -155,10 +155,14 @@ def test_the_fallback_ends_a_fork_chain_in_a_session_of_its_own(escape, tmp_path
 
 def test_the_mechanism_that_ran_is_told():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    told = subprocess.run([PYTHON, "-m", "referee.platform.process"], capture_output=True, text=True, env=env, check=True)
+    told = subprocess.run(
+        [PYTHON, "-m", "referee.platform.process"], capture_output=True, text=True, env=env, check=True
+    )
     assert told.stdout.split(":")[0] in (process.CGROUP, process.TOKEN)
     env[process.NO_CGROUP_VARIABLE] = "1"
-    told = subprocess.run([PYTHON, "-m", "referee.platform.process"], capture_output=True, text=True, env=env, check=True)
+    told = subprocess.run(
+        [PYTHON, "-m", "referee.platform.process"], capture_output=True, text=True, env=env, check=True
+    )
     assert told.stdout.startswith(f"{process.TOKEN}: ")
 
 

@@ -31,7 +31,7 @@ from . import BUDGET, book, rules
 from .decisive import decisive_playout
 
 # The options, name: (default, low, high), integers where the default is one: the registry's
-# declaration of this bot (`bots.volcanoes.registry.PARAMETERS`), made here because the bundled file
+# declaration of this bot (`bots.volcanoes.registry.BOTS`), made here because the bundled file
 # carries no registry. The prior: `prior` virtual AMAF visits to each move of a new node, at a mean
 # by what the tile touches (`_prior`).
 OPTIONS = {

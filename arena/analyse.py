@@ -1,4 +1,4 @@
-"""`arena analyse`'s work (its command line: analyse_cli.py): replays of files or of a run's games
+"""`arena analyse`'s work (its command line: arena/cli/analyse.py): replays of files or of a run's games
 searched by an engine (`bots/volcanoes/analyse.py`), written back with their analysis and pages, and
 a player's typical mistakes."""
 
