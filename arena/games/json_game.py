@@ -31,7 +31,7 @@ import re
 import shlex
 from dataclasses import dataclass
 
-from referee.errors import shorten
+from referee.platform.errors import shorten
 
 from .base import BOT_ERRORS, Outcome, TooDeep, is_finite_number, json_of
 from arena.games.command import UNTOLD_ERROR, CommandGame, Finished, run_referee

@@ -50,17 +50,16 @@ import json
 import re
 from dataclasses import dataclass
 
+from referee.platform.limits import GRACE_MS, OVERRUNS_ALLOWED
+from referee.platform.options import MAX_MS
+
 from arena.games.base import Outcome, is_finite_number
 from arena.games.cli import failure_of
 from arena.games.runner import Referee, RefereeGame, Seats, bounded, garbage, outcome
-from referee.errors import UserError
-from referee.options import MAX_MS
 
 PROTOCOL = "sdk"
 JAVA_OPENS = ("-XX:+IgnoreUnrecognizedVMOptions", "--add-opens=java.base/java.lang=ALL-UNNAMED")
 REFEREE_MAIN = "com.codingame.gameengine.core.RefereeMain"
-SOFT_TIMELIMIT_EXTRA_MS = 50  # GameManager.SOFT_TIMELIMIT_EXTRA
-MAX_SOFT_OVERRUNS = 2  # AbstractPlayer.MAX_SOFT_TIMELIMIT_EXCEEDS: one more is a timeout
 MAX_PLAYERS = 8  # GameRunner: "You may add up to eight players only"
 
 FRAME_HEADER = re.compile(r"\[\[(?P<command>.+)\] ?(?P<count>[0-9]+)\]")
@@ -94,7 +93,7 @@ class SdkGame(RefereeGame):
 
     name: str = PROTOCOL
     league: int | None = None
-    parameters: dict[str, str] | None = None
+    parameters: dict[str, str | int | float] | None = None
     soft_timeouts: bool = False
     negative_score_is_error: bool = True
 
@@ -106,12 +105,12 @@ class SdkGame(RefereeGame):
 
     def __post_init__(self):
         super().__post_init__()
-        if self.league is not None and (not isinstance(self.league, int) or not 1 <= self.league < 20):
-            raise UserError(f"a league level is 1 to 19 (the SDK's own bounds), not {self.league!r}")
+        if self.league is not None and not 1 <= self.league < 20:
+            raise self.mistake(f"a league level is 1 to 19 (the SDK's own bounds), not {self.league!r}")
         self.parameters = {str(k): str(v) for k, v in (self.parameters or {}).items()}
         for key, value in self.parameters.items():  # one line each in [[INIT]]: a line end would add frames
             if "=" in key or any(char in key + value for char in "\r\n") or not key.strip():
-                raise UserError(f"game parameter {key!r} = {value!r}: a parameter is one line, key=value")
+                raise self.mistake(f"game parameter {key!r} = {value!r}: a parameter is one line, key=value")
 
     def java_properties(self) -> list[str]:
         """The game mode and the league, as the SDK reads them."""
@@ -135,7 +134,7 @@ class SdkGame(RefereeGame):
             rounds += 1
             seat, count, asked_ms = next_player(turn["NEXT_PLAYER_INFO"], referee, self.seats)
             limit_ms = self.limit_ms(seats, seat, asked_ms)
-            hard_ms = limit_ms + (SOFT_TIMELIMIT_EXTRA_MS if self.soft_timeouts else 0)
+            hard_ms = limit_ms + (GRACE_MS if self.soft_timeouts else 0)
             seats.send(seat, turn["NEXT_PLAYER_INPUT"], hard_ms / 1000)
             if count == 0:  # a frame in which nobody plays: no answer is read (GameRunner)
                 answer, ms = [], 0.0
@@ -143,7 +142,7 @@ class SdkGame(RefereeGame):
                 answer, ms = seats.answer(seat, count, hard_ms / 1000)
                 if answer is not None and self.soft_timeouts and ms > limit_ms:
                     overruns[seat] += 1
-                    if overruns[seat] > MAX_SOFT_OVERRUNS:
+                    if overruns[seat] > OVERRUNS_ALLOWED:
                         answer = None
                         seats.missed[seat] += 1
                         seats.errors[seat] = seats.errors[seat] or "timeout"

@@ -14,7 +14,7 @@ import io
 import json
 import math
 
-from referee.files import write_atomic
+from referee.platform.files import write_atomic
 
 from arena.stats.board import Board
 

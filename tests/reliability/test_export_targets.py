@@ -1,7 +1,7 @@
 """Outputs pointed at what is no plain file: a device node, a FIFO, a descriptor of the command's own,
 a symbolic link, a file of restricted permissions. Each is written to, as a shell's `>` would, never
 replaced (a rename over /dev/full, as root, replaced the machine's device with a CSV file): one
-mechanism, `referee.files.write_atomic`, for every output."""
+mechanism, `referee.platform.files.write_atomic`, for every output."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import process
+from referee.platform import process
 from tests.processes import holding, lingering
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -198,7 +198,9 @@ def test_no_bot_process_outlives_a_ray_run_killed_with_sigkill(tmp_path):
 
 
 def test_a_watcher_ends_with_its_owner_when_it_has_nothing_to_do():
-    code = "import os; from referee.process import BotProcess; BotProcess(['true']).close(); print(os.getpid())"
+    code = (
+        "import os; from referee.platform.process import BotProcess; BotProcess(['true']).close(); print(os.getpid())"
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=60, capture_output=True, text=True)
     assert not gone(f"--owner={done.stdout.strip()}\0", "cmdline", 10)

@@ -24,7 +24,7 @@ PLAYERS = [Player(name, "true", "command", "true", "test") for name in ("a", "b"
 def test_a_cli_referee_printing_garbage_is_said_to_print_garbage_not_to_lack_a_log():
     referee = shlex.join([sys.executable, "-c", "print('Hello from the referee!')"])
     with pytest.raises(RefereeFailure) as failed:
-        CliGame("chatty", referee).play(1, PLAYERS, [0, 0])
+        CliGame(name="chatty", command=referee).play(1, PLAYERS, [0, 0])
     assert "Hello from the referee!" in str(failed.value) and "no log" not in str(failed.value)
 
 
@@ -52,7 +52,7 @@ def test_the_summary_after_a_resume_that_played_the_failed_games_asks_for_no_res
 
 
 def test_the_leagues_back_off_says_how_long_it_is(tmp_path):
-    from arena.games.config import game_from
+    from arena.games.protocols import make as game_from
     from arena.play.league import League
     from arena.play.store import Store
 

@@ -13,7 +13,7 @@ import pytest
 from arena.games.base import Player, RefereeFailure
 from arena.games.cli import CliGame
 from arena.games.json_game import JsonGame
-from referee.process import signal_name
+from referee.platform.process import signal_name
 from tests.games.pebbles.harness import CLI_REFEREE, JSON_REFEREE, ROOT, driven_game, player
 from tests.reliability.commands import run
 
@@ -65,8 +65,8 @@ def test_a_driven_referee_killed_by_it_fails_the_game(protocol):
 @pytest.mark.parametrize(
     "game",
     [
-        CliGame("pebbles", CLI_REFEREE, seats=2, cwd=str(ROOT)),
-        JsonGame("pebbles", JSON_REFEREE + " --seed {seed} {players}", seats=2, cwd=str(ROOT)),
+        CliGame(name="pebbles", command=CLI_REFEREE, seats=2, cwd=str(ROOT)),
+        JsonGame(name="pebbles", command=JSON_REFEREE + " --seed {seed} {players}", seats=2, cwd=str(ROOT)),
     ],
     ids=["cli", "json"],
 )

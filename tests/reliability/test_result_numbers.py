@@ -33,7 +33,7 @@ def printing(text: str) -> str:
 
 
 def json_game(text: str) -> JsonGame:
-    return JsonGame("printer", printing(text) + " {p1} {p2}", seats=2)
+    return JsonGame(name="printer", command=printing(text) + " {p1} {p2}", seats=2)
 
 
 def sdk_game(mode: str) -> SdkGame:
@@ -46,7 +46,7 @@ def play(game, *args: str):
 
 def test_a_cli_score_of_400_digits_is_the_referees_failure():
     with pytest.raises(RefereeFailure, match="score"):
-        play(CliGame("printer", printing(f"{HUGE}\n0\n"), log=False))
+        play(CliGame(name="printer", command=printing(f"{HUGE}\n0\n"), log=False))
 
 
 def test_a_json_score_of_400_digits_is_the_referees_failure():
@@ -79,7 +79,7 @@ def test_a_cli_log_nested_too_deep_is_the_referees_failure(tmp_path):
     code = f"import sys; open(sys.argv[-1], 'w').write({json.dumps({'metadata': 0})[:-2]!r} + {nested(1500)!r} + '}}')"
     command = shlex.join([sys.executable, "-c", code + "; print(1); print(0)"])
     with pytest.raises(RefereeFailure, match="nested"):
-        play(CliGame("logger", command))
+        play(CliGame(name="logger", command=command))
 
 
 def test_a_run_on_such_a_referee_says_why_in_one_line(tmp_path):

@@ -38,11 +38,11 @@ def sdk_game(mode: str) -> SdkGame:
 @pytest.mark.parametrize("stdout", ["1\n2\n3\n", "1\n2\n3\nseed=4\n"])
 def test_three_scores_for_two_players_are_refused(stdout):
     with pytest.raises(RefereeFailure, match="3 scores for 2 players"):
-        play(CliGame("printer", printing(stdout), log=False))
+        play(CliGame(name="printer", command=printing(stdout), log=False))
 
 
 def test_a_line_of_the_referees_own_before_the_scores_is_still_kept():
-    outcome = play(CliGame("printer", printing("turn 1: a moved\n2\n3\nseed=4\n"), log=False))
+    outcome = play(CliGame(name="printer", command=printing("turn 1: a moved\n2\n3\nseed=4\n"), log=False))
     assert outcome.scores == [2, 3] and outcome.data["referee_stdout"] == "turn 1: a moved"
 
 

@@ -18,17 +18,17 @@ PLAYERS = [Player(name, "true", "command", "true", "test") for name in ("a", "b"
 
 
 def test_a_view_written_in_a_random_order_passes_the_seed_check_20_times_of_20():
-    game = CliGame("shuffler", REFEREE)
+    game = CliGame(name="shuffler", command=REFEREE)
     verdicts = [check_seed(game, PLAYERS, seed).status for seed in range(20)]
     assert verdicts == [HONOURED] * 20
 
 
 def test_a_referee_that_ignores_the_seed_is_still_caught():
-    game = CliGame("shuffler", REFEREE, extra_args="--ignore-seed")
+    game = CliGame(name="shuffler", command=REFEREE, extra_args="--ignore-seed")
     assert [check_seed(game, PLAYERS, seed).status for seed in range(3)] == [IGNORED] * 3
 
 
 def test_two_seeds_still_give_two_fingerprints():
-    game = CliGame("shuffler", REFEREE)
+    game = CliGame(name="shuffler", command=REFEREE)
     prints = {game.play(seed, PLAYERS, [0, 0]).fingerprint for seed in (1, 1, 2)}
     assert len(prints) == 2

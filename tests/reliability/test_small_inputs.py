@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from arena.games.sdk import SdkGame
-from referee.errors import UserError
+from referee.platform.errors import UserError
 from tests.reliability.commands import one_line, run
 
 ESC = "\x1b]0;owned\x07\x1b[2J"  # a terminal's title set and its screen cleared
@@ -59,7 +59,7 @@ def test_a_config_file_too_big_to_be_one_is_one_line(tmp_path):
 
 def _league_with_label(path, label: str) -> None:
     from arena.games.base import Player
-    from arena.games.config import game_from
+    from arena.games.protocols import make as game_from
     from arena.play.store import Store
 
     game = game_from({"protocol": "cli", "name": "g", "command": "true", "players": 2})

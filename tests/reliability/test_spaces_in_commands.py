@@ -39,7 +39,7 @@ def players(spaced: Path) -> list[Player]:
 
 
 def test_a_referee_that_splits_on_spaces_runs_players_whose_paths_hold_spaces(spaced):
-    outcome = CliGame("splitter", REFEREE, log=False).play(3, players(spaced), [0, 0])
+    outcome = CliGame(name="splitter", command=REFEREE, log=False).play(3, players(spaced), [0, 0])
     assert outcome.errors == [None, None], outcome.detail
     assert outcome.scores == [1, 1]
 
@@ -52,7 +52,7 @@ def test_the_same_under_a_json_command(spaced):
         "for c in sys.argv[1:]]; "
         "print(json.dumps({'ranks': [0, 0], 'errors': [0 if o else 1 for o in ok]}))"
     )
-    game = JsonGame("shell", shlex.join([sys.executable, "-c", code]) + " {p1} {p2}", seats=2)
+    game = JsonGame(name="shell", command=shlex.join([sys.executable, "-c", code]) + " {p1} {p2}", seats=2)
     outcome = game.play(3, players(spaced), [0, 0])
     assert outcome.errors == [None, None], outcome.detail
 
