@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from referee.platform.options import number
+
 from arena.play.league import DEFAULT_DB
 from arena.web import serve
 
@@ -16,7 +18,9 @@ def register(sub) -> None:
     )
     p.add_argument("dbs", nargs="*", metavar="DB", help=f"the runs' databases (default {DEFAULT_DB})")
     p.add_argument("--host", default="127.0.0.1", help="where to listen (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: any free one)")
+    p.add_argument(
+        "--port", type=number(int, least=0, most=65535), default=8000, help="the port (default 8000; 0: any free one)"
+    )
     p.set_defaults(run=cmd_serve)
 
 

@@ -11,20 +11,30 @@ server for the state of the run (`/api/state`) every few seconds and draws it; g
 The server only reads: it opens each database read-only, reads its games once, then at each look only
 those added since (`Store.games(after=...)`), into leaderboards kept up to date game by game
 (`arena/stats/board.py`); a state is computed again only when games were added, and served from cache
-otherwise. It listens on 127.0.0.1 (this machine only) unless --host says otherwise.
+otherwise. It listens on 127.0.0.1 (this machine only) unless --host says otherwise, and answers only
+requests for its own names (the Host header: a page of another site, whose name was made to resolve
+to this machine, cannot read it). Starlette routes and checks the requests, uvicorn serves them.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
+import socket
 import sys
 import threading
 from collections import OrderedDict
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
 
 from arena.errors import UsageError
 from arena.games.base import GameError
@@ -145,19 +155,34 @@ class RunView:
         return board
 
     def state(self, players: list[str] | None, where: str | None, known: str | None) -> bytes:
-        with self.lock:
-            self.refresh()
-            board = self.board(players, where)
-            tag = f"{self.total}.{len(self.failures)}.{hash(json.dumps(self.standing, sort_keys=True)) & 0xFFFFFF:x}"
-            key = (frozenset(board.subset), where or "")
-            if known == tag:
-                return json.dumps({"etag": tag, "unchanged": True}).encode()
+        """The view's state as JSON (only `{"etag", "unchanged"}` where `known` is its tag). While
+        another request holds the view (reading the file, building a board: seconds on a big one), a
+        view computed before is answered as it was, not after a wait: the page asks again soon."""
+        if not self.lock.acquire(blocking=False):
+            key = (frozenset(players if players is not None else self.default_players()), where or "")
             cached = self.cache.get(key)
-            if cached and cached[0] == tag:
-                return cached[1]
-            body = json.dumps(_finite(self._state(board, where, tag)), separators=(",", ":")).encode()
-            self.cache[key] = (tag, body)
-            return body
+            if cached is not None:
+                tag, body = cached
+                return json.dumps({"etag": tag, "unchanged": True}).encode() if known == tag else body
+            self.lock.acquire()  # a view never computed: nothing to answer but what comes
+        try:
+            return self._state_locked(players, where, known)
+        finally:
+            self.lock.release()
+
+    def _state_locked(self, players: list[str] | None, where: str | None, known: str | None) -> bytes:
+        self.refresh()
+        board = self.board(players, where)
+        tag = f"{self.total}.{len(self.failures)}.{hash(json.dumps(self.standing, sort_keys=True)) & 0xFFFFFF:x}"
+        key = (frozenset(board.subset), where or "")
+        if known == tag:
+            return json.dumps({"etag": tag, "unchanged": True}).encode()
+        cached = self.cache.get(key)
+        if cached and cached[0] == tag:
+            return cached[1]
+        body = json.dumps(_finite(self._state(board, where, tag)), separators=(",", ":")).encode()
+        self.cache[key] = (tag, body)
+        return body
 
     def _state(self, board: Board, where: str | None, tag: str) -> dict:
         rows = board.rows()
@@ -226,63 +251,152 @@ def _light(game: dict) -> dict:
     }
 
 
-class _Handler(BaseHTTPRequestHandler):
-    runs: list[RunView] = []
+def _json(status: int, value) -> Response:
+    return Response(json.dumps(value).encode(), status, media_type="application/json")
 
-    def log_message(self, format, *args) -> None:  # noqa: A002 - the base class's name
-        pass  # a request a second: not worth a line each
 
-    def _send(self, status: int, body: bytes, kind: str) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        self.wfile.write(body)
+def _error(status: int, message: str) -> Response:
+    return _json(status, {"error": message})
 
-    def _error(self, status: int, message: str) -> None:
-        self._send(status, json.dumps({"error": message}).encode(), "application/json")
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
-        url = urlparse(self.path)
-        query = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
-        parts = [p for p in url.path.split("/") if p]
+def _number(text: str, what: str, below: int) -> int:
+    """`text` as a whole number (ASCII digits: `int` takes '²' and '١' too) below `below`; LookupError
+    saying there is no such `what` otherwise."""
+    if not _DIGITS.fullmatch(text) or int(text) >= below:
+        raise LookupError(f"no {what} {text!r}")
+    return int(text)
+
+
+_DIGITS = re.compile(r"[0-9]{1,19}")
+_GAME_IDS = 1 << 63  # SQLite's integers
+
+
+def make_app(runs: list[RunView], names: list[str]) -> Starlette:
+    """The page's web application: every route reads, and answers only for the host `names` (a page of
+    another site, made to resolve to this machine, would read it otherwise: DNS rebinding)."""
+
+    def page(request: Request) -> Response:
+        return HTMLResponse(live_page.PAGE)
+
+    def listed(request: Request) -> Response:
+        return _json(200, [{"id": i, "name": r.path.name, "path": str(r.path)} for i, r in enumerate(runs)])
+
+    def state(request: Request) -> Response:
+        query = request.query_params
+        run = runs[_number(query.get("run", "0"), "run", len(runs))]
+        bots = query.get("bots")
+        players = None if bots is None else [b for b in bots.split(",") if b]
+        body = run.state(players, query.get("where") or None, query.get("known"))
+        return Response(body, media_type="application/json")
+
+    def game(request: Request) -> Response:
+        run = runs[_number(request.path_params["run"], "run", len(runs))]
+        number = request.path_params["game"]
+        found = run.game_page(_number(number, "game", _GAME_IDS)) if _DIGITS.fullmatch(number) else None
+        if found is None:
+            return _error(404, f"no game {number!r}")
+        return HTMLResponse(found)
+
+    async def not_found(request: Request, exc: HTTPException) -> Response:
+        return _error(exc.status_code, f"nothing at {request.url.path}" if exc.status_code == 404 else exc.detail)
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, StoreError):
+            return _error(503, str(exc))
+        return _error(400, str(exc))
+
+    return Starlette(
+        routes=[
+            Route("/", page),
+            Route("/api/runs", listed),
+            Route("/api/state", state),
+            Route("/game/{run}/{game}", game),
+        ],
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=names), Middleware(_NoStore)],
+        exception_handlers={
+            HTTPException: not_found,
+            DataFilterError: refused,
+            LookupError: refused,
+            StoreError: refused,
+        },
+    )
+
+
+class _NoStore:
+    """Every answer is of now: no cache keeps it."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        async def sending(message):
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", []).append((b"cache-control", b"no-store"))
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+def served_names(host: str) -> list[str]:
+    """The names the page answers for when it listens on `host`: this machine's own names always,
+    and, where it listens on every interface, the machine's name and addresses."""
+    names = {"localhost", "127.0.0.1", "::1", host.strip("[]")}
+    if host in ("", "0.0.0.0", "::"):
+        machine = socket.gethostname()
+        names |= {machine, socket.getfqdn()}
         try:
-            if not parts:
-                self._send(HTTPStatus.OK, live_page.PAGE.encode(), "text/html; charset=utf-8")
-            elif parts == ["api", "runs"]:
-                runs = [{"id": i, "name": r.path.name, "path": str(r.path)} for i, r in enumerate(self.runs)]
-                self._send(HTTPStatus.OK, json.dumps(runs).encode(), "application/json")
-            elif parts == ["api", "state"]:
-                run = self._run(query.get("run", "0"))
-                bots = query.get("bots")
-                players = None if bots is None else [b for b in bots.split(",") if b]
-                body = run.state(players, query.get("where") or None, query.get("known"))
-                self._send(HTTPStatus.OK, body, "application/json")
-            elif len(parts) == 3 and parts[0] == "game" and parts[2].isdigit():
-                page = self._run(parts[1]).game_page(int(parts[2]))
-                if page is None:
-                    self._error(HTTPStatus.NOT_FOUND, f"no game {parts[2]}")
-                else:
-                    self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8")
-            else:
-                self._error(HTTPStatus.NOT_FOUND, f"nothing at {url.path}")
-        except (DataFilterError, LookupError) as exc:
-            self._error(HTTPStatus.BAD_REQUEST, str(exc))
-        except StoreError as exc:
-            self._error(HTTPStatus.SERVICE_UNAVAILABLE, str(exc))
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the browser went away
-
-    def _run(self, text: str) -> RunView:
-        if not text.isdigit() or int(text) >= len(self.runs):
-            raise LookupError(f"no run {text!r}")
-        return self.runs[int(text)]
+            names |= {info[4][0] for info in socket.getaddrinfo(machine, None)}
+        except OSError:
+            pass
+    return sorted(name.lower() for name in names if name)
 
 
-def make_server(runs: list[RunView], host: str = "127.0.0.1", port: int = 8000) -> ThreadingHTTPServer:
+class Server:
+    """The page's server (uvicorn, on one thread and an event loop: a connection, finished or not,
+    holds no thread; each request's reading of a file runs in a thread of a bounded pool). Its socket
+    is bound when made, so that a port in use is said at once; `serve_forever()`, `shutdown()` and
+    `server_close()` as http.server's servers have them."""
+
+    def __init__(self, runs: list[RunView], host: str = "127.0.0.1", port: int = 8000):
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        self.socket = socket.socket(family, kind, proto)
+        try:
+            self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            self.socket.bind(address)
+            self.socket.listen(128)
+        except OSError:
+            self.socket.close()
+            raise
+        self.server_address = self.socket.getsockname()
+        config = uvicorn.Config(
+            make_app(runs, served_names(host)),
+            http="h11",
+            ws="none",
+            lifespan="off",
+            log_level="warning",
+            access_log=False,
+            server_header=False,
+        )
+        self._server = uvicorn.Server(config)
+        self._stopped = threading.Event()
+
+    def serve_forever(self) -> None:
+        """Serve until `shutdown()`, or Ctrl+C in the main thread."""
+        try:
+            self._server.run(sockets=[self.socket])
+        finally:
+            self._stopped.set()
+
+    def shutdown(self) -> None:
+        self._server.should_exit = True
+        self._stopped.wait(30)
+
+    def server_close(self) -> None:
+        self.socket.close()
+
+
+def make_server(runs: list[RunView], host: str = "127.0.0.1", port: int = 8000) -> Server:
     one_blas_thread()
-    handler = type("Handler", (_Handler,), {"runs": runs})
-    server = ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
-    return server
+    return Server(runs, host, port)

@@ -1,0 +1,139 @@
+"""`arena serve` under hostile HTTP: a port out of range, odd paths, game ids and queries (each had
+given a traceback and no reply), a Host header of another site (a page elsewhere could read the local
+API by DNS rebinding), HTTP/0.9 and requests never finished (each had held a thread), and a poll made
+to wait behind another request's long work (27.8 s while a league wrote)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+
+import pytest
+
+from arena.web import serve
+from tests.reliability.commands import one_line, run
+
+
+@pytest.fixture
+def server(arena_run):
+    """The page of a small run, served in this process; (host, port, the runs' views)."""
+    runs = [serve.RunView(arena_run)]
+    httpd = serve.make_server(runs, "127.0.0.1", 0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    host, port = httpd.server_address[:2]
+    _wait_until_up(port)
+    yield host, port, runs
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(10)
+
+
+def _wait_until_up(port: int) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+
+
+def get(port: int, path: str, host: str | None = None, timeout: float = 30) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    headers = {"Host": host} if host is not None else {}
+    connection.request("GET", path, headers=headers)
+    answer = connection.getresponse()
+    body = answer.read()
+    connection.close()
+    return answer.status, body
+
+
+@pytest.mark.parametrize("port", ["99999", "-5", "http"])
+def test_a_port_out_of_range_is_one_line(arena_run, port):
+    one_line(run("arena.cli", "serve", str(arena_run), "--port", port, timeout=60), "arena serve", "--port")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/game/0/%C2%B2",
+        "/game/%C2%B2/1",
+        "/game/0/12345678901234567890123",
+        "/game/99999999999999999999999/1",
+        "/api/state?run=%C2%B2",
+        "/api/state?run=12345678901234567890123",
+        "/api/state?run=-1",
+        "/%FF%FE",
+    ],
+)
+def test_an_odd_path_is_answered_not_a_traceback(server, path):
+    _, port, _ = server
+    status, body = get(port, path)
+    assert status in (400, 404), (status, body[:200])
+    assert "error" in json.loads(body)
+
+
+@pytest.mark.parametrize(
+    "target", [b"/game/\xb2/1", b"/game/0/\xb2", b"/game/0/\xc2\xb2", b"/api/state?run=\xb2", b"/\xff"]
+)
+def test_an_odd_path_in_raw_bytes_is_answered(server, target):
+    _, port, _ = server
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
+        connection.sendall(b"GET " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        answer = connection.recv(4096)
+    assert answer.split(b" ")[1] in (b"400", b"404"), answer[:200]
+
+
+def test_the_page_answers_for_its_own_names_only(server):
+    _, port, _ = server
+    for name in (f"127.0.0.1:{port}", f"localhost:{port}", "localhost"):
+        assert get(port, "/api/runs", host=name)[0] == 200, name
+    for name in ("evil.example", f"evil.example:{port}", "127.0.0.1.evil.example"):
+        status, _ = get(port, "/api/runs", host=name)
+        assert status == 400, (name, status)
+
+
+def test_http_0_9_and_unfinished_requests_hold_no_thread(server):
+    _, port, _ = server
+    get(port, "/api/runs")
+    before = threading.active_count()
+    held = []
+    for k in range(30):
+        connection = socket.create_connection(("127.0.0.1", port), timeout=5)
+        connection.sendall(b"GET /api/runs\r\n" if k % 2 else b"GET /api/ru")  # HTTP/0.9; a request never ended
+        held.append(connection)
+    time.sleep(1.0)
+    try:
+        assert threading.active_count() - before < 5, "each connection holds a thread"
+        assert get(port, "/api/runs", timeout=10)[0] == 200
+    finally:
+        for connection in held:
+            connection.close()
+
+
+def test_a_poll_does_not_wait_for_another_requests_work(server, monkeypatch):
+    _, port, runs = server
+    status, body = get(port, "/api/state")  # the default view, computed and kept
+    assert status == 200
+    tag = json.loads(body)["etag"]
+    view = runs[0]
+    slow = view.refresh
+
+    def refresh():  # another request's look at the file takes long (a league writing, a big file)
+        time.sleep(6)
+        slow()
+
+    monkeypatch.setattr(view, "refresh", refresh)
+    other = threading.Thread(target=get, args=(port, "/api/state?bots=random"), daemon=True)
+    other.start()
+    time.sleep(0.5)  # the other request now holds the view
+    started = time.monotonic()
+    status, body = get(port, f"/api/state?known={tag}")
+    waited = time.monotonic() - started
+    assert status == 200 and json.loads(body)["etag"] == tag
+    assert waited < 3, f"a poll waited {waited:.1f} s for another request's work"
+    other.join(30)
