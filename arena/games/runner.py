@@ -30,7 +30,7 @@ from arena.games.base import (
     stderr_gist,
 )
 from arena.games.external import ExternalGame
-from referee.platform.clock import waited_for_cpu
+from referee.platform.clock import late_by_machine, waited_for_cpu
 from referee.platform.errors import shorten
 from referee.platform.limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
 from referee.platform.process import (
@@ -236,7 +236,10 @@ class Seats:
         # seed (and the seats), so a repeat of the seed must send it again (`Outcome.fingerprint`).
         self._before_any_answer: list[tuple[int, list[str]]] = []
         self._any_answer = False
-        self._sent_at: list[tuple[float, float] | None] = [None] * self.count  # (perf_counter, cpu wait)
+        # When each seat's input was sent: (perf_counter, our wait for a processor, the bot's time run
+        # and waited for one).
+        self._sent_at: list[tuple[float, float, tuple[float, float]] | None] = [None] * self.count
+        self.late = [""] * self.count  # a seat's latest timeout, where the machine's (`clock.late_by_machine`)
         for seat, player in enumerate(players):
             try:
                 self.procs.append(
@@ -263,8 +266,8 @@ class Seats:
             self.first_inputs[seat] = list(lines)
         if not self._any_answer:
             self._before_any_answer.append((seat, list(lines)))
-        self._sent_at[seat] = (time.perf_counter(), waited_for_cpu())
         proc = self.procs[seat]
+        self._sent_at[seat] = (time.perf_counter(), waited_for_cpu(), proc.cpu_times() if proc else (0.0, 0.0))
         if proc is None or not lines:
             return
         try:
@@ -276,9 +279,9 @@ class Seats:
         """`seat`'s answer of `count` lines, due `limit_s` after its input was sent, and its time in
         ms; None for the lines where it timed out, crashed or could not start (its error is kept)."""
         self._any_answer = True
-        started, waited = self._sent_at[seat] or (time.perf_counter(), waited_for_cpu())
-        self._sent_at[seat] = None
         proc = self.procs[seat]
+        started, waited, (bot_ran, bot_waited) = self._sent_at[seat] or (time.perf_counter(), waited_for_cpu(), (0, 0))
+        self._sent_at[seat] = None
         turn = self.answered[seat] + 1
         if proc is None:
             return None, 0.0
@@ -300,6 +303,10 @@ class Seats:
         except BotTimeout as exc:
             self.stderr[seat].append(proc.take_stderr())
             self.missed[seat] += 1
+            ran, machine = (now - before for now, before in zip(proc.cpu_times(), (bot_ran, bot_waited), strict=True))
+            late = late_by_machine(ran, machine, limit_s) and size <= MAX_ANSWER_BYTES
+            waiting = f"{machine * 1000:.0f} ms of its {limit_s * 1000:g} ms"
+            self.late[seat] = f"player {seat} timed out waiting {waiting} for a processor" if late else ""
             if self.errors[seat] == "timeout":  # a referee may ask past a timeout: the latest is the one said
                 self.errors[seat] = None
             self._fail(seat, "timeout", f"player {seat} timed out on its turn {turn}: {exc} ({limit_s * 1000:g} ms)")
@@ -352,6 +359,9 @@ def outcome(
         fingerprint=seats.fingerprint(),
         data={**data, "first_inputs": seats.kept_first_inputs()},
         referee_stderr=referee.stderr(),
+        late=next(
+            (seats.late[seat] for seat, error in enumerate(errors) if error == "timeout" and seats.late[seat]), ""
+        ),
     )
 
 

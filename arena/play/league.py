@@ -400,6 +400,7 @@ class League:
                 should_stop=lambda: self.stop_requested,
                 tasks_in_flight=executor.tasks_in_flight,
                 log=self.log,
+                replay_late=False,  # its own retries play every failed game again
             )
             self._forget_in_flight()
             if not self.quiet and time.monotonic() - last_word > 30:

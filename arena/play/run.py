@@ -30,6 +30,11 @@ from arena.play.data import emitted_data
 from arena.play.schedule import Job
 
 REFEREE, MACHINE = "referee", "machine"  # what a failed game failed of: not a bot
+# A game in which a bot timed out while the machine kept it (or the arena reading it) waiting for a
+# processor (`Outcome.late`) is no result of the bots': a failure of the machine, played again once,
+# alone, at the end of the run, and on --resume. Left out, its unit would leave the paired statistics
+# whole, and the bots that use their time (whose games a busy machine makes late) would lose most.
+LATE_ADVICE = "run fewer --workers (or less beside the run) so that the bots get their time"
 
 
 def play_job(game: Game, job: Job, players: dict[str, Player]) -> dict:
@@ -41,7 +46,20 @@ def play_job(game: Game, job: Job, players: dict[str, Player]) -> dict:
         outcome = game.play(job.seed, seated, list(job.bot_seeds))
     except RefereeFailure as exc:
         return failure(job, REFEREE, str(exc), exc.stderr)
+    if outcome.late:
+        why = f"{outcome.late}: the machine's fault, not the bot's ({machine_load()}); {LATE_ADVICE}"
+        return failure(job, MACHINE, why)
     return _record(job, seated, outcome, time.perf_counter() - started)
+
+
+def machine_load() -> str:
+    """The machine's load against its cores, in words: `load 3.1 on 2 cores`."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return f"{cores} cores"
+    return f"load {load:.1f} on {cores} cores"
 
 
 def failure(job: Job, kind: str, detail: str, stderr: str = "") -> dict:
@@ -228,6 +246,7 @@ def run_jobs(
     games_per_task: int = 1,
     tasks_in_flight: int = 4,
     log=None,
+    replay_late: bool = True,
 ) -> bool:
     """Play `jobs`, handing each game's record to `on_record` as its batch returns (a failed game's
     record has `"failure"` set: the game did not happen).
@@ -235,12 +254,14 @@ def run_jobs(
     A worker process that dies (a bot that kills it, the OOM killer) takes its batch with it: the
     pool is started again, and the batches it lost are played once more at the end, one game at a
     time with nothing else in flight; a game whose worker dies then, alone, is recorded as a failure
-    of the machine. Stops submitting when `should_stop()` turns true; batches already running still
+    of the machine. A game the machine made late (a failure of the machine a worker returns, recorded)
+    is played again so too, unless `replay_late` is False (the league plays failed games again itself). Stops submitting when `should_stop()` turns true; batches already running still
     finish and are recorded, so no played game is lost. Returns True if it stopped early."""
     jobs = iter(jobs)
     pending: dict[Future, list[Job]] = {}
     lost: list[Job] = []  # the batches of workers that died, to play again
     retried: set = set()
+    said_late = False
     stopped = should_stop()
 
     def next_batch() -> list[Job]:
@@ -278,8 +299,15 @@ def run_jobs(
                         else:
                             lost.append(job)
                     continue
+                by_key = {job.key: job for job in batch}
                 for record in records:
                     on_record(record)
+                    key = (tuple(record["lineup"]), record["unit"], record["seating"])
+                    if replay_late and record.get("kind") == MACHINE and key not in retried and key in by_key:
+                        lost.append(by_key[key])  # late: a worker returns no other failure of the machine
+                        if log is not None and not said_late:
+                            print(f"\na bot timed out while the machine kept it waiting: {LATE_ADVICE}", file=log)
+                            said_late = True
             if broken:
                 for future, batch in list(pending.items()):  # the dead pool's other tasks
                     if not future.done() or isinstance(future.exception(), BrokenProcessPool):

@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from .bot_env import SEED_VARIABLE, TOKEN_VARIABLE
-from .clock import waited_for_cpu
+from .clock import cpu_times_of, waited_for_cpu
 from .limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
 
 WARM_UP_SECONDS = 600  # for a bot's warm-up command: compiling numba kernels on a busy machine
@@ -53,6 +53,10 @@ class BotError(Exception):
 
 class BotTimeout(BotError):
     reason = "timeout"
+    # Seconds the bot ran on a processor, and waited for one, during the turn it timed out in (0 where
+    # the system does not say): `clock.late_by_machine` tells the machine's fault from the bot's.
+    ran: float = 0.0
+    waited: float = 0.0
 
 
 class BotExited(BotError):
@@ -828,6 +832,19 @@ class ProcessTree:
             # Before the bot is reaped, its pid (and so its session's id) cannot be reused.
             _kill_leftovers(None if reaped else pid, f"{TOKEN_VARIABLE}={self.token}\0".encode(), self._started)
 
+    def cpu_times(self) -> tuple[float, float] | None:
+        """(seconds run, seconds waited for a processor) of the processes in the bot's cgroup: its
+        usage, and its pressure (the time some of them were ready to run and none ran); None without
+        a cgroup."""
+        if self.cgroup is None:
+            return None
+        try:
+            usage = (self.cgroup / "cpu.stat").read_text().split("\n", 1)[0]
+            some = (self.cgroup / "cpu.pressure").read_text().split("\n", 1)[0]
+            return int(usage.split()[1]) * 1e-6, int(some.rsplit("total=", 1)[1]) * 1e-6
+        except (OSError, IndexError, ValueError):
+            return None
+
     def forget(self) -> None:
         """The bot was reaped: it is no live bot of this process any more."""
         with _bots_lock:
@@ -889,10 +906,15 @@ class BotProcess:
         BotExited.
         """
         start = time.perf_counter()
-        waited = waited_for_cpu()
+        waited, (bot_ran, bot_waited) = waited_for_cpu(), self.cpu_times()
         deadline = start + timeout
-        self.send(lines, timeout)
-        line = self._read_line(deadline)
+        try:
+            self.send(lines, timeout)
+            line = self._read_line(deadline)
+        except BotTimeout as exc:
+            ran_now, waited_now = self.cpu_times()
+            exc.ran, exc.waited = max(ran_now - bot_ran, 0.0), max(waited_now - bot_waited, 0.0)
+            raise
         # What this process spent waiting for a processor (mostly after the answer came, before it
         # could read it) is not the bot's time.
         return line, time.perf_counter() - start - (waited_for_cpu() - waited)
@@ -920,6 +942,11 @@ class BotProcess:
     def exit_code(self) -> int | None:
         """The bot's exit status (negative: the signal that ended it), or None while it runs."""
         return self._proc.poll()
+
+    def cpu_times(self) -> tuple[float, float]:
+        """(seconds run on a processor, seconds waited for one) of the bot since it started: all its
+        processes where it runs in a cgroup, else its own threads ((0, 0) where the system does not say)."""
+        return self.tree.cpu_times() or cpu_times_of(self._proc.pid) or (0.0, 0.0)
 
     def take_stderr(self) -> str:
         """What the bot wrote on stderr since the last call (bounded)."""

@@ -16,6 +16,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ..platform.clock import late_by_machine, waited_for_cpu
 from ..platform.java_random import JavaRandom
 from ..platform.process import BotError, BotExited, BotTimeout
 from . import rules
@@ -50,7 +51,7 @@ class InProcessSeat:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            started = time.perf_counter()
+            started, ran, waited = time.perf_counter(), time.thread_time(), waited_for_cpu()
             answer = self.player.answer(lines, started)
             seconds = time.perf_counter() - started
         except Exception as exc:
@@ -59,7 +60,9 @@ class InProcessSeat:
             if collecting:
                 gc.enable()
         if seconds > timeout:
-            raise BotTimeout(f"answered after {seconds * 1000:.0f} ms")
+            late = BotTimeout(f"answered after {seconds * 1000:.0f} ms")
+            late.ran, late.waited = time.thread_time() - ran, waited_for_cpu() - waited  # the bot's thread is this one
+            raise late
         return answer, seconds
 
     def take_stderr(self) -> str:
@@ -114,6 +117,7 @@ class Result:
     turns: int
     turn_log: list[Turn]
     moves: list[str]  # tile names and GROW, in order
+    late: str = ""  # a timeout the machine caused (`clock.late_by_machine`): who, and how long it waited
 
     def replay(self, players: dict[str, str]) -> dict:
         """The replay file's content (JSON-ready)."""
@@ -185,7 +189,11 @@ def play_game(
                 line, seconds = seat.ask(lines, wait_ms / 1000.0)
             except BotError as exc:
                 entry.stderr = seat.take_stderr()
-                return forfeit(who, exc.reason, str(exc), turn)
+                result = forfeit(who, exc.reason, str(exc), turn)
+                if isinstance(exc, BotTimeout) and late_by_machine(exc.ran, exc.waited, wait_ms / 1000.0):
+                    waited = f"{exc.waited * 1000:.0f} ms of its {wait_ms:g} ms"
+                    result.late = f"{COLOURS[who]} timed out waiting {waited} for a processor"
+                return result
             entry.stderr = seat.take_stderr()
             entry.received = line
             entry.time_ms = round(seconds * 1000.0, 3)

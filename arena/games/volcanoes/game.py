@@ -89,6 +89,7 @@ def _outcome(result: Result) -> Outcome:
         times_ms=times,
         stderr=_bounded(stderr),
         data={"moves": " ".join(result.moves)},
+        late=result.late,
     )
 
 

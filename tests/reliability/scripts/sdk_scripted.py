@@ -3,7 +3,7 @@ is asked one line once, then the game ends with the SCORES that MODE gives. usag
 sdk_scripted.py MODE [PLAYERS]
 
 MODE:
-  fair          scores `i 10*i` (the last player wins)
+  fair          scores `i 10*i` (the last player wins); a player that timed out scores -1
   huge-score    player 0 scores a number of 400 digits
   huge-limit    asks each player for its answer within 999999999999 ms
   omit-player   scores player 0 alone
@@ -31,15 +31,18 @@ def frames(*pairs) -> None:
     print("\n".join(out), flush=True)
 
 
-def skip_frame() -> None:
-    """One frame from the arena (INIT, GET_GAME_INFO, SET_PLAYER_OUTPUT or _TIMEOUT), its lines read."""
+def skip_frame() -> str:
+    """One frame from the arena (INIT, GET_GAME_INFO, SET_PLAYER_OUTPUT or _TIMEOUT), its lines read;
+    its header."""
     header = read()
     count = int(header.rsplit(" ", 1)[1].rstrip("]"))
     for _ in range(count):
         read()
+    return header
 
 
 skip_frame()  # INIT
+timed_out: list[bool] = []
 limit = "999999999999" if mode == "huge-limit" else "1000"
 for player in range(players):
     skip_frame()  # GET_GAME_INFO
@@ -49,9 +52,9 @@ for player in range(players):
         ("NEXT_PLAYER_INPUT", [f"you are {player}"]),
         ("NEXT_PLAYER_INFO", [str(player), "1", limit]),
     )
-    skip_frame()  # its answer
+    timed_out.append("TIMEOUT" in skip_frame())  # its answer
 skip_frame()  # GET_GAME_INFO
-scores = [f"{i} {10 * i}" for i in range(players)]
+scores = [f"{i} {-1 if timed_out[i] else 10 * i}" for i in range(players)]  # a player that timed out lost
 if mode == "huge-score":
     scores[0] = "0 " + "9" * 400
 elif mode == "omit-player":
