@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -70,5 +71,24 @@ def test_the_referee_does_not_charge_a_bot_with_its_own_waits(monkeypatch):
 
 def test_without_schedstat_nothing_is_subtracted(monkeypatch):
     monkeypatch.setattr(clock, "_SCHEDSTATS", ("/nonexistent/schedstat",))
-    monkeypatch.setattr(clock, "_schedstat", clock._unread)
+    monkeypatch.setattr(clock, "_schedstats", {})
     assert clock.waited_for_cpu() == 0.0 == clock.waited_for_cpu()
+
+
+def test_a_forked_child_counts_its_own_waits_not_its_parents(tmp_path):
+    """A pool's forked worker had read its parent's thread's file (opened before the fork), whose
+    waits do not move while the worker waits: it saw none of its own."""
+    if not Path("/proc/thread-self/schedstat").exists() or not hasattr(os, "fork"):
+        pytest.skip("needs Linux's schedstat")
+    clock.waited_for_cpu()  # the parent's file, opened
+    report = tmp_path / "child"
+    pid = os.fork()
+    if pid == 0:
+        try:
+            with open("/proc/thread-self/schedstat") as own:
+                truth = int(own.read().split()[1]) * 1e-9
+            report.write_text(str(abs(clock.waited_for_cpu() - truth)))
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    assert float(report.read_text()) < 0.01

@@ -14,10 +14,14 @@ than charge the bot.
 from __future__ import annotations
 
 import os
+import threading
 
 _SCHEDSTATS = ("/proc/thread-self/schedstat", "/proc/self/schedstat")
-_unread = object()
-_schedstat: object | int | None = _unread  # a file descriptor, or None where there is none
+# Each thread's open schedstat file, by thread: a file of /proc/thread-self describes the thread that
+# opened it, and after a fork its parent's (a pool's worker read its parent's waits, which do not
+# move, and saw none of its own).
+_schedstats: dict[int, int | None] = {}  # thread ident -> file descriptor (None: the system says nothing)
+_owner = os.getpid()
 
 
 def _open_schedstat() -> int | None:
@@ -31,18 +35,36 @@ def _open_schedstat() -> int | None:
     return None
 
 
+def _forget_schedstats() -> None:
+    for fd in _schedstats.values():
+        if fd is not None:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    _schedstats.clear()
+
+
 def waited_for_cpu() -> float:
     """Seconds this thread has spent ready to run but waiting for a processor since it started
     (Linux); always 0.0 where the system does not say. About a microsecond a call."""
-    global _schedstat
-    if _schedstat is _unread:
-        _schedstat = _open_schedstat()
-    if _schedstat is None:
-        return 0.0
-    try:
-        return int(os.pread(_schedstat, 64, 0).split()[1]) * 1e-9
-    except (OSError, ValueError, IndexError):
-        return 0.0
+    global _owner
+    if os.getpid() != _owner:  # a forked child: its parent's files are not its own
+        _forget_schedstats()
+        _owner = os.getpid()
+    thread = threading.get_ident()
+    for _ in range(2):
+        if thread not in _schedstats:
+            _schedstats[thread] = _open_schedstat()
+        fd = _schedstats[thread]
+        if fd is None:
+            return 0.0
+        try:
+            return int(os.pread(fd, 64, 0).split()[1]) * 1e-9
+        except (OSError, ValueError, IndexError):  # a thread gone, whose ident this one was given
+            os.close(fd)
+            del _schedstats[thread]
+    return 0.0
 
 
 LATE_SHARE = 0.1  # of a turn's limit: a wait for a processor this long, in a timeout, is the machine's
