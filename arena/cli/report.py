@@ -10,7 +10,7 @@ from bots.volcanoes import registry
 from referee.platform.files import refuse_overwriting
 
 from arena.errors import UsageError
-from arena.play import tune
+from arena.play import runs, tune
 from arena.play.store import Store, StoreError
 from arena.stats import export
 from arena.stats.tables import text_report
@@ -37,20 +37,26 @@ def cmd_report(args) -> int:
             refuse_overwriting(output, args.db)
     store = Store.open(args.db, readonly=True)  # a report never changes the file it reads
     try:
-        config, labels, games = store.config, [p.label for p in store.players()], store.games()
-        failures = store.failures()
-        iterations = store.iterations() if config["command"] == "tune" else None
+        return _report(args, store)
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{args.db} is damaged: {exc}") from None
     finally:
         store.close()
-    if iterations is not None:
+
+
+def _report(args, store: Store) -> int:
+    config, labels, games = store.config, [p.label for p in store.players()], store.games()
+    failures = store.failures()
+    if config["command"] == "tune":
         if args.output:
             raise UsageError("a tune's report is text only: drop -o")
-        print(tune.text_report(config, games, iterations))
+        print(tune.text_report(config, games, store.iterations()))
         _export(args, config, labels, games, failures)
         return 0
     print(text_report(config, labels, games, failures))
+    line = runs.replays_line(store, len(games))
+    if line:
+        print(f"\n{line}")
     _export(args, config, labels, games, failures)
     if args.output:
         try:
