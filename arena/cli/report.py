@@ -60,12 +60,17 @@ def _report(args, store: Store) -> int:
     _export(args, config, labels, games, failures)
     if args.output:
         try:
-            folder = report_page.write(config, labels, games, Path(args.output), failures)
+            written = report_page.write(config, labels, games, Path(args.output), failures, store.frames)
         except report_page.DamagedGame as exc:
             raise StoreError(f"{args.db} is damaged: {exc}") from None
         except OSError as exc:
             raise UsageError(f"cannot write the report {args.output}: {exc.strerror or exc}") from None
-        print(f"\nwrote {args.output} (replays in {folder})")
+        print(f"\nwrote {args.output} (game pages in {written.folder})")
+        if written.viewed:
+            print(
+                f"{written.viewed} games play in their referee's viewer, which a browser runs only from a web "
+                f"server: python -m http.server -d {Path(args.output).parent} (or arena serve {args.db})"
+            )
     return 0
 
 
