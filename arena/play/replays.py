@@ -81,7 +81,7 @@ def report_line(policy: str, kept: int, size: int, games: int) -> str:
     line += f"{kept} of {games} games keep theirs, {size / 1024:,.1f} KiB compressed"
     if kept:
         line += f" ({size / 1024 / kept:,.1f} KiB a game)"
-    return line + "; arena serve DB and arena replay DB GAME -o FOLDER show them in the game's viewer"
+    return line + "; arena serve plays them in the game's own viewer"
 
 
 def pack(frames: list[dict]) -> tuple[bytes, int]:

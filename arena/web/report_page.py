@@ -17,6 +17,7 @@ from pathlib import Path
 from referee.platform.files import usable_folder, write_atomic
 
 from arena.games.protocols import make
+from arena.play import replays
 from arena.web import record_page, viewer
 from arena.stats.ratings import openskill_ratings
 from arena.stats.tables import (
@@ -162,19 +163,21 @@ def render(
         "<p>Errors score as losses, as on CodinGame.</p>",
         _table("players", *players_rows(games, labels, order)),
         "<h2>Games</h2>",
-        *(
-            [
-                f"<p>{viewed} games play in their referee's own viewer, which a browser runs only from a web "
-                "server: serve this page's folder (<code>python -m http.server</code>, or <code>arena serve DB</code>)."
-                "</p>"
-            ]
-            if viewed
-            else []
-        ),
+        *([_viewed_note(config, viewed)] if viewed else []),
         _games_table(games, folder, pages),
     ]
     return _PAGE.replace("__TITLE__", html.escape(f"arena {config['command']}")).replace(
         "__BODY__", "\n".join(sections)
+    )
+
+
+def _viewed_note(config: dict, viewed: int) -> str:
+    policy = config.get("replays", replays.DEFAULT)
+    return (
+        f'<p id="replays">{viewed} games kept their replay (the run\'s replays: {html.escape(policy)}, '
+        f"{html.escape(replays.describe(policy))}) and play in their referee's own viewer, which a browser runs "
+        "only from a web server: serve this page's folder (<code>python -m http.server</code>), or "
+        "<code>arena serve DB</code>.</p>"
     )
 
 

@@ -18,6 +18,7 @@ import pytest
 from arena.cli import main
 from arena.errors import UsageError
 from arena.games.base import GameError
+from arena.games import sdk
 from arena.games.cli import log_frames
 from arena.games.protocols import make
 from arena.play import replays
@@ -53,6 +54,20 @@ def test_each_frame_shows_the_answer_that_led_to_it_with_its_input_and_stderr():
         assert frame.stderr == (f"turn {(k + 1) // 2}\n" if seat == 0 else "")
         assert frame.ms is not None and frame.limit_ms > 0
     assert frames[1].input[0] == "2 0"  # a first turn's own line
+
+
+def test_a_game_whose_frames_outgrow_their_bound_keeps_none_and_says_so(monkeypatch):
+    monkeypatch.setattr(sdk, "FRAMES_CHARS", 1000)
+    monkeypatch.setattr(sdk, "INPUT_CHARS", 12)
+    outcome = driven_game("sdk").play(4, [player("greedy"), player("first")], [0, 0])
+    assert outcome.frames is None and "ran past 1,000 characters" in outcome.data["frames_not_kept"]
+    monkeypatch.setattr(sdk, "FRAMES_CHARS", 10**6)
+    frames = driven_game("sdk").play(4, [player("greedy"), player("first")], [0, 0]).frames
+    assert (
+        frames[1].input[0] == "2 0"
+        and frames[1].input[-1].startswith("... [")
+        and "more lines not kept" in frames[1].input[-1]
+    )
 
 
 def test_a_game_s_frames_travel_as_json_and_keep_only_what_was_said():
@@ -249,7 +264,8 @@ def test_the_report_s_page_links_each_game_to_its_viewer(tmp_path, capsys, monke
     assert "2 games play in their referee's viewer" in capsys.readouterr().out
     folder = tmp_path / "site" / "report_games"
     assert (folder / "viewer" / "config.js").is_file() and (folder / "game-1.frames.json.gz").is_file()
-    assert 'href="report_games/game-1.html"' in report.read_text()
+    page = report.read_text()
+    assert 'href="report_games/game-1.html"' in page and "2 games kept their replay (the run's replays: all," in page
     assert '"base":"viewer/"' in (folder / "game-1.html").read_text()
     assert (folder / "game-1.record.html").read_text().count("<h1>game 1") == 1
 
