@@ -215,6 +215,12 @@ def test_the_run_stores_its_replays_option_and_its_report_states_it(tmp_path, ca
     assert main(["report", str(db)]) == 0
     out = capsys.readouterr().out
     assert "Replays (all: every game): 2 of 2 games keep theirs" in out
+    # a resume that says otherwise changes it for the games it plays
+    assert (
+        main(["match", "--resume", "--db", str(db), "--pairs", "2", "--replays", "none", "--quiet", "--workers", "1"])
+        == 0
+    )
+    assert "Replays (none: no game): 2 of 4 games keep theirs" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["match", "a", "b", "--replays", "some"])
     assert "argument --replays: 'some' is none of all, lost" in capsys.readouterr().err
