@@ -1,7 +1,7 @@
 """Fit the pure search's move prior (`pure/prior.py`) to numba `mcts`'s searches, offline.
 
 `python -m bots.volcanoes.fit_prior DATA.npz... [--write]` reads positions labelled by
-`make_prior_data`, describes each legal move by `prior.features`, and fits the weights of a softmax
+`make_prior_data`, describes each legal move by `features.features`, and fits the weights of a softmax
 over the moves (the chance of each move is proportional to exp of its score) to the share of the
 search's visits each move got: cross-entropy, an L2 penalty, full-batch Adam. It prints the fit on a
 held-out tenth of the positions (every tenth game's: its positions are not independent): the
@@ -21,6 +21,7 @@ from referee.errors import CommandParser, UserError, report
 from referee.files import write_atomic
 
 from .pure import prior, rules
+from .pure.features import move_features
 
 WEIGHTS_FILE = Path(prior.__file__).with_name("prior_weights.py")
 L2 = 1e-4  # per position, on every weight
@@ -62,7 +63,7 @@ def examples(data: dict, power: float = 1.0, stale: bool = False):
         if stale:  # the race on the game's position before this one
             before = i - 1 if i > 0 and data["game"][i - 1] == data["game"][i] else i
             race = prior.Race(rules.from_levels(data["levels"][before]))
-        rows += prior.move_features(board, turns, moves, race)
+        rows += move_features(board, turns, moves, race)
         owner += [j] * len(moves)
         target.append(v / v.sum())
     return np.array(rows, dtype=np.int32), np.array(owner), np.concatenate(target), keep

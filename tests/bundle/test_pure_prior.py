@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bots.volcanoes.pure import prior, prior_weights, race
+from bots.volcanoes.pure.features import move_features
 from bots.volcanoes.pure import rules as pure
 from referee.volcanoes.board import HALF, N_TILES, NEIGHBOURS
 from tests.bundle.positions import random_position_and_draws
@@ -69,9 +70,9 @@ def test_the_search_scores_each_move_as_the_sum_of_its_features_weights(seed, op
     weights = [rng.uniform(-2, 2) for _ in range(prior.N_FEATURES)]
     moves = pure.legal_moves(board, pure.ACTORS[turns])
     on = prior.Race(board)
-    expected = [sum(weights[i] for i in f) for f in prior.move_features(board, turns, moves, on)]
+    expected = [sum(weights[i] for i in f) for f in move_features(board, turns, moves, on)]
     assert prior.Model(weights).scores(board, turns, moves, on) == pytest.approx(expected, abs=1e-9)
-    for f in prior.move_features(board, turns, moves, on):
+    for f in move_features(board, turns, moves, on):
         assert len(f) == len(prior.GROUPS)
         assert all(
             prior.OFFSETS[name] <= i < prior.OFFSETS[name] + count
@@ -89,7 +90,7 @@ def test_each_side_reads_the_board_as_its_own():
     orange_turns = turns + 3  # (orange, in the same phase: a growth next, or the opponent first)
     assert pure.ACTORS[orange_turns] == pure.ORANGE and prior.phase(orange_turns) == prior.phase(turns)
     moves = pure.legal_moves(board, pure.BLUE)
-    assert prior.move_features(board, turns, moves) == prior.move_features(mirrored, orange_turns, moves)
+    assert move_features(board, turns, moves) == move_features(mirrored, orange_turns, moves)
 
 
 def test_the_weights_travel_as_one_character_each_and_come_back():

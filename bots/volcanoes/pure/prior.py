@@ -35,7 +35,7 @@ from . import rules
 from .race import NONE, routes
 
 EMPTY = rules.EMPTY
-_KINDS = 9  # a cell in the mover's view: 0-3 enemy levels 4-1, 4 empty, 5-8 own levels 1-4
+KINDS = 9  # a cell in the mover's view: 0-3 enemy levels 4-1, 4 empty, 5-8 own levels 1-4
 # A cell seen by the other player (orange's view of the board puts its pieces above EMPTY).
 MIRROR = bytes(rules.BLUE_TOP - c if c <= rules.BLUE_TOP else c for c in range(256))
 BLUE_CELLS = bytes(1 if EMPTY < c <= rules.BLUE_TOP else 0 for c in range(256))
@@ -45,44 +45,44 @@ ORANGE_CELLS = bytes(1 if c < EMPTY else 0 for c in range(256))
 def _multisets():
     """The index (0-164) of each sorted triple of kinds, for every order of it."""
     index = {}
-    for a in range(_KINDS):
-        for b in range(a, _KINDS):
-            for c in range(b, _KINDS):
+    for a in range(KINDS):
+        for b in range(a, KINDS):
+            for c in range(b, KINDS):
                 index[a, b, c] = len(index)
-    table = [0] * _KINDS**3
-    for a in range(_KINDS):
-        for b in range(_KINDS):
-            for c in range(_KINDS):
-                table[(a * _KINDS + b) * _KINDS + c] = index[tuple(sorted((a, b, c)))]
+    table = [0] * KINDS**3
+    for a in range(KINDS):
+        for b in range(KINDS):
+            for c in range(KINDS):
+                table[(a * KINDS + b) * KINDS + c] = index[tuple(sorted((a, b, c)))]
     return table, len(index)
 
 
-_TRIPLE, _N_TRIPLES = _multisets()
-_RING = tuple(
+TRIPLE, N_TRIPLES = _multisets()
+RING = tuple(
     tuple(sorted({m for n in NEIGHBOURS[t] for m in NEIGHBOURS[n]} - {t})) for t in range(N_TILES)
 )  # the six tiles two steps away
-_CENTRE = tuple(1 if part == "A" else 0 for _, part in NET)
-_ANTI = tuple((t + HALF) % N_TILES for t in range(N_TILES))
-_SIZE_BUCKETS = (0, 1, 2, 2, 3, 3, 3, 4, 4, 4, 4)  # a component's size -> bucket (11 and more: 5)
-_N_SIZES = 6
-_GAPS = 6  # a route's excess over the cheapest: 0-4, or 5 for none (or more)
-_LEADS = 8  # the race's state: the enemy's cheapest less the mover's, -3 to 3 (6 or 7: one has none)
+CENTRE = tuple(1 if part == "A" else 0 for _, part in NET)
+ANTI = tuple((t + HALF) % N_TILES for t in range(N_TILES))
+SIZE_BUCKETS = (0, 1, 2, 2, 3, 3, 3, 4, 4, 4, 4)  # a component's size -> bucket (11 and more: 5)
+N_SIZES = 6
+GAPS = 6  # a route's excess over the cheapest: 0-4, or 5 for none (or more)
+LEADS = 8  # the race's state: the enemy's cheapest less the mover's, -3 to 3 (6 or 7: one has none)
 
 # The groups of features: name, count. A move has one feature of each group; each group's indices
 # follow the previous groups'.
 GROUPS = (
-    ("local", 2 * 4 * _N_TRIPLES),  # phase, tile (empty, own 1-3), neighbours
-    ("antipode", 2 * _KINDS),  # tile empty or own, antipode's kind
+    ("local", 2 * 4 * N_TRIPLES),  # phase, tile (empty, own 1-3), neighbours
+    ("antipode", 2 * KINDS),  # tile empty or own, antipode's kind
     ("ring", 2 * 7 * 7),  # tile empty or own, own pieces (0-6), enemy pieces (0-6) two steps away
-    ("joins", 4 * _N_SIZES + 1),  # own components touched (0-3), their merged size; raises: the last
-    ("blocks", 4 * _N_SIZES + 1),  # the same for the enemy's
+    ("joins", 4 * N_SIZES + 1),  # own components touched (0-3), their merged size; raises: the last
+    ("blocks", 4 * N_SIZES + 1),  # the same for the enemy's
     ("class", 4),  # a face's centre or corner, tile empty or own
-    ("race_own", _GAPS * _LEADS),  # the mover's route through the tile, the race
-    ("race_enemy", _GAPS * _LEADS),  # the enemy's route through the tile, the race
-    ("race_both", _GAPS * _GAPS),  # both routes
-    ("grown_own", _GAPS * _LEADS),  # the same three after the coming growth
-    ("grown_enemy", _GAPS * _LEADS),
-    ("grown_both", _GAPS * _GAPS),
+    ("race_own", GAPS * LEADS),  # the mover's route through the tile, the race
+    ("race_enemy", GAPS * LEADS),  # the enemy's route through the tile, the race
+    ("race_both", GAPS * GAPS),  # both routes
+    ("grown_own", GAPS * LEADS),  # the same three after the coming growth
+    ("grown_enemy", GAPS * LEADS),
+    ("grown_both", GAPS * GAPS),
 )
 OFFSETS = {}
 _total = 0
@@ -123,14 +123,14 @@ class Race:
         return tuple((r[2], r[3], r[0], r[1]) for r in (self.now, self.grown))
 
 
-def _lead(own_best: int, enemy_best: int) -> int:
+def lead(own_best: int, enemy_best: int) -> int:
     if own_best == NONE or enemy_best == NONE:
         return 6 if enemy_best == NONE else 7
     return max(-3, min(3, enemy_best - own_best)) + 3
 
 
-def _gap(via: int, best: int) -> int:
-    return _GAPS - 1 if via == NONE else min(via - best, _GAPS - 2)
+def gap(via: int, best: int) -> int:
+    return GAPS - 1 if via == NONE else min(via - best, GAPS - 2)
 
 
 def components(v: bytes):
@@ -156,70 +156,6 @@ def components(v: bytes):
     return label, sizes
 
 
-def _touching(v, t, label, sizes, own: bool) -> int:
-    """A placement on t among `own` (or the enemy's) components: their count and merged size."""
-    seen = []
-    size = 1
-    for n in NEIGHBOURS[t]:
-        c = v[n]
-        if c != EMPTY and (c > EMPTY) == own:
-            k = label[n]
-            if k not in seen:
-                seen.append(k)
-                size += sizes[k]
-    return len(seen) * _N_SIZES + (_SIZE_BUCKETS[size] if size < len(_SIZE_BUCKETS) else _N_SIZES - 1)
-
-
-def features(v: bytes, turns: int, tile: int, label, sizes, sides: tuple) -> tuple[int, ...]:
-    """The feature indices of the mover's move on `tile` (see the module's docstring), on the
-    mover's view `v` with its `components` and the race's `sides` (`Race.sides`)."""
-    a, b, c = NEIGHBOURS[tile]
-    ct = v[tile]
-    placed = ct == EMPTY
-    kind = 0 if placed else 1
-    own2 = enemy2 = 0
-    for x in _RING[tile]:
-        if v[x] > EMPTY:
-            own2 += 1
-        elif v[x] < EMPTY:
-            enemy2 += 1
-    if placed:
-        joins = _touching(v, tile, label, sizes, True)
-        blocks = _touching(v, tile, label, sizes, False)
-    else:
-        joins = blocks = 4 * _N_SIZES
-    race = []
-    for prefix, (own_via, own_best, enemy_via, enemy_best) in zip(("race", "grown"), sides, strict=True):
-        lead = _lead(own_best, enemy_best)
-        g_own, g_enemy = _gap(own_via[tile], own_best), _gap(enemy_via[tile], enemy_best)
-        race += [
-            OFFSETS[f"{prefix}_own"] + g_own * _LEADS + lead,
-            OFFSETS[f"{prefix}_enemy"] + g_enemy * _LEADS + lead,
-            OFFSETS[f"{prefix}_both"] + g_own * _GAPS + g_enemy,
-        ]
-    return (
-        OFFSETS["local"]
-        + (phase(turns) * 4 + ct - EMPTY) * _N_TRIPLES
-        + _TRIPLE[(v[a] * _KINDS + v[b]) * _KINDS + v[c]],
-        OFFSETS["antipode"] + kind * _KINDS + v[_ANTI[tile]],
-        OFFSETS["ring"] + (kind * 7 + own2) * 7 + enemy2,
-        OFFSETS["joins"] + joins,
-        OFFSETS["blocks"] + blocks,
-        OFFSETS["class"] + _CENTRE[tile] * 2 + kind,
-        *race,
-    )
-
-
-def move_features(board, turns: int, moves, race: Race | None = None) -> list[tuple[int, ...]]:
-    """The features of each move of the player to move after `turns` turns on a `pure.rules` board,
-    the race measured on this board, or given (measured on another)."""
-    mover = rules.ACTORS[turns]
-    v = view(board, mover)
-    label, sizes = components(v)
-    sides = (race or Race(board)).sides(mover)
-    return [features(v, turns, t, label, sizes, sides) for t in moves]
-
-
 # A cell's code for counting the ring in one sum: own pieces count 1, enemy pieces 8.
 _RING_CODE = bytes(1 if EMPTY < c <= rules.BLUE_TOP else 8 if c < EMPTY else 0 for c in range(256))
 
@@ -230,14 +166,14 @@ class Model:
 
     def __init__(self, weights):
         w = list(weights)
-        k = _KINDS
+        k = KINDS
         self.local = []
         for p in (0, 1):
             table = [0.0] * k**4
             for ct in range(EMPTY, EMPTY + 4):
-                base = OFFSETS["local"] + (p * 4 + ct - EMPTY) * _N_TRIPLES
+                base = OFFSETS["local"] + (p * 4 + ct - EMPTY) * N_TRIPLES
                 for rest in range(k**3):
-                    table[ct * k**3 + rest] = w[base + _TRIPLE[rest]]
+                    table[ct * k**3 + rest] = w[base + TRIPLE[rest]]
             self.local.append(table)
         self.antipode = [
             w[OFFSETS["antipode"] + (0 if ct == EMPTY else 1) * k + x] for ct in range(k) for x in range(k)
@@ -247,21 +183,21 @@ class Model:
             for own2 in range(7):
                 for enemy2 in range(7 - own2):
                     self.ring[kind * 64 + own2 + 8 * enemy2] = w[OFFSETS["ring"] + (kind * 7 + own2) * 7 + enemy2]
-        self.joins = w[OFFSETS["joins"] : OFFSETS["joins"] + 4 * _N_SIZES + 1]
-        self.blocks = w[OFFSETS["blocks"] : OFFSETS["blocks"] + 4 * _N_SIZES + 1]
-        self.tile = [w[OFFSETS["class"] + _CENTRE[t] * 2 + kind] for t in range(N_TILES) for kind in (0, 1)]
+        self.joins = w[OFFSETS["joins"] : OFFSETS["joins"] + 4 * N_SIZES + 1]
+        self.blocks = w[OFFSETS["blocks"] : OFFSETS["blocks"] + 4 * N_SIZES + 1]
+        self.tile = [w[OFFSETS["class"] + CENTRE[t] * 2 + kind] for t in range(N_TILES) for kind in (0, 1)]
         # The races, now and after the growth: for each state of the race, the weight of each pair
         # of gaps (own, enemy).
         self.race = [
             [
                 [
-                    w[OFFSETS[f"{prefix}_own"] + g_own * _LEADS + lead]
-                    + w[OFFSETS[f"{prefix}_enemy"] + g_enemy * _LEADS + lead]
-                    + w[OFFSETS[f"{prefix}_both"] + g_own * _GAPS + g_enemy]
-                    for g_own in range(_GAPS)
-                    for g_enemy in range(_GAPS)
+                    w[OFFSETS[f"{prefix}_own"] + g_own * LEADS + lead]
+                    + w[OFFSETS[f"{prefix}_enemy"] + g_enemy * LEADS + lead]
+                    + w[OFFSETS[f"{prefix}_both"] + g_own * GAPS + g_enemy]
+                    for g_own in range(GAPS)
+                    for g_enemy in range(GAPS)
                 ]
-                for lead in range(_LEADS)
+                for lead in range(LEADS)
             ]
             for prefix in ("race", "grown")
         ]
@@ -275,15 +211,15 @@ class Model:
         label, sizes = components(v)
         local = self.local[phase(turns)]
         antipode, ring, joins, blocks, tile_w = self.antipode, self.ring, self.joins, self.blocks, self.tile
-        nb, rings, anti = NEIGHBOURS, _RING, _ANTI
+        nb, rings, anti = NEIGHBOURS, RING, ANTI
         raise_joins, raise_blocks = joins[-1], blocks[-1]
-        buckets, n_buckets = _SIZE_BUCKETS, len(_SIZE_BUCKETS)
+        buckets, n_buckets = SIZE_BUCKETS, len(SIZE_BUCKETS)
         # Each tile's weight from the races, by its gaps.
         by_race = [0.0] * N_TILES
         for table, (own_via, own_best, enemy_via, enemy_best) in zip(self.race, race.sides(mover), strict=True):
-            w = table[_lead(own_best, enemy_best)]
+            w = table[lead(own_best, enemy_best)]
             for t in moves:
-                by_race[t] += w[_GAPS * _gap(own_via[t], own_best) + _gap(enemy_via[t], enemy_best)]
+                by_race[t] += w[GAPS * gap(own_via[t], own_best) + gap(enemy_via[t], enemy_best)]
         out = []
         for t in moves:
             a, b, c = nb[t]
