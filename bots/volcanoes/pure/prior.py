@@ -108,13 +108,14 @@ class Race:
     """Both players' routes (`race.routes`) on a board and on that board after a growth: for each,
     the cheapest connection through each tile, and the cheapest of all."""
 
-    __slots__ = ("now", "grown")
+    __slots__ = ("now", "grown", "weights")
 
     def __init__(self, board):
         grown = bytearray(board)
         rules.grow(grown)  # (an eruption may end the game there: its routes say so)
         self.now = (*routes(board, BLUE_CELLS), *routes(board, ORANGE_CELLS))
         self.grown = (*routes(grown, BLUE_CELLS), *routes(grown, ORANGE_CELLS))
+        self.weights = {}  # (model, mover) -> each tile's weight from the races (`Model.scores`)
 
     def sides(self, mover: int) -> tuple:
         """For `mover`, now and after the growth: (own routes, own cheapest, the enemy's, the enemy's cheapest)."""
@@ -214,12 +215,14 @@ class Model:
         nb, rings, anti = NEIGHBOURS, RING, ANTI
         raise_joins, raise_blocks = joins[-1], blocks[-1]
         buckets, n_buckets = SIZE_BUCKETS, len(SIZE_BUCKETS)
-        # Each tile's weight from the races, by its gaps.
-        by_race = [0.0] * N_TILES
-        for table, (own_via, own_best, enemy_via, enemy_best) in zip(self.race, race.sides(mover), strict=True):
-            w = table[lead(own_best, enemy_best)]
-            for t in moves:
-                by_race[t] += w[GAPS * gap(own_via[t], own_best) + gap(enemy_via[t], enemy_best)]
+        by_race = race.weights.get((self, mover))
+        if by_race is None:  # each tile's weight from the races, by its gaps: once for each mover
+            by_race = [0.0] * N_TILES
+            for table, (own_via, own_best, enemy_via, enemy_best) in zip(self.race, race.sides(mover), strict=True):
+                w = table[lead(own_best, enemy_best)]
+                for t in range(N_TILES):
+                    by_race[t] += w[GAPS * gap(own_via[t], own_best) + gap(enemy_via[t], enemy_best)]
+            race.weights[self, mover] = by_race
         out = []
         for t in moves:
             a, b, c = nb[t]
