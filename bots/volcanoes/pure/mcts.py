@@ -7,8 +7,9 @@ A turn allows a few hundred playouts against up to 80 legal moves, too few to tr
 trusting any; so each node also keeps all-moves-as-first (AMAF) statistics: how the mover fared in
 the simulations through the node in which it played a tile at any point later. A child's value
 blends its own mean with the AMAF mean of its tile, the AMAF share fading as the child's own visits
-grow (RAVE, Gelly & Silver 2007); an unvisited move is valued by AMAF alone (and a prior, `_prior`),
-so the search tries the promising tiles first. Connection games suit AMAF: a tile that helps later
+grow (RAVE, Gelly & Silver 2007); an unvisited move is valued by AMAF alone (and a prior: learned
+offline from numba mcts's searches, `_learned_prior`, or the hand-made means of `_prior`), so the
+search tries the promising tiles first. Connection games suit AMAF: a tile that helps later
 mostly helps now. A node searches only its decisive moves when it has them (`_decisive`). The first
 moves come from an opening book (`book`): numba `mcts`'s long searches on every line of the first turns.
 
