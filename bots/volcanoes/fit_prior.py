@@ -17,10 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.errors import CommandParser, UserError, report
-from referee.files import write_atomic
+from referee.platform.errors import CommandParser, UserError, report
+from referee.platform.files import write_atomic
 
-from .pure import prior, rules
+from .pure import mcts, prior, rules
 from .pure.features import move_features
 
 WEIGHTS_FILE = Path(prior.__file__).with_name("prior_weights.py")
@@ -116,8 +116,6 @@ def agreement(scores, owner, target) -> float:
 
 def hand_scores(data: dict, keep) -> np.ndarray:
     """The search's hand-made prior (`mcts._prior` at its defaults) as scores: each move's mean."""
-    from .pure import mcts
-
     means = mcts.MCTSBot().prior
     out = []
     for i in keep:

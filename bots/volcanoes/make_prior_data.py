@@ -15,13 +15,14 @@ game's outcome.
 
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from referee.errors import CommandParser, UserError, report
-from referee.files import write_atomic
+from referee.platform.errors import CommandParser, UserError, report
+from referee.platform.files import write_atomic
 
 from .mcts import MctsBot
 from .pure import rules
@@ -155,8 +156,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _npz_bytes(data: dict) -> bytes:
-    import io
-
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **data)
     return buffer.getvalue()
