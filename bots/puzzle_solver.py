@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from referee.errors import CommandParser, InputFormatError, reader_gone, shorten
+from referee.platform.errors import CommandParser, InputFormatError, reader_gone, shorten
 from referee.puzzle import Puzzle
 
 # report(text, instance, answer, seconds, cpu_seconds) after each answer; `instance` is None for

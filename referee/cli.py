@@ -3,7 +3,7 @@
 Volcanoes' `register(groups)` adds its group; every puzzle's group is made here, with the one
 `judge` command (referee/judging.py), and its `register(commands)`, where it has a cli.py, adds the
 puzzle's other commands (what needs no search: commands that search are in `bots/NAME/`). A user's
-mistake is one line, `referee GAME COMMAND: message`, and exit status 2 (referee/errors.py).
+mistake is one line, `referee GAME COMMAND: message`, and exit status 2 (referee/platform/errors.py).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import importlib.util
 import sys
 
 from referee import puzzle
-from referee.errors import CommandParser, run_command
+from referee.platform.errors import CommandParser, run_command
 from referee.judging import add_judge_command
 
 GAMES = ("volcanoes", *puzzle.NAMES)

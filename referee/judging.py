@@ -11,6 +11,9 @@ What a right answer must match (the optimum, every solution, or that there is no
 oracle: a reference solver run as a process the same way (by default the project's own, see
 `referee.puzzle.default_oracle`), its answers checked with the rules like any other. The judged
 solver answers an instance first, then the oracle, so neither's time counts against the other.
+
+How answers are read and judged is the puzzle's judge's (`Puzzle.judge`, a `referee.judge.Judge`),
+configured by its own options on the command line; the runner only runs the processes and reports.
 """
 
 from __future__ import annotations
@@ -21,82 +24,90 @@ import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator
 
-from .errors import InputFormatError
-from .options import positive_ms
-from .process import BotError, BotProcess, BotStartError
-from .puzzle import OracleError, Puzzle, default_oracle, last_stderr_line
+from .answers import OracleError, last_stderr_line
+from .judge import Judge
+from .platform.errors import InputFormatError
+from .platform.options import positive_ms
+from .platform.process import BotError, BotProcess, BotStartError
+from .puzzle import Puzzle, default_oracle
 
 ORACLE_MS = 120_000  # the oracle's time for one answer: generous, a timeout stops the judge
 
 
 def add_judge_command(commands, puzzle: Puzzle) -> argparse.ArgumentParser:
-    """Add `judge FILE SOLVER_CMD [--time-ms N] [--json]` (and the puzzle's own judge options) to a
-    puzzle's subcommands."""
+    """Add `judge FILE SOLVER_CMD [--time-ms N] [--json]` (and the puzzle's judge's own options) to
+    a puzzle's subcommands."""
     item, default_ms = puzzle.item, puzzle.default_ms
-    judge = commands.add_parser("judge", help=f"run a solver on every {item} of FILE and check its answers")
-    judge.add_argument("file", metavar="FILE", help=puzzle.file_help)
-    judge.add_argument("solver", metavar="SOLVER_CMD", help="the solver's command line, one argument (quote it)")
-    judge.add_argument(
+    parser = commands.add_parser("judge", help=f"run a solver on every {item} of FILE and check its answers")
+    parser.add_argument("file", metavar="FILE", help=puzzle.file_help)
+    parser.add_argument("solver", metavar="SOLVER_CMD", help="the solver's command line, one argument (quote it)")
+    parser.add_argument(
         "--time-ms",
         type=positive_ms,
         default=default_ms,
         help=f"time for each answer{puzzle.time_help} (default {default_ms:g})",
     )
-    judge.add_argument("--json", action="store_true", help=f"one JSON object per {item} per line")
-    judge.add_argument(
+    parser.add_argument("--json", action="store_true", help=f"one JSON object per {item} per line")
+    parser.add_argument(
         "--oracle",
         metavar="CMD",
         default=None,
         help=f"the reference solver's command line, run as the solver is (default: the project's, "
         f"{default_oracle(puzzle.name)})",
     )
-    judge.add_argument(
+    parser.add_argument(
         "--oracle-time-ms",
         type=positive_ms,
         default=ORACLE_MS,
         help=f"the oracle's time for each answer (default {ORACLE_MS:g})",
     )
-    puzzle.add_judge_options(judge)
-    judge.set_defaults(run=lambda args: run_judge(puzzle, args))
-    return judge
+    puzzle.judge.add_options(parser)
+    parser.set_defaults(run=lambda args: run_judge(puzzle, args))
+    return parser
 
 
 def run_judge(puzzle: Puzzle, args: argparse.Namespace) -> int:
     """`referee NAME judge ...`: judge every instance of the file, report, return the exit status."""
-    options = puzzle.judge_options(args)
+    judge = puzzle.judge.with_options(args)
 
     def judging():
         with open(args.file, encoding="utf-8") as file:
             instances = puzzle.parse_instances(file.read(), args.file)
-        return judge(puzzle, instances, args.solver, args.time_ms, args.oracle, args.oracle_time_ms, **options)
+        return verdicts(puzzle, instances, args.solver, args.time_ms, args.oracle, args.oracle_time_ms, judge)
 
-    return report_verdicts(args.prog, args.file, judging, args.json, puzzle.as_dict, puzzle.describe, puzzle.summary)
+    return report_verdicts(args.prog, args.file, judging, args.json, judge.as_dict, judge.describe, judge.summary)
 
 
 def judge_one(
-    puzzle: Puzzle, instance, command: str, time_ms: float | None = None, oracle: str | None = None, **options
+    puzzle: Puzzle,
+    instance,
+    command: str,
+    time_ms: float | None = None,
+    oracle: str | None = None,
+    judge: Judge | None = None,
 ):
-    """The verdict on `command`'s answer to one instance (time_ms: the puzzle's default)."""
-    return next(judge(puzzle, [instance], command, time_ms or puzzle.default_ms, oracle, **options))
+    """The verdict on `command`'s answer to one instance (time_ms: the puzzle's default; judge: the
+    puzzle's judge, or one with other options)."""
+    return next(verdicts(puzzle, [instance], command, time_ms or puzzle.default_ms, oracle, judge=judge))
 
 
 class Oracle:
-    """The reference solver: one process a run (`Puzzle.oracle_runs`), started when first needed,
+    """The reference solver: one process a run (`Judge.oracle_runs`), started when first needed,
     asked each instance as the judged solver is. Any failure of it is an OracleError."""
 
-    def __init__(self, puzzle: Puzzle, command: str, time_ms: float, options: dict):
-        self.puzzle, self.time_ms, self.options = puzzle, time_ms, options
-        self.commands = [" ".join([command, *map(shlex.quote, args)]) for args in puzzle.oracle_runs(**options)]
+    def __init__(self, puzzle: Puzzle, judge: Judge, command: str, time_ms: float):
+        self.puzzle, self.judge, self.time_ms = puzzle, judge, time_ms
+        self.commands = [" ".join([command, *map(shlex.quote, args)]) for args in judge.oracle_runs()]
         self.processes: list[BotProcess | None] = [None] * len(self.commands)
 
     def expect(self, number: int, instance, answer: str | None):
         """The expectation for the judged solver's `answer` to instance `number` (None when it
         needs none)."""
-        if not self.puzzle.needs_oracle(answer, **self.options):
+        if not self.judge.needs_oracle(answer):
             return None
         answers = [self._ask(run, number, instance) for run in range(len(self.commands))]
         try:
-            return self.puzzle.expectation(instance, answers, **self.options)
+            return self.judge.expectation(self.puzzle, instance, answers)
         except OracleError as exc:
             raise OracleError(f"oracle wrong on {self.puzzle.item} {number}: {exc}") from None
 
@@ -108,7 +119,7 @@ class Oracle:
             except BotStartError as exc:
                 raise OracleError(f"oracle cannot start: {exc}") from None
         try:
-            answer, _ = self.puzzle.read_answer(process, instance, self.time_ms / 1000, [])
+            answer, _ = self.judge.read_answer(self.puzzle, process, instance, self.time_ms / 1000, [])
         except BotError as exc:
             stderr = process.take_stderr()
             self._close(run)
@@ -129,40 +140,42 @@ class Oracle:
             self._close(run)
 
 
-def judge(
+def verdicts(
     puzzle: Puzzle,
     instances: list,
     command: str,
     time_ms: float,
     oracle: str | None = None,
     oracle_ms: float = ORACLE_MS,
-    **options,
+    judge: Judge | None = None,
 ) -> Iterator:
     """Yield a verdict per instance, the solver's answer checked against the oracle's (`oracle`:
-    a command line, by default the project's solver). BotStartError when the command cannot start,
-    OracleError when the oracle fails or is proved wrong."""
+    a command line, by default the project's solver) by `judge` (by default the puzzle's).
+    BotStartError when the command cannot start, OracleError when the oracle fails or is proved
+    wrong."""
+    judge = puzzle.judge if judge is None else judge
     bot = None
-    reference = Oracle(puzzle, oracle or default_oracle(puzzle.name), oracle_ms, options)
+    reference = Oracle(puzzle, judge, oracle or default_oracle(puzzle.name), oracle_ms)
     try:
         for number, instance in enumerate(instances, start=1):
             if bot is None:
                 bot = BotProcess(command)
             read: list[str] = []
             try:
-                answer, seconds = puzzle.read_answer(bot, instance, time_ms / 1000, read)
+                answer, seconds = judge.read_answer(puzzle, bot, instance, time_ms / 1000, read)
             except BotError as exc:
-                failure = puzzle.failure(exc, bot.take_stderr(), read)
+                failure = judge.failure(exc, bot.take_stderr(), read)
                 bot.close()
                 bot = None
                 expected = reference.expect(number, instance, None)
-                yield puzzle.failed(number, instance, expected, failure, read, **options)
+                yield judge.failed(puzzle, number, instance, expected, failure, read)
                 continue
             if puzzle.one_solver_each:
                 bot.close()
                 bot = None
             expected = reference.expect(number, instance, answer)
             try:
-                verdict = puzzle.verdict(number, instance, expected, answer, seconds, **options)
+                verdict = judge.verdict(puzzle, number, instance, expected, answer, seconds)
             except OracleError as exc:
                 raise OracleError(f"oracle wrong on {puzzle.item} {number}: {exc}") from None
             yield verdict

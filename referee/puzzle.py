@@ -10,13 +10,16 @@ one solver command runs. A puzzle says:
 - text: an instance (a puzzle, challenge, objective or card) and an answer, parsed and formatted;
   malformed text raises InputFormatError saying what is wrong and where (its `where`, or the
   position at the head of the message);
-- rules: the start, the legal steps from a state, applying one (IllegalStep saying why otherwise),
+- rules: the start, the legal steps from a state, applying one (IllegalStep saying why otherwise:
+  it and the other words every judge shares, `NONE` and OracleError, are in referee/answers.py),
   and whether a state is solved;
-- documentation that the contract test checks: examples, and malformed text with its position.
+- documentation that the contract test checks: examples, and malformed text with its position;
+- how its answers are judged: its `judge`.
 
-How its answers are judged is its `judge.py` (`referee/NAME/judge.py`), in the one shape of every
-judge (see `referee/shortest.py`), or, without one, the default: an answer is a line of steps, right
-when it replays to a solved state in as few steps as the oracle's (`referee/shortest.py`).
+Its `judge` is a `Judge` (referee/judge.py) that it declares: `Judge()`, the default (an answer is a
+line of steps, right when it replays to a solved state in as few steps as the oracle's), or its own
+subclass in `referee/NAME/judge.py`, overriding what differs. The judge runner (`referee/judging.py`)
+and the tests call the judge itself, not the puzzle on its behalf.
 
 Referee keeps rules and judging; searches live in `bots/`. So the oracle is not a search in this
 package but a reference solver run as a process, like the solver being judged: by default the
@@ -33,35 +36,21 @@ line before the empty line that closes an answer), printed only when a search ha
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
-import importlib.util
 import shlex
 import sys
 from abc import ABC, abstractmethod
-from functools import cached_property
 from pathlib import Path
-from types import ModuleType
 from typing import Any, TextIO
 
 import referee
-from referee.errors import InputFormatError
-from referee.process import BotError, BotProcess
-
-NONE = "NONE"  # the answer that claims (and must be proved) that an instance has no solution
-
-
-class IllegalStep(ValueError):
-    """A step the rules forbid; the message says why."""
-
-
-class OracleError(Exception):
-    """The oracle failed, broke the rules, or was proved wrong by an answer it is judged against:
-    not the judged solver's fault, so the judge stops with this one line (exit status 2)."""
+from referee.answers import NONE
+from referee.judge import Judge
+from referee.platform.errors import InputFormatError
 
 
 class Puzzle(ABC):
-    """One solo puzzle's text, rules, oracle and verdicts (see the module's docstring)."""
+    """One solo puzzle's text, rules and judge (see the module's docstring)."""
 
     name: str  # as in `referee NAME ...`
     title: str  # one line for `referee --help`
@@ -76,6 +65,7 @@ class Puzzle(ABC):
     # the puzzle has one), and malformed instances with the position their error must name.
     examples: tuple[str, ...]
     malformed: tuple[tuple[str, str], ...]
+    judge: Judge  # how its answers are judged: Judge(), the fewest steps, or its own (referee/NAME/judge.py)
 
     # --- text -----------------------------------------------------------------------------------
 
@@ -138,79 +128,6 @@ class Puzzle(ABC):
         for a line of steps (IQ-Twist's answer, every solution, stands for one each). The contract
         test replays them with `apply`."""
         return [answer]
-
-    # --- judging: the puzzle's judge.py, in the one shape of every judge (referee/shortest.py) ----
-
-    @cached_property
-    def judge(self) -> ModuleType:
-        """`referee/NAME/judge.py`, or the default judge (`referee/shortest.py`) where there is none."""
-        package = type(self).__module__.rpartition(".")[0]
-        has_own = importlib.util.find_spec(f"{package}.judge") is not None
-        return importlib.import_module(f"{package}.judge" if has_own else "referee.shortest")
-
-    def _judge(self, name: str):
-        """The judge's function `name`, or the default judge's where the puzzle's keeps that default."""
-        return getattr(self.judge, name, None) or getattr(importlib.import_module("referee.shortest"), name)
-
-    def expectation(self, instance, answers: list[str], **options):
-        """What a right answer must match, from the oracle's answers (one a run), each checked with
-        the rules first: OracleError saying what is wrong with one that breaks them."""
-        return self.judge.expectation(self, instance, answers, **options)
-
-    def verdict(self, number: int, instance, expected, answer: str, seconds: float | None, **options):
-        """The verdict on one answer's text; its `error` is None when the answer is right. `expected`
-        is None when the oracle was not needed (`needs_oracle`). OracleError when the answer proves
-        the expectation wrong (a shorter solution, a solution where it said none)."""
-        return self.judge.verdict(self, number, instance, expected, answer, seconds, **options)
-
-    def failed(self, number: int, instance, expected, failure: str, read: list[str], **options):
-        """The verdict on a solver that gave no (whole) answer: `failure` says why, `read` holds the
-        lines it did print."""
-        return self.judge.failed(self, number, instance, expected, failure, read, **options)
-
-    def summary(self, verdicts: list) -> str:
-        """The lines after every verdict."""
-        return self.judge.summary(verdicts)
-
-    @staticmethod
-    def describe(verdict) -> str:
-        """A verdict's report line."""
-        return verdict.describe()
-
-    @staticmethod
-    def as_dict(verdict) -> dict:
-        """A verdict (a dataclass) as one JSON object of `judge --json`."""
-        return dataclasses.asdict(verdict)
-
-    def oracle_runs(self, **options) -> tuple[tuple[str, ...], ...]:
-        """The arguments added to the oracle's command, one tuple a run."""
-        return self._judge("oracle_runs")(**options)
-
-    def needs_oracle(self, answer: str | None, **options) -> bool:
-        """Whether judging `answer` (None: the solver gave none) needs the oracle's expectation."""
-        return self._judge("needs_oracle")(answer, **options)
-
-    def add_judge_options(self, parser) -> None:
-        """Add the judge's own options to `judge`'s parser."""
-        self._judge("add_options")(parser)
-
-    def judge_options(self, args) -> dict:
-        """The judge's own options, from `judge`'s parsed arguments."""
-        return self._judge("options")(args)
-
-    def read_answer(self, bot: BotProcess, instance, timeout: float, read: list[str]) -> tuple[str, float]:
-        """Send one instance and read its answer: (the answer's text, the seconds it took)."""
-        return self._judge("read_answer")(self, bot, instance, timeout, read)
-
-    def failure(self, error: BotError, stderr: str, read: list[str]) -> str:
-        """Why a solver gave no answer, from its error, its stderr and the lines it did print."""
-        return self._judge("failure")(error, stderr, read)
-
-
-def last_stderr_line(stderr: str, label: str = "last stderr line: ") -> str:
-    """` (LABEL the last line)` of a failed solver's stderr (200 characters at most), or ""."""
-    lines = stderr.strip().splitlines()
-    return f" ({label}{lines[-1][:200]})" if lines else ""
 
 
 def default_oracle(name: str) -> str:

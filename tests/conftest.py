@@ -28,7 +28,7 @@ def pytest_sessionstart(session):
     compiles the same kernels, on an empty cache some 80 s of processor time each. The workers then
     load them (a warm cache makes this a few seconds)."""
     config = session.config
-    if hasattr(config, "workerinput") or getattr(config.option, "dist", "no") == "no":
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return
     started = time.perf_counter()
     command = [sys.executable, "-m", "tests.kernels"]

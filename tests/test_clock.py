@@ -1,4 +1,4 @@
-"""Time as the OS counts it (`referee.clock`), and the two clocks that use it: a bot's turn starts
+"""Time as the OS counts it (`referee.platform.clock`), and the two clocks that use it: a bot's turn starts
 when its line arrived (`read_turns`), and the referee does not charge a bot with its own waits for a
 processor (`BotProcess.ask`)."""
 

@@ -14,7 +14,8 @@ How a guide marks its code blocks (a fenced block's info string):
 - ```text: a command that is not run here: `pip install`, a jar or a network the tests do not
   have, a run of minutes or hours. Its `arena` and `referee` command lines are still parsed by the
   commands' own parsers, so an option renamed or removed fails here too.
-- ```output: what a command printed (shown, not checked); ```python, ```toml: a file's content.
+- ```output: what a command printed (shown, not checked); ```python, ```toml: a file's content;
+  ```floors: docs/architecture.md's floors, which tests/contracts/test_layers.py reads and checks.
 A block without a tag, or with another, fails (each block says whether it runs), as does a command
 line outside any block (an indented block). Each guide has at least one block that runs; the README
 stays under README_LINES lines, and every relative link of the guides leads to a file that exists.
@@ -37,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GUIDES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 README_LINES = 150
 DEFAULT_TIMEOUT_S = 240
-TAGS = {"sh", "text", "output", "python", "toml"}
+TAGS = {"sh", "text", "output", "python", "toml", "floors"}
 PARSED = {"arena": "arena.cli", "referee": "referee.cli"}  # the commands whose lines `text` blocks parse
 FENCE = re.compile(r"^```(.*)$")
 # A command line left outside a fence: an indented code block.

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.java_random import JavaRandom
+from referee.platform.java_random import JavaRandom
 
 VECTORS = Path(__file__).parent / "data" / "java_random_nextint.txt"
 

@@ -1,7 +1,7 @@
 """`arena bench --stress`: do the bots answer in time on a busy machine, from a fresh install?
 
 Plays many games at once (default twice the cores), every bot as the process a user runs
-(`python -m bots.volcanoes.NAME`), under CodinGame's limits (`referee/volcanoes/constants.py`), and
+(`python -m bots.volcanoes.NAME`), under CodinGame's limits (`referee/platform/limits.py`), and
 prints per bot the first answers' times, the later turns' latency (median, p99, max) and every
 forfeit with its stderr. numba's cache starts empty by default (a fresh NUMBA_CACHE_DIR that the
 run's games share and fill as they go): what a user's first run looks like. `--cache per-game`
@@ -33,9 +33,8 @@ from tqdm import tqdm
 
 from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, TAKE_OVER_NOTE
 from bots.volcanoes.registry import BOTS, is_pure
-from referee.options import count
-from referee.process import BotError, BotProcess, warm_up
-from referee.volcanoes.constants import FIRST_TURN_MS, MAX_TURNS, TURN_MS
+from referee.platform.process import BotError, BotProcess, warm_up
+from referee.platform.limits import FIRST_TURN_MS, TURN_MS
 
 # The referee (numba, half a second to import) is loaded when a stress run starts, not whenever the
 # `arena` command builds its parser: `arena` on another game never loads numba.
@@ -51,7 +50,7 @@ def default_bots() -> list[str]:
 
 
 def command(name: str) -> str:
-    return f"{sys.executable} -m {BOTS[name][0]}"
+    return f"{sys.executable} -m {BOTS[name].module}"
 
 
 def schedule(bots: list[str], games: int) -> list[tuple[str, str, int]]:
@@ -71,7 +70,8 @@ def play_one(
 ) -> dict:
     """One game in this worker; what `report` needs of it. `load_first`: the bots load their
     engines before the first turn (else their stand-ins answer until they have)."""
-    from arena.games.volcanoes.players import wait_until_loaded
+    # The referee and its seats (numba): imported by the worker that plays, not by `arena` itself.
+    from arena.games.volcanoes.seats import wait_until_loaded
     from referee.volcanoes.match import play_game
 
     fresh = None
@@ -253,43 +253,3 @@ def loads_first(args: argparse.Namespace) -> bool:
     """Whether the engines load before their games: as asked, else when the cache is warm (a warm
     cache is there to measure play, and behind a stand-in the engines rarely get to play)."""
     return args.cache == "warm" if args.load_first is None else args.load_first
-
-
-def register(bench: argparse.ArgumentParser) -> None:
-    """Add `--stress` and its options to `arena bench`'s parser; `--stress` runs `run`."""
-    group = bench.add_argument_group(
-        "stress (--stress): many games at once, bots as processes, from an empty numba cache"
-    )
-    group.add_argument("--stress", action="store_true", help="run the stress benchmark instead")
-    group.add_argument(
-        "--games",
-        type=count(1),
-        help="games in all (default: as many as --parallel); with --bot and a game, the games recorded (default 2)",
-    )
-    group.add_argument("--parallel", type=count(1), help="games at once (default: twice the cores)")
-    group.add_argument(
-        "--cache",
-        choices=("fresh", "per-game", "warm"),
-        default="fresh",
-        help="numba's cache: one empty for the run (default), an empty one per game, or compiled before the first game",
-    )
-    group.add_argument(
-        "--load-first",
-        action=argparse.BooleanOptionalAction,
-        help="load each engine before its game's first turn (the arena's way), not behind its stand-in "
-        "(default: with --cache warm)",
-    )
-    group.add_argument("--engines", nargs="+", metavar="NAME", help=f"the bots (default: {' '.join(default_bots())})")
-    group.add_argument(
-        "--max-turns",
-        type=count(1),
-        default=MAX_TURNS,
-        help="turns before a draw (default %(default)s: whole games)",
-    )
-    # --turn-ms and --first-turn-ms are the game options `arena bench` already has (default None).
-    bench_run = bench.get_default("run")
-
-    def dispatch(args: argparse.Namespace) -> int:
-        return run(args) if args.stress else bench_run(args)
-
-    bench.set_defaults(run=dispatch)

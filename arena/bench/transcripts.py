@@ -9,7 +9,7 @@ turn, in games of any game; recorded, saved, loaded, and replayed to a bot run a
   turns every time (`arena bench --record FILE`, `--turns FILE`).
 - *Replayed* (`replay`): one process of a bot per transcript, given each turn's lines as they were
   recorded, whatever it answers, and timed from the write of a turn's first line to its answer's
-  last; it is given the seed its seat had in the recorded game (referee/bot_env.py), so that a bot
+  last; it is given the seed its seat had in the recorded game (referee/platform/bot_env.py), so that a bot
   that takes it answers as it did, where its play depends on nothing else.
 """
 
@@ -26,13 +26,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.clock import waited_for_cpu
-from referee.process import BotError, BotProcess
+from referee.platform.clock import waited_for_cpu
+from referee.platform.process import BotError, BotProcess
 
 from arena.bench.record import ANSWERED, GIVEN
 from arena.errors import UsageError
 from arena.games.base import Game, Player, RefereeFailure
 from arena.play.schedule import derive_seed
+from arena.players import registry as players
 
 RECORDER = Path(__file__).with_name("record.py")
 FORMAT = "caldera bench transcripts"
@@ -122,14 +123,14 @@ def record_games(
     for player in (bot, opponent):
         if player is not None and player.kind == "bot":
             raise TranscriptError(f"{player.label} is an in-process bot: only a bot run as a process can be recorded")
-    game.prepare([bot] + ([opponent] if opponent is not None else []), log)
+    players.prepare([bot] + ([opponent] if opponent is not None else []), game, log)
     transcripts: list[Transcript] = []
     with tempfile.TemporaryDirectory(prefix="caldera-record-") as folder:
         for k in range(games):
             game_seed = derive_seed(seed, "game", k)
             ours = [opponent is None or s == k % game.seats for s in range(game.seats)]
             logs = [Path(folder, f"game{k}-seat{s}.jsonl") if ours[s] else None for s in range(game.seats)]
-            players = [
+            seated = [
                 dataclasses.replace(bot, label=f"{bot.label}#{s}", target=recorded_command(bot.target, logs[s]))
                 if ours[s]
                 else opponent
@@ -137,7 +138,7 @@ def record_games(
             ]
             bot_seeds = [derive_seed(seed, "bot", s, k) for s in range(game.seats)]
             try:
-                outcome = game.play(game_seed, players, bot_seeds)
+                outcome = game.play(game_seed, seated, bot_seeds)
             except RefereeFailure as exc:
                 raise TranscriptError(f"recording game {k + 1} (seed {game_seed}): the referee failed: {exc}") from None
             for s in range(game.seats):

@@ -15,9 +15,12 @@ pairs and repeats rounds for those).
 
 from __future__ import annotations
 
+import gzip
+import importlib
 import json
 import sys
 import time
+import traceback
 from pathlib import Path
 
 ROOT = Path.cwd().resolve()  # the version under test; `arena bench` starts the worker there
@@ -30,8 +33,6 @@ class Unavailable(Exception):
 def _project_module(name: str):
     """Import `name` from the version under test, never from another install of the project (an
     editable install would otherwise fill in a package this version lacks)."""
-    import importlib
-
     try:
         module = importlib.import_module(name)
     except ImportError as exc:
@@ -257,9 +258,7 @@ def search_speed(seconds: float, bot: str, kind: str, positions: str, moves: int
     positions), each at a budget of seconds/moves: both versions search the same positions."""
     registry = _project_module("bots.volcanoes.registry")
     state_module = _project_module("bots.volcanoes.state")
-    import gzip
-
-    import numpy as np
+    import numpy as np  # (only this figure needs it)
 
     if bot not in _bots:
         if bot not in registry.BOTS:
@@ -307,8 +306,6 @@ FIGURES = {
 def serve() -> None:
     """Answer requests until stdin closes: {"figure": NAME, "seconds": S, ...} ->
     {"value": V} | {"unavailable": WHY} | {"error": TRACEBACK}."""
-    import traceback
-
     if sys.argv[1:]:
         sys.exit(f"python -m arena.bench.worker: it takes no arguments, only requests on stdin ({sys.argv[1]!r})")
     for number, line in enumerate(sys.stdin, 1):

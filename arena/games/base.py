@@ -18,26 +18,39 @@ import copy
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields
+from typing import Annotated
 
-from referee.errors import shorten
+from annotated_types import Gt, Le
+
+from referee.platform.errors import shorten
+from referee.platform.options import MAX_MS, MAX_SECONDS
+
+from arena.errors import UsageError
 
 # Why a seat lost its game through its own fault (`Outcome.errors`), as CodinGame counts them.
 BOT_ERRORS = ("timeout", "invalid", "crash", "start")
-STDERR_BYTES_PER_TURN = 4096  # what CodinGame shows of a turn's stderr: the most a seat keeps per turn
 SEATS_KEY = "players"  # a game's `seats`, as its config (and arena.toml) names them
+# The types of a game's time settings: checked when a game is made (`arena.games.protocols.make`).
+Milliseconds = Annotated[float, Gt(0), Le(MAX_MS)]
+Seconds = Annotated[float, Gt(0), Le(MAX_SECONDS)]
 
 
 @dataclass(frozen=True)
 class Player:
-    """What takes a seat: resolved once from what the user wrote (`arena/play/players.py`), stored
-    with the run, and handed to the game for each of its games."""
+    """What takes a seat: resolved once from what the user wrote (arena/players/), stored with the
+    run, and handed to the game for each of its games."""
 
     label: str  # unique in a run, used in tables
     spec: str  # what the user wrote (without the label)
-    kind: str  # "bot" (a game's own, in-process); "git", "file" or "command" (a process)
+    kind: str  # which provider owns it: "bot" (a game's own, in-process); "git", "file" or "command" (a process)
     target: str  # for a process, its command line; for an in-process bot, what the game makes of it
     version: str  # recorded with every game: a run resumes only while it is unchanged
     cwd: str | None = None  # where a process runs (a pinned tree)
+
+
+class GameError(UsageError, ValueError):
+    """A game's settings that cannot be used (a mistake in arena.toml or on the command line); the
+    message says which setting and why."""
 
 
 class RefereeFailure(Exception):
@@ -125,10 +138,10 @@ def head_to_head(outcome_ranks: list[int], i: int, j: int) -> float:
 class Game(ABC):
     """A game the arena can run: our own referee in-process, or an external referee in one of the
     community's protocols. An instance is plain data (it travels to worker processes and Ray): its
-    `config()` makes it again through `arena.games.make`. Written as a dataclass, its fields are its
+    `config()` makes it again through `arena.games.protocols.make`. Written as a dataclass, its fields are its
     settings: `config()` and `make` read them."""
 
-    protocol: str  # its key in arena.games.PROTOCOLS
+    protocol: str  # its key in arena.games.protocols.PROTOCOLS
     name: str
     seats: int  # players in one game
     # True when the referee runs the bots and keeps their clocks (protocols A and B): the arena then
@@ -140,7 +153,7 @@ class Game(ABC):
     seed_advice: str = "give the referee the seed"
 
     def config(self) -> dict:
-        """What makes this game again (`arena.games.make(config)`): JSON-ready, stored with a run.
+        """What makes this game again (`arena.games.protocols.make(config)`): JSON-ready, stored with a run.
         Its protocol and its dataclass fields (`seats` as SEATS_KEY)."""
         settings = {
             SEATS_KEY if f.name == "seats" else f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self)
@@ -152,41 +165,11 @@ class Game(ABC):
         """Play one game with `players[i]` in seat i. A bot's failure is in the outcome; a referee's
         is a `RefereeFailure`. Every process the game started is gone when it returns or raises."""
 
-    def resolve(self, spec: str, label: str | None, cache) -> Player | None:
-        """A player from a spec only this game knows (its registered bots), or None: then the arena
-        resolves it as a file or a command line. `cache` is the folder for pinned copies."""
+    def prepare(self, log) -> None:
+        """Check, before any game, what the game itself needs (an external referee's program), saying
+        what it does on `log`; a UserError for what the user must fix. Its players are prepared by
+        their providers (arena/players/)."""
         return None
-
-    def known_players(self) -> str:
-        """The specs this game knows, for a message about one it does not ("" if none)."""
-        return ""
-
-    def prepare(self, players: list[Player], log) -> None:
-        """Get players ready before any clock runs (compile, load), saying so on `log`."""
-        return None
-
-    def changed_since(self, player: Player) -> str | None:
-        """Why a player of this game's own kind would not play as it did when its run began."""
-        return None
-
-    def default_players(self) -> list[str]:
-        """The players of `arena tournament` given none ([] where the game has no bots of its own)."""
-        return []
-
-    # A bot of the game's own may declare tunable parameters (`arena tune`); the arena tunes any
-    # other bot through its environment (arena/play/tune.py).
-    def parameters(self, player: Player) -> dict | None:
-        """name -> declared parameter (`.low`, `.high`, `.default`, `.type`, `.parse(text)`) of a bot
-        of the game's own, or None."""
-        return None
-
-    def parameter_values(self, player: Player) -> dict | None:
-        """The values a bot of the game's own plays with (its options), or None."""
-        return None
-
-    def with_values(self, spec: str, values: dict) -> str:
-        """The spec of a bot of the game's own with these parameter values."""
-        raise ValueError(f"{self.name} has no bots of its own with parameters")
 
     def replay_page(self, record: dict) -> str | None:
         """A page showing one stored game (None: the report shows its record alone)."""

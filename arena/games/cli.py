@@ -19,7 +19,7 @@ skips such lines too, and they are kept in `data["referee_stdout"]`. A player wi
 score failed (CodinGame's referees score a deactivated player -1): that is its error, and the game
 counts (`negative_score_is_error = false` for a game whose normal scores may be below 0). With
 `-l` (`log = true`, the default) the referee writes the SDK runner's result JSON (GameResultDto:
-see referee/brutaltester.py) to a temporary file, which gives each player's stderr turn by turn,
+see referee/platform/brutaltester.py) to a temporary file, which gives each player's stderr turn by turn,
 the tooltips that say why a player was deactivated (its error's kind: timeout, crash, start, else
 `invalid`), the summaries, the uinput, the first view frame and the `failCause` of a referee that
 crashed. The referee crashing, hanging past `timeout_s`, exiting non-zero, printing
@@ -36,10 +36,14 @@ import shlex
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
-from referee.errors import shorten
+from annotated_types import Ge
 
-from .base import BOT_ERRORS, STDERR_BYTES_PER_TURN, Outcome
+from referee.platform.errors import shorten
+from referee.platform.limits import STDERR_BYTES_PER_TURN
+
+from .base import BOT_ERRORS, Outcome
 from arena.games.command import UNTOLD_ERROR, CommandGame, Finished, run_referee
 
 PROTOCOL = "cli"
@@ -55,7 +59,7 @@ class CliGame(CommandGame):
     """A protocol-(A) referee as a game. Its arguments are plain data (`config()` gives them back)."""
 
     seed_flag: str = SEED_FLAG
-    league: int | None = None
+    league: Annotated[int, Ge(0)] | None = None
     league_flag: str = LEAGUE_FLAG
     extra_args: str = ""
     log: bool = True

@@ -1,5 +1,5 @@
 """What the games whose external referee runs the bots itself have in common (protocols A and B,
-`cli.py` and `json_game.py`): their games' settings, checks and skeleton (`CommandGame`); the
+`cli.py` and `json_game.py`): their games' whole-game limit and skeleton (`CommandGame`); the
 referee run as a process to its end within a whole-game limit, every process it started killed
 afterwards, the bots included; and a seat's command as the referee gets it.
 
@@ -19,13 +19,13 @@ import subprocess
 import time
 from abc import abstractmethod
 from dataclasses import KW_ONLY, dataclass
-from typing import ClassVar
 
-from referee.bot_env import SEED_VARIABLE
-from referee.process import BotError, BotProcess, _processes, descendants, signal_each
+from referee.platform.bot_env import SEED_VARIABLE
+from referee.platform.process import BotError, BotProcess, _processes, descendants, signal_each
 
-from ..errors import UsageError
-from .base import Game, Outcome, Player, RefereeFailure, stderr_gist
+from arena.errors import UsageError
+from arena.games.base import Outcome, Player, RefereeFailure, Seconds, stderr_gist
+from arena.games.external import ExternalGame
 
 # The error recorded for a player the referee says failed, where it does not say how (a negative
 # score without a reason, psyleague's `errors: 1`): CodinGame's word for a player deactivated over
@@ -40,36 +40,14 @@ POLL = 0.05  # seconds between looks at the referee's exit and stderr while wait
 
 
 @dataclass
-class CommandGame(Game):
-    """A game whose external referee runs the bots itself, given their commands: its settings,
-    checked when made (a mistake in them is the user's, said with the game's name), and a game's
-    commands for the seats, handed to `_play`, the protocol's own."""
+class CommandGame(ExternalGame):
+    """A game whose external referee runs the bots itself, given their commands: its whole-game limit,
+    and a game's commands for the seats, handed to `_play`, the protocol's own."""
 
-    name: str
-    command: str  # the referee's command line, a template of the protocol's
-    seats: int = 2
     _: KW_ONLY
-    timeout_s: float = GAME_SECONDS  # for the whole game
-    cwd: str | None = None
+    timeout_s: Seconds = GAME_SECONDS  # for the whole game
 
     timed_by_referee = True
-    max_players: ClassVar[int] = 8  # the SDK's runner's and CGArena's limit
-
-    def __post_init__(self):
-        try:
-            words = shlex.split(self.command)
-        except ValueError as exc:
-            raise self.mistake(f"cannot split its command {self.command!r}: {exc}") from None
-        if not words:
-            raise self.mistake("its command is empty")
-        if not 2 <= self.seats <= self.max_players:
-            raise self.mistake(f"a game has 2 to {self.max_players} players, not {self.seats}")
-        if not self.timeout_s > 0:
-            raise self.mistake(f"its game time limit must be above zero, not {self.timeout_s}")
-
-    def mistake(self, message: str) -> UsageError:
-        """The user's mistake in this game's settings, said with its name."""
-        return UsageError(f"game {self.name!r}: {message}")
 
     def play(self, seed: int, players: list[Player], bot_seeds: list[int]) -> Outcome:
         """One game; each bot's seed reaches it in its environment, through its command line (the
@@ -121,7 +99,7 @@ def _signal_name(number: int) -> str:
 
 def seat_command(player: Player, seed: int | None = None) -> str:
     """`player`'s command line as the referee gets it, through `env`: with its seed for the game
-    (`referee.bot_env`), run from its own folder where it has one (a pinned tree). A referee built on
+    (`referee.platform.bot_env`), run from its own folder where it has one (a pinned tree). A referee built on
     CodinGame's SDK splits a player's command on spaces and quotes nothing: `env` needs no quotes."""
     if player.kind == "bot":
         raise UsageError(f"{player.label} is an in-process bot: an external referee runs only commands")

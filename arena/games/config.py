@@ -3,7 +3,7 @@ or an external referee given inline (`--referee CMD --protocol P ...`).
 
     # arena.toml, in the folder the command runs in (or --config FILE)
     [games.uttt]
-    protocol = "cli"                      # cli | sdk | relay | json (see arena/games/__init__.py)
+    protocol = "cli"                      # cli | sdk | relay | json (see arena/games/protocols.py)
     command = "java -jar uttt-referee.jar"
     players = 2
     seed_flag = "-d seed={seed}"
@@ -18,12 +18,10 @@ import os
 import tomllib
 from pathlib import Path
 
-from arena.games import DEFAULT_GAME, PROTOCOLS, GameError, make
-from arena.games.base import Game
+from arena.games.base import Game, GameError
+from arena.games.protocols import DEFAULT_GAME, EXTERNAL, make
 
 CONFIG_FILE = "arena.toml"
-# The command line's game options, by their config key; None where not given.
-INLINE = ("protocol", "players", "seed_flag", "league", "turn_ms", "first_turn_ms")
 
 
 def declared_games(path: Path) -> dict[str, dict]:
@@ -48,13 +46,15 @@ def declared_games(path: Path) -> dict[str, dict]:
 
 def game_config(name: str | None, referee: str | None, options: dict, config_file: str | None) -> dict:
     """The configuration of the game a command names: `name` declared in the config file, the
-    inline `referee`, or Volcanoes; `options` (INLINE keys, None where not given) override it."""
+    inline `referee`, or Volcanoes; `options` (the command line's game options by their keys in a
+    game's table: protocol, players, seed_flag, league, turn_ms, first_turn_ms; None where not given)
+    override it."""
     given = {k: v for k, v in options.items() if v is not None}
     if name and referee:
         raise GameError("give the game by --game NAME or by --referee CMD, not both")
     if referee:
         if "protocol" not in given:
-            raise GameError(f"--referee needs --protocol: one of {', '.join(p for p in PROTOCOLS if p != 'volcanoes')}")
+            raise GameError(f"--referee needs --protocol: one of {', '.join(EXTERNAL)}")
         return _where({"name": f"{given['protocol']} game", "command": referee, **given})
     if name and name != "volcanoes":
         path = Path(config_file or CONFIG_FILE)
@@ -63,7 +63,7 @@ def game_config(name: str | None, referee: str | None, options: dict, config_fil
             where = f"{path} declares {', '.join(games)}" if games else f"{path} declares no game"
             raise GameError(f"no game {name!r}: {where} (a [games.{name}] table with its protocol and command)")
         config = {**games[name], "name": name, **given}
-        if config.get("cwd") and not os.path.isabs(config["cwd"]):  # relative to the file that declares it
+        if isinstance(config.get("cwd"), str) and not os.path.isabs(config["cwd"]):  # relative to its file
             config["cwd"] = str(path.resolve().parent / config["cwd"])
         return _where({**config, "cwd": config.get("cwd") or str(path.resolve().parent)})
     if "protocol" in given and given["protocol"] != "volcanoes":
@@ -79,6 +79,6 @@ def _where(config: dict) -> dict:
     return config
 
 
-def game_from(config: dict) -> Game:
-    """The game of a configuration (its name included)."""
-    return make(config)
+def chosen_game(name: str | None, referee: str | None, options: dict, config_file: str | None) -> Game:
+    """The game a command names (see `game_config`), made and checked."""
+    return make(game_config(name, referee, options, config_file))

@@ -33,7 +33,7 @@ import re
 import shlex
 from dataclasses import dataclass
 
-from referee.errors import shorten
+from referee.platform.errors import shorten
 
 from .base import BOT_ERRORS, Outcome
 from arena.games.command import UNTOLD_ERROR, CommandGame, Finished, run_referee

@@ -28,7 +28,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from arena.games.base import Outcome
+from referee.platform.limits import FIRST_TURN_MS, TURN_MS
+
+from arena.games.base import Milliseconds, Outcome
 from arena.games.runner import REFEREE_LINE_BYTES, Referee, RefereeGame, Seats, garbage, outcome
 
 PROTOCOL = "relay"
@@ -44,8 +46,8 @@ class RelayGame(RefereeGame):
     `###Seed N`; `first_turn_ms`, `turn_ms`: each player's limits."""
 
     name: str = PROTOCOL
-    first_turn_ms: float = 1000.0
-    turn_ms: float = 100.0
+    first_turn_ms: Milliseconds = FIRST_TURN_MS
+    turn_ms: Milliseconds = TURN_MS
 
     protocol = PROTOCOL
     max_players = MAX_PLAYERS

@@ -3,7 +3,7 @@ protocol, `sdk.py`, and the pre-2018 relay protocol, `relay.py`): their games' s
 skeleton (`RefereeGame`); the referee's process, every wait on it bounded; the seats' processes, on
 our clock; the Java command line of a referee jar.
 
-The referee runs as a `BotProcess` (referee/process.py), with its own line limit and its stderr's
+The referee runs as a `BotProcess` (referee/platform/process.py), with its own line limit and its stderr's
 end kept: that class already kills every process a child started, even those that left its session,
 and registers the child so that the arena's workers, subreapers of their orphans, never take the
 referee for a bot's leftover. A class of its own would have had to repeat all of it.
@@ -15,7 +15,6 @@ import hashlib
 import json
 import os
 import shlex
-import shutil
 import signal
 import time
 from abc import abstractmethod
@@ -24,24 +23,24 @@ from dataclasses import KW_ONLY, dataclass
 from typing import ClassVar
 
 from arena.games.base import (
-    STDERR_BYTES_PER_TURN,
-    Game,
+    Milliseconds,
     Outcome,
     Player,
     RefereeFailure,
+    Seconds,
     stderr_gist,
 )
-from referee.clock import waited_for_cpu
-from referee.errors import UserError, shorten
-from referee.process import (
-    MAX_ANSWER_BYTES,
+from arena.games.external import ExternalGame
+from referee.platform.clock import waited_for_cpu
+from referee.platform.errors import shorten
+from referee.platform.limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
+from referee.platform.process import (
     BotError,
     BotExited,
     BotProcess,
     BotStartError,
     BotTimeout,
     split_command,
-    warm_up,
 )
 
 # A referee's line can be a replay frame: the SDK itself caps a whole game's view data at 1 MiB.
@@ -53,24 +52,19 @@ EXIT_POLL_S = 0.1  # while waiting for a line, how often to look whether the ref
 
 
 @dataclass
-class RefereeGame(Game):
+class RefereeGame(ExternalGame):
     """A game whose external referee we drive line by line, running and timing the bots ourselves
-    (protocols C and D): the settings they share, checked when made; the referee's program found
-    before any game; each game's processes opened and closed around `_play`, the protocol's own."""
+    (protocols C and D): the settings they share; each game's processes opened and closed around
+    `_play`, the protocol's own."""
 
-    command: str | list[str]  # the referee's command line, or the path of its jar (`referee_command`)
-    seats: int = 2
     _: KW_ONLY
-    name: str  # each protocol's class gives its default
     send_seed: bool = True  # give the referee the arena's seed
-    java_options: list[str] | tuple[str, ...] | None = None  # the JVM's (None: `default_java_options`)
-    first_turn_ms: float | None = None  # a player's limit for its first answer
-    turn_ms: float | None = None  # and for each after
-    reply_s: float = 30.0  # the longest wait for any one line of the referee
-    game_s: float = 300.0  # for the whole game
-    cwd: str | None = None
+    java_options: list[str] | None = None  # the JVM's (None: `default_java_options`)
+    first_turn_ms: Milliseconds | None = None  # a player's limit for its first answer
+    turn_ms: Milliseconds | None = None  # and for each after
+    reply_s: Seconds = 30.0  # the longest wait for any one line of the referee
+    game_s: Seconds = 300.0  # for the whole game
 
-    max_players: ClassVar[int]
     jar_main: ClassVar[tuple[str, ...]]  # how `java` runs a lone jar (`java_command`'s MAIN)
     default_java_options: ClassVar[tuple[str, ...]] = ()
     # True where the referee asks each turn's limit: `first_turn_ms` and `turn_ms` override it, and
@@ -79,15 +73,11 @@ class RefereeGame(Game):
     seed_advice = "send it the seed (send_seed = true in arena.toml) and check that its referee uses it"
 
     def __post_init__(self):
-        if not isinstance(self.seats, int) or not 2 <= self.seats <= self.max_players:
-            raise UserError(f"{self.protocol} games are for 2 to {self.max_players} players, not {self.seats!r}")
-        for label in ("first_turn_ms", "turn_ms", "reply_s", "game_s"):
-            value = getattr(self, label)
-            if value is None and self.referee_asks_limits and label.endswith("turn_ms"):
-                continue  # as the referee asks
-            if not value > 0:
-                raise UserError(f"{label} must be positive, not {value!r}")
-        split_command(self.command)  # a command that cannot be split is a user's mistake, said now
+        super().__post_init__()
+        if self.first_turn_ms is None and not self.referee_asks_limits:
+            raise self.mistake("its first_turn_ms is needed: the referee does not ask one")
+        if self.turn_ms is None and not self.referee_asks_limits:
+            raise self.mistake("its turn_ms is needed: the referee does not ask one")
         self.java_options = list(self.default_java_options if self.java_options is None else self.java_options)
 
     def java_properties(self) -> list[str]:
@@ -97,11 +87,6 @@ class RefereeGame(Game):
     def referee_command(self) -> tuple[list[str], dict[str, str]]:
         """The referee's argument list and environment (`java_command`)."""
         return java_command(self.command, self.jar_main, self.java_options, self.java_properties())
-
-    def prepare(self, players: list[Player], log) -> None:
-        check_program(self.command, self.cwd)
-        for player in players:
-            warm_up(player.target, player.cwd, log=log, label=player.label)
 
     def play(self, seed: int, players: list[Player], bot_seeds: list[int]) -> Outcome:
         if len(players) != self.seats:
@@ -128,20 +113,6 @@ class RefereeGame(Game):
         that is None, what the referee asked."""
         override = self.first_turn_ms if seats.answered[seat] == 0 else self.turn_ms
         return float(asked_ms if override is None else override)
-
-
-def check_program(command: str | list[str], cwd: str | None) -> None:
-    """A referee that cannot start is the user's mistake: said once, before any game."""
-    args = split_command(command)
-    base = cwd or "."
-    if len(args) == 1 and args[0].endswith(".jar"):
-        if not os.path.isfile(os.path.join(base, args[0])):
-            raise UserError(f"no such referee jar: {args[0]}")
-        args = ["java"]
-    program = args[0]
-    found = os.path.isfile(os.path.join(base, program)) if os.sep in program else shutil.which(program)
-    if not found:
-        raise UserError(f"cannot find the referee's program {program!r}")
 
 
 def ended(code: int) -> str:

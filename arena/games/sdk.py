@@ -50,16 +50,15 @@ import json
 import re
 from dataclasses import dataclass
 
+from referee.platform.limits import GRACE_MS, OVERRUNS_ALLOWED
+
 from arena.games.base import Outcome
 from arena.games.cli import failure_of
 from arena.games.runner import Referee, RefereeGame, Seats, bounded, garbage, outcome
-from referee.errors import UserError
 
 PROTOCOL = "sdk"
 JAVA_OPENS = ("-XX:+IgnoreUnrecognizedVMOptions", "--add-opens=java.base/java.lang=ALL-UNNAMED")
 REFEREE_MAIN = "com.codingame.gameengine.core.RefereeMain"
-SOFT_TIMELIMIT_EXTRA_MS = 50  # GameManager.SOFT_TIMELIMIT_EXTRA
-MAX_SOFT_OVERRUNS = 2  # AbstractPlayer.MAX_SOFT_TIMELIMIT_EXCEEDS: one more is a timeout
 MAX_PLAYERS = 8  # GameRunner: "You may add up to eight players only"
 
 FRAME_HEADER = re.compile(r"\[\[(?P<command>.+)\] ?(?P<count>[0-9]+)\]")
@@ -93,7 +92,7 @@ class SdkGame(RefereeGame):
 
     name: str = PROTOCOL
     league: int | None = None
-    parameters: dict[str, str] | None = None
+    parameters: dict[str, str | int | float] | None = None
     soft_timeouts: bool = False
     negative_score_is_error: bool = True
 
@@ -105,8 +104,8 @@ class SdkGame(RefereeGame):
 
     def __post_init__(self):
         super().__post_init__()
-        if self.league is not None and (not isinstance(self.league, int) or not 1 <= self.league < 20):
-            raise UserError(f"a league level is 1 to 19 (the SDK's own bounds), not {self.league!r}")
+        if self.league is not None and not 1 <= self.league < 20:
+            raise self.mistake(f"a league level is 1 to 19 (the SDK's own bounds), not {self.league!r}")
         self.parameters = {str(k): str(v) for k, v in (self.parameters or {}).items()}
 
     def java_properties(self) -> list[str]:
@@ -131,7 +130,7 @@ class SdkGame(RefereeGame):
             rounds += 1
             seat, count, asked_ms = next_player(turn["NEXT_PLAYER_INFO"], referee, self.seats)
             limit_ms = self.limit_ms(seats, seat, asked_ms)
-            hard_ms = limit_ms + (SOFT_TIMELIMIT_EXTRA_MS if self.soft_timeouts else 0)
+            hard_ms = limit_ms + (GRACE_MS if self.soft_timeouts else 0)
             seats.send(seat, turn["NEXT_PLAYER_INPUT"], hard_ms / 1000)
             if count == 0:  # a frame in which nobody plays: no answer is read (GameRunner)
                 answer, ms = [], 0.0
@@ -139,7 +138,7 @@ class SdkGame(RefereeGame):
                 answer, ms = seats.answer(seat, count, hard_ms / 1000)
                 if answer is not None and self.soft_timeouts and ms > limit_ms:
                     overruns[seat] += 1
-                    if overruns[seat] > MAX_SOFT_OVERRUNS:
+                    if overruns[seat] > OVERRUNS_ALLOWED:
                         answer = None
                         seats.missed[seat] += 1
                         seats.errors[seat] = seats.errors[seat] or "timeout"

@@ -28,22 +28,27 @@ FAILURE_RUN times in a row while other players' games did not. Nothing stops the
 from __future__ import annotations
 
 import math
+import signal
 import sqlite3
 import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
 
 from arena.games.base import Game, Player
 from arena.play import matchmaking
-from arena.play.players import changed_since
-from arena.play.run import REFEREE, run_jobs
-from arena.play.schedule import Job, derive_seed, seatings, unit_seed
-from arena.play.store import Store
+from arena.players import registry as players
+from arena.play.run import REFEREE, make_executor, run_jobs
+from arena.play.schedule import Job, derive_seed, unit_seed
+from arena.stats.units import seatings
+from arena.play.store import Store, stored_game
 from arena.stats.board import Board, one_blas_thread
 
 ACTIVE, PAUSED, REMOVED = "active", "paused", "removed"
+DEFAULT_DB = Path("arena-runs") / "league.sqlite"  # a league's database unless --db says otherwise
 BACKOFF_S, BACKOFF_MAX_S = 5.0, 600.0
 MAX_ATTEMPTS = 5  # failures of one game before its unit is given up
 FAILURE_RUN = 3  # failed games in a row: the league backs off; a player's games: it is paused
@@ -150,14 +155,14 @@ class League:
 
     def _read_standings(self) -> list[str]:
         """The players and their standings from the file; the labels that joined since the last read."""
-        players = {p.label: p for p in self.store.players()}
+        members = {p.label: p for p in self.store.players()}
         standing = self.store.league_players()
         joined = [label for label in standing if label not in self.standing]
         for label, row in standing.items():
             before = self.standing.get(label, {}).get("status")
             if before and before != ACTIVE and row["status"] == ACTIVE:  # resumed: a fresh start
                 self.start_streak[label] = self.failure_streak[label] = 0
-        self.players, self.standing = players, standing
+        self.players, self.standing = members, standing
         self._data_version = self._version()
         return joined
 
@@ -202,14 +207,14 @@ class League:
             if self.standing.get(label, {}).get("status") != ACTIVE:
                 continue
             player = self.players[label]
-            why = changed_since(player, self.game)
+            why = players.changed_since(player, self.game)
             if why:
                 self.pause(label, f"{why} (add the new program under a new label)")
                 continue
             if label in self.prepared:
                 continue
             try:
-                self.game.prepare([player], self.log)
+                players.prepare([player], self.game, self.log)
             except Exception as exc:  # noqa: BLE001 - any failure to prepare is this player's, not the league's
                 self.pause(label, f"could not be prepared: {exc}")
                 continue
@@ -425,6 +430,38 @@ class League:
 
 
 def _timestamp(text: str) -> float:
-    from datetime import datetime
-
     return datetime.fromisoformat(text).timestamp()
+
+
+def play_until_stopped(store: Store, options, log=None) -> int:
+    """Play the league in `store` (`options`: the run's, arena.play.runs.RunOptions) until a signal
+    stops it: the first Ctrl+C (or SIGTERM) lets the games in play end and be stored, a second drops
+    them. The exit status."""
+    log = log or sys.stderr
+    league = League(store, stored_game(store.config), quiet=options.quiet)
+    print(
+        f"league of {league.game.name} in {store.path}: {league.board.count} games, "
+        f"{len(league.active())} active players, mode {league.mode}. Stop with Ctrl+C; "
+        f"arena league add LABEL=SPEC --db {store.path} adds a player while it plays",
+        file=log,
+    )
+
+    def stop(signum, frame) -> None:
+        if league.stop_requested:  # a second Ctrl+C: stop now, the games in flight lost
+            raise KeyboardInterrupt
+        league.stop_requested = True
+        print("\n[league] stopping: the games in play end and are stored (Ctrl+C again drops them)", file=log)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    league.ready(league.active())  # before the pool starts: forked workers then have the kernels loaded
+    executor = make_executor(options.backend, max(options.workers, 1), options.ray_address)
+    try:
+        league.play(executor)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        executor.shutdown()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    print(f"[league] stopped: {league.describe()}. Go on with: arena league --db {store.path}", file=log)
+    return 0

@@ -18,8 +18,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 
-from referee.pools import start_pool
-from referee.process import claim_orphans, close_all
+import arena
+import bots
+import referee
+from referee.platform.pools import start_pool
+from referee.platform.process import claim_orphans, close_all
 
 from arena.errors import UsageError
 from arena.games.base import Game, Outcome, Player, RefereeFailure
@@ -167,12 +170,9 @@ class RayExecutor:
 
     def __init__(self, address: str | None, workers: int | None):
         try:
-            import ray
+            import ray  # (optional: only the ray backend needs it)
         except ImportError as exc:
             raise UsageError("the ray backend needs Ray: pip install 'caldera[ray]'") from exc
-        import arena
-        import bots
-        import referee
 
         self._ray = ray
         self._started = not ray.is_initialized()

@@ -1,6 +1,9 @@
-"""Does a seed replay the same game? Paired statistics (units, SPRT, SPSA) rest on it: the games of
-one unit are compared because they share the referee's random choices. Some referees take no seed,
-or ignore the option they are given, and every game is then a new draw.
+"""A run's seeds: the seed files of the user (`--seeds FILE`, as CGBenchmark takes them), and the
+check that a seed replays the same game.
+
+Paired statistics (units, SPRT, SPSA) rest on that: the games of one unit are compared because they
+share the referee's random choices. Some referees take no seed, or ignore the option they are
+given, and every game is then a new draw.
 
 The check plays one seed twice with the same players and compares what the game says depends on
 the seed alone (`Outcome.fingerprint`: the first input each seat was given, or the referee's own
@@ -9,9 +12,12 @@ word on the seed), never the bots' play, which may vary from game to game.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
-from arena.games.base import Game, Player
+from arena.errors import UsageError
+from arena.games.base import Game, Player, RefereeFailure
+from arena.players import registry as players
 
 HONOURED, IGNORED, UNKNOWN = "honoured", "ignored", "unknown"
 
@@ -33,3 +39,68 @@ def check_seed(game: Game, players: list[Player], seed: int) -> SeedVerdict:
     if first.fingerprint != second.fingerprint:
         return SeedVerdict(IGNORED, f"seed {seed} played twice began two different games")
     return SeedVerdict(HONOURED, f"seed {seed} played twice began the same game")
+
+
+def read_seeds(path: str) -> list[int]:
+    """The seeds of a seed file, as CGBenchmark takes them: one integer a line (blank lines and
+    `#` comments skipped). Unit k of a run plays the k-th; a run never plays more units than the
+    file has seeds (a seed played twice would count the same game twice)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as exc:
+        raise ValueError(f"cannot read the seed file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"the seed file {path} is not text") from None
+    seeds = []
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            seeds.append(int(text))
+        except ValueError:
+            raise ValueError(f"{path}, line {number}: {text!r} is not an integer seed") from None
+    if not seeds:
+        raise ValueError(f"the seed file {path} has no seed")
+    return seeds
+
+
+def seed_list(path: str | None, units: int | None, what: str = "--pairs") -> tuple[list[int] | None, int | None]:
+    """(the seeds of the seed file at `path`, or None without one; the units: their number where
+    none were asked for). More units than seeds is the user's mistake (a seed played twice would
+    count the same game twice): `what` names the option that asked for them."""
+    if not path:
+        return None, units
+    try:
+        seeds = read_seeds(path)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if units is not None and units > len(seeds):
+        raise UsageError(f"{what} {units} needs {units} seeds; {path} has {len(seeds)}")
+    return seeds, len(seeds) if units is None else units
+
+
+def seed_verdict(game: Game, seated: list[Player], seed: int, allow_unseeded: bool, log=None) -> dict:
+    """Before a run on an external referee: does a seed replay the same game? What the run's
+    configuration keeps of the answer. Paired statistics are honest only if it does; a referee that
+    ignores the seed is refused, unless the user allows it knowingly (its games then count one by
+    one). `seated`: one player a seat."""
+    log = log or sys.stderr
+    if game.replays_seeds:
+        return {}
+    print(f"checking that the referee of {game.name} honours the seed (one seed, played twice)...", file=log)
+    players.prepare(seated, game, log)
+    try:
+        verdict = check_seed(game, seated, seed)
+    except RefereeFailure as exc:
+        raise UsageError(f"the referee of {game.name} failed its first game: {exc}") from None
+    print(f"  {verdict.detail}", file=log)
+    if verdict.status == IGNORED:
+        if not allow_unseeded:
+            raise UsageError(
+                f"the referee of {game.name} ignores the seed ({verdict.detail}): paired statistics would be "
+                f"wrong; {game.seed_advice}, or give --allow-unseeded to count games one by one"
+            )
+        return {"seed_check": verdict.status, "unpaired": True}
+    return {"seed_check": verdict.status}

@@ -18,7 +18,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from arena.errors import UsageError
-from arena.games.base import Player
+from arena.games.base import Game, GameError, Player
+from arena.games.protocols import make
 
 SCHEMA_VERSION = 4  # stored as the run's "schema"; a file of a newer one is refused, not misread
 # 1: run, players, games. 2: tune_iterations (`arena tune`). 3: any game: a game's seats, ranks,
@@ -87,6 +88,15 @@ FAILURE_COLUMNS = ("lineup", "unit", "seating", "seats", "seed", "kind", "detail
 
 class StoreError(UsageError, RuntimeError):
     """A database that cannot be used as asked; the message says why."""
+
+
+def stored_game(config: dict) -> Game:
+    """The game of a stored run's configuration; StoreError where it cannot be made (a file of a
+    newer project, or edited by hand)."""
+    try:
+        return make(config["game"])
+    except GameError as exc:
+        raise StoreError(f"the run's game cannot be made: {exc}") from None
 
 
 class Store:

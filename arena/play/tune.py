@@ -13,7 +13,7 @@ theta that k's results made); the games of one iteration run at once on the work
 
 from __future__ import annotations
 
-import re
+import secrets
 import shlex
 import sys
 from dataclasses import asdict, replace
@@ -22,11 +22,12 @@ from tqdm import tqdm
 
 from arena.errors import UsageError
 from arena.games.base import Game, Player
-from arena.games.config import game_from
-from arena.play.players import resolve
-from arena.play.run import run_jobs
+from arena.players import registry as players
+from arena.play.run import make_executor, run_jobs
+from arena.play.runs import new_store
 from arena.play.schedule import derive_seed, jobs
-from arena.play.store import Store
+from arena.play.seeds import seed_list, seed_verdict
+from arena.play.store import Store, StoreError, stored_game
 from arena.stats.spsa import C_END, Plan, Spsa, Tuned, rounded
 from arena.stats.tables import lineups_rows, players_rows, table, versus
 
@@ -47,11 +48,12 @@ def parse_params(bot: str, text: str, game: Game) -> tuple[Player, list[Tuned]]:
     other bot, a command line or a file, takes its values as environment variables named as the
     parameters (`env C=0.3 python bot.py` starts from C=0.3; the middle of the range otherwise), each
     given with its range: `C=0.05:1,DEPTH=1:8` (integers where both ends are written as integers)."""
-    start = resolve(f"{START}={bot}", game)
-    declared = game.parameters(start) if start.kind == "bot" else None
-    if start.kind == "bot" and not declared:
+    start = players.resolve(f"{START}={bot}", game)
+    provider = players.provider_of(start, game)
+    declared = provider.parameters(start)
+    if declared == {}:
         raise UsageError(f"{bot!r} has no parameters to tune (see `arena bots`)")
-    values = game.parameter_values(start) if declared else env_values(bot)
+    values = provider.values(start)
     tuned = []
     for item in text.split(","):
         key, sep, span = (part.strip() for part in item.partition("="))
@@ -98,40 +100,11 @@ def _is_integer(text: str) -> bool:
     return text.strip().lstrip("+-").isdigit()
 
 
-_ENV = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
-
-
-def _env_split(bot: str) -> tuple[dict[str, str], list[str]]:
-    """(`env NAME=VALUE ...` assignments, the rest of the command) of a command line."""
-    args = shlex.split(bot)
-    assignments: dict[str, str] = {}
-    if args[:1] == ["env"]:
-        args = args[1:]
-        while args and (match := _ENV.match(args[0])):
-            assignments[match.group(1)] = match.group(2)
-            args = args[1:]
-    return assignments, args
-
-
-def env_values(bot: str) -> dict[str, float]:
-    """The numbers a command line's `env NAME=VALUE` prefix gives its bot."""
-    values = {}
-    for name, text in _env_split(bot)[0].items():
-        try:
-            values[name] = float(text)
-        except ValueError:
-            pass
-    return values
-
-
 def spec_with(bot: str, values: dict, game: Game) -> str:
-    """The spec `bot` with `values` for its tuned parameters, its other options kept: a bot of the
-    game's own by its options, a command line by its environment (`env C=0.3 python bot.py`)."""
-    if resolve(bot, game).kind == "bot":
-        return game.with_values(bot, values)
-    assignments, args = _env_split(bot)
-    assignments.update({key: f"{value:g}" if isinstance(value, int) else repr(value) for key, value in values.items()})
-    return shlex.join(["env", *(f"{k}={v}" for k, v in assignments.items()), *args])
+    """The spec `bot` with `values` for its tuned parameters, its other options kept: a bot's own
+    options where it declares them, else its command's environment (`env C=0.3 python bot.py`)."""
+    player = players.resolve(bot, game)
+    return players.provider_of(player, game).with_values(bot, values)
 
 
 def spsa_of(config: dict) -> Spsa:
@@ -181,7 +154,94 @@ def new_config(
 
 
 def opponent_player(text: str, game: Game) -> Player:
-    return replace(resolve(text, game), label=OPPONENT)
+    return replace(players.resolve(text, game), label=OPPONENT)
+
+
+def create_run(bot: str | None, params: str | None, opponent: str | None, settings: dict, game: Game, options) -> Store:
+    """A new tune's database: `bot`'s parameters `params` (see `parse_params`) tuned against
+    `opponent` (None: the two sides against each other); `settings`: DEFAULTS' keys, None where not
+    given; `options`: the run's (arena.play.runs.RunOptions)."""
+    if not bot or not params:
+        raise UsageError("arena tune BOT --params NAME[,NAME...] (e.g. arena tune mcts --params c,rave_k)")
+    given = {key: DEFAULTS[key] if settings.get(key) is None else settings[key] for key in DEFAULTS}
+    for key, least in (("iterations", 1), ("pairs_per_iteration", 1), ("confirm_pairs", 0)):
+        if given[key] < least:
+            raise UsageError(f"--{key.replace('_', '-')} must be at least {least}, not {given[key]}")
+    if not 0 < given["c_end"] <= 0.5:
+        raise UsageError(f"--c-end is a fraction of each range, in (0, 0.5], not {given['c_end']:g}")
+    if given["r_end"] is not None and not 0 < given["r_end"] < float("inf"):
+        raise UsageError(f"--r-end must be a finite number above zero, not {given['r_end']:g}")
+    if game.seats != 2:
+        raise UsageError(f"arena tune plays 2-player games; {game.name} seats {game.seats}")
+    start, tuned = parse_params(bot, params, game)
+    rival = opponent_player(opponent, game) if opponent else None
+    seed = options.seed if options.seed is not None else secrets.randbelow(2**31)
+    config = new_config(
+        start,
+        tuned,
+        opponent=rival,
+        iterations=given["iterations"],
+        pairs=given["pairs_per_iteration"],
+        seed=seed,
+        game={"name": game.name, **game.config()},
+        c_end=given["c_end"],
+        r_end=given["r_end"],
+        confirm_pairs=given["confirm_pairs"],
+    )
+    seeds, _ = seed_list(
+        options.seeds, given["iterations"] * given["pairs_per_iteration"], "--iterations x --pairs-per-iteration"
+    )
+    seed_list(options.seeds, given["confirm_pairs"], "--confirm-pairs")
+    config["seeds"] = seeds
+    config.update(seed_verdict(game, [start, rival or start], seed, options.allow_unseeded))
+    return new_store(options.db, config, [start] + ([rival] if rival else []))
+
+
+def check_resumable(store: Store, bot: str | None, params: str | None, settings: dict) -> None:
+    """What the command line says of a tune (`bot`, `params`, `settings` as `create_run` takes them)
+    must be what its database holds (the rest is taken from it)."""
+    config = store.config
+    stored = {
+        "bot": config["bot"],
+        "opponent": config["opponent"],
+        "iterations": config["iterations"],
+        "pairs_per_iteration": config["pairs_per_iteration"],
+        "confirm_pairs": config["confirm_pairs"],
+        "c_end": config["spsa"]["c_end"],
+        "r_end": config["spsa"]["r_end"],
+        "params": ",".join(f"{p['name']}={p['low']!r}:{p['high']!r}" for p in config["params"]),
+    }
+    given = dict(settings, bot=bot)
+    if params:
+        given["params"] = ",".join(
+            f"{t.name}={t.low!r}:{t.high!r}" for t in parse_params(bot or config["bot"], params, stored_game(config))[1]
+        )
+    for key, value in stored.items():
+        if given.get(key) is not None and given[key] != value:
+            option = "BOT" if key == "bot" else f"--{key.replace('_', '-')}"
+            raise StoreError(f"{store.path} was run with {option} {value}, not {given[key]}")
+
+
+def play_to_end(store: Store, options) -> int:
+    """Play what is left of a tune (`options`: the run's, arena.play.runs.RunOptions), then print
+    its report; the exit status (130 when interrupted: every finished game stays stored)."""
+    tuning = Tuning(store)
+    tuning.prepare()
+    executor = make_executor(options.backend, max(options.workers, 1), options.ray_address)
+    try:
+        tuning.play(executor, games_per_task=max(options.games_per_worker, 1), quiet=options.quiet)
+    except KeyboardInterrupt:
+        print(
+            f"\ninterrupted; {len(store.done_keys())} games are stored. Continue with:\n"
+            f"  arena tune --resume --db {store.path}",
+            file=sys.stderr,
+        )
+        return 130
+    finally:
+        executor.shutdown()
+    print(text_report(store.config, store.games(), store.iterations()))
+    print(f"\nDatabase: {store.path}  (arena report {store.path} rebuilds this report)", file=sys.stderr)
+    return 0
 
 
 # ---------------------------------------------------------------- the run
@@ -210,7 +270,7 @@ class Tuning:
         self.start = self.fixed[START]
         self.games = store.games()
         self.done = store.done_keys()
-        self.game = game_from(self.config["game"])
+        self.game = stored_game(self.config)
         self.rows = store.iterations()
         self.history = [self.spsa.start()] + [row["after"] for row in self.rows if row["after"] is not None]
 
@@ -226,7 +286,7 @@ class Tuning:
         """Compile or load the players' kernels when games are left to play (before the pool starts:
         forked workers then have them loaded)."""
         if len(self.games) < self.total_games:
-            self.game.prepare(list(self.fixed.values()), log)
+            players.prepare(list(self.fixed.values()), self.game, log)
 
     def play(self, executor, *, games_per_task: int = 1, quiet: bool = False, log=sys.stderr) -> None:
         """Play what is left (`prepare` first): the iterations, then the confirmation. A
@@ -250,13 +310,13 @@ class Tuning:
             self.games.append(record)
             bar.update(1)
 
-        def play_pairs(pairings, run_seed, pairs, players) -> None:
+        def play_pairs(pairings, run_seed, pairs, lineup) -> None:
             seeds = config.get("seeds")
             todo = [job for job in jobs(pairings, run_seed, pairs, seeds=seeds) if job.key not in self.done]
             run_jobs(
                 todo,
                 self.game,
-                players,
+                lineup,
                 executor,
                 on_record=on_record,
                 games_per_task=games_per_task,
@@ -268,17 +328,17 @@ class Tuning:
             pairings = [(PLUS, OPPONENT), (MINUS, OPPONENT)] if config["opponent"] else [(PLUS, MINUS)]
             for k in range(len(self.history), config["iterations"] + 1):
                 plan = self._plan(k)
-                players = {**self.fixed, PLUS: self._player(PLUS, plan.plus), MINUS: self._player(MINUS, plan.minus)}
+                lineup = {**self.fixed, PLUS: self._player(PLUS, plan.plus), MINUS: self._player(MINUS, plan.minus)}
                 pairs = range((k - 1) * k_pairs, k * k_pairs)
-                play_pairs(pairings, config["seed"], pairs, players)
+                play_pairs(pairings, config["seed"], pairs, lineup)
                 result = sum(net(g) for g in self.games if g["lineup"][0] in (PLUS, MINUS) and g["unit"] in pairs)
                 self.history.append(self.spsa.update(self.theta, plan, result))
                 self.store.finish_iteration(k, result, self.theta)
                 bar.set_postfix_str(self.describe(), refresh=False)
             if config["confirm_pairs"]:
-                players = {TUNED: self._player(TUNED, self.tuned()), START: self.start}
+                lineup = {TUNED: self._player(TUNED, self.tuned()), START: self.start}
                 play_pairs(
-                    [(TUNED, START)], derive_seed(config["seed"], "confirm"), range(config["confirm_pairs"]), players
+                    [(TUNED, START)], derive_seed(config["seed"], "confirm"), range(config["confirm_pairs"]), lineup
                 )
         finally:
             bar.close()
@@ -293,7 +353,7 @@ class Tuning:
         return plan
 
     def _player(self, label: str, values: dict) -> Player:
-        return resolve(f"{label}={spec_with(self.config['bot'], values, self.game)}", self.game)
+        return players.resolve(f"{label}={spec_with(self.config['bot'], values, self.game)}", self.game)
 
     def tuned(self) -> dict:
         return tuned_values(self.spsa.params, self.theta)
@@ -336,7 +396,7 @@ def text_report(config: dict, games: list[dict], iterations: list[dict]) -> str:
         ),
     ]
     if len(finished) == config["iterations"]:
-        tuned_spec = spec_with(config["bot"], tuned_values(params, finished[-1]["after"]), game_from(config["game"]))
+        tuned_spec = spec_with(config["bot"], tuned_values(params, finished[-1]["after"]), stored_game(config))
         check = shlex.join(["arena", "sprt", f"tuned={tuned_spec}", config["bot"]])
         lines += ["", f"tuned: {tuned_spec}   (check it: {check})"]
     confirmation = [g for g in games if g["lineup"][0] == TUNED]

@@ -21,6 +21,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from threadpoolctl import threadpool_limits
+
 from arena.games.base import head_to_head
 from arena.stats.ratings import BradleyTerryFit, PairwiseResults
 from arena.stats.tables import ERROR_KINDS, PlayerLine, count_game
@@ -42,8 +44,6 @@ def one_blas_thread() -> None:
     """Keep BLAS to one thread in this process from now on. A live view refits matrices of a few
     hundred rows at most, where BLAS's threads only contend with each other and with the games being
     played (a 100-player fit took seconds instead of a tenth on a busy machine)."""
-    from threadpoolctl import threadpool_limits
-
     threadpool_limits(1, user_api="blas")
 
 

@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from arena.games.base import head_to_head
 from arena.stats.estimates import Estimate, SprtState, unit_estimate, unit_sprt_state
 from arena.stats.ratings import bradley_terry_fit, openskill_ratings
-from arena.play.schedule import unit_games
-from arena.stats.units import HeadToHead
+from arena.stats.units import HeadToHead, unit_games
 
 ERROR_KINDS = ("timeout", "invalid", "crash")  # a bot that cannot start counts as a crash
 

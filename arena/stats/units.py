@@ -7,9 +7,13 @@ A game, as these functions read it, is a dict with at least
     ranks: list[int]   each seat's rank, 0 best; equal ranks tie
     unit:  hashable    the unit it belongs to (JSON's lists are taken as tuples)
 
-A *unit* is one seed played in every rotation of the seats (N games for N players; for two players a
-seat-swapped pair), or in every permutation where asked (N! games): the same players in every game of
-it, each in every seat. A unit counts only once all its `unit_games` games are in; a unit left short by
+A *unit* is one seed played by a lineup in several seatings, the same players in every game of it,
+each in every seat. By default the seatings are *balanced*: for two players, a seat-swapped pair (each
+player once on each side); for more, every rotation of the lineup and every rotation of it reversed
+(2N games), so that each player sits in each seat equally often *and* each of two players moves
+before the other equally often. Rotations alone (N games) give every seat to everyone but not every
+order: in a rotation of (a, b, c), a moves before b in two games of three, which favours whoever
+gains from moving first in a head-to-head. Every permutation (N! games) is the other choice. A unit counts only once all its `unit_games` games are in; a unit left short by
 a referee failure never counts, since its players would not have sat in every seat.
 
 The statistic. In one game, a scores 1, 1/2 or 0 against b as a ranks above, level with or below b
@@ -36,9 +40,31 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from itertools import permutations
 
 from arena.games.base import head_to_head
 from arena.stats.estimates import Estimate, SprtState, unit_estimate, unit_sprt_state
+
+SEATINGS = ("balanced", "rotations", "permutations")  # how a unit seats its lineup
+
+
+def seatings(lineup: tuple[str, ...], how: str = "balanced") -> list[tuple[str, ...]]:
+    """The seatings of one unit (see the module's docstring); for two players each way gives the
+    lineup and its swap."""
+    if how not in SEATINGS:
+        raise ValueError(f"unknown seating {how!r}: one of {', '.join(SEATINGS)}")
+    if how == "permutations":
+        return list(permutations(lineup))
+    rotations = [lineup[r:] + lineup[:r] for r in range(len(lineup))]
+    if how == "rotations" or len(lineup) == 2:
+        return rotations
+    backwards = lineup[::-1]
+    return rotations + [backwards[r:] + backwards[:r] for r in range(len(lineup))]
+
+
+def unit_games(seats: int, how: str = "balanced") -> int:
+    """Games in one unit of a lineup of `seats` players."""
+    return len(seatings(tuple(range(seats)), how))
 
 
 def seats_and_ranks(game: dict) -> tuple[list[str], list[int]]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from referee.files import usable_folder, write_atomic
+from referee.platform.files import usable_folder, write_atomic
 
-from arena.games.config import game_from
+from arena.games.protocols import make
 from arena.stats.ratings import openskill_ratings
 from arena.stats.tables import (
     cross_rows,
@@ -165,7 +165,7 @@ class DamagedGame(ValueError):
 def write(config: dict, labels: list[str], games: list[dict], out: Path, failures=()) -> Path:
     """Write the page and one page per game where the game draws one; returns the folder of game
     pages. Each file is written whole (`write_atomic`); DamagedGame for a game that cannot be drawn."""
-    game = game_from(config["game"])
+    game = make(config["game"])
     folder = usable_folder(out.with_name(out.stem + "_games"), "the folder of the report's game pages")
     pages = set()
     for g in games:

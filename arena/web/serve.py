@@ -27,41 +27,28 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 from arena.errors import UsageError
-from arena.games import GameError
-from arena.games.config import game_from
+from arena.games.base import GameError
+from arena.games.protocols import make
 from arena.play.store import Store, StoreError
 from arena.stats.board import Board, DataFilter, DataFilterError, one_blas_thread
 from arena.web import live_page, record_page
 
-DEFAULT_DB = Path("arena-runs") / "league.sqlite"
 BOARDS_KEPT = 6  # filtered leaderboards kept per run (the default one among them)
 LATEST = 50  # games in the latest games' list
 FAILURES_SHOWN = 10
 
 
-def register(sub) -> None:
-    p = sub.add_parser(
-        "serve",
-        help="a live page of a league (or any run) while it plays: leaderboard, history, games",
-        description=__doc__,
-    )
-    p.add_argument("dbs", nargs="*", metavar="DB", help=f"the runs' databases (default {DEFAULT_DB})")
-    p.add_argument("--host", default="127.0.0.1", help="where to listen (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: any free one)")
-    p.set_defaults(run=cmd_serve)
-
-
-def cmd_serve(args) -> int:
-    paths = [Path(db) for db in args.dbs] or [DEFAULT_DB]
+def serve(paths: list[Path], host: str, port: int) -> int:
+    """Serve the runs at `paths` until Ctrl+C; the exit status."""
     runs = []
     for path in paths:
         store = Store.open(path, readonly=True)  # checked now: a wrong path is said at once
         store.close()
         runs.append(RunView(path))
     try:
-        server = make_server(runs, args.host, args.port)
+        server = make_server(runs, host, port)
     except OSError as exc:
-        raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     for run in runs:  # read the files now, so that the page is ready when it is first opened
         threading.Thread(target=run.state, args=(None, None, None), daemon=True).start()
     host, port = server.server_address[:2]
@@ -226,7 +213,7 @@ class RunView:
             return None
         if self._game is None:
             try:
-                self._game = game_from(config["game"])
+                self._game = make(config["game"])
             except GameError:
                 self._game = False
         page = self._game.replay_page(record) if self._game else None

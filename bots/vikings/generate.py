@@ -18,7 +18,7 @@ import numpy as np
 
 from bots import puzzle_solver
 from bots.vikings import search
-from referee.errors import UserError, run_command
+from referee.platform.errors import UserError, run_command
 from referee.vikings import rules
 from referee.vikings.puzzle import PUZZLE
 

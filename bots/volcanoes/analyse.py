@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from referee.pools import start_pool, worker_start_method
+from referee.platform.pools import start_pool, worker_start_method
 from referee.volcanoes import analysis
 from referee.volcanoes.board import N_TILES
 

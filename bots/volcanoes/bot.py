@@ -18,10 +18,11 @@ from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from referee.clock import process_age, waited_for_cpu
-from referee.errors import InputFormatError
+from referee.platform.clock import process_age, waited_for_cpu
+from referee.platform.errors import InputFormatError
 from referee.volcanoes.board import N_TILES, NAMES
-from referee.volcanoes.constants import BLUE, CODINGAME, CYCLE, MAX_LEVEL, ORANGE, Limits
+from referee.platform.limits import CODINGAME, Limits
+from referee.volcanoes.constants import BLUE, CYCLE, MAX_LEVEL, ORANGE
 
 COLD_START_SECONDS = 0.75  # `cold_start`: the first answer this long after the process started, at most
 
@@ -74,7 +75,7 @@ class PositionView:
 
 class Bot(ABC):
     """Subclass and implement `choose`. The constructor takes `seed` and the bot's options (declared in
-    `bots.volcanoes.registry.PARAMETERS`). A search may leave figures of its last search in
+    `bots.volcanoes.registry.BOTS`). A search may leave figures of its last search in
     `last_search` ("iterations", "nodes"; none after a book move): `arena bench` reports them."""
 
     name = "bot"
@@ -190,7 +191,7 @@ class Player:
 def read_turns(stdin):
     """Each turn's lines from CodinGame's input (the init block first on a game's first turn) and
     the `time.perf_counter()` instant its first line arrived (read, less the time this process then
-    waited for a processor: `referee.clock`), until the input ends; InputFormatError when it
+    waited for a processor: `referee.platform.clock`), until the input ends; InputFormatError when it
     ends in the middle of a turn."""
 
     def line() -> str:

@@ -29,7 +29,7 @@ import sys
 import time
 
 from .bot import Budget, Player, ending_on_bad_input, read_turns
-from referee.bot_env import given_seed
+from referee.platform.bot_env import given_seed
 
 from .registry import stand_in
 
@@ -190,7 +190,7 @@ def can_load_idle() -> bool:
     if not hasattr(os, "SCHED_IDLE"):
         return False
     try:
-        import resource
+        import resource  # (Unix only)
 
         if resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20 - os.getpriority(os.PRIO_PROCESS, 0):
             return True
@@ -259,7 +259,7 @@ def _leaving_idle_to_compile():
     processor time, which at the idle priority on a busy machine might not end within a game, nor
     then fill the cache for the next one. So a child loads idle from a warm cache but compiles at the
     usual priority (still stopped while the stand-in thinks)."""
-    from numba.core import event
+    from numba.core import event  # (numba: the child alone imports it, while the stand-in answers)
 
     class Compiling(event.Listener):
         def on_start(self, _event) -> None:
@@ -275,6 +275,7 @@ def serve(name: str, game_in: int, game_out: int) -> None:
     """The child's side: load the bot, say "ready", learn where the game stands, then play it on
     the game's own input and output (file descriptors `game_in`, `game_out`), saying after each
     answer which seat and turn it answered, and "end" when the input ended."""
+    # The engine and its rules (numba): imported here, by the child, while the stand-in answers.
     from referee.volcanoes import rules
 
     from .base import hiding_scipy

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.errors import CommandParser, UserError, report
-from referee.files import write_atomic
+from referee.platform.errors import CommandParser, UserError, report
+from referee.platform.files import write_atomic
 
 from .mcts import MctsBot
 from .pure import book, rules

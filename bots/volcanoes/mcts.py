@@ -2,7 +2,7 @@
 (AMAF values blended into the selection), playouts that take a connecting placement or block the
 opponent's (`decisive`), MCTS-Solver, the tree kept between turns (`reuse`), and its first moves from
 the pure engine's opening book (`pure/book.py`). Its parameters and defaults are declared in
-`registry.PARAMETERS`; the experiments behind each, and what was tried and dropped:
+its record in `registry.BOTS`; the experiments behind each, and what was tried and dropped:
 docs/experiments/mcts.md.
 
 A child that neither its own visits nor AMAF have valued yet is valued at `first_play`, a little

@@ -1,14 +1,14 @@
 """The project's Volcanoes bots by name: the one list that the arena, the referee's warm-up, the
-bench and the bundler read. For each bot: its module and class, its parameters (typed, with defaults
-and ranges), and where it stands on the default ladder; `parse` reads a bot as a user writes it
-(`mcts:c=0.2,ms=300`) and `make` builds one.
+bench and the bundler read. One record a bot: its module and class, its parameters (typed, with
+defaults and ranges), where it stands on the default ladder, and its stand-in; `parse` reads a bot as
+a user writes it (`mcts:c=0.2,ms=300`) and `make` builds one.
 
 Every bot implements `bots.volcanoes.bot.Bot` and runs as `python -m MODULE`, the numba engines'
 through `bots.volcanoes.launch`. The `pure-` bots are the pure-Python engine (`bots/volcanoes/pure`)
 that `arena bundle` submits to CodinGame.
 
-To add a bot: its module and class to BOTS, its parameters to PARAMETERS (the constructor takes them
-as keyword arguments, besides `seed`, and reads its defaults here with `defaults(NAME)`).
+To add a bot: its record in BOTS (the constructor takes its parameters as keyword arguments, besides
+`seed`, and reads its defaults here with `defaults(NAME)`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from bots.volcanoes.bot import Bot
 from bots.volcanoes.pure import mcts as pure_mcts  # pure Python: the bundled bot declares its own
-from referee.volcanoes.constants import TURN_MS
+from referee.platform.limits import TURN_MS
 
 
 @dataclass(frozen=True)
@@ -59,48 +59,79 @@ class Parameter:
         return value
 
 
-PURE_PREFIX = "pure-"
-# name -> (module, class); each module also runs as `python -m MODULE`.
+PURE_PREFIX = "pure-"  # the pure-Python engine's bots (`bots/volcanoes/pure`)
+DEFAULT_STAND_IN = "pure-mcts"
+
+
+@dataclass(frozen=True)
+class Record:
+    """One registered bot: everything the project says of it, in one place."""
+
+    name: str
+    module: str  # runs as `python -m MODULE` too
+    cls: str  # the class in it, a `bots.volcanoes.bot.Bot`
+    # Its parameters: the constructor takes them as keyword arguments (besides `seed`) and reads its
+    # defaults here (`defaults(NAME)`). Why each default is what it is: docs/experiments/<bot>.md.
+    parameters: tuple[Parameter, ...] = ()
+    ladder: int | None = None  # its rung on the default tournament's ladder (0 the strongest); None: off it
+    # The pure-Python bot that plays for it while its process imports numba and loads its kernels
+    # (`bots.volcanoes.launch`): the strongest pure engine, but a random bot stays random.
+    stand_in: str = DEFAULT_STAND_IN
+
+    @property
+    def pure(self) -> bool:
+        """Whether it is of the pure-Python engine (no numba, no warm-up)."""
+        return self.name.startswith(PURE_PREFIX)
+
+
+# Every registered bot, by name. The pure-mcts bot declares its options in its own module: the bundled
+# file carries no registry.
 BOTS = {
-    "random": ("bots.volcanoes.random", "RandomBot"),
-    "boss": ("bots.volcanoes.boss", "BossBot"),
-    "greedy": ("bots.volcanoes.greedy", "GreedyBot"),
-    "uct": ("bots.volcanoes.uct", "UctBot"),
-    "mcts": ("bots.volcanoes.mcts", "MctsBot"),
-    "alphabeta": ("bots.volcanoes.alphabeta", "AlphaBetaBot"),
-    "pure-mcts": ("bots.volcanoes.pure.mcts", "MCTSBot"),
-    "pure-random": ("bots.volcanoes.pure.random", "RandomBot"),
+    record.name: record
+    for record in (
+        Record("random", "bots.volcanoes.random", "RandomBot", ladder=6, stand_in="pure-random"),
+        Record("boss", "bots.volcanoes.boss", "BossBot", ladder=5),
+        Record("greedy", "bots.volcanoes.greedy", "GreedyBot", ladder=4),
+        Record("uct", "bots.volcanoes.uct", "UctBot", (Parameter("c", math.sqrt(2), 0.0, 10.0),), ladder=2),
+        Record(
+            "mcts",
+            "bots.volcanoes.mcts",
+            "MctsBot",
+            (
+                Parameter("c", 0.1026, 0.0, 10.0),
+                Parameter("rave_k", 304.0, 0.0, 1e7),
+                Parameter("expand", 1, 1, 100, int),  # a leaf's visits before it gets children
+                Parameter("first_turn", 0.3, 0.0, 1.0),  # the most seconds searched on a game's first turn
+                Parameter("time_fraction", 0.9, 0.05, 1.0),  # the share of a turn's budget searched
+                Parameter("iterations", 0, 0, 10_000_000, int),  # a fixed search a turn (0: by the clock)
+                Parameter("first_play", 0.6, 0.0, 1e9),  # RAVE's value of a child nothing has valued yet
+                Parameter("capacity", 1 << 21, 1 << 10, 1 << 24, int),  # rows of each tree
+                Parameter("reuse", 1, 0, 1, int),  # keep the subtree of the position shown next
+                Parameter("opening", 1, 0, 1, int),  # the pure engine's opening book while the game is on it
+            ),
+            ladder=0,
+        ),
+        # a transposition table of 2**tt_bits entries
+        Record(
+            "alphabeta", "bots.volcanoes.alphabeta", "AlphaBetaBot", (Parameter("tt_bits", 18, 10, 24, int),), ladder=1
+        ),
+        Record(
+            "pure-mcts",
+            "bots.volcanoes.pure.mcts",
+            "MCTSBot",
+            tuple(
+                Parameter(name, default, low, high, type(default))
+                for name, (default, low, high) in pure_mcts.OPTIONS.items()
+            ),
+            ladder=3,
+        ),
+        Record("pure-random", "bots.volcanoes.pure.random", "RandomBot"),
+    )
 }
 # The default tournament, a ladder over the whole range of strength, strongest first: the engines,
 # the pure-Python submission, the baselines.
-LADDER = ("mcts", "alphabeta", "uct", "pure-mcts", "greedy", "boss", "random")
+LADDER = tuple(sorted((r.name for r in BOTS.values() if r.ladder is not None), key=lambda name: BOTS[name].ladder))
 
-# name -> its parameters, every bot's (the one place their defaults are written: the bots read them
-# here, but for pure-mcts, whose declaration is its module's: the bundled file has no registry).
-# Why each default is what it is: docs/experiments/<bot>.md.
-PARAMETERS: dict[str, tuple[Parameter, ...]] = {
-    "random": (),
-    "boss": (),
-    "greedy": (),
-    "uct": (Parameter("c", math.sqrt(2), 0.0, 10.0),),
-    "mcts": (
-        Parameter("c", 0.1026, 0.0, 10.0),
-        Parameter("rave_k", 304.0, 0.0, 1e7),
-        Parameter("expand", 1, 1, 100, int),  # a leaf's visits before it gets children
-        Parameter("first_turn", 0.3, 0.0, 1.0),  # the most seconds searched on a game's first turn
-        Parameter("time_fraction", 0.9, 0.05, 1.0),  # the share of a turn's budget searched
-        Parameter("iterations", 0, 0, 10_000_000, int),  # a fixed search a turn (0: by the clock)
-        Parameter("first_play", 0.6, 0.0, 1e9),  # RAVE's value of a child nothing has valued yet
-        Parameter("capacity", 1 << 21, 1 << 10, 1 << 24, int),  # rows of each tree
-        Parameter("reuse", 1, 0, 1, int),  # keep the subtree of the position shown next
-        Parameter("opening", 1, 0, 1, int),  # the pure engine's opening book while the game is on it
-    ),
-    "alphabeta": (Parameter("tt_bits", 18, 10, 24, int),),  # a transposition table of 2**tt_bits entries
-    "pure-mcts": tuple(
-        Parameter(name, default, low, high, type(default)) for name, (default, low, high) in pure_mcts.OPTIONS.items()
-    ),
-    "pure-random": (),
-}
 # `NAME:ms=300`: a bot's own turn limit in ms (time odds; its first turn scales alike). Not a
 # parameter of the bot: the referee's limit for its seat, which the adapter budgets the bot from.
 TIME_OPTION = "ms"
@@ -109,7 +140,7 @@ TIME_LIMIT = Parameter(TIME_OPTION, TURN_MS, 1.0, 600_000.0)
 
 def parameters(name: str) -> tuple[Parameter, ...]:
     """The declared parameters of registered bot `name`."""
-    return PARAMETERS.get(name, ())
+    return BOTS[name].parameters if name in BOTS else ()
 
 
 def defaults(name: str) -> dict:
@@ -188,16 +219,16 @@ def make(name: str, options: dict | None = None, seed: int | None = None) -> Bot
 
 def is_pure(name: str) -> bool:
     """Whether registered bot `name` is of the pure-Python engine (no numba, no warm-up)."""
-    return name.startswith(PURE_PREFIX)
+    return BOTS[name].pure
 
 
 def bot_class(name: str):
     """The class of a registered bot; a KeyError names the known bots."""
     try:
-        module, cls = BOTS[name]
+        record = BOTS[name]
     except KeyError:
         raise KeyError(f"no bot named {name!r}; known bots: {', '.join(BOTS)}") from None
-    return getattr(importlib.import_module(module), cls)
+    return getattr(importlib.import_module(record.module), record.cls)
 
 
 # `arena analyse` (bots/volcanoes/analyse.py): the bot that searches every position of a game, and
@@ -205,12 +236,7 @@ def bot_class(name: str):
 ANALYSIS_ENGINE = "mcts"
 ANALYSIS_ITERATIONS = 20_000
 
-# The pure-Python bot that plays for a registered bot while its process imports numba and loads its
-# kernels (`bots.volcanoes.launch`): the strongest pure engine, but a random bot stays random.
-STAND_INS = {"random": "pure-random"}
-DEFAULT_STAND_IN = "pure-mcts"
-
 
 def stand_in(name: str):
     """A new stand-in for registered bot `name` (pure Python: it imports without numba)."""
-    return bot_class(STAND_INS.get(name, DEFAULT_STAND_IN))()
+    return bot_class(BOTS[name].stand_in)()

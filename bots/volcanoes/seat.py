@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from referee.volcanoes.constants import CODINGAME, Limits
+from referee.platform.limits import CODINGAME, Limits
 from referee.volcanoes.match import InProcessSeat
 
 from .bot import Bot, Player

@@ -8,12 +8,12 @@ from __future__ import annotations
 import sys
 import time
 
+from referee.platform.errors import CommandParser
+
 from .registry import BOTS, bot_class, is_pure
 
 
 def main(argv: list[str] | None = None) -> int:
-    from referee.errors import CommandParser
-
     parser = CommandParser(prog="python -m bots.volcanoes.warmup", description=__doc__)
     parser.add_argument("names", nargs="*", metavar="NAME", help="the bots (default: every bot with kernels)")
     names = parser.parse_args(argv).names

@@ -1,4 +1,5 @@
-"""Judge a Coroutine answer: replay it, compare with the optimum (the runner is referee/judging.py).
+"""Judge a Coroutine answer: replay it, compare with the optimum. `CoroutineJudge` is the puzzle's
+`Judge` (referee/judge.py; the runner is referee/judging.py).
 
 The optimum is the oracle's answer, replayed here like any other: the judge trusts the oracle only
 for being optimal, and an answer with fewer turns (or as many, with fewer steps) proves it wrong.
@@ -11,10 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from referee.answers import NONE, OracleError
 from referee.coroutine.rules import START, Board, IllegalTurn, is_solved, parse_answer, play
-from referee.errors import InputFormatError, shorten
-from referee.process import BotTimeout
-from referee.puzzle import NONE, OracleError
+from referee.judge import Judge
+from referee.platform.errors import InputFormatError, shorten
+from referee.platform.process import BotTimeout
 
 
 @dataclass
@@ -69,55 +71,56 @@ def check_answer(board: Board, line: str) -> tuple[str | None, int, int]:
     return None, steps, passes
 
 
-def verdict(puzzle, number: int, board: Board, expected: Verdict, line: str, seconds: float | None) -> Verdict:
-    """The verdict on an answer `line` for `board`, `expected` being the board's `expectation`.
-    OracleError when the answer proves the expectation wrong."""
-    time_ms = None if seconds is None else round(seconds * 1000, 1)
-    unsolved = replace(expected, puzzle=number, time_ms=time_ms)
-    if line.strip() == NONE:
+class CoroutineJudge(Judge):
+    """Fewest turns, then fewest steps; a solver that times out is told that stdin stays open."""
+
+    def verdict(
+        self, puzzle, number: int, board: Board, expected: Verdict, line: str, seconds: float | None
+    ) -> Verdict:
+        """The verdict on an answer `line` for `board`, `expected` being the board's `expectation`.
+        OracleError when the answer proves the expectation wrong."""
+        time_ms = None if seconds is None else round(seconds * 1000, 1)
+        unsolved = replace(expected, puzzle=number, time_ms=time_ms)
+        if line.strip() == NONE:
+            if unsolved.optimal_turns is None:
+                return replace(unsolved, optimal=True)
+            return replace(unsolved, error=f"answered NONE, but the puzzle is solved in {unsolved.optimal_turns} turns")
+        error, steps, passes = check_answer(board, line)
+        if error:
+            return replace(unsolved, error=error)
+        turns = steps + passes
         if unsolved.optimal_turns is None:
-            return replace(unsolved, optimal=True)
-        return replace(unsolved, error=f"answered NONE, but the puzzle is solved in {unsolved.optimal_turns} turns")
-    error, steps, passes = check_answer(board, line)
-    if error:
-        return replace(unsolved, error=error)
-    turns = steps + passes
-    if unsolved.optimal_turns is None:
-        raise OracleError(f"it answered NONE, but the solver's answer solves the puzzle in {turns} turns")
-    if (turns, steps) < (unsolved.optimal_turns, unsolved.optimal_steps):
-        raise OracleError(
-            f"the solver's answer solves the puzzle in {turns} turns ({steps} steps), the oracle's "
-            f"in {unsolved.optimal_turns} turns ({unsolved.optimal_steps} steps)"
-        )
-    optimal = (turns, steps) == (unsolved.optimal_turns, unsolved.optimal_steps)
-    return replace(unsolved, solved=True, optimal=optimal, turns=turns, steps=steps, passes=passes)
+            raise OracleError(f"it answered NONE, but the solver's answer solves the puzzle in {turns} turns")
+        if (turns, steps) < (unsolved.optimal_turns, unsolved.optimal_steps):
+            raise OracleError(
+                f"the solver's answer solves the puzzle in {turns} turns ({steps} steps), the oracle's "
+                f"in {unsolved.optimal_turns} turns ({unsolved.optimal_steps} steps)"
+            )
+        optimal = (turns, steps) == (unsolved.optimal_turns, unsolved.optimal_steps)
+        return replace(unsolved, solved=True, optimal=optimal, turns=turns, steps=steps, passes=passes)
 
+    def expectation(self, puzzle, board: Board, answers: list[str]) -> Verdict:
+        """A verdict with the puzzle's optimum, the oracle's answer's, and nothing solved yet.
+        OracleError when that answer does not solve the puzzle."""
+        oracle_answer = answers[0]
+        if oracle_answer.strip() == NONE:
+            return Verdict(1, False, False, None, None, None, None, None, None, None)
+        error, steps, passes = check_answer(board, oracle_answer)
+        if error:
+            raise OracleError(f"its answer {shorten(oracle_answer.strip())}: {error}")
+        return Verdict(1, False, False, None, None, None, None, steps + passes, steps, None)
 
-def expectation(puzzle, board: Board, answers: list[str]) -> Verdict:
-    """A verdict with the puzzle's optimum, the oracle's answer's, and nothing solved yet.
-    OracleError when that answer does not solve the puzzle."""
-    oracle_answer = answers[0]
-    if oracle_answer.strip() == NONE:
-        return Verdict(1, False, False, None, None, None, None, None, None, None)
-    error, steps, passes = check_answer(board, oracle_answer)
-    if error:
-        raise OracleError(f"its answer {shorten(oracle_answer.strip())}: {error}")
-    return Verdict(1, False, False, None, None, None, None, steps + passes, steps, None)
+    def failed(self, puzzle, number: int, board: Board, expected: Verdict, failure: str, read: list[str]) -> Verdict:
+        """The verdict on a solver that gave no answer."""
+        return replace(expected, puzzle=number, error=failure)
 
+    def failure(self, error, stderr: str, read: list[str]) -> str:
+        """Why a solver gave no answer (a timeout, most likely because it read its input to the end)."""
+        hint = " (the puzzle is 3 lines and stdin stays open)" if isinstance(error, BotTimeout) else ""
+        return f"solver {error.reason}: {error}{hint}"
 
-def failed(puzzle, number: int, board: Board, expected: Verdict, failure: str, read: list[str]) -> Verdict:
-    """The verdict on a solver that gave no answer."""
-    return replace(expected, puzzle=number, error=failure)
-
-
-def failure(error, stderr: str, read: list[str]) -> str:
-    """Why a solver gave no answer (a timeout, most likely because it read its input to the end)."""
-    hint = " (the puzzle is 3 lines and stdin stays open)" if isinstance(error, BotTimeout) else ""
-    return f"solver {error.reason}: {error}{hint}"
-
-
-def summary(verdicts: list[Verdict]) -> str:
-    """The line after every verdict."""
-    solved = sum(v.solved for v in verdicts)
-    optimal = sum(v.optimal for v in verdicts)
-    return f"{len(verdicts)} puzzles: {solved} solved, {optimal} answered optimally"
+    def summary(self, verdicts: list[Verdict]) -> str:
+        """The line after every verdict."""
+        solved = sum(v.solved for v in verdicts)
+        optimal = sum(v.optimal for v in verdicts)
+        return f"{len(verdicts)} puzzles: {solved} solved, {optimal} answered optimally"

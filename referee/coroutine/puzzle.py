@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from referee.answers import IllegalStep
 from referee.coroutine import rules
-from referee.errors import InputFormatError
-from referee.puzzle import IllegalStep, Puzzle
+from referee.coroutine.judge import CoroutineJudge
+from referee.platform.errors import InputFormatError
+from referee.puzzle import Puzzle
 
 
 class Coroutine(Puzzle):
@@ -15,6 +17,7 @@ class Coroutine(Puzzle):
     default_ms = 1000
     instance_lines = 3
     one_solver_each = True  # a solver reads 3 lines and answers once
+    judge = CoroutineJudge()
     examples = ("045 1245 0145\n1457 - 136\n067 157 027", "- - -\n- - -\n- - -")
     malformed = (
         ("045 1245 0145\n1457 - 136\n067 157 028", "line 3, cell 3"),

@@ -7,8 +7,8 @@ import argparse
 import os
 import sys
 
-from referee.errors import UserError
-from referee.files import write_atomic
+from referee.platform.errors import UserError
+from referee.platform.files import write_atomic
 from referee.iqtwist.picture import svg_picture, text_picture
 from referee.iqtwist.rules import (
     is_solved,

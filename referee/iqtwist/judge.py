@@ -1,7 +1,8 @@
 """Judge an IQ-Twist answer: check its solutions against the rules and against every solution the
-oracle lists (the runner is referee/judging.py). The oracle's solutions are checked with the same
-rules first; a solution the judged solver finds that passes every check and that the oracle did not
-list proves the oracle's list incomplete.
+oracle lists. `IQTwistJudge` is the puzzle's `Judge` (referee/judge.py; the runner is
+referee/judging.py). The oracle's solutions are checked with the same rules first; a solution the
+judged solver finds that passes every check and that the oracle did not list proves the oracle's
+list incomplete.
 
 Protocol: one solver process answers all the challenges in turn. The judge writes a challenge (one
 placement string and a newline) and reads solutions, one a line, until an empty line (surrounding
@@ -17,7 +18,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from referee.errors import InputFormatError
+from referee.answers import OracleError, last_stderr_line
 from referee.iqtwist.pieces import PIECES, footprint
 from referee.iqtwist.rules import (
     State,
@@ -26,8 +27,9 @@ from referee.iqtwist.rules import (
     parse_placement_string,
     validity_problem,
 )
-from referee.process import BotError, BotProcess
-from referee.puzzle import OracleError, last_stderr_line
+from referee.judge import Judge
+from referee.platform.errors import InputFormatError
+from referee.platform.process import BotError, BotProcess
 
 MAX_ANSWER_LINES = 10_000  # the empty board, the most a challenge can have, has 5992 solutions
 
@@ -126,98 +128,96 @@ def check_answer(challenge: State, lines: list[str], expected: list[str]) -> Che
     return checks
 
 
-def expectation(puzzle, challenge, answers: list[str]) -> list[str]:
-    """Every solution of the challenge, the oracle's answer's lines, each checked with the rules.
-    OracleError for a line that is not a solution, or one listed twice."""
-    lines = [line.strip() for line in answers[0].splitlines() if line.strip()]
-    seen: dict[str, int] = {}
-    for number, line in enumerate(lines, start=1):
-        problem = check_solution(challenge.state, line)
-        if problem:
-            raise OracleError(f"its solution {number} {line!r}: {problem[1]}")
-        if line in seen:
-            raise OracleError(f"its solution {number} repeats its solution {seen[line]}")
-        seen[line] = number
-    return sorted(lines)
-
-
 def _pieces(line: str) -> tuple[str, ...]:
     """A solution's placements in any order."""
     return tuple(sorted(line[i : i + 4] for i in range(0, len(line), 4)))
-
-
-def read_answer(puzzle, bot: BotProcess, challenge, timeout: float, lines: list[str]) -> tuple[str, float]:
-    """Send one challenge and append the lines up to the empty line to `lines`: (the answer's text,
-    the seconds taken)."""
-    start = time.perf_counter()
-    deadline = start + timeout
-    line, _ = bot.ask([challenge.text], timeout)
-    while line.strip():
-        if len(lines) == MAX_ANSWER_LINES:
-            raise BotError(f"more than {MAX_ANSWER_LINES} solution lines")
-        lines.append(line.strip())
-        line = bot.read_line(deadline - time.perf_counter())
-    return "\n".join(lines), time.perf_counter() - start
-
-
-def verdict(puzzle, number: int, challenge, expected: list[str], answer: str, seconds: float) -> Verdict:
-    """The verdict on an answer's text (solution lines) for one challenge, `expected` its every
-    solution; OracleError when the answer has a solution that is not among them."""
-    lines = [line.strip() for line in answer.splitlines() if line.strip()]
-    checks = check_answer(challenge.state, lines, expected)
-    if checks.unlisted is not None:
-        raise OracleError(
-            f"the solver's solution {checks.unlisted} passes every check and is not in the oracle's "
-            f"{len(expected)} solution(s)"
-        )
-    return Verdict(
-        number,
-        challenge.text,
-        checks.solved,
-        checks.error,
-        checks.valid,
-        checks.complete,
-        checks.consistent,
-        checks.canonical,
-        checks.all_found,
-        len(lines),
-        len(expected),
-        round(1000 * seconds, 3),
-    )
-
-
-def failed(puzzle, number: int, challenge, expected: list[str], failure: str, read: list[str]) -> Verdict:
-    """The verdict on a solver that gave no (whole) answer."""
-    return Verdict(number, challenge.text, False, failure, *[False] * 5, len(read), len(expected), None)
-
-
-def failure(error, stderr: str, read: list[str]) -> str:
-    """Why a solver gave no answer: its error after the lines it did print, its stderr's last line."""
-    return f"{error.reason} after {len(read)} line(s): {error}" + last_stderr_line(stderr)
 
 
 def _yes(flag: bool) -> str:
     return "yes" if flag else "NO"
 
 
-def summary(verdicts: list[Verdict]) -> str:
-    """The table after the verdicts: each check per challenge, then the time per challenge."""
-    rows = [
-        f"{'#':>4}  {'valid':5}  {'complete':8}  {'consistent':10}  {'canonical':9}  {'all found':9}  "
-        f"{'found':>9}  {'ms':>9}"
-    ]
-    for v in verdicts:
-        ms = f"{v.time_ms:9.1f}" if v.time_ms is not None else f"{'-':>9}"
-        rows.append(
-            f"{v.puzzle:>4}  {_yes(v.valid):5}  {_yes(v.complete):8}  {_yes(v.consistent):10}  "
-            f"{_yes(v.canonical):9}  {_yes(v.all_found):9}  {f'{v.solutions}/{v.expected}':>9}  {ms}"
+class IQTwistJudge(Judge):
+    """Every canonical solution, each once, read up to the empty line that closes an answer."""
+
+    def expectation(self, puzzle, challenge, answers: list[str]) -> list[str]:
+        """Every solution of the challenge, the oracle's answer's lines, each checked with the rules.
+        OracleError for a line that is not a solution, or one listed twice."""
+        lines = [line.strip() for line in answers[0].splitlines() if line.strip()]
+        seen: dict[str, int] = {}
+        for number, line in enumerate(lines, start=1):
+            problem = check_solution(challenge.state, line)
+            if problem:
+                raise OracleError(f"its solution {number} {line!r}: {problem[1]}")
+            if line in seen:
+                raise OracleError(f"its solution {number} repeats its solution {seen[line]}")
+            seen[line] = number
+        return sorted(lines)
+
+    def read_answer(self, puzzle, bot: BotProcess, challenge, timeout: float, lines: list[str]) -> tuple[str, float]:
+        """Send one challenge and append the lines up to the empty line to `lines`: (the answer's text,
+        the seconds taken)."""
+        start = time.perf_counter()
+        deadline = start + timeout
+        line, _ = bot.ask([challenge.text], timeout)
+        while line.strip():
+            if len(lines) == MAX_ANSWER_LINES:
+                raise BotError(f"more than {MAX_ANSWER_LINES} solution lines")
+            lines.append(line.strip())
+            line = bot.read_line(deadline - time.perf_counter())
+        return "\n".join(lines), time.perf_counter() - start
+
+    def verdict(self, puzzle, number: int, challenge, expected: list[str], answer: str, seconds: float) -> Verdict:
+        """The verdict on an answer's text (solution lines) for one challenge, `expected` its every
+        solution; OracleError when the answer has a solution that is not among them."""
+        lines = [line.strip() for line in answer.splitlines() if line.strip()]
+        checks = check_answer(challenge.state, lines, expected)
+        if checks.unlisted is not None:
+            raise OracleError(
+                f"the solver's solution {checks.unlisted} passes every check and is not in the oracle's "
+                f"{len(expected)} solution(s)"
+            )
+        return Verdict(
+            number,
+            challenge.text,
+            checks.solved,
+            checks.error,
+            checks.valid,
+            checks.complete,
+            checks.consistent,
+            checks.canonical,
+            checks.all_found,
+            len(lines),
+            len(expected),
+            round(1000 * seconds, 3),
         )
-    times = [v.time_ms for v in verdicts if v.time_ms is not None]
-    solved = sum(v.solved for v in verdicts)
-    line = f"solved {solved} of {len(verdicts)}"
-    if times:
-        line += (
-            f"; time per challenge: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms"
-            " (the first includes the solver's start-up)"
-        )
-    return "\n".join(rows + [line])
+
+    def failed(self, puzzle, number: int, challenge, expected: list[str], failure: str, read: list[str]) -> Verdict:
+        """The verdict on a solver that gave no (whole) answer."""
+        return Verdict(number, challenge.text, False, failure, *[False] * 5, len(read), len(expected), None)
+
+    def failure(self, error, stderr: str, read: list[str]) -> str:
+        """Why a solver gave no answer: its error after the lines it did print, its stderr's last line."""
+        return f"{error.reason} after {len(read)} line(s): {error}" + last_stderr_line(stderr)
+
+    def summary(self, verdicts: list[Verdict]) -> str:
+        """The table after the verdicts: each check per challenge, then the time per challenge."""
+        rows = [
+            f"{'#':>4}  {'valid':5}  {'complete':8}  {'consistent':10}  {'canonical':9}  {'all found':9}  "
+            f"{'found':>9}  {'ms':>9}"
+        ]
+        for v in verdicts:
+            ms = f"{v.time_ms:9.1f}" if v.time_ms is not None else f"{'-':>9}"
+            rows.append(
+                f"{v.puzzle:>4}  {_yes(v.valid):5}  {_yes(v.complete):8}  {_yes(v.consistent):10}  "
+                f"{_yes(v.canonical):9}  {_yes(v.all_found):9}  {f'{v.solutions}/{v.expected}':>9}  {ms}"
+            )
+        times = [v.time_ms for v in verdicts if v.time_ms is not None]
+        solved = sum(v.solved for v in verdicts)
+        line = f"solved {solved} of {len(verdicts)}"
+        if times:
+            line += (
+                f"; time per challenge: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms"
+                " (the first includes the solver's start-up)"
+            )
+        return "\n".join(rows + [line])

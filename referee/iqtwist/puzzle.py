@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from referee.answers import IllegalStep
 from referee.iqtwist import rules
-from referee.puzzle import IllegalStep, Puzzle
+from referee.iqtwist.judge import IQTwistJudge
+from referee.puzzle import Puzzle
 
 
 class Challenge(NamedTuple):
@@ -21,6 +23,7 @@ class IQTwist(Puzzle):
     file_help = "challenges, one placement string a line"
     default_ms = 10_000
     no_solution_answer = ""  # no solution line before the empty line that closes every answer
+    judge = IQTwistJudge()
     examples = ("f3C4i6B0j2B0j1C0k3C0l4B0l5C0", "c1A3d2A6e2C3f3C2g4A7h6D0j2B0j1C0k3C0l4B0l5C0", "a7A7b6A7i6B0j2B0")
     malformed = (("a7A7b9A7", "placement 2"), ("a7A7b6A7i6B0j2B0a1A0", "placement 5"), ("a7A7b6A5i6B0", "placement 2"))
 

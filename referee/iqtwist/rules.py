@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from referee.errors import InputFormatError
+from referee.platform.errors import InputFormatError
 from referee.iqtwist.pieces import (
     COLOUR_NAMES,
     COLUMNS,

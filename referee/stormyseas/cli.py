@@ -7,9 +7,9 @@ import argparse
 import sys
 import time
 
-from referee.errors import UserError
-from referee.files import read_text, refuse_overwriting, write_atomic
-from referee.options import MAX_SECONDS, count, number
+from referee.platform.errors import UserError
+from referee.platform.files import read_text, refuse_overwriting, write_atomic
+from referee.platform.options import MAX_SECONDS, count, number
 from referee.stormyseas import rules, view
 
 

@@ -1,21 +1,24 @@
-"""Judge a Stormy Seas answer: replay it slide by slide (the runner is referee/judging.py).
+"""Judge a Stormy Seas answer: replay it slide by slide. `StormySeasJudge` is the puzzle's `Judge`
+(referee/judge.py; the runner is referee/judging.py).
 
 The optima come from the oracle, so any card can be judged, not only the known ones: it is run once
-per metric (`ORACLE_RUNS`: `--metric units`, then `--metric slides`, and `--rotation` when judging
-with it, as bots.stormyseas.solver takes them), and each answer is replayed here; the fewest unit
-moves are the units run's answer's, the fewest slides the slides run's. An answer with fewer of
-either proves the oracle wrong. `with_optima=False` (`--no-optima`) asks the oracle only to check a
-NONE. The card goes to the solver as 8 lines and its stdin stays open, as on CodinGame: a solver
+per metric (`StormySeasJudge.oracle_runs`: `--metric units`, then `--metric slides`, and
+`--rotation` when judging with it, as bots.stormyseas.solver takes them), and each answer is
+replayed here; the fewest unit moves are the units run's answer's, the fewest slides the slides
+run's. An answer with fewer of either proves the oracle wrong. `with_optima=False` (`--no-optima`)
+asks the oracle only to check a NONE. The card goes to the solver as 8 lines and its stdin stays open, as on CodinGame: a solver
 reads 8 lines, not to the end of its input. The time limit includes the solver's start-up (a numba
 solver compiles its kernel on its very first run).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import argparse
+from dataclasses import dataclass, replace
 
-from referee.errors import InputFormatError, shorten
-from referee.puzzle import NONE, OracleError
+from referee.answers import NONE, OracleError
+from referee.judge import Judge
+from referee.platform.errors import InputFormatError, shorten
 from referee.stormyseas import rules
 from referee.stormyseas.rules import METRICS, Card
 
@@ -86,104 +89,112 @@ def replay(card: Card, line: str, *, rotation: bool = False) -> Replay:
     return Replay(False, why, units, count, states)
 
 
-def oracle_runs(*, rotation: bool = False, **_) -> tuple[tuple[str, ...], ...]:
-    """The oracle's arguments, one run a metric."""
-    return tuple(("--metric", metric, *(["--rotation"] if rotation else [])) for metric in METRICS)
+@dataclass(frozen=True)
+class StormySeasJudge(Judge):
+    """The fewest unit moves and the fewest slides, the oracle run once a metric; its options are
+    `--rotation` (the red boat's quarter turns, for the answers and the oracle) and `--no-optima`
+    (the oracle only checks a NONE)."""
 
+    rotation: bool = False
+    with_optima: bool = True
 
-def expectation(
-    puzzle, card: Card, answers: list[str], *, rotation: bool = False, **_
-) -> tuple[int | None, int | None]:
-    """The fewest unit moves and the fewest slides (None, None when the card has no solution), from
-    the oracle's answers by unit moves and by slides, each replayed. OracleError when one does not
-    solve the card, or one says NONE and the other does not."""
-    if all(answer.strip() == NO_SOLUTION for answer in answers):
-        return None, None
-    best = []
-    for metric, answer in zip(METRICS, answers, strict=True):
-        if answer.strip() == NO_SOLUTION:
-            raise OracleError(f"it answered {NO_SOLUTION} by {metric}, but solved the card by the other metric")
-        result = replay(card, answer, rotation=rotation)
-        if not result.solved:
-            raise OracleError(f"its answer by {metric} {shorten(answer.strip())}: {result.error}")
-        best.append(result.units if metric == "units" else result.slides)
-    return best[0], best[1]
-
-
-def needs_oracle(answer: str | None, *, with_optima: bool = True, **_) -> bool:
-    """Without `with_optima`, only a NONE is checked with the oracle."""
-    return with_optima or (answer is not None and answer.strip() == NO_SOLUTION)
-
-
-def verdict(
-    puzzle,
-    number: int,
-    card: Card,
-    optimum: tuple[int | None, int | None] | None,
-    answer: str,
-    seconds: float,
-    *,
-    rotation: bool = False,
-    with_optima: bool = True,
-) -> Verdict:
-    """The verdict on one answer line, given the card's `expectation` (None: not asked for).
-    OracleError when the answer solves the card in fewer unit moves or slides than the oracle, or
-    solves a card the oracle said had no solution."""
-    best_units, best_slides = optimum or (None, None)
-    time_taken = round(seconds * 1000)
-    if answer.strip() == NO_SOLUTION:
-        wrong = (
-            None if best_units is None else f"answered {NO_SOLUTION}, but the card is solved in {best_units} unit moves"
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--rotation", action="store_true", help="allow the red boat's quarter turns (tell the solver too)"
         )
-        return Verdict(number, False, wrong, None, None, best_units, best_slides, time_taken, answer)
-    result = replay(card, answer, rotation=rotation)
-    if result.solved and optimum is not None:
-        if best_units is None:
-            raise OracleError(f"it answered {NO_SOLUTION}, but the solver's answer solves the card")
-        if result.units < best_units or result.slides < best_slides:
-            raise OracleError(
-                f"the solver's answer takes {result.units} unit moves and {result.slides} slides, "
-                f"the oracle's fewest are {best_units} and {best_slides}"
+        parser.add_argument(
+            "--no-optima",
+            action="store_true",
+            help="do not ask the oracle for the optima (only to check an answer NONE)",
+        )
+
+    def with_options(self, args: argparse.Namespace) -> StormySeasJudge:
+        return replace(self, rotation=args.rotation, with_optima=not args.no_optima)
+
+    def oracle_runs(self) -> tuple[tuple[str, ...], ...]:
+        """The oracle's arguments, one run a metric."""
+        return tuple(("--metric", metric, *(["--rotation"] if self.rotation else [])) for metric in METRICS)
+
+    def needs_oracle(self, answer: str | None) -> bool:
+        """Without `with_optima`, only a NONE is checked with the oracle."""
+        return self.with_optima or (answer is not None and answer.strip() == NO_SOLUTION)
+
+    def expectation(self, puzzle, card: Card, answers: list[str]) -> tuple[int | None, int | None]:
+        """The fewest unit moves and the fewest slides (None, None when the card has no solution), from
+        the oracle's answers by unit moves and by slides, each replayed. OracleError when one does not
+        solve the card, or one says NONE and the other does not."""
+        if all(answer.strip() == NO_SOLUTION for answer in answers):
+            return None, None
+        best = []
+        for metric, answer in zip(METRICS, answers, strict=True):
+            if answer.strip() == NO_SOLUTION:
+                raise OracleError(f"it answered {NO_SOLUTION} by {metric}, but solved the card by the other metric")
+            result = replay(card, answer, rotation=self.rotation)
+            if not result.solved:
+                raise OracleError(f"its answer by {metric} {shorten(answer.strip())}: {result.error}")
+            best.append(result.units if metric == "units" else result.slides)
+        return best[0], best[1]
+
+    def verdict(
+        self,
+        puzzle,
+        number: int,
+        card: Card,
+        optimum: tuple[int | None, int | None] | None,
+        answer: str,
+        seconds: float,
+    ) -> Verdict:
+        """The verdict on one answer line, given the card's `expectation` (None: not asked for).
+        OracleError when the answer solves the card in fewer unit moves or slides than the oracle, or
+        solves a card the oracle said had no solution."""
+        best_units, best_slides = optimum or (None, None)
+        time_taken = round(seconds * 1000)
+        if answer.strip() == NO_SOLUTION:
+            wrong = (
+                None
+                if best_units is None
+                else f"answered {NO_SOLUTION}, but the card is solved in {best_units} unit moves"
             )
-    return Verdict(
-        number, result.solved, result.error, result.units, result.slides, best_units, best_slides, time_taken, answer
-    )
+            return Verdict(number, False, wrong, None, None, best_units, best_slides, time_taken, answer)
+        result = replay(card, answer, rotation=self.rotation)
+        if result.solved and optimum is not None:
+            if best_units is None:
+                raise OracleError(f"it answered {NO_SOLUTION}, but the solver's answer solves the card")
+            if result.units < best_units or result.slides < best_slides:
+                raise OracleError(
+                    f"the solver's answer takes {result.units} unit moves and {result.slides} slides, "
+                    f"the oracle's fewest are {best_units} and {best_slides}"
+                )
+        return Verdict(
+            number,
+            result.solved,
+            result.error,
+            result.units,
+            result.slides,
+            best_units,
+            best_slides,
+            time_taken,
+            answer,
+        )
 
+    def failed(
+        self, puzzle, number: int, card: Card, optimum: tuple[int | None, int | None] | None, failure: str, read
+    ) -> Verdict:
+        """The verdict on a solver that gave no answer."""
+        return Verdict(number, False, failure, None, None, *(optimum or (None, None)), None, None)
 
-def failed(
-    puzzle, number: int, card: Card, optimum: tuple[int | None, int | None] | None, failure: str, read, **_
-) -> Verdict:
-    """The verdict on a solver that gave no answer."""
-    return Verdict(number, False, failure, None, None, *(optimum or (None, None)), None, None)
-
-
-def add_options(parser) -> None:
-    parser.add_argument(
-        "--rotation", action="store_true", help="allow the red boat's quarter turns (tell the solver too)"
-    )
-    parser.add_argument(
-        "--no-optima",
-        action="store_true",
-        help="do not ask the oracle for the optima (only to check an answer NONE)",
-    )
-
-
-def options(args) -> dict:
-    return {"rotation": args.rotation, "with_optima": not args.no_optima}
-
-
-def summary(verdicts: list[Verdict]) -> str:
-    solved = [v for v in verdicts if v.solved]
-    text = f"solved {len(solved)}/{len(verdicts)}"
-    if solved:
-        units = sum(v.units for v in solved)
-        slides = sum(v.slides for v in solved)
-        text += f"; on those: {units} unit moves, {slides} slides"
-        if all(v.optimum_units is not None for v in solved):
-            optimal = sum(v.units == v.optimum_units for v in solved)
-            optimal_slides = sum(v.slides == v.optimum_slides for v in solved)
-            text += f"; optimal in unit moves {optimal}/{len(solved)}, in slides {optimal_slides}/{len(solved)}"
-    times = [v.time_ms for v in verdicts if v.time_ms is not None]
-    if times:
-        text += f"; solver time {sum(times)} ms in total, {max(times)} ms at most"
-    return text
+    def summary(self, verdicts: list[Verdict]) -> str:
+        solved = [v for v in verdicts if v.solved]
+        text = f"solved {len(solved)}/{len(verdicts)}"
+        if solved:
+            units = sum(v.units for v in solved)
+            slides = sum(v.slides for v in solved)
+            text += f"; on those: {units} unit moves, {slides} slides"
+            if all(v.optimum_units is not None for v in solved):
+                optimal = sum(v.units == v.optimum_units for v in solved)
+                optimal_slides = sum(v.slides == v.optimum_slides for v in solved)
+                text += f"; optimal in unit moves {optimal}/{len(solved)}, in slides {optimal_slides}/{len(solved)}"
+        times = [v.time_ms for v in verdicts if v.time_ms is not None]
+        if times:
+            text += f"; solver time {sum(times)} ms in total, {max(times)} ms at most"
+        return text

@@ -4,9 +4,11 @@ judge takes `--rotation` and `--no-optima`."""
 
 from __future__ import annotations
 
-from referee.errors import InputFormatError
-from referee.puzzle import IllegalStep, Puzzle
+from referee.answers import IllegalStep
+from referee.platform.errors import InputFormatError
+from referee.puzzle import Puzzle
 from referee.stormyseas import rules
+from referee.stormyseas.judge import StormySeasJudge
 
 
 class StormySeas(Puzzle):
@@ -18,6 +20,7 @@ class StormySeas(Puzzle):
     time_help = ", start-up included"
     instance_lines = rules.ROWS
     one_solver_each = True  # a solver reads one card (8 lines) and answers once
+    judge = StormySeasJudge()
     examples = (
         "--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##X##-#-\n###x###--",
         "--#-#-###\n--#-###-#\n--#-##-##\n--#-#-###\n--#-#-###\n--#-###-#\n-##x##-#-\n###X###--",

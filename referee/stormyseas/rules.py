@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from referee.errors import InputFormatError
+from referee.platform.errors import InputFormatError
 
 ROWS, COLS = 8, 9
 WAVE_WIDTH = 7  # columns spanned by a wave's blocks

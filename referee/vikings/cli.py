@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from referee.errors import InputFormatError, UserError
-from referee.files import write_atomic
+from referee.platform.errors import InputFormatError, UserError
+from referee.platform.files import write_atomic
 from referee.vikings import rules, view
 
 

@@ -1,6 +1,7 @@
 """Judge a Vikings answer: replay it move by move, compare its length with the optimum, the length of
-the oracle's answer, replayed the same way (the runner is referee/judging.py). A shorter answer, or
-a solution where the oracle said NONE, proves the oracle wrong.
+the oracle's answer, replayed the same way. A shorter answer, or a solution where the oracle said
+NONE, proves the oracle wrong. `VikingsJudge` is the puzzle's `Judge` (referee/judge.py; the runner
+is referee/judging.py).
 
 Protocol: one solver process answers all the objectives in turn. The judge writes an objective
 (`BOARD TARGET` and a newline) and reads one line: the tiles to turn, one digit a quarter-turn
@@ -14,8 +15,9 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from referee.errors import InputFormatError, shorten
-from referee.puzzle import NONE, OracleError, last_stderr_line
+from referee.answers import NONE, OracleError, last_stderr_line
+from referee.judge import Judge
+from referee.platform.errors import InputFormatError, shorten
 from referee.vikings import rules
 
 
@@ -69,54 +71,53 @@ def check_answer(objective: rules.Objective, answer: str, optimum: str | None) -
     return True, len(moves), None
 
 
-def expectation(puzzle, objective: rules.Objective, answers: list[str]) -> str | None:
-    """A shortest solution, the oracle's answer checked with the rules (None: it answered NONE).
-    OracleError when that answer does not meet the objective."""
-    oracle_answer = answers[0]
-    if oracle_answer.strip() == NONE:
-        return None
-    solved, _, error = check_answer(objective, oracle_answer, None)
-    if not solved:
-        raise OracleError(f"its answer {shorten(oracle_answer.strip())}: {error}")
-    return oracle_answer.strip()
+class VikingsJudge(Judge):
+    """The fewest moves, with the objective and the answer in every verdict."""
 
+    def expectation(self, puzzle, objective: rules.Objective, answers: list[str]) -> str | None:
+        """A shortest solution, the oracle's answer checked with the rules (None: it answered NONE).
+        OracleError when that answer does not meet the objective."""
+        oracle_answer = answers[0]
+        if oracle_answer.strip() == NONE:
+            return None
+        solved, _, error = check_answer(objective, oracle_answer, None)
+        if not solved:
+            raise OracleError(f"its answer {shorten(oracle_answer.strip())}: {error}")
+        return oracle_answer.strip()
 
-def verdict(
-    puzzle, number: int, objective: rules.Objective, optimum: str | None, answer: str, seconds: float
-) -> Verdict:
-    """The verdict on one answer line, given a shortest solution (None when there is none).
-    OracleError when the answer is a shorter solution, or a solution where there is none."""
-    solved, length, error = check_answer(objective, answer, optimum)
-    best = None if optimum is None else len(optimum)
-    if solved and length is not None and (best is None or length < best):
-        oracle = "answered NONE" if best is None else f"answered {best} moves"
-        raise OracleError(f"the solver's answer meets the objective in {length} moves; the oracle {oracle}")
-    optimal = solved and length == best
-    return Verdict(number, str(objective), solved, optimal, error, answer, length, best, round(1000 * seconds, 3))
+    def verdict(
+        self, puzzle, number: int, objective: rules.Objective, optimum: str | None, answer: str, seconds: float
+    ) -> Verdict:
+        """The verdict on one answer line, given a shortest solution (None when there is none).
+        OracleError when the answer is a shorter solution, or a solution where there is none."""
+        solved, length, error = check_answer(objective, answer, optimum)
+        best = None if optimum is None else len(optimum)
+        if solved and length is not None and (best is None or length < best):
+            oracle = "answered NONE" if best is None else f"answered {best} moves"
+            raise OracleError(f"the solver's answer meets the objective in {length} moves; the oracle {oracle}")
+        optimal = solved and length == best
+        return Verdict(number, str(objective), solved, optimal, error, answer, length, best, round(1000 * seconds, 3))
 
+    def failed(
+        self, puzzle, number: int, objective: rules.Objective, optimum: str | None, failure: str, read: list[str]
+    ) -> Verdict:
+        """The verdict on a solver that gave no answer."""
+        best = None if optimum is None else len(optimum)
+        return Verdict(number, str(objective), False, False, failure, None, None, best, None)
 
-def failed(
-    puzzle, number: int, objective: rules.Objective, optimum: str | None, failure: str, read: list[str]
-) -> Verdict:
-    """The verdict on a solver that gave no answer."""
-    best = None if optimum is None else len(optimum)
-    return Verdict(number, str(objective), False, False, failure, None, None, best, None)
+    def failure(self, error, stderr: str, read: list[str]) -> str:
+        """Why a solver gave no answer: its error and the last line of its stderr."""
+        return f"{error.reason}: {error}" + last_stderr_line(stderr)
 
-
-def failure(error, stderr: str, read: list[str]) -> str:
-    """Why a solver gave no answer: its error and the last line of its stderr."""
-    return f"{error.reason}: {error}" + last_stderr_line(stderr)
-
-
-def summary(verdicts: list[Verdict]) -> str:
-    """The line after every verdict."""
-    solved = sum(v.solved for v in verdicts)
-    optimal = sum(v.optimal for v in verdicts)
-    line = f"solved {solved} of {len(verdicts)}, {optimal} optimal"
-    times = [v.time_ms for v in verdicts if v.time_ms is not None]
-    if times:
-        line += (
-            f"; time per objective: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms,"
-            f" total {sum(times) / 1000:.2f} s (the first includes the solver's start-up)"
-        )
-    return line
+    def summary(self, verdicts: list[Verdict]) -> str:
+        """The line after every verdict."""
+        solved = sum(v.solved for v in verdicts)
+        optimal = sum(v.optimal for v in verdicts)
+        line = f"solved {solved} of {len(verdicts)}, {optimal} optimal"
+        times = [v.time_ms for v in verdicts if v.time_ms is not None]
+        if times:
+            line += (
+                f"; time per objective: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms,"
+                f" total {sum(times) / 1000:.2f} s (the first includes the solver's start-up)"
+            )
+        return line

@@ -3,9 +3,11 @@ state a Board, a step the tile to turn a quarter clockwise."""
 
 from __future__ import annotations
 
-from referee.errors import InputFormatError
-from referee.puzzle import IllegalStep, Puzzle
+from referee.answers import IllegalStep
+from referee.platform.errors import InputFormatError
+from referee.puzzle import Puzzle
 from referee.vikings import rules
+from referee.vikings.judge import VikingsJudge
 
 
 class Vikings(Puzzle):
@@ -14,6 +16,7 @@ class Vikings(Puzzle):
     item = "objective"
     file_help = "objectives, `BOARD TARGET` a line"
     default_ms = 10_000
+    judge = VikingsJudge()
     examples = ("N0O1N1N0O0O1N0N3N1Rt Rv", "N0O1N1N0O0O1N0N3N1Bd Ba", "O1O0O1N1N2N2N3N3N3BuGcRjYk BrGdRcYn")
     malformed = (
         ("N0O1N1N0X0O1N0N3N1Rt Rv", "tile 4"),

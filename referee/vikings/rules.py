@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.errors import InputFormatError
+from referee.platform.errors import InputFormatError
 
 EDGES = "abcdefghijklmnopqrstuvwx"
 COLOURS = "BGRY"

@@ -7,14 +7,16 @@ import json
 from contextlib import ExitStack
 from pathlib import Path
 
-from ..errors import UserError
-from ..files import refuse_overwriting, write_atomic
-from ..options import count, positive_ms
-from ..process import BotError, BotProcess, check_command, warm_up
+from ..platform.errors import UserError
+from ..platform.files import refuse_overwriting, write_atomic
+from ..platform.options import count, positive_ms
+from ..platform.process import BotError, BotProcess, check_command, warm_up
 from . import community, rules
-from .constants import FIRST_TURN_MS, GRACE_MS, MAX_TURNS, OVERRUNS_ALLOWED, TURN_MS
+from ..platform.limits import FIRST_TURN_MS, GRACE_MS, OVERRUNS_ALLOWED, TURN_MS
+from .constants import MAX_TURNS
 from .match import Settings, play_game
 from .replay import read_replay
+from .view import render
 
 
 def register(groups) -> None:
@@ -93,8 +95,6 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_view(args: argparse.Namespace) -> int:
-    from .view import render
-
     source = Path(args.replay)
     replay = read_replay(source)
     page = render(replay)

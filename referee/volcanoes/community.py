@@ -2,7 +2,7 @@
 (`match.play_game`, the bots as BotProcess seats, warmed up before any clock runs, as `referee
 volcanoes play` plays them):
 
-- protocol (A), brutaltester's referee command line (referee/brutaltester.py):
+- protocol (A), brutaltester's referee command line (referee/platform/brutaltester.py):
       referee volcanoes -p1 CMD -p2 CMD [-d seed=N | -seed N] [-l LOG.json]
   prints the two scores, blue's first (1 for a win, 0 for a loss or a draw, -1 for a player that
   failed: a timeout, an invalid move, a crash, a command that cannot start), then `seed=N`; with -l
@@ -26,9 +26,9 @@ import statistics
 from contextlib import ExitStack
 from dataclasses import dataclass
 
-from .. import brutaltester
-from ..errors import UserError
-from ..process import BotError, BotProcess, claim_orphans, warm_up
+from ..platform import brutaltester
+from ..platform.errors import UserError
+from ..platform.process import BotError, BotProcess, claim_orphans, warm_up
 from . import rules
 from .board import N_TILES
 from .match import COLOURS, Result, Settings, play_game

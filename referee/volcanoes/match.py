@@ -16,11 +16,11 @@ from typing import Protocol
 
 import numpy as np
 
-from ..java_random import JavaRandom
-from ..process import BotError, BotExited, BotTimeout
+from ..platform.java_random import JavaRandom
+from ..platform.process import BotError, BotExited, BotTimeout
 from . import rules
 from .board import N_TILES, NAMES
-from .constants import FIRST_TURN_MS, GRACE_MS, OVERRUNS_ALLOWED, TURN_MS, Limits
+from ..platform.limits import FIRST_TURN_MS, GRACE_MS, OVERRUNS_ALLOWED, TURN_MS, Limits
 from .protocol import InvalidMove, init_block, parse_answer, position_line, valid_line
 
 COLOURS = {rules.BLUE: "blue", rules.ORANGE: "orange"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..java_random import JavaRandom
+from ..platform.java_random import JavaRandom
 from .board import INDEX, NAMES, init_block
 
 __all__ = ["InvalidMove", "init_block", "position_line", "valid_line", "parse_answer"]

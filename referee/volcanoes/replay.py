@@ -7,8 +7,8 @@ import json
 import math
 from pathlib import Path
 
-from ..errors import UserError
-from ..files import read_text
+from ..platform.errors import UserError
+from ..platform.files import read_text
 from . import rules
 from .board import INDEX, N_TILES, NAMES
 

@@ -55,7 +55,7 @@ def test_mistakes_of_a_run_are_refused_with_one_line(run, capsys):
 
 
 def test_the_summary_counts_a_players_mistakes_by_phase_and_the_wins_thrown_away(conformance_games, recorded_replay):
-    from arena.games.volcanoes.analyse import summary
+    from arena.analyse import summary
     from referee.volcanoes import analysis
 
     recorded = next(g for g in conformance_games if g["winner"] == "orange" and len(g["moves"].split()) >= 30)

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from arena.bench import timing as bench
+from arena.bench import bots, kernels, ratios, timing, versions
 
 # ---------------------------------------------------------------- statistics
 
@@ -20,43 +20,43 @@ def test_paired_ratio_finds_a_ten_percent_drop_under_noise():
     drift = [1 + 0.3 * math.sin(i) for i in range(12)]  # load that changes from round to round
     old = [1000 * d * rng.gauss(1, 0.02) for d in drift]
     new = [900 * d * rng.gauss(1, 0.02) for d in drift]
-    r = bench.paired_ratio(new, old)
+    r = ratios.paired_ratio(new, old)
     assert r.low < 0.9 < r.high and r.high < 1
-    assert bench.is_regression(r, higher_is_better=True, threshold=0.05)
+    assert ratios.is_regression(r, higher_is_better=True, threshold=0.05)
 
 
 def test_a_small_change_is_not_a_regression_even_when_certain():
     old = [100.0 + i for i in range(10)]
     new = [v * 0.98 for v in old]  # 2% slower, without any noise
-    r = bench.paired_ratio(new, old)
+    r = ratios.paired_ratio(new, old)
     assert r.high < 1
-    assert not bench.is_regression(r, higher_is_better=True, threshold=0.05)
-    assert bench.is_regression(r, higher_is_better=True, threshold=0.01)
+    assert not ratios.is_regression(r, higher_is_better=True, threshold=0.05)
+    assert ratios.is_regression(r, higher_is_better=True, threshold=0.01)
 
 
 def test_an_uncertain_change_is_not_a_regression():
     old = [100.0] * 6
     new = [80.0, 125.0, 80.0, 125.0, 80.0, 125.0]  # 20% either way
-    r = bench.paired_ratio(new, old)
+    r = ratios.paired_ratio(new, old)
     assert r.low < 1 < r.high
-    assert not bench.is_regression(r, higher_is_better=True, threshold=0.05)
+    assert not ratios.is_regression(r, higher_is_better=True, threshold=0.05)
 
 
 def test_times_regress_upwards():
     old = [10.0, 11.0, 10.5, 10.2, 10.8]
-    r = bench.paired_ratio([v * 1.3 for v in old], old)
-    assert bench.is_regression(r, higher_is_better=False, threshold=0.05)
-    assert not bench.is_regression(r, higher_is_better=True, threshold=0.05)
+    r = ratios.paired_ratio([v * 1.3 for v in old], old)
+    assert ratios.is_regression(r, higher_is_better=False, threshold=0.05)
+    assert not ratios.is_regression(r, higher_is_better=True, threshold=0.05)
 
 
 def test_one_round_hit_by_a_burst_of_load_is_dropped():
     logs = [0.01, -0.01, 0.0, 0.02, -0.02, 0.01, 0.0, -0.01, 0.9, 0.01]
-    assert bench.drop_outliers(logs) == [v for v in logs if v != 0.9]
-    assert bench.drop_outliers([0.0] * 10) == [0.0] * 10  # no spread: nothing is far
+    assert ratios.drop_outliers(logs) == [v for v in logs if v != 0.9]
+    assert ratios.drop_outliers([0.0] * 10) == [0.0] * 10  # no spread: nothing is far
 
 
 def test_unpaired_ratio_for_a_saved_baseline():
-    r = bench.unpaired_ratio([80.0, 81.0, 79.0, 80.5], [100.0, 101.0, 99.0, 100.5])
+    r = ratios.unpaired_ratio([80.0, 81.0, 79.0, 80.5], [100.0, 101.0, 99.0, 100.5])
     assert r.low < 0.8 < r.high < 0.85
 
 
@@ -64,28 +64,32 @@ def test_unpaired_ratio_for_a_saved_baseline():
 
 
 def _measured(values):
-    m = bench.Measured()
-    m.specs["playouts/s pure python"] = bench.Spec("playouts/s pure python", {}, "1/cpu-s")
+    m = kernels.Measured()
+    m.specs["playouts/s pure python"] = kernels.Spec("playouts/s pure python", {}, "1/cpu-s")
     m.values["playouts/s pure python"] = [values]
     return m
 
 
 def test_a_baseline_from_another_machine_is_refused(tmp_path, monkeypatch):
     path = tmp_path / "base.json"
-    bench.save(str(path), _measured([100.0, 101.0, 99.0]))
-    assert bench.load_baseline(str(path), any_machine=False)["playouts/s pure python"]["values"] == [100.0, 101.0, 99.0]
-    here = bench.machine()
-    monkeypatch.setattr(bench, "machine", lambda: {**here, "cpu": "another cpu"})
-    with pytest.raises(bench.BenchError, match="another machine"):
-        bench.load_baseline(str(path), any_machine=False)
-    assert bench.load_baseline(str(path), any_machine=True)  # a warning only
+    timing.save(str(path), _measured([100.0, 101.0, 99.0]))
+    assert timing.load_baseline(str(path), any_machine=False)["playouts/s pure python"]["values"] == [
+        100.0,
+        101.0,
+        99.0,
+    ]
+    here = timing.machine()
+    monkeypatch.setattr(timing, "machine", lambda: {**here, "cpu": "another cpu"})
+    with pytest.raises(versions.BenchError, match="another machine"):
+        timing.load_baseline(str(path), any_machine=False)
+    assert timing.load_baseline(str(path), any_machine=True)  # a warning only
 
 
 def test_not_a_baseline_is_a_clear_error(tmp_path):
     path = tmp_path / "x.json"
     path.write_text('{"playouts": 3}')
-    with pytest.raises(bench.BenchError, match="not a baseline"):
-        bench.load_baseline(str(path), any_machine=False)
+    with pytest.raises(versions.BenchError, match="not a baseline"):
+        timing.load_baseline(str(path), any_machine=False)
 
 
 # ---------------------------------------------------------------- two versions, end to end
@@ -204,21 +208,21 @@ def test_a_command_of_this_project_taken_at_another_version(tmp_path):
     old = tmp_path / "old"
     (old / "bots" / "volcanoes").mkdir(parents=True)
     (old / "bots" / "volcanoes" / "random.py").write_text("")
-    command, cwd = bench.command_at("python bots/volcanoes/random.py --fast", bench.Version("old", old))
+    command, cwd = bots.command_at("python bots/volcanoes/random.py --fast", versions.Version("old", old))
     assert command == f"python {old / 'bots' / 'volcanoes' / 'random.py'} --fast" and cwd == str(old)
-    with pytest.raises(bench.BenchError, match="does not exist"):
-        bench.command_at("python bots/volcanoes/greedy.py", bench.Version("old", old))
-    with pytest.raises(bench.BenchError, match="names no file"):
-        bench.command_at("java -jar elsewhere.jar", bench.Version("old", old))
+    with pytest.raises(versions.BenchError, match="does not exist"):
+        bots.command_at("python bots/volcanoes/greedy.py", versions.Version("old", old))
+    with pytest.raises(versions.BenchError, match="names no file"):
+        bots.command_at("java -jar elsewhere.jar", versions.Version("old", old))
 
 
 def test_bench_positions_are_legal_positions():
-    positions = bench.bench_positions()
+    positions = bots.bench_positions()
     assert len(positions) >= 50
     for levels, turns in positions:
         assert levels.shape == (80,) and abs(levels).max() <= 4
         assert turns >= 0
-    turns = bench.protocol_turns(positions[:3])
+    turns = bots.protocol_turns(positions[:3])
     assert len(turns[0]) == 81 + 2 and all(len(t) == 2 for t in turns[1:])
 
 
@@ -227,7 +231,7 @@ def test_every_puzzle_and_the_rules_playout_loop_have_a_figure(capsys):
     from arena import cli
     from referee.puzzle import NAMES
 
-    puzzles = [spec.request["puzzle"] for spec in bench.kernel_specs(["puzzle"])]
+    puzzles = [spec.request["puzzle"] for spec in kernels.kernel_specs(["puzzle"])]
     assert puzzles == list(NAMES)
     assert cli.main(["bench", "--list", "--only", "puzzle", "rules"]) == 0
     listed = capsys.readouterr().out.splitlines()
@@ -242,7 +246,7 @@ def test_the_puzzle_searches_have_the_figures_of_the_former_puzzle_benches():
     end, the empty board counted, the known cards solved by each metric."""
     from arena.bench import worker as bench_worker
 
-    names = [spec.name for spec in bench.kernel_specs(["iqtwist", "stormyseas"])]
+    names = [spec.name for spec in kernels.kernel_specs(["iqtwist", "stormyseas"])]
     assert names == [
         "iqtwist challenges/s",
         "iqtwist empty board solutions/s",
@@ -261,7 +265,7 @@ def test_a_search_is_timed_without_the_bots_opening_book():
     that every position is searched, the game's first (on the book) among them."""
     from arena.bench import worker as bench_worker
 
-    assert bench_worker.search_speed(0.06, "mcts", "iterations", str(bench.POSITIONS_FILE)) > 0
+    assert bench_worker.search_speed(0.06, "mcts", "iterations", str(kernels.POSITIONS_FILE)) > 0
     bot, states = bench_worker._bots["mcts"]
     assert states[0].turns_played == 0 and not bot.use_book
     bot.start(states[0].player)

@@ -10,7 +10,7 @@ import pytest
 
 from arena.bench import transcripts
 from arena.bench.record import Lines
-from referee.process import BotProcess
+from referee.platform.process import BotProcess
 
 # Copies its input to its output as bytes, as they come.
 ECHO = "import os\nwhile chunk := os.read(0, 7):\n    os.write(1, chunk)\n"

@@ -16,7 +16,7 @@ import pytest
 from arena.cli import main
 from arena.errors import UsageError
 from arena.games.volcanoes.game import VolcanoesGame
-from arena.play import players as arena_players
+from arena.players import registry as arena_players
 from arena.play.store import Store, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -186,7 +186,7 @@ def test_user_errors_are_typed_and_bugs_show_a_traceback(monkeypatch, capsys):
     def bug(*args):
         raise ValueError("a bug of ours")
 
-    monkeypatch.setattr("arena.cli.resolve_all", bug)
+    monkeypatch.setattr("arena.players.registry.resolve_all", bug)
     with pytest.raises(ValueError, match="a bug of ours"):  # not a one-line "user error"
         main(["match", "random", "boss", "--quiet"])
 
@@ -218,7 +218,7 @@ def test_a_player_label_with_markup_cannot_break_the_report_or_its_replays(real_
 
 
 def test_a_git_error_says_what_git_said(tmp_path):
-    from arena.play.players import PlayerError
+    from arena.players.base import PlayerError
 
     if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode:
         pytest.skip("not a git checkout")

@@ -14,7 +14,8 @@ from arena.cli import main
 from arena.games.base import Player
 from arena.play import matchmaking
 from arena.play.league import start_failure
-from arena.play.schedule import jobs, read_seeds
+from arena.play.schedule import jobs
+from arena.play.seeds import read_seeds
 from arena.play.store import SCHEMA_VERSION, Store
 from arena.stats.board import Board, DataFilter, DataFilterError
 from arena.stats.ratings import PairwiseResults, bradley_terry_fit

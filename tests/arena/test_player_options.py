@@ -3,10 +3,11 @@
 import pytest
 
 from arena.games.volcanoes.game import VolcanoesGame
-from arena.games.volcanoes.players import fixed_budget_notes, open_seat, spec_of, turn_ms
-from arena.play import players as arena_players
-from arena.play.players import PlayerError
-from bots.volcanoes.registry import PARAMETERS, defaults, parse_options
+from arena.games.volcanoes.seats import open_seat, spec_of, turn_ms
+from arena.players.volcanoes import fixed_budget_note
+from arena.players import registry as arena_players
+from arena.players.base import PlayerError
+from bots.volcanoes.registry import BOTS, defaults, parse_options
 from referee.volcanoes.match import Settings, play_game
 
 
@@ -53,10 +54,10 @@ def test_a_fixed_search_under_the_turn_limit_gets_a_note(tmp_path, spec, turn_ms
     """A fixed number of iterations ignores the clock, the referee does not: the run says so before
     its games (a forfeit would count as a loss, and a tune would favour the fast values)."""
     player = resolve(spec, tmp_path)
-    notes = fixed_budget_notes([player], Settings(turn_ms=turn_ms_))
-    assert len(notes) == noted
+    note = fixed_budget_note(player, Settings(turn_ms=turn_ms_))
+    assert bool(note) == noted
     if noted:
-        assert spec in notes[0] and "--turn-ms" in notes[0]
+        assert spec in note and "--turn-ms" in note
 
 
 @pytest.mark.parametrize(
@@ -97,7 +98,7 @@ def test_declared_defaults_are_the_bots_defaults():
     }
     assert mcts.time_fraction > UctBot(seed=0).time_fraction  # mcts searches longer than its baseline
     assert defaults("uct") == {"c": UctBot(seed=0).options.c}
-    for params in PARAMETERS.values():
+    for params in (record.parameters for record in BOTS.values()):
         for p in params:
             assert p.low <= p.default <= p.high
     assert parse_options("mcts", "c=0.5") == {"c": 0.5}

@@ -10,11 +10,10 @@ from pathlib import Path
 import pytest
 
 from arena.games.volcanoes.game import VolcanoesGame
-from arena.games.volcanoes.players import default_tournament
-from arena.play import players as arena_players
-from arena.play.players import PlayerError
+from arena.players import registry as arena_players
+from arena.players.base import PlayerError
 from arena.play.store import Store
-from referee.process import warm_up_command
+from referee.platform.process import warm_up_command
 
 ROOT = Path(__file__).resolve().parents[2]
 VOLCANOES = VolcanoesGame()
@@ -42,14 +41,22 @@ def test_registered_bots_and_labels(tmp_path):
         resolve_all(["greedy", "greedy"], tmp_path)
     with pytest.raises(PlayerError, match="unknown player 'nosuchbot'"):
         resolve("nosuchbot", tmp_path)
-    assert default_tournament() == ["mcts", "alphabeta", "uct", "pure-mcts", "greedy", "boss", "random"]
+    assert arena_players.default_lineup(VOLCANOES) == [
+        "mcts",
+        "alphabeta",
+        "uct",
+        "pure-mcts",
+        "greedy",
+        "boss",
+        "random",
+    ]
 
 
 def test_a_bot_s_version_covers_every_module_it_plays_with(tmp_path, monkeypatch):
     """An edit to the search kernels `mcts` imports (not to mcts.py) is a new version of `mcts`,
     and one that the run it was resolved in notices; `greedy`, which never imports them, keeps its
     version."""
-    import arena.games.volcanoes.players as volcanoes_players
+    import arena.players.volcanoes as volcanoes_players
 
     before = {name: resolve(name, tmp_path) for name in ("mcts", "greedy")}
     collect = volcanoes_players.collect

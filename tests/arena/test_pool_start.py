@@ -92,7 +92,7 @@ def test_a_forked_worker_ends_on_sigterm_whatever_handler_its_parent_had():
 def test_a_forked_child_closing_its_bots_leaves_its_parents_bots_alone():
     code = """
         import os
-        from referee.process import BotProcess, close_all
+        from referee.platform.process import BotProcess, close_all
 
         bot = BotProcess("sleep 30")  # the parent's bot, open when the child is forked
         child = os.fork()
@@ -111,7 +111,7 @@ def test_a_forked_child_claims_its_bots_orphans_itself():
     it (bots not contained by cgroups) must claim it again, not take its parent's word for it."""
     code = """
         import ctypes, os
-        from referee.process import claim_orphans
+        from referee.platform.process import claim_orphans
 
         assert claim_orphans()
         child = os.fork()
@@ -153,7 +153,7 @@ def test_a_forked_worker_holds_no_lock_of_its_parents_run(tmp_path):
 
 def bot_home_of_a_worker() -> str | None:
     """In a worker: play a bot process, and say where its cgroup was made (None: no cgroups here)."""
-    from referee.process import BotProcess
+    from referee.platform.process import BotProcess
 
     with BotProcess(["sleep", "30"]) as bot:
         return None if bot.tree.cgroup is None else str(bot.tree.cgroup.parent)

@@ -5,8 +5,9 @@ import sqlite3
 import pytest
 
 from arena.games.volcanoes.game import VolcanoesGame
-from arena.play import players as arena_players
-from arena.play.schedule import derive_seed, gauntlet, jobs, ladder, round_robin, seatings
+from arena.players import registry as arena_players
+from arena.play.schedule import derive_seed, gauntlet, jobs, ladder, round_robin
+from arena.stats.units import seatings
 from arena.play.store import Store, StoreError
 
 
@@ -201,17 +202,18 @@ def test_a_ladder_pairs_each_player_with_the_next_ones():
 
 
 def test_the_default_tournament_is_the_ladder(monkeypatch):
-    import arena.cli as cli
+    from arena.cli import main
+    from arena.play import runs
 
     seen = {}
 
-    def play(args, command, make_lineups, sprt=None, exact=False, game=None):
-        seen.update(players=args.players, pairs=args.pairs, pairings=make_lineups(args.players, 2))
+    def play(command, specs, units, options, game, lineups, sprt=None, exact=False):
+        seen.update(players=specs, pairs=units, pairings=lineups(specs, 2))
         return 0
 
-    monkeypatch.setattr(cli, "_play", play)
-    assert cli.main(["tournament"]) == 0
+    monkeypatch.setattr(runs, "play", play)
+    assert main(["tournament"]) == 0
     ladder_order = ["mcts", "alphabeta", "uct", "pure-mcts", "greedy", "boss", "random"]
-    assert seen == {"players": ladder_order, "pairs": cli.LADDER_PAIRS, "pairings": ladder(ladder_order, 2)}
-    assert cli.main(["tournament", "random", "boss", "greedy"]) == 0  # players named: a round robin
+    assert seen == {"players": ladder_order, "pairs": runs.LADDER_PAIRS, "pairings": ladder(ladder_order, 2)}
+    assert main(["tournament", "random", "boss", "greedy"]) == 0  # players named: a round robin
     assert seen["pairings"] == round_robin(["random", "boss", "greedy"]) and seen["pairs"] is None

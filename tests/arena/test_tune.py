@@ -13,14 +13,14 @@ import pytest
 
 from arena.cli import main
 from arena.games.base import Outcome
-from arena.games.volcanoes.players import spec_of
+from arena.games.volcanoes.seats import spec_of
 from arena.play import run
 from arena.play.schedule import derive_seed
 from arena.play.store import Store
 from arena.stats.estimates import expected_score
 from arena.stats.spsa import Tuned, rounded
 from arena.stats.tables import UnitCounter
-from bots.volcanoes.registry import BOTS, PARAMETERS, Parameter, defaults
+from bots.volcanoes.registry import BOTS, Parameter, Record, defaults
 
 OPTIMUM = {"x": 0.7, "y": 30.0}  # the defaults (0.2, 80) are far from it
 SPANS = {"x": 1.0, "y": 100.0}
@@ -82,10 +82,10 @@ class SyntheticGames:
 def synthetic(monkeypatch):
     """Registers `synthetic` and draws the games of `arena` commands run in this process; returns a
     function that sets when the next command is interrupted."""
-    monkeypatch.setitem(BOTS, "synthetic", (__name__, "Synthetic"))
-    monkeypatch.setitem(PARAMETERS, "synthetic", (Parameter("x", 0.2, 0.0, 1.0), Parameter("y", 80.0, 0.0, 100.0)))
+    declared = (Parameter("x", 0.2, 0.0, 1.0), Parameter("y", 80.0, 0.0, 100.0))
+    monkeypatch.setitem(BOTS, "synthetic", Record("synthetic", __name__, "Synthetic", declared))
     stops = []
-    monkeypatch.setattr("arena.cli.make_executor", lambda *args: SyntheticGames(stops.pop() if stops else None))
+    monkeypatch.setattr("arena.play.tune.make_executor", lambda *args: SyntheticGames(stops.pop() if stops else None))
     return stops.append
 
 

@@ -1,14 +1,15 @@
 """`arena bundle`: which modules go in, the size as CodinGame counts it, compression, and bundles
 that run and play as processes where neither numba nor the project can be imported."""
 
-import argparse
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from arena import bundle as bundler
+from arena.bundle import python as bundler
+from arena.cli import main
+from referee.platform.limits import CODE_UNITS
 from bots.volcanoes.pure import rules as pure
 from referee.volcanoes.board import NAMES, init_block
 from referee.volcanoes.protocol import position_line, valid_line
@@ -24,9 +25,11 @@ PURE_MCTS_MODULES = [
     "bots.volcanoes.pure.opening_book",
     "bots.volcanoes.pure.rules",
     "referee",
-    "referee.bot_env",
-    "referee.clock",
-    "referee.errors",
+    "referee.platform",
+    "referee.platform.bot_env",
+    "referee.platform.clock",
+    "referee.platform.errors",
+    "referee.platform.limits",
     "referee.volcanoes",
     "referee.volcanoes.board",
     "referee.volcanoes.constants",
@@ -107,7 +110,7 @@ def test_size_is_counted_in_utf16_code_units():
 
 def test_compression_when_over_the_limit_and_an_error_when_still_over():
     plain = bundler.build("mcts")
-    assert not plain.compressed and plain.size <= bundler.CODINGAME_LIMIT
+    assert not plain.compressed and plain.size <= CODE_UNITS
     squeezed = bundler.build("mcts", limit=plain.size - 1)
     assert squeezed.compressed and squeezed.size < plain.size
     with pytest.raises(bundler.BundleError, match="over the limit"):
@@ -147,23 +150,26 @@ def test_the_bundle_plays_a_game_through_the_referee(submissions, blocked_path, 
 def test_the_command_writes_the_file_and_reports_the_size(tmp_path):
     out = tmp_path / "submission.py"
     done = subprocess.run(
-        [sys.executable, "-m", "arena.bundle", "mcts", "-o", str(out)], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "arena.cli", "bundle", "mcts", "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     assert f"{bundler.utf16_units(out.read_text()):,} UTF-16 units" in done.stdout
     done = subprocess.run(
-        [sys.executable, "-m", "arena.bundle", "nobody", "-o", str(out)], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "arena.cli", "bundle", "nobody", "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 2
-    assert done.stderr.startswith("python -m arena.bundle: no bot module") and "Traceback" not in done.stderr
+    assert done.stderr.startswith("arena bundle: no bot module") and "Traceback" not in done.stderr
 
 
-def test_register_adds_the_bundle_subcommand(tmp_path):
-    parser = argparse.ArgumentParser(prog="arena")
-    bundler.register(parser.add_subparsers())
+def test_the_bundle_command_compresses_when_asked(tmp_path):
     out = tmp_path / "s.py"
-    args = parser.parse_args(["bundle", "mcts", "-o", str(out), "--compress", "always"])
-    assert args.run(args) == 0
+    assert main(["bundle", "mcts", "-o", str(out), "--compress", "always"]) == 0
     assert out.read_text().startswith("# A CodinGame submission made by `arena bundle`, compressed")
 
 
@@ -174,7 +180,7 @@ def test_the_bundled_file_and_the_in_process_pure_bot_are_one_program(submission
     from bots.volcanoes.pure.mcts import MCTSBot
     from bots.volcanoes.pure.random import RandomBot as PureRandom
     from bots.volcanoes.seat import open_seat
-    from referee.process import BotProcess
+    from referee.platform.process import BotProcess
     from referee.volcanoes.match import Settings, play_game
 
     command = [sys.executable, "-S", str(submissions["compressed"]), "--seed", "5", "--iterations", "150"]

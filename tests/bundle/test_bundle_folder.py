@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from arena import bundle as bundler
-from arena import bundle_folder
+from arena.bundle import folder as bundle_folder
+from arena.bundle import python as bundler
 from arena.cli import main
 from tests.games.pebbles import host
 from tests.games.pebbles.harness import leftovers  # noqa: F401  (a fixture: no process left behind)

@@ -12,7 +12,7 @@ from bots.volcanoes.pure.mcts import MCTSBot
 from bots.volcanoes.random import RandomBot
 from bots.volcanoes.seat import open_seat
 from referee.volcanoes.board import INDEX, init_block
-from referee.volcanoes.constants import Limits
+from referee.platform.limits import Limits
 from referee.volcanoes.match import Settings, play_game
 from referee.volcanoes.protocol import position_line, valid_line
 

@@ -1,6 +1,6 @@
 """One convention for a user's mistake, across `referee`, `arena` and the puzzle commands in bots/:
 one line on stderr, `PROG: message` (PROG the command as its usage names it), exit status 2, no
-traceback (referee/errors.py). Mistakes found by argparse and by the commands themselves alike."""
+traceback (referee/platform/errors.py). Mistakes found by argparse and by the commands themselves alike."""
 
 from __future__ import annotations
 

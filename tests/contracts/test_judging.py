@@ -7,11 +7,11 @@ from dataclasses import dataclass
 import pytest
 
 import referee.cli
-from referee.errors import InputFormatError
-from referee.options import positive_ms
+from referee.answers import OracleError
+from referee.platform.errors import InputFormatError
+from referee.platform.options import positive_ms
 from referee.judging import report_verdicts
-from referee.process import BotStartError
-from referee.puzzle import OracleError
+from referee.platform.process import BotStartError
 
 PUZZLES = [game for game in referee.cli.GAMES if game != "volcanoes"]
 

@@ -14,7 +14,7 @@ import pytest
 
 from bots.volcanoes import registry
 from bots.volcanoes.seat import open_seat
-from referee.process import BotProcess
+from referee.platform.process import BotProcess
 from referee.volcanoes.board import NAMES
 from referee.volcanoes.match import Settings, play_game
 
@@ -51,8 +51,8 @@ def engine_path(tmp_path, monkeypatch) -> Path:
     (package / "__init__.py").write_text("")
     (package / "lowest.py").write_text(ENGINE)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(registry.BOTS, "lowest", ("throwaway.lowest", "LowestBot"))
-    monkeypatch.setitem(registry.PARAMETERS, "lowest", (registry.Parameter("reverse", 0, 0, 1, int),))
+    record = registry.Record("lowest", "throwaway.lowest", "LowestBot", (registry.Parameter("reverse", 0, 0, 1, int),))
+    monkeypatch.setitem(registry.BOTS, "lowest", record)
     return tmp_path
 
 
@@ -72,7 +72,7 @@ def test_a_registered_engine_takes_typed_options_and_plays_in_process(engine_pat
 
 def test_a_registered_engine_plays_as_a_process_through_the_one_adapter(engine_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(engine_path), str(ROOT)]))
-    module = registry.BOTS["lowest"][0]
+    module = registry.BOTS["lowest"].module
     with BotProcess([sys.executable, "-m", module], env=env, cwd=str(ROOT)) as blue:
         orange = open_seat(registry.make("pure-random", seed=2))
         result = play_game(blue, orange, seed=3, settings=Settings(turn_ms=1000, first_turn_ms=5000, max_turns=60))

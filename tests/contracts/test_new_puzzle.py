@@ -1,8 +1,9 @@
-"""The contract a newcomer follows to add a solo puzzle: its folder `referee/NAME/` (the puzzle's text
-and rules, referee/puzzle.py) and its solver `bots/NAME/solver.py`, nothing else. A throwaway fifth
-puzzle written into a temporary folder, on PYTHONPATH (where the `referee` and `bots` packages extend
-over it), is found, judged by the default judge (referee/shortest.py), solved by the one solver
-command shape, and passes the puzzle contract tests, with no file of the project touched."""
+"""The contract a newcomer follows to add a solo puzzle: its folder `referee/NAME/` (the puzzle's text,
+rules and judge, referee/puzzle.py) and its solver `bots/NAME/solver.py`, nothing else. A throwaway
+fifth puzzle written into a temporary folder, on PYTHONPATH (where the `referee` and `bots` packages
+extend over it), is found, judged by the default judge it declares (`Judge()`, referee/judge.py),
+solved by the one solver command shape, and passes the puzzle contract tests, with no file of the
+project touched."""
 
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PUZZLE = '''"""Climb: from A to B, a step adding one (`+`) or doubling (`*`), never past B."""
 
-from referee.errors import InputFormatError
-from referee.puzzle import IllegalStep, Puzzle
+from referee.answers import IllegalStep
+from referee.judge import Judge
+from referee.platform.errors import InputFormatError
+from referee.puzzle import Puzzle
 
 
 class Climb(Puzzle):
@@ -29,6 +32,7 @@ class Climb(Puzzle):
     default_ms = 5000
     examples = ("1 5", "5 3", "3 20")
     malformed = (("1 x", "number 2"), ("1", "the line"))
+    judge = Judge()
 
     def parse_instance(self, text, where=None):
         words = text.split()

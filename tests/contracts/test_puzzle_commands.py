@@ -59,7 +59,7 @@ def first_example(name: str, tmp_path: Path) -> tuple[Path, dict[str, str]]:
     file = tmp_path / "first.txt"
     file.write_text(puzzle.examples[0] + "\n")
     printed = {}
-    for arguments in {(), *puzzle.oracle_runs()}:
+    for arguments in {(), *puzzle.judge.oracle_runs()}:
         done = subprocess.run(
             [sys.executable, "-m", f"bots.{name}.solver", *arguments],
             input=puzzle.examples[0] + "\n",

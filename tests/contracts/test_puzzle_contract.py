@@ -1,8 +1,8 @@
 """The puzzle contract (referee/puzzle.py), one test for every puzzle: each puzzle's documented
-examples round-trip, its solver's answers replay under its rules and pass its judge, mutated answers
-fail it, malformed text is refused with the position, and its solver command reads, answers, says
-NONE and refuses bad input the same way. A new puzzle is tested as soon as its folder is there
-(referee/NAME/puzzle.py: referee.puzzle.NAMES finds it)."""
+examples round-trip, its solver's answers replay under its rules and pass its judge (`Puzzle.judge`),
+mutated answers fail it, malformed text is refused with the position, and its solver command reads,
+answers, says NONE and refuses bad input the same way. A new puzzle is tested as soon as its folder
+is there (referee/NAME/puzzle.py: referee.puzzle.NAMES finds it)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ import pytest
 
 from bots import puzzle_solver
 from referee import puzzle as contract
-from referee.errors import InputFormatError
+from referee.answers import NONE, IllegalStep, OracleError
+from referee.platform.errors import InputFormatError
 
 NAMES = contract.NAMES
 EXAMPLES = [(name, text) for name in NAMES for text in contract.load(name).examples]
@@ -24,11 +25,11 @@ MALFORMED = [(name, text, where) for name in NAMES for text, where in contract.l
 
 
 def oracle_answers(name: str, puzzle, instance) -> list[str]:
-    """The default oracle's answers to one instance, one a run (`Puzzle.oracle_runs`): the project's
+    """The default oracle's answers to one instance, one a run (`Judge.oracle_runs`): the project's
     solver command with the run's arguments, in this process, as the judge reads them."""
     main = importlib.import_module(f"bots.{name}.solver").main
     answers = []
-    for arguments in puzzle.oracle_runs():
+    for arguments in puzzle.judge.oracle_runs():
         stdin, stdout = sys.stdin, io.StringIO()
         sys.stdin = io.StringIO(puzzle.format_instance(instance) + "\n")
         try:
@@ -46,11 +47,11 @@ def solved(name: str, text: str):
     puzzle = contract.load(name)
     instance = puzzle.parse_instance(text)
     answer = importlib.import_module(f"bots.{name}.solver").solve(instance)
-    return puzzle, instance, answer, puzzle.expectation(instance, oracle_answers(name, puzzle, instance))
+    return puzzle, instance, answer, puzzle.judge.expectation(puzzle, instance, oracle_answers(name, puzzle, instance))
 
 
 def answer_text(puzzle, answer) -> str:
-    return contract.NONE if answer is None else puzzle.format_answer(answer)
+    return NONE if answer is None else puzzle.format_answer(answer)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -61,7 +62,7 @@ def test_every_puzzle_has_examples_with_and_without_solutions(name):
     assert puzzle.name == name and len(puzzle.examples) >= 2 and puzzle.malformed
     answers = [solved(name, text)[2] for text in puzzle.examples]
     assert any(answers), f"{name} has no example with a solution"
-    if puzzle.no_solution_answer == contract.NONE:
+    if puzzle.no_solution_answer == NONE:
         assert None in answers, f"{name} has no example without a solution"
 
 
@@ -108,7 +109,7 @@ def test_a_step_the_rules_forbid_is_refused_saying_why(name):
             for other in dict.fromkeys(steps):
                 try:
                     puzzle.apply(instance, state, other)
-                except contract.IllegalStep as refused:
+                except IllegalStep as refused:
                     assert str(refused)
                     assert other not in puzzle.legal_steps(instance, state)
                     return
@@ -119,10 +120,10 @@ def test_a_step_the_rules_forbid_is_refused_saying_why(name):
 @pytest.mark.parametrize("name, text", EXAMPLES)
 def test_the_judge_accepts_the_solvers_answer(name, text):
     puzzle, instance, answer, expected = solved(name, text)
-    verdict = puzzle.verdict(1, instance, expected, answer_text(puzzle, answer), 0.01)
+    verdict = puzzle.judge.verdict(puzzle, 1, instance, expected, answer_text(puzzle, answer), 0.01)
     assert verdict.error is None, verdict
-    assert puzzle.describe(verdict).strip() and puzzle.summary([verdict]).strip()
-    assert puzzle.as_dict(verdict)["error"] is None
+    assert puzzle.judge.describe(verdict).strip() and puzzle.judge.summary([verdict]).strip()
+    assert puzzle.judge.as_dict(verdict)["error"] is None
 
 
 @pytest.mark.parametrize("name, text", EXAMPLES)
@@ -131,16 +132,16 @@ def test_the_judge_rejects_mutated_answers(name, text):
     if answer is None:
         wrong = ["?", puzzle.format_answer([])]
     else:
-        wrong = ["?", contract.NONE, puzzle.format_answer(answer[:-1])]
+        wrong = ["?", NONE, puzzle.format_answer(answer[:-1])]
     for line in wrong:
-        verdict = puzzle.verdict(1, instance, expected, line, 0.01)
+        verdict = puzzle.judge.verdict(puzzle, 1, instance, expected, line, 0.01)
         assert verdict.error, (line, verdict)
 
 
 @pytest.mark.parametrize("name, text", EXAMPLES[:1] + EXAMPLES[-1:])
 def test_a_solver_that_fails_gets_a_verdict_with_the_reason(name, text):
     puzzle, instance, _, expected = solved(name, text)
-    verdict = puzzle.failed(1, instance, expected, "solver crash: exited with code 3", [])
+    verdict = puzzle.judge.failed(puzzle, 1, instance, expected, "solver crash: exited with code 3", [])
     assert verdict.error and "exited with code 3" in verdict.error
 
 
@@ -184,8 +185,8 @@ def test_the_solver_command_answers_each_instance_says_none_and_refuses_bad_inpu
 @pytest.mark.parametrize("name, text", EXAMPLES)
 def test_an_oracle_answer_that_breaks_the_rules_is_the_oracles_error(name, text):
     puzzle, instance, _, _ = solved(name, text)
-    with pytest.raises(contract.OracleError, match="its"):
-        puzzle.expectation(instance, ["?"] * len(puzzle.oracle_runs()))
+    with pytest.raises(OracleError, match="its"):
+        puzzle.judge.expectation(puzzle, instance, ["?"] * len(puzzle.judge.oracle_runs()))
 
 
 @pytest.mark.parametrize("name, text", EXAMPLES)
@@ -193,7 +194,7 @@ def test_a_solution_where_the_oracle_said_none_proves_the_oracle_wrong(name, tex
     puzzle, instance, answer, _ = solved(name, text)
     if not answer:  # (None, or IQ-Twist's empty list of solutions)
         return
-    none = puzzle.expectation(instance, [puzzle.no_solution_answer] * len(puzzle.oracle_runs()))
-    with pytest.raises(contract.OracleError):
-        puzzle.verdict(1, instance, none, answer_text(puzzle, answer), 0.01)
-    assert puzzle.verdict(1, instance, none, puzzle.no_solution_answer, 0.01).error is None
+    none = puzzle.judge.expectation(puzzle, instance, [puzzle.no_solution_answer] * len(puzzle.judge.oracle_runs()))
+    with pytest.raises(OracleError):
+        puzzle.judge.verdict(puzzle, 1, instance, none, answer_text(puzzle, answer), 0.01)
+    assert puzzle.judge.verdict(puzzle, 1, instance, none, puzzle.no_solution_answer, 0.01).error is None

@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 
 from bots.coroutine.search import solve
-from referee.coroutine import judge as coroutine_judge
+from referee.answers import NONE, OracleError
 from referee.coroutine.puzzle import PUZZLE
 from referee.coroutine.rules import START, format_answer, is_solved, parse_puzzle, successors
 from referee.judging import judge_one
-from referee.process import BotStartError
-from referee.puzzle import NONE, OracleError
+from referee.platform.process import BotStartError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "coroutine"
 PUBLISHED = parse_puzzle((DATA / "published.txt").read_text())
@@ -28,8 +27,8 @@ def verdict_for(board, line):
     """The verdict on `line`, the expectation taken from the project's search (as its solver, the
     default oracle, answers)."""
     best = solve(board)
-    expected = coroutine_judge.expectation(None, board, [NONE if best is None else format_answer(best)])
-    return coroutine_judge.verdict(None, 1, board, expected, line, None)
+    expected = PUZZLE.judge.expectation(PUZZLE, board, [NONE if best is None else format_answer(best)])
+    return PUZZLE.judge.verdict(PUZZLE, 1, board, expected, line, None)
 
 
 def random_answer(seed: int) -> list:

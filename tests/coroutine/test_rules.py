@@ -16,7 +16,7 @@ from referee.coroutine.rules import (
     parse_puzzles,
     play,
 )
-from referee.errors import InputFormatError
+from referee.platform.errors import InputFormatError
 
 PUBLISHED = "045 1245 0145\n1457 - 136\n067 157 027\n"
 PUBLISHED_ANSWER = "A2 B- A2 B0 A6 B5 A5 B1 A3 B7 A1 B6 A5 B- A0"

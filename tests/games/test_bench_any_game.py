@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from arena.bench import transcripts
-from arena.bench.timing import RECORDED_GAMES
+from arena.bench.bots import RECORDED_GAMES
 from arena.cli import main
-from arena.games import make
+from arena.games.protocols import make
 from arena.games.base import Player
 from tests.games.pebbles import rules
 from tests.games.pebbles.harness import CHOICES

@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from arena.errors import UsageError
-from arena.games import cli, make
+from arena.games import cli
+from arena.games.protocols import make
 from arena.games.base import Player, RefereeFailure
 from arena.games.cli import CliGame
 from arena.games.command import seat_command
@@ -15,7 +16,7 @@ from tests.games.pebbles.harness import CLI_REFEREE, ROOT, expected, player
 
 
 def game(seats=2, **settings) -> CliGame:
-    return CliGame("pebbles", CLI_REFEREE, seats=seats, cwd=str(ROOT), **settings)
+    return CliGame(CLI_REFEREE, name="pebbles", seats=seats, cwd=str(ROOT), **settings)
 
 
 @pytest.mark.parametrize("bots", [["greedy", "worst"], ["worst", "greedy"], ["greedy", "worst", "first"]])
@@ -71,7 +72,7 @@ def test_a_game_whose_scores_may_be_negative_ranks_them_and_blames_nobody():
 
 
 def test_a_referee_that_cannot_start_is_a_referee_failure():
-    broken = CliGame("pebbles", "/nonexistent/referee")
+    broken = CliGame("/nonexistent/referee", name="pebbles")
     with pytest.raises(RefereeFailure, match="cannot start"):
         broken.play(1, [player("greedy"), player("worst")], [0, 0])
 
@@ -165,8 +166,8 @@ def test_the_seed_flag_and_the_league_go_where_the_referee_wants_them():
 
 def test_the_command_line_follows_brutaltester_and_the_templates():
     jar = CliGame(
-        "x",
         "java --add-opens java.base/java.lang=ALL-UNNAMED -Dleague.level={league} -jar r.jar",
+        name="x",
         league=2,
         extra_args="-x 1",
     )
@@ -188,7 +189,7 @@ def test_the_command_line_follows_brutaltester_and_the_templates():
         "-l",
         "/tmp/l.json",
     ]
-    lvl = CliGame("x", "./ref", seed_flag="", league=1, league_flag="-lvl {league}", log=False)
+    lvl = CliGame("./ref", name="x", seed_flag="", league=1, league_flag="-lvl {league}", log=False)
     assert lvl.arguments(5, ["a", "b"]) == ["./ref", "-p1", "a", "-p2", "b", "-lvl", "1"]
 
 
@@ -202,14 +203,15 @@ def test_a_pinned_players_command_runs_in_its_folder():
     [
         ({"seed_flag": "-d seed=5"}, "no {seed}"),
         ({"league": 2, "league_flag": "-lvl"}, "neither its command nor its league flag"),
-        ({"seats": 1}, "2 to 8 players"),
+        ({"players": 1}, "2 to 8 players"),
         ({"command": "java -jar 'r.jar"}, "cannot split"),
-        ({"timeout_s": 0}, "above zero"),
+        ({"timeout_s": 0}, "timeout_s = 0: input should be greater than 0"),
+        ({"log": "yes"}, 'log = "yes": input should be a valid boolean'),
     ],
 )
 def test_bad_settings_are_the_users_mistake(settings, says):
     with pytest.raises(UsageError, match=says):
-        CliGame(**({"name": "x", "command": "./ref"} | settings))
+        make({"protocol": "cli", "name": "x", "command": "./ref"} | settings)
 
 
 def test_config_makes_the_same_game_again():
@@ -230,6 +232,8 @@ def test_the_referees_stderr_is_kept_when_the_game_counts(tmp_path):
         "print('Exception in thread main: player 1 sent garbage', file=sys.stderr)\n"
         "print(5); print(-1); print('seed=1')\n"
     )
-    outcome = CliGame("x", f"{sys.executable} {noisy}", log=False).play(1, [player("greedy"), player("worst")], [0, 0])
+    outcome = CliGame(f"{sys.executable} {noisy}", name="x", log=False).play(
+        1, [player("greedy"), player("worst")], [0, 0]
+    )
     assert outcome.errors == [None, cli.UNTOLD_ERROR]
     assert "player 1 sent garbage" in outcome.referee_stderr

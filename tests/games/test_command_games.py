@@ -13,9 +13,9 @@ from tests.games.pebbles.harness import CLI_REFEREE, JSON_REFEREE, ROOT, player,
 def misbehaving(protocol: str, how: str, **settings):
     """Pebbles refereed in `protocol`, the referee failing as `how` says (its --misbehave)."""
     if protocol == "cli":
-        return CliGame("pebbles", CLI_REFEREE, extra_args=f"--misbehave {how}", cwd=str(ROOT), **settings)
+        return CliGame(CLI_REFEREE, name="pebbles", extra_args=f"--misbehave {how}", cwd=str(ROOT), **settings)
     return JsonGame(
-        "pebbles", f"{JSON_REFEREE} --misbehave {how} --seed {{seed}} {{players}}", cwd=str(ROOT), **settings
+        f"{JSON_REFEREE} --misbehave {how} --seed {{seed}} {{players}}", name="pebbles", cwd=str(ROOT), **settings
     )
 
 

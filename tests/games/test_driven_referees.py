@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from arena.games import make, sdk
+from arena.games import sdk
+from arena.games.protocols import make
 from arena.games.base import Player, RefereeFailure
 from tests.games.pebbles.harness import SDK_REFEREE, driven_game, player
 

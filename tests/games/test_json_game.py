@@ -6,7 +6,8 @@ import json
 import pytest
 
 from arena.errors import UsageError
-from arena.games import json_game, make
+from arena.games import json_game
+from arena.games.protocols import make
 from arena.games.base import RefereeFailure
 from arena.games.json_game import JsonGame
 from tests.games.pebbles.harness import JSON_REFEREE, ROOT, expected, player
@@ -20,7 +21,7 @@ TEMPLATES = {
 
 
 def game(template=TEMPLATES["ours"], seats=2, **settings) -> JsonGame:
-    return JsonGame("pebbles", template, seats=seats, cwd=str(ROOT), **settings)
+    return JsonGame(template, name="pebbles", seats=seats, cwd=str(ROOT), **settings)
 
 
 @pytest.mark.parametrize("form", TEMPLATES)
@@ -104,15 +105,19 @@ def test_a_cgarena_seed_attribute_is_the_fingerprint():
 
 def test_placeholders_become_arguments_as_each_tool_passes_them():
     commands = ["./bot a", "./bot b"]
-    assert JsonGame("x", "play {players} --seed {SEED}").arguments(5, commands) == [
+    assert JsonGame("play {players} --seed {SEED}", name="x").arguments(5, commands) == [
         "play",
         "./bot a",
         "./bot b",
         "--seed",
         "5",
     ]
-    assert JsonGame("x", "play bots/%ALL_PLAYERS%.exe").arguments(5, ["p", "q"]) == ["play", "bots/p.exe", "bots/q.exe"]
-    assert JsonGame("x", "play --p1={p1} '%P2%' x%SEED%").arguments(7, commands) == [
+    assert JsonGame("play bots/%ALL_PLAYERS%.exe", name="x").arguments(5, ["p", "q"]) == [
+        "play",
+        "bots/p.exe",
+        "bots/q.exe",
+    ]
+    assert JsonGame("play --p1={p1} '%P2%' x%SEED%", name="x").arguments(7, commands) == [
         "play",
         "--p1=./bot a",
         "./bot b",
@@ -134,7 +139,7 @@ def test_placeholders_become_arguments_as_each_tool_passes_them():
 )
 def test_bad_templates_are_the_users_mistake(command, says):
     with pytest.raises(UsageError, match=says):
-        JsonGame("x", command)
+        JsonGame(command, name="x")
 
 
 def test_config_makes_the_same_game_again():

@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from arena.games import make
+from arena.games.protocols import make
 from arena.games.relay import RelayGame
-from referee.errors import UserError
+from referee.platform.errors import UserError
 from tests.games.pebbles.harness import driven_game, expected, player
 
 game = functools.partial(driven_game, "relay")
@@ -57,5 +57,5 @@ def test_a_jar_runs_with_its_java_options():
 def test_bad_settings_are_the_users_mistake():
     with pytest.raises(UserError, match="2 to 10 players"):
         make({"protocol": "relay", "command": "r.jar", "players": 11})
-    with pytest.raises(UserError, match="turn_ms must be positive"):
-        RelayGame("r.jar", turn_ms=0)
+    with pytest.raises(UserError, match="turn_ms = 0: input should be greater than 0"):
+        make({"protocol": "relay", "command": "r.jar", "turn_ms": 0})

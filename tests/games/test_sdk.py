@@ -8,10 +8,11 @@ import time
 
 import pytest
 
-from arena.games import make, sdk
+from arena.games import sdk
+from arena.games.protocols import make
 from arena.games.base import RefereeFailure
 from arena.games.sdk import REFEREE_MAIN, SdkGame
-from referee.errors import UserError
+from referee.platform.errors import UserError
 from tests.games.pebbles.harness import driven_game, expected, player
 
 VERSIONS = [
@@ -107,7 +108,7 @@ def test_the_monitoring_line_lets_a_4_7_referee_count_overruns():
 
 
 def test_soft_timeouts_for_referees_older_than_4_7(monkeypatch):
-    monkeypatch.setattr(sdk, "SOFT_TIMELIMIT_EXTRA_MS", 400)  # a wide margin, for a busy machine
+    monkeypatch.setattr(sdk, "GRACE_MS", 400)  # a wide margin, for a busy machine
     players = [player("hostile", "slow", "250"), player("first")]
     outcome = game("--sdk", "4.6", "--turn-ms", "100", soft_timeouts=True).play(2, players, [0, 0])
     assert outcome.errors == ["timeout", None] and "third time" in outcome.detail
@@ -172,6 +173,6 @@ def test_bad_settings_are_the_users_mistake():
 
 def test_prepare_says_when_the_referee_cannot_be_found(tmp_path):
     with pytest.raises(UserError, match="no such referee jar"):
-        SdkGame(str(tmp_path / "missing.jar")).prepare([], sys.stderr)
+        SdkGame(str(tmp_path / "missing.jar")).prepare(sys.stderr)
     with pytest.raises(UserError, match="cannot find the referee's program"):
-        SdkGame("no-such-program --flag").prepare([], sys.stderr)
+        SdkGame("no-such-program --flag").prepare(sys.stderr)

@@ -98,9 +98,9 @@ def test_a_command_that_cannot_start_loses_as_it_would_on_codingame():
 
 
 def test_the_arena_plays_our_referee_through_both_protocols_alike(leftovers):
-    through_cli = CliGame("volcanoes", shlex.join(REFEREE), cwd=str(ROOT))
+    through_cli = CliGame(shlex.join(REFEREE), name="volcanoes", cwd=str(ROOT))
     through_json = JsonGame(
-        "volcanoes", shlex.join([*REFEREE, "psyleague", "--seed", "{seed}", "{p1}", "{p2}"]), cwd=str(ROOT)
+        shlex.join([*REFEREE, "psyleague", "--seed", "{seed}", "{p1}", "{p2}"]), name="volcanoes", cwd=str(ROOT)
     )
     players = [as_player(bot()), as_player(bot())]
     prints = set()

@@ -2,7 +2,7 @@
 seed=N -l LOG`), run by the arena as an external referee, plays game for game what the arena's
 in-process Volcanoes plays on the same seeds: the same winners, the same moves. The bots are seeded
 pure-Python ones with a fixed search (`pure-mcts:iterations=N` in process; as processes they take
-the arena's seed for the game from their environment, `referee/bot_env.py`)."""
+the arena's seed for the game from their environment, `referee/platform/bot_env.py`)."""
 
 import sys
 from pathlib import Path

@@ -13,7 +13,7 @@ import referee.cli
 from bots.iqtwist.generate import main as generate_main
 from bots.iqtwist.search import solutions
 from referee import judging
-from referee.puzzle import OracleError
+from referee.answers import OracleError
 from referee.iqtwist.judge import check_answer
 from referee.iqtwist.puzzle import PUZZLE
 from referee.iqtwist.rules import parse_state
@@ -31,7 +31,7 @@ def run_cli(*argv: str) -> int:
 
 
 def judge(challenges: list[str], command: str, time_ms: float = PUZZLE.default_ms, oracle: str | None = None):
-    return judging.judge(PUZZLE, [PUZZLE.parse_instance(text) for text in challenges], command, time_ms, oracle)
+    return judging.verdicts(PUZZLE, [PUZZLE.parse_instance(text) for text in challenges], command, time_ms, oracle)
 
 
 def printing(*lines: str) -> str:

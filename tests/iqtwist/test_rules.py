@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.errors import InputFormatError
+from referee.platform.errors import InputFormatError
 from referee.iqtwist.pieces import FOOTPRINTS, PIECES, SHAPES, footprint, oriented_shape
 from referee.iqtwist.rules import (
     Placement,

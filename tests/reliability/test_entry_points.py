@@ -33,8 +33,6 @@ CASE_SECONDS = 30  # a case that runs longer accepted its bad argument: a failur
 MAIN = re.compile(r"^if __name__ == .__main__.:", re.MULTILINE)
 
 
-# Cases that fail in the lead's files (arena/cli.py): the lead wires the shared number type in and
-# removes them here (`test_the_leads_cases_are_still_failing` tells when one passes).
 def _setup() -> configparser.ConfigParser:
     config = configparser.ConfigParser()
     config.read(ROOT / "setup.cfg")

@@ -1,5 +1,5 @@
 """No command writes over its input, and every file written over an existing one is written whole
-or not at all (referee/files.py): checked on a full disk (a small tmpfs) where the machine allows."""
+or not at all (referee/platform/files.py): checked on a full disk (a small tmpfs) where the machine allows."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import stat
 
 import pytest
 
-from referee.errors import UserError
-from referee.files import refuse_overwriting, same_file, usable_folder, write_atomic
+from referee.platform.errors import UserError
+from referee.platform.files import refuse_overwriting, same_file, usable_folder, write_atomic
 from tests.reliability.commands import ROOT, a_replay, one_line, run
 
 # ---------------------------------------------------------------- the helpers
@@ -139,7 +139,7 @@ def test_stormyseas_show_refuses_to_write_its_svg_over_its_cards(tmp_path):
 
 
 def test_analyse_writes_over_its_replay_whole_or_not_at_all(small_disk):
-    from arena.games.volcanoes import analyse
+    from arena import analyse
     from arena.errors import UsageError
 
     original = json.dumps(a_replay())

@@ -13,7 +13,7 @@ CASES = [
     (["bots.volcanoes.launch", "--serve", "mcts"], "--serve NAME IN_FD OUT_FD"),
     (["bots.volcanoes.pure.mcts", "--seed"], "options are --seed N and --iterations N"),
     (["bots.volcanoes.pure.mcts", "--iterations", "many"], "options are --seed N and --iterations N"),
-    (["referee.process", "--verbose"], "unrecognized arguments"),
+    (["referee.platform.process", "--verbose"], "unrecognized arguments"),
 ]
 
 

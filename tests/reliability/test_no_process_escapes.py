@@ -155,10 +155,14 @@ def test_the_fallback_ends_a_fork_chain_in_a_session_of_its_own(escape, tmp_path
 
 def test_the_mechanism_that_ran_is_told():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    told = subprocess.run([PYTHON, "-m", "referee.process"], capture_output=True, text=True, env=env, check=True)
+    told = subprocess.run(
+        [PYTHON, "-m", "referee.platform.process"], capture_output=True, text=True, env=env, check=True
+    )
     assert told.stdout.split(":")[0] in (process.CGROUP, process.TOKEN)
     env[process.NO_CGROUP_VARIABLE] = "1"
-    told = subprocess.run([PYTHON, "-m", "referee.process"], capture_output=True, text=True, env=env, check=True)
+    told = subprocess.run(
+        [PYTHON, "-m", "referee.platform.process"], capture_output=True, text=True, env=env, check=True
+    )
     assert told.stdout.startswith(f"{process.TOKEN}: ")
 
 
@@ -180,7 +184,7 @@ def test_the_bots_of_a_killed_process_are_ended_by_the_next_one():
     marker = f"caldera-escape-{secrets.token_hex(6)}"
     sleeper = [PYTHON, "-S", "-c", "import time; time.sleep(60)", marker]  # deaf to its closed input
     code = (
-        "from referee.process import BotProcess; "
+        "from referee.platform.process import BotProcess; "
         f"bot = BotProcess({sleeper!r}); print(bot.tree.cgroup, flush=True); "
         "import time; time.sleep(60)"
     )
@@ -193,7 +197,7 @@ def test_the_bots_of_a_killed_process_are_ended_by_the_next_one():
         owner.kill()
         owner.wait()
     assert marked(marker), "the bot died with its owner: the test tests nothing"
-    subprocess.run([PYTHON, "-m", "referee.process"], env=env, check=True, capture_output=True)
+    subprocess.run([PYTHON, "-m", "referee.platform.process"], env=env, check=True, capture_output=True)
     try:
         assert not marked(marker) and not cgroup.parent.exists()
     finally:
@@ -203,7 +207,7 @@ def test_the_bots_of_a_killed_process_are_ended_by_the_next_one():
 @needs_cgroup
 def test_a_forked_child_that_exits_leaves_its_parents_bots_alone():
     code = (
-        "import os, sys; from referee.process import BotProcess; bot = BotProcess(['sleep', '30']); "
+        "import os, sys; from referee.platform.process import BotProcess; bot = BotProcess(['sleep', '30']); "
         "pid = os.fork()\nif pid == 0: sys.exit(0)  # its exit runs the parent's atexit handlers\n"
         "os.waitpid(pid, 0); print(bot.running(), bot.tree.cgroup.is_dir()); bot.close()"
     )

@@ -1,4 +1,4 @@
-"""Numbers at the command line: one argparse type (referee.options.number) refuses NaN, infinities,
+"""Numbers at the command line: one argparse type (referee.platform.options.number) refuses NaN, infinities,
 numbers out of range and absurd times everywhere, so none reaches arithmetic that overflows, hangs or
 poisons a stored result."""
 
@@ -8,7 +8,7 @@ import argparse
 
 import pytest
 
-from referee.options import MAX_MS, count, number, positive_ms
+from referee.platform.options import MAX_MS, count, number, positive_ms
 from tests.reliability.commands import one_line, run
 
 
@@ -60,14 +60,17 @@ def test_a_bad_number_is_one_line_before_anything_runs(argv, prog, tmp_path):
 
 
 LEAD_CASES = [
-    (["match", "random", "boss", "--turn-ms", "inf"], "arena/cli.py: --turn-ms type=referee.options.positive_ms"),
+    (
+        ["match", "random", "boss", "--turn-ms", "inf"],
+        "arena/cli/options.py: --turn-ms type=referee.platform.options.positive_ms",
+    ),
     (
         ["match", "random", "boss", "--first-turn-ms", "1e300"],
-        "arena/cli.py: --first-turn-ms type=referee.options.positive_ms",
+        "arena/cli/options.py: --first-turn-ms type=referee.platform.options.positive_ms",
     ),
     (
         ["tune", "uct", "--params", "c", "--r-end", "inf"],
-        "arena/cli.py: --r-end type=referee.options.number(float, above=0)",
+        "arena/cli/play.py: --r-end type=referee.platform.options.number(float, above=0)",
     ),
 ]
 

@@ -1,4 +1,4 @@
-"""A player that cannot run is refused before any game, by one rule (referee.process.check_command)
+"""A player that cannot run is refused before any game, by one rule (referee.platform.process.check_command)
 in every command that takes one; a cache folder that cannot be used is one line too."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from referee.process import BotStartError, check_command
+from referee.platform.process import BotStartError, check_command
 
 from tests.reliability.commands import one_line, run
 

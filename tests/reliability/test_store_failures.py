@@ -1,6 +1,6 @@
-"""What the arena (arena/play/store.py, run.py, arena/cli.py) does when the machine fails a
+"""What the arena (arena/play/store.py, run.py, runs.py) does when the machine fails a
 run: a full disk, a worker killed, a killed run's WAL in a read-only folder, a path that is a folder.
-The shared pieces are referee.files, referee.options and referee.process."""
+The shared pieces are referee.platform.files, referee.platform.options and referee.platform.process."""
 
 from __future__ import annotations
 

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 import referee.cli as referee_cli
+from referee.answers import OracleError
 from referee.judging import judge_one
-from referee.puzzle import OracleError
 from referee.stormyseas import judge
+from referee.stormyseas.judge import StormySeasJudge
 from referee.stormyseas.puzzle import PUZZLE
 from referee.stormyseas.rules import parse_card
 
@@ -88,7 +89,7 @@ def test_judge_with_the_solver(cards):
     ],
 )
 def test_judge_states_why_a_solver_failed(cards, code, error):
-    verdict = judge_card(cards["card_3"], python_bot(code), time_ms=1500, with_optima=False)
+    verdict = judge_card(cards["card_3"], python_bot(code), time_ms=1500, judge=StormySeasJudge(with_optima=False))
     assert not verdict.solved
     assert verdict.error.endswith(error)
 
@@ -157,7 +158,10 @@ def test_the_oracle_runs_once_a_metric_and_a_better_answer_proves_it_wrong(cards
     with pytest.raises(OracleError, match="it answered NONE by units, but solved the card by the other metric"):
         judge_card(cards["card_3"], answer, oracle=metric_oracle("NONE", OPTIMAL_3))
     verdict = judge_card(
-        cards["card_3"], answer, oracle=metric_oracle(OPTIMAL_3, OPTIMAL_3, needs_rotation=True), rotation=True
+        cards["card_3"],
+        answer,
+        oracle=metric_oracle(OPTIMAL_3, OPTIMAL_3, needs_rotation=True),
+        judge=StormySeasJudge(rotation=True),
     )
     assert verdict.solved and verdict.optimum_slides == 8
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.errors import InputFormatError
+from referee.platform.errors import InputFormatError
 from tests.stormyseas.card_texts import CARD_3, ROOM_TO_TURN, SIDE_BY_SIDE
 from referee.stormyseas.rules import (
     Move,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.errors import InputFormatError
+from referee.platform.errors import InputFormatError
 from referee.vikings import rules
 from bots.vikings.generate import random_board
 

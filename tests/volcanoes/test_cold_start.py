@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from referee.process import BotProcess
+from referee.platform.process import BotProcess
 from referee.volcanoes.match import Settings, play_game
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.process import BotProcess
+from referee.platform.process import BotProcess
 from referee.volcanoes.match import Settings, play_game
 from tests.processes import alive
 

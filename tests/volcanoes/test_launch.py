@@ -81,7 +81,7 @@ class _KillingTheBotAfter:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_the_bot_plays_on_the_game_s_own_pipes_and_if_it_dies_the_stand_in_plays_on():
-    from referee.process import BotProcess
+    from referee.platform.process import BotProcess
     from referee.volcanoes.match import Settings, play_game
 
     env = dict(os.environ, **{launch.LOAD_FIRST_VARIABLE: "1"})

@@ -16,7 +16,7 @@ from bots.volcanoes.pure import book
 from bots.volcanoes.search import bitboard, tree
 from bots.volcanoes.state import GameState
 from bots.volcanoes.uct import UctBot
-from referee.process import BotProcess
+from referee.platform.process import BotProcess
 from referee.volcanoes import rules
 from referee.volcanoes.board import NEIGHBOURS
 from referee.volcanoes.match import Settings, play_game

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.process import BotProcess
+from referee.platform.process import BotProcess
 from referee.volcanoes.match import Settings, play_game
 
 SCRIPTS = Path(__file__).parent / "scripts"

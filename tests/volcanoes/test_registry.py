@@ -6,9 +6,11 @@ import pytest
 from bots.volcanoes import registry
 
 
-def test_every_registered_bot_declares_its_parameters_and_the_ladder_is_registered_bots():
-    assert set(registry.PARAMETERS) == set(registry.BOTS)
-    assert set(registry.LADDER) <= set(registry.BOTS)
+def test_every_record_is_its_own_bot_and_the_ladder_has_one_bot_a_rung():
+    assert all(name == record.name for name, record in registry.BOTS.items())
+    rungs = [record.ladder for record in registry.BOTS.values() if record.ladder is not None]
+    assert sorted(rungs) == list(range(len(rungs))) == [registry.BOTS[name].ladder for name in registry.LADDER]
+    assert all(registry.BOTS[record.stand_in].pure for record in registry.BOTS.values())
     for name in registry.BOTS:
         for parameter in registry.parameters(name):
             assert parameter.low <= parameter.default <= parameter.high, (name, parameter)

@@ -1,16 +1,20 @@
 """Volcanoes as an arena game: our exact referee (`referee/volcanoes/match.py`) in the worker's own
-process, the project's bots preloaded in it (in-process seats), any other player as a process."""
+process, the project's bots preloaded in it (in-process seats: seats.py), any other player as a
+process. Its own bots are resolved as players by arena/players/volcanoes.py."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
-from referee.process import BotError
+from referee.platform.process import BotError
 from referee.volcanoes.match import Result, Settings, play_game
+from referee.volcanoes.replay import replay_from_moves
+from referee.volcanoes.view import render
 
-from arena.games.base import STDERR_BYTES_PER_TURN, Game, Outcome, Player
-from arena.games.volcanoes import players as volcanoes_players
+from referee.platform.limits import FIRST_TURN_MS, STDERR_BYTES_PER_TURN, TURN_MS
+
+from arena.games.base import Game, Milliseconds, Outcome, Player
+from arena.games.volcanoes.seats import open_seat, turn_ms
 
 PROTOCOL = "volcanoes"
 COLOURS = ("blue", "orange")  # seat 0, seat 1
@@ -20,8 +24,8 @@ STDERR_BYTES_PER_GAME = 16_384  # what a stored game keeps of its bots' stderr, 
 
 @dataclass
 class VolcanoesGame(Game):
-    turn_ms: float = Settings.turn_ms
-    first_turn_ms: float = Settings.first_turn_ms
+    turn_ms: Milliseconds = TURN_MS
+    first_turn_ms: Milliseconds = FIRST_TURN_MS
 
     protocol = PROTOCOL
     name = "volcanoes"
@@ -38,46 +42,18 @@ class VolcanoesGame(Game):
         try:
             for colour, player, bot_seed in zip(COLOURS, players, bot_seeds, strict=True):
                 try:
-                    seats.append(volcanoes_players.open_seat(player, bot_seed, settings))
+                    seats.append(open_seat(player, bot_seed, settings))
                 except BotError as exc:
                     other = COLOURS[1 - COLOURS.index(colour)]
                     return _outcome(Result(seed, other, exc.reason, f"{colour} {exc}", 0, [], []))
-            limits = tuple(settings.limits(volcanoes_players.turn_ms(player, settings.turn_ms)) for player in players)
+            limits = tuple(settings.limits(turn_ms(player, settings.turn_ms)) for player in players)
             return _outcome(play_game(seats[0], seats[1], seed, settings, limits))
         finally:
             for seat in seats:
                 seat.close()
 
-    def resolve(self, spec: str, label: str | None, cache) -> Player | None:
-        return volcanoes_players.resolve(spec, label, cache)
-
-    def known_players(self) -> str:
-        return volcanoes_players.known_players()
-
-    def prepare(self, players: list[Player], log=sys.stderr) -> None:
-        volcanoes_players.prepare(players, log)
-        for note in volcanoes_players.fixed_budget_notes(players, self.settings):
-            print(note, file=log)
-
-    def changed_since(self, player: Player) -> str | None:
-        return volcanoes_players.changed_since(player)
-
-    def default_players(self) -> list[str]:
-        return volcanoes_players.default_tournament()
-
-    def parameters(self, player: Player) -> dict | None:
-        return volcanoes_players.parameters(player) or None
-
-    def parameter_values(self, player: Player) -> dict | None:
-        return dict(volcanoes_players.spec_of(player).options) if player.kind == "bot" else None
-
-    def with_values(self, spec: str, values: dict) -> str:
-        return volcanoes_players.spec_with(spec, values)
-
     def replay(self, record: dict) -> dict | None:
         """The replay of a stored game, rebuilt from its moves (the store keeps no positions)."""
-        from referee.volcanoes.replay import replay_from_moves
-
         moves = (record.get("data") or {}).get("moves")
         if not moves:
             return None
@@ -93,8 +69,6 @@ class VolcanoesGame(Game):
         )
 
     def replay_page(self, record: dict) -> str | None:
-        from referee.volcanoes.view import render
-
         replay = self.replay(record)
         return render(replay) if replay else None
 

@@ -8,6 +8,9 @@ import sys
 import time
 from random import Random
 
+from referee.platform.errors import CommandParser
+from referee.platform.options import positive_seconds
+
 from . import rules
 
 
@@ -32,9 +35,6 @@ def playouts_per_second(seconds: float = 2.0, seed: int = 0, playout=rules.rando
 
 
 def main(argv: list[str] | None = None) -> int:
-    from referee.errors import CommandParser
-    from referee.options import positive_seconds
-
     parser = CommandParser(prog="python -m bots.volcanoes.pure.bench", description=__doc__)
     parser.add_argument(
         "seconds", nargs="?", type=positive_seconds, default=5.0, help="CPU seconds per figure (default 5)"

@@ -25,13 +25,13 @@ from math import log, sqrt
 from random import Random
 
 from bots.volcanoes.bot import Bot, main
-from referee.bot_env import given_seed
+from referee.platform.bot_env import given_seed
 
 from . import BUDGET, book, rules
 from .decisive import decisive_playout
 
 # The options, name: (default, low, high), integers where the default is one: the registry's
-# declaration of this bot (`bots.volcanoes.registry.PARAMETERS`), made here because the bundled file
+# declaration of this bot (`bots.volcanoes.registry.BOTS`), made here because the bundled file
 # carries no registry. The prior: `prior` virtual AMAF visits to each move of a new node, at a mean
 # by what the tile touches (`_prior`).
 OPTIONS = {
@@ -375,7 +375,7 @@ class MCTSBot(Bot):
 def _options(argv: list[str]) -> dict:
     """`--seed N` and `--iterations N` from the command line (CodinGame gives none); anything else
     ends the process with one line and exit status 2 (no argparse: this file is the submission).
-    The seed, if not given there, from the environment, where the arena puts it (`referee.bot_env`)."""
+    The seed, if not given there, from the environment, where the arena puts it (`referee.platform.bot_env`)."""
     options = {"seed": given_seed()}
     flags = {"--seed": "seed", "--iterations": "iterations"}
     for flag, value in zip(argv[::2], argv[1::2] + [""] * (len(argv) % 2), strict=True):

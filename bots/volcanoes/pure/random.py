@@ -24,6 +24,6 @@ class RandomBot(Bot):
 
 
 if __name__ == "__main__":
-    from referee.bot_env import given_seed
+    from referee.platform.bot_env import given_seed
 
     main(RandomBot(seed=given_seed()))

@@ -5,7 +5,7 @@ game. From the checkout's root:
         [-d seed=N | -seed N] [-league N] [-l LOG.json]
 
 It prints each player's score (-1 for a player that failed), then `seed=N` (and `league=N` when
-given), and with -l writes the SDK runner's result JSON (referee/brutaltester.py). Without a seed it
+given), and with -l writes the SDK runner's result JSON (referee/platform/brutaltester.py). Without a seed it
 draws one. `--first-turn-ms` and `--turn-ms` set the bots' limits.
 
 `--chatter` prints lines of its own on stdout before the result, as a real referee that logs with
@@ -26,8 +26,8 @@ import time
 from contextlib import ExitStack
 
 from referee import brutaltester
-from referee.errors import UserError
-from referee.process import BotProcess, claim_orphans
+from referee.platform.errors import UserError
+from referee.platform.process import BotProcess, claim_orphans
 
 from . import host
 

@@ -1,6 +1,6 @@
 """Pebbles played by a referee that starts the bots and keeps their clocks itself, as the referees of
 protocols (A) and (B) do (`cli_referee.py`, `json_referee.py`): each seat a BotProcess
-(referee/process.py), the rules rules.py's."""
+(referee/platform/process.py), the rules rules.py's."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 
-from referee.process import BotError, BotProcess
+from referee.platform.process import BotError, BotProcess
 
 from . import rules
 

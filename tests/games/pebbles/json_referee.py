@@ -22,7 +22,7 @@ import sys
 import time
 from contextlib import ExitStack
 
-from referee.process import BotProcess, claim_orphans
+from referee.platform.process import BotProcess, claim_orphans
 
 from . import host
 

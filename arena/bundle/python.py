@@ -1,4 +1,5 @@
-"""`arena bundle BOT -o submission.py`: one self-contained Python file for CodinGame's judge.
+"""One self-contained Python file for CodinGame's judge, of one of the project's bots (`arena bundle BOT
+-o submission.py`).
 
 The bundler follows the bot module's imports (read with `ast`, never executed) through the
 project's packages, puts each module's source in one file, and has that file install an import
@@ -15,12 +16,11 @@ CodinGame counts a submission in UTF-16 code units and accepts at most 100,000; 
 limit is compressed (zlib, then base85 in a string literal) and unpacks itself when run.
 
 A user's bot of any game, given by its entry file (`arena bundle PATH/main.py`), is bundled with
-the modules of its own folder: see arena/bundle_folder.py.
+the modules of its own folder: see arena/bundle/folder.py.
 """
 
 from __future__ import annotations
 
-import argparse
 import ast
 import base64
 import re
@@ -29,15 +29,11 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.errors import CommandParser, run_command
-from referee.files import refuse_overwriting, write_atomic
-from referee.options import count
+from referee.platform.limits import CODE_UNITS
 
 from arena.errors import UsageError
+from arena.project import PROJECT_PACKAGES, PROJECT_ROOT
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-PROJECT_PACKAGES = ("referee", "bots", "arena")
-CODINGAME_LIMIT = 100_000
 COMPRESS_CHOICES = ("auto", "always", "never")
 # Data that only the bundle of the bot that plays from it carries, module -> that bot's module. The
 # pure engine's opening book (some 20,000 UTF-16 units that compress badly) would put a numba bot's
@@ -127,7 +123,7 @@ def resolve_bot(bot: str, root: Path = PROJECT_ROOT) -> str:
     else:
         candidates = [f"bots.volcanoes.pure.{bot}", f"bots.volcanoes.{bot}"]
     for name in candidates:
-        path = _module_file(name, root)
+        path = module_file(name, root)
         if path is None:
             continue
         if path.name == "__init__.py":
@@ -138,7 +134,7 @@ def resolve_bot(bot: str, root: Path = PROJECT_ROOT) -> str:
     raise BundleError(f"no bot module {' or '.join(candidates)} in {root}")
 
 
-def _module_file(name: str, root: Path) -> Path | None:
+def module_file(name: str, root: Path) -> Path | None:
     path = root.joinpath(*name.split("."))
     if path.with_suffix(".py").is_file():
         return path.with_suffix(".py")
@@ -204,7 +200,7 @@ def collect(
         name = pending.pop()
         if name in found:
             continue
-        path = _module_file(name, root)
+        path = module_file(name, root)
         if path is None:
             raise BundleError(f"cannot find module {name} in {root}")
         is_package = path.name == "__init__.py"
@@ -215,7 +211,7 @@ def collect(
         for imported in imports:
             top = imported.partition(".")[0]
             if local(top):
-                if _module_file(imported, root) is not None:
+                if module_file(imported, root) is not None:
                     pending.append(imported)
             elif top != "__future__" and top not in sys.stdlib_module_names:
                 external.add(top)
@@ -284,7 +280,7 @@ def _compressed(text: str) -> str:
     )
 
 
-def build(bot: str, compress: str = "auto", limit: int = CODINGAME_LIMIT, root: Path = PROJECT_ROOT) -> Bundle:
+def build(bot: str, compress: str = "auto", limit: int = CODE_UNITS, root: Path = PROJECT_ROOT) -> Bundle:
     """The submission for `bot` (a bot name or a module path). `compress` is "auto" (only when the
     plain file is over `limit`), "always" or "never". Raises BundleError when the result is over
     `limit` UTF-16 units."""
@@ -314,150 +310,3 @@ def assemble(
         how = "compressed" if compressed else "uncompressed (try --compress auto)"
         raise BundleError(f"the bundle of {entry} is {bundle.size:,} UTF-16 units {how}, over the limit of {limit:,}")
     return bundle
-
-
-def register(subparsers) -> None:
-    """Add `bundle` to the `arena` command's subcommands."""
-    p = subparsers.add_parser(
-        "bundle", help="one self-contained Python file to submit to CodinGame", description=__doc__
-    )
-    _add_arguments(p)
-
-
-def _add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "bot",
-        metavar="BOT",
-        help="a bot name (mcts, boss, ...), a dotted module path, or a bot's entry file (PATH/main.py) of any game",
-    )
-    p.add_argument("-o", "--output", metavar="FILE", required=True, help="where to write the submission")
-    p.add_argument(
-        "--compress",
-        choices=COMPRESS_CHOICES,
-        default="auto",
-        help="zlib + base85: only when over the limit (auto, default), always or never",
-    )
-    p.add_argument(
-        "--limit",
-        type=count(1),
-        default=CODINGAME_LIMIT,
-        help=f"the size limit in UTF-16 code units (default {CODINGAME_LIMIT:,})",
-    )
-    p.add_argument(
-        "--check",
-        type=count(1),
-        nargs="?",
-        const=4,
-        default=0,
-        metavar="GAMES",
-        help="then play GAMES games (default 4) of the written file, run by `python -S` through "
-        "the referee at CodinGame's limits, and print its first answer and worst turn; "
-        "exit status 1 if it forfeits one. For a bot file: record GAMES games of its game and "
-        "replay their turns to the written file and to the original; exit status 1 if an answer differs",
-    )
-    p.add_argument(
-        "--opponent",
-        metavar="PLAYER",
-        help="the opponent of --check: for a registered bot, a registered bot with options (NAME:OPT=VALUE) "
-        "played in this process or a command line (default greedy); for a bot's file, a player of the chosen game",
-    )
-    from arena import bundle_folder  # (it imports this module)
-
-    bundle_folder.add_arguments(p)
-    p.set_defaults(run=run_bundle)
-
-
-def run_bundle(args: argparse.Namespace) -> int:
-    from arena import bundle_folder
-
-    if bundle_folder.is_file_bot(args.bot):
-        return bundle_folder.run(args)
-    bundle_folder.refuse_file_options(args)
-    bundle = build(args.bot, args.compress, args.limit)
-    refuse_overwriting(args.output, *filter(None, (_module_file(name, PROJECT_ROOT) for name in bundle.modules)))
-    try:
-        write_atomic(args.output, bundle.text)
-    except OSError as exc:
-        raise BundleError(f"cannot write {args.output}: {exc.strerror or exc}") from None
-    how = "compressed" if bundle.compressed else "not compressed"
-    print(
-        f"wrote {args.output}: {bundle.entry} and {len(bundle.modules) - 1} more modules, "
-        f"{bundle.size:,} UTF-16 units ({how}; limit {args.limit:,})"
-    )
-    if bundle.external:
-        print(f"imports from outside the project: {', '.join(bundle.external)}")
-    if args.check:
-        return check(Path(args.output), args.check, args.opponent or "greedy")
-    return 0
-
-
-def check(path: Path, games: int, opponent: str) -> int:
-    """Play `games` games of the submission at `path` (by `python -S`, as a process, through the
-    referee at CodinGame's limits) against `opponent`, seats alternating; print what a judge we
-    cannot see would care about. 1 if it forfeited a game, else 0."""
-    from referee.process import BotProcess
-    from referee.volcanoes.match import Settings, play_game
-
-    settings = Settings()
-    new_seat = _opponent(opponent, settings)
-    first, later, forfeits, wins = [], [], [], 0
-    for game in range(games):
-        ours = "blue" if game % 2 == 0 else "orange"
-        with BotProcess([sys.executable, "-S", str(path)]) as submission:
-            seat, limits = new_seat(game)
-            try:
-                blue, orange = (submission, seat) if ours == "blue" else (seat, submission)
-                own = (None, limits) if ours == "blue" else (limits, None)
-                result = play_game(blue, orange, seed=game, settings=settings, limits=own)
-            finally:
-                seat.close()
-        times = [t.time_ms for t in result.turn_log if t.actor == ours and t.time_ms is not None]
-        first += times[:1]
-        later += times[1:]
-        wins += result.winner == ours
-        if result.winner not in (ours, "draw") and result.reason in ("timeout", "invalid", "crash"):
-            forfeits.append(f"game {game + 1}: {result.reason} ({result.detail})")
-    later.sort()
-    print(
-        f"check: {games} games against {opponent} as a process under `python -S`: {wins} won; "
-        f"first answer max {max(first, default=0):.0f} ms; later turns median "
-        f"{later[len(later) // 2] if later else 0:.0f} ms, max {max(later, default=0):.0f} ms; "
-        f"{len(forfeits)} forfeits"
-    )
-    for line in forfeits:
-        print("  " + line)
-    return 1 if forfeits else 0
-
-
-def _opponent(opponent: str, settings):
-    """A function: game number -> (a new seat for `opponent`, its limits or None), the opponent
-    prepared before any clock runs. A registered bot (`NAME:OPTIONS`) plays in this process under
-    its own limits, any other command as a process."""
-    from bots.volcanoes import registry
-    from bots.volcanoes.bot import load
-    from bots.volcanoes.seat import open_seat
-    from referee.process import BotProcess, BotStartError, warm_up
-
-    from arena.play.players import split_label
-
-    opponent = split_label(opponent)[1]  # `LABEL=SPEC` as everywhere in the arena: the label names nothing here
-    if opponent.partition(":")[0] in registry.BOTS:
-        try:
-            spec = registry.parse(opponent)
-        except ValueError as exc:
-            raise UsageError(f"--opponent {opponent!r}: {exc}") from None
-        load(spec.make())  # its kernels, compiled or loaded now
-        limits = settings.limits(spec.turn_ms)
-        return lambda game: (open_seat(spec.make(seed=game), limits), limits)
-    try:
-        warm_up(opponent)
-        BotProcess(opponent).close()  # (a command that cannot start is the user's to fix, in one line)
-    except BotStartError as exc:
-        raise UsageError(f"--opponent {opponent!r} cannot play: {exc}") from None
-    return lambda game: (BotProcess(opponent), None)
-
-
-if __name__ == "__main__":
-    parser = CommandParser(prog="python -m arena.bundle", description=__doc__)
-    _add_arguments(parser)
-    sys.exit(run_command(parser.parse_args()))

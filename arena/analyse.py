@@ -1,4 +1,4 @@
-"""`arena analyse`'s work (its command line: analyse_cli.py): replays of files or of a run's games
+"""`arena analyse`'s work (its command line: arena/cli/analyse.py): replays of files or of a run's games
 searched by an engine (`bots/volcanoes/analyse.py`), written back with their analysis and pages, and
 a player's typical mistakes."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from bots.volcanoes.analyse import Analyser, engines
-from referee.files import refuse_overwriting, usable_folder, write_atomic
+from referee.platform.files import refuse_overwriting, usable_folder, write_atomic
 from referee.volcanoes import analysis
 from referee.volcanoes.replay import read_replay, replay_problem
 from referee.volcanoes.view import render

@@ -9,14 +9,11 @@ The command lives in `arena`, not in `referee volcanoes`, because the engine is 
 imports no bot; `referee volcanoes view` draws an analysed replay like any other.
 """
 
-# The work (analyse.py: Volcanoes' engines and rules, numba, half a second to import) is imported
-# when the command runs, so that `arena` on another game loads no numba.
-
 from __future__ import annotations
 
 from bots.volcanoes.registry import ANALYSIS_ENGINE as ENGINE
 from bots.volcanoes.registry import ANALYSIS_ITERATIONS as ITERATIONS
-from referee.options import count
+from referee.platform.options import count
 
 
 def register(subparsers) -> None:
@@ -52,6 +49,8 @@ def register(subparsers) -> None:
 
 
 def _run(args) -> int:
-    from arena.games.volcanoes.analyse import run_analyse  # here: see the comment above the imports
+    # The work (Volcanoes' engines and rules: numba, half a second to import) is imported when the
+    # command runs, so that `arena` on another game loads no numba.
+    from arena.analyse import run_analyse
 
     return run_analyse(args)

@@ -9,7 +9,7 @@ stay for the next turn.
 "Every process it started" includes those that left its process group or session (`setsid`),
 were orphaned, emptied their environment or fork without end: a `ProcessTree` owns them all, in a
 cgroup of the bot's own where the machine allows it, else by a token and this process's adoption
-of orphans (see ProcessTree). `python -m referee.process` says which one this machine gives. No
+of orphans (see ProcessTree). `python -m referee.platform.process` says which one this machine gives. No
 close waits on a pipe without a bound: an orphan may keep the bot's pipes open.
 """
 
@@ -38,9 +38,8 @@ from pathlib import Path
 
 from .bot_env import SEED_VARIABLE, TOKEN_VARIABLE
 from .clock import waited_for_cpu
+from .limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
 
-MAX_ANSWER_BYTES = 10_000  # CodinGame's Agent.AGENT_MAX_BUFFER_SIZE
-STDERR_BYTES_PER_TURN = 4096  # what CodinGame shows of a turn's stderr
 WARM_UP_SECONDS = 600  # for a bot's warm-up command: compiling numba kernels on a busy machine
 
 
@@ -425,7 +424,7 @@ def claim_orphans() -> bool:
 
 
 def containment() -> str:
-    """How this process ends its bots' process trees, in words (`python -m referee.process`)."""
+    """How this process ends its bots' process trees, in words (`python -m referee.platform.process`)."""
     home = _cgroup_home()
     if home is not None:
         way = "cgroup.kill" if (home / "cgroup.kill").exists() else "freezing it, then SIGKILL to each process"
@@ -675,7 +674,7 @@ class BotProcess:
         end (the exception it died of); `take_stderr` then gives the last `stderr_bytes_per_turn`."""
         self.args = split_command(command)
         self._max_line_bytes = max_line_bytes
-        if seed is not None:  # the bot's seed for this game, for a bot that takes it (referee/bot_env.py)
+        if seed is not None:  # the bot's seed for this game, for a bot that takes it (referee/platform/bot_env.py)
             env = dict(os.environ if env is None else env, **{SEED_VARIABLE: str(seed)})
         self.tree = ProcessTree()  # `tree.mechanism` says how its end reaches every process
         try:
@@ -848,6 +847,6 @@ if __name__ == "__main__":
     from .errors import CommandParser
 
     CommandParser(
-        prog="python -m referee.process", description="Say how bots' process trees are ended here."
+        prog="python -m referee.platform.process", description="Say how bots' process trees are ended here."
     ).parse_args()
     print(containment())

@@ -1,0 +1,119 @@
+"""`arena bundle ... --check`: a written submission played before it is pasted into the judge.
+
+- The submission of one of the project's Volcanoes bots is played as CodinGame's judge would run it,
+  a process under `python -S` at CodinGame's limits, through our referee, against an opponent (any
+  Volcanoes player: a registered bot in this process, under its own limits, or a command), the
+  seats alternating. What a judge we cannot see would care about is printed: its first answer, its
+  worst turn, its forfeits (a slow turn on a busy machine forfeits, and the check says so).
+- A user's bot file of any game is checked against its original: the turns of recorded games (or of
+  saved transcripts) replayed to the original and to the bundle, their answers compared turn by turn
+  (see arena/bundle/folder.py).
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import tempfile
+from pathlib import Path
+
+from arena.bench import transcripts
+from arena.games.base import Game, Player
+from arena.games.protocols import DEFAULT_GAME, make
+from arena.players import registry as players
+
+RECORDING_SEED = 1  # the seeds of the games recorded for a bot file's check derive from it
+FORFEITS = ("timeout", "invalid", "crash")
+
+
+def check_submission(path: Path, games: int, opponent: str) -> int:
+    """Play `games` games of the submission at `path` against `opponent`, seats alternating; print
+    what a judge would care about. 1 if it forfeited a game, else 0."""
+    game = make(DEFAULT_GAME)
+    submission = Player("submission", str(path), "file", shlex.join([sys.executable, "-S", str(path)]), "check")
+    rival = players.resolve(opponent, game)
+    players.prepare([rival], game)
+    first, later, forfeits, wins = [], [], [], 0
+    for number in range(games):
+        ours = number % 2
+        seats = [submission, rival] if ours == 0 else [rival, submission]
+        outcome = game.play(number, seats, [number, number])
+        times = (outcome.times_ms or [[], []])[ours]
+        first += times[:1]
+        later += times[1:]
+        wins += outcome.ranks[ours] < outcome.ranks[1 - ours]
+        if outcome.errors[ours] in FORFEITS:
+            forfeits.append(f"game {number + 1}: {outcome.errors[ours]} ({outcome.detail})")
+    later.sort()
+    print(
+        f"check: {games} games against {opponent} as a process under `python -S`: {wins} won; "
+        f"first answer max {max(first, default=0):.0f} ms; later turns median "
+        f"{later[len(later) // 2] if later else 0:.0f} ms, max {max(later, default=0):.0f} ms; "
+        f"{len(forfeits)} forfeits"
+    )
+    for line in forfeits:
+        print("  " + line)
+    return 1 if forfeits else 0
+
+
+def check_file_bot(
+    entry: Path, output: Path, games: int, turns_file: str | None, game: Game, opponent: str | None
+) -> int:
+    """Replay turns to the original and to the bundle and compare their answers: 0 if the bundle
+    answered every turn as the original did, 1 if not. The turns: `turns_file`'s, or those of `games`
+    games of `game` recorded now, the bot against itself or `opponent`."""
+    original = f"{sys.executable} {entry.resolve()}"
+    if turns_file:
+        scripts, recorded_by_original = transcripts.load(turns_file), False
+    else:
+        scripts, recorded_by_original = _record(entry, original, games, game, opponent), True
+    bundled = f"{sys.executable} -S {output.resolve()}"
+    turns = sum(len(t.turns) for t in scripts)
+    first_ms, later_ms = [], []
+    with tempfile.TemporaryDirectory(prefix="caldera-bundle-check-") as empty:
+        for script in scripts:
+            theirs = transcripts.replay(original, script, first_s=30.0, turn_s=10.0)
+            try:
+                ours = transcripts.replay(bundled, script, cwd=empty, first_s=30.0, turn_s=10.0)
+            except transcripts.TranscriptError as exc:
+                print(f"check: the bundle failed: {exc}")
+                return 1
+            first_ms.append(ours.first_s * 1000)
+            later_ms += [s * 1000 for s in ours.later_s]
+            for i, (a, b) in enumerate(zip(theirs.answers, ours.answers, strict=True)):
+                if a != b:
+                    print(
+                        f"check: on {script.where(i)} the bundle answered {_text(b)}, the original {_text(a)} "
+                        f"({turns} turns of {len(scripts)} transcript(s))"
+                    )
+                    recorded = tuple(turn.answer for turn in script.turns)
+                    if recorded_by_original and tuple(theirs.answers) != recorded:
+                        print(
+                            "  the original itself answers otherwise than in its recorded game: its answers "
+                            "depend on time or on unseeded randomness (give it a fixed budget for the check)"
+                        )
+                    return 1
+    later_ms.sort()
+    print(
+        f"check: the bundle (by `python -S`, from an empty folder) answered all {turns} turns of "
+        f"{len(scripts)} transcript(s) as the original did; first answer max {max(first_ms):.0f} ms; "
+        f"later turns median {later_ms[len(later_ms) // 2] if later_ms else 0:.1f} ms, "
+        f"max {max(later_ms, default=0):.1f} ms"
+    )
+    return 0
+
+
+def _record(entry: Path, original: str, games: int, game: Game, opponent: str | None) -> list[transcripts.Transcript]:
+    """The transcripts of `games` games of `game` played by the original (a game's own bot opposing
+    it runs as a process: recorded games need processes)."""
+    bot = Player(entry.stem, str(entry), "command", original, "check")
+    rival = None
+    if opponent:
+        command, cwd = players.command(players.resolve(opponent, game), game)
+        rival = Player(opponent, opponent, "command", command, "check", cwd)
+    print(f"check: recording {games} game(s) of {game.name} ...", file=sys.stderr, flush=True)
+    return transcripts.record_games(game, bot, rival, games, RECORDING_SEED)
+
+
+def _text(answer: tuple[str, ...]) -> str:
+    return repr(answer[0][:60]) if len(answer) == 1 else repr([line[:60] for line in answer])

@@ -1,0 +1,53 @@
+"""A user's Python bot of any game in one file (`arena bundle PATH/main.py -o submission.py`).
+
+The bot is what `python PATH/main.py` runs: the entry file, and every module it imports (at any
+depth) that Python would find in the entry's folder, modules and packages alike. They are bundled
+as the project's own bots are (arena/bundle/python.py): their sources in one file, served by an import hook,
+the entry run as `__main__`; the size counted in UTF-16 code units, as CodinGame counts it, and the
+file compressed only when over the limit.
+
+CodinGame runs a submission with Python's standard library alone. A module imported from neither
+the standard library nor the bot's folder is *named in a warning*, not refused: bots often import
+one where it is there and do without it elsewhere (`try: import numpy ... except ImportError`), which
+only running the bot can tell, and `--check` runs the bundle by `python -S`, without site-packages.
+numba, which CodinGame lacks, gets the project's stand-in whose decorators do nothing.
+
+`--check` (arena/bundle/check.py) then replays turns of the bot's game to the original (`python PATH/main.py`) and to the
+bundle (`python -S submission.py`, from an empty folder, so that nothing of the bot's folder can be
+imported by mistake), each given the seat's seed of the game, and compares their answers turn by
+turn: the turns saved by `arena bench --record` (`--turns FILE`), or turns recorded from GAMES
+games of the chosen game (`--game NAME`, `--referee CMD --protocol P`; Volcanoes by default), the
+bot against itself or `--opponent`. A bot whose answers depend on time (a search with a time budget)
+or on unseeded randomness answers differently in any two runs: give it a fixed budget for the check.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arena.bundle import python as bundler
+
+
+def is_file_bot(bot: str) -> bool:
+    """Whether `arena bundle BOT` names a bot's entry file (not a project bot's name or module)."""
+    return bot.endswith(".py") or "/" in bot
+
+
+def build_file(entry: Path, compress: str = "auto", limit: int = bundler.CODE_UNITS) -> bundler.Bundle:
+    """The submission of the bot whose entry file is `entry` (see the module's docstring)."""
+    if compress not in bundler.COMPRESS_CHOICES:
+        raise bundler.BundleError(f"compress must be one of {', '.join(bundler.COMPRESS_CHOICES)}, not {compress!r}")
+    if not entry.is_file():
+        raise bundler.BundleError(f"no bot file {entry}")
+    if entry.suffix != ".py" or not entry.stem.isidentifier():
+        raise bundler.BundleError(f"{entry}: the entry must be a Python file named as a module is (main.py, my_bot.py)")
+    root = entry.resolve().parent
+    modules, external = bundler.collect(entry.stem, root, local=lambda top: bundler.module_file(top, root) is not None)
+    return bundler.assemble(entry.stem, modules, external, compress, limit)
+
+
+def module_files(entry: Path, bundle: bundler.Bundle) -> list[Path]:
+    """The files of the bot's folder that `bundle` holds."""
+    root = entry.resolve().parent
+    files = (bundler.module_file(name, root) for name in bundle.modules)
+    return [path for path in files if path is not None]

@@ -1,0 +1,58 @@
+"""The `arena` command: matches, tournaments and SPRT tests between bots, the tuning of a bot's
+parameters, leagues, reports, timing benchmarks, the bundler and the analysis of games. `arena
+tournament` with no argument plays a ladder of the project's own bots.
+
+Each command's parser is in a module of its own here, and only its parser: the work is in the rooms
+below (arena/play, arena/bench, arena/bundle, arena/web...), which import nothing of the command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from referee.platform.errors import CommandParser, UserError, reader_gone
+from referee.platform.errors import report as report_mistake
+
+from arena.cli import analyse, bench, bundle, league, play, serve
+from arena.cli import report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    _name_each_command(parser)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # said by the command they were given to (`arena match: unrecognized ...`)
+        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
+    if not hasattr(args, "run"):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return args.run(args)
+    except UserError as exc:  # a user's mistake: `arena COMMAND: message` (anything else is a bug: a traceback)
+        return report_mistake(args, exc)
+    except BrokenPipeError:  # `arena report DB | head`: the reader has what it wanted
+        return reader_gone()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = CommandParser(prog="arena", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(title="commands")
+    play.register(sub)
+    report.register(sub)
+    league.register(sub)
+    serve.register(sub)
+    bench.register(sub)
+    bundle.register(sub)
+    analyse.register(sub)
+    return parser
+
+
+def _name_each_command(parser: argparse.ArgumentParser) -> None:
+    """Each command's parser set as the default `command_parser` of its own arguments, the deepest
+    one winning (`arena league add`)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                command.set_defaults(command_parser=command)
+                _name_each_command(command)

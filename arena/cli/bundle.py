@@ -1,0 +1,122 @@
+"""`arena bundle BOT -o submission.py [--check [GAMES]]`: the one file to paste into CodinGame, of one
+of the project's Volcanoes bots (arena/bundle/python.py) or of a user's Python bot of any game
+(arena/bundle/folder.py), then checked by playing it (arena/bundle/check.py)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from referee.platform.files import refuse_overwriting, write_atomic
+from referee.platform.limits import CODE_UNITS
+from referee.platform.options import count
+
+from arena.bundle import check, folder
+from arena.bundle.python import COMPRESS_CHOICES, BundleError, build, module_file
+from arena.project import PROJECT_ROOT
+from arena.cli.options import add_game_options, game_of, names_a_game
+
+
+def register(sub) -> None:
+    p = sub.add_parser("bundle", help="one self-contained Python file to submit to CodinGame", description=__doc__)
+    p.add_argument(
+        "bot",
+        metavar="BOT",
+        help="a bot name (mcts, boss, ...), a dotted module path, or a bot's entry file (PATH/main.py) of any game",
+    )
+    p.add_argument("-o", "--output", metavar="FILE", required=True, help="where to write the submission")
+    p.add_argument(
+        "--compress",
+        choices=COMPRESS_CHOICES,
+        default="auto",
+        help="zlib + base85: only when over the limit (auto, default), always or never",
+    )
+    p.add_argument(
+        "--limit",
+        type=count(1),
+        default=CODE_UNITS,
+        help=f"the size limit in UTF-16 code units (default {CODE_UNITS:,})",
+    )
+    p.add_argument(
+        "--check",
+        type=count(1),
+        nargs="?",
+        const=4,
+        default=0,
+        metavar="GAMES",
+        help="then play GAMES games (default 4) of the written file, run by `python -S` through "
+        "the referee at CodinGame's limits, and print its first answer and worst turn; "
+        "exit status 1 if it forfeits one. For a bot file: record GAMES games of its game and "
+        "replay their turns to the written file and to the original; exit status 1 if an answer differs",
+    )
+    p.add_argument(
+        "--opponent",
+        metavar="PLAYER",
+        help="the opponent of --check: for a registered bot, a registered bot with options (NAME:OPT=VALUE) "
+        "played in this process or a command line (default greedy); for a bot's file, a player of the chosen game",
+    )
+    p.add_argument(
+        "--turns",
+        metavar="FILE",
+        help="a bot file's --check: replay the turns saved by `arena bench --record FILE` "
+        "(default: record GAMES games of the chosen game)",
+    )
+    add_game_options(p)
+    p.set_defaults(run=run_bundle)
+
+
+def run_bundle(args: argparse.Namespace) -> int:
+    if folder.is_file_bot(args.bot):
+        return _bundle_file_bot(args)
+    if args.turns or names_a_game(args):
+        raise BundleError(
+            "--turns, --game and --referee check a bot file (arena bundle PATH/main.py); "
+            f"{args.bot} is checked on Volcanoes against --opponent"
+        )
+    bundle = build(args.bot, args.compress, args.limit)
+    refuse_overwriting(args.output, *filter(None, (module_file(name, PROJECT_ROOT) for name in bundle.modules)))
+    _write(args.output, bundle.text)
+    how = "compressed" if bundle.compressed else "not compressed"
+    print(
+        f"wrote {args.output}: {bundle.entry} and {len(bundle.modules) - 1} more modules, "
+        f"{bundle.size:,} UTF-16 units ({how}; limit {args.limit:,})"
+    )
+    if bundle.external:
+        print(f"imports from outside the project: {', '.join(bundle.external)}")
+    if args.check:
+        return check.check_submission(Path(args.output), args.check, args.opponent or "greedy")
+    return 0
+
+
+def _bundle_file_bot(args: argparse.Namespace) -> int:
+    """`arena bundle PATH/main.py -o FILE [--check [GAMES]]`."""
+    entry = Path(args.bot)
+    result = folder.build_file(entry, args.compress, args.limit)
+    output = Path(args.output)
+    if output.resolve() in {path.resolve() for path in folder.module_files(entry, result)}:
+        raise BundleError(f"{args.output} is a file of the bot itself: write the submission elsewhere")
+    _write(args.output, result.text)
+    how = "compressed" if result.compressed else "not compressed"
+    print(
+        f"wrote {args.output}: {entry} and {len(result.modules) - 1} more modules, "
+        f"{result.size:,} UTF-16 units ({how}; limit {args.limit:,})"
+    )
+    if "numba" in result.modules:
+        print("numba: bundled as a stand-in whose decorators do nothing (CodinGame has no numba)")
+    if result.external:
+        print(
+            f"warning: imports from neither the standard library nor {entry.resolve().parent}: "
+            f"{', '.join(result.external)} (CodinGame offers the standard library alone; --check runs "
+            "the bundle without site-packages)"
+        )
+    if args.check or args.turns:
+        game = None if args.turns else game_of(args)
+        return check.check_file_bot(entry, output, args.check or 1, args.turns, game, args.opponent)
+    return 0
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        write_atomic(path, text)
+    except OSError as exc:
+        raise BundleError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -1,0 +1,161 @@
+"""`arena league`: the command line of a league (arena/play/league.py, arena/play/members.py).
+
+    arena league [PLAYER ...] [--db FILE] [--game ... | --referee CMD --protocol P] [--mode M]
+        create the league (its game is chosen now, once) or go on with it, and play until stopped
+    arena league add PLAYER ...       players join (from any shell, while it plays or not)
+    arena league remove LABEL ...     they leave (their games stay in the file)
+    arena league pause LABEL ...      they stop playing for now
+    arena league resume LABEL ...     they play again
+    arena league status               standings, ratings and failures
+
+A word that is an action is read as one: a player called `add` is given as `add=SPEC`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+from arena.cli.options import add_run_options, game_of, names_a_game, run_options_of
+from arena.errors import UsageError
+from arena.play import members
+from arena.play.league import ACTIVE, DEFAULT_DB, REMOVED, play_until_stopped
+from arena.play.matchmaking import MODES
+from arena.play.seeds import seed_list
+from arena.play.store import Store, StoreError, playing, stored_game
+from arena.stats.board import Board
+from arena.stats.tables import table
+
+ACTIONS = ("add", *members.STANDINGS, "status")
+
+
+def register(sub) -> None:
+    """`arena league`, with the options of every run (--db, --workers, the game...)."""
+    p = sub.add_parser(
+        "league",
+        help="a league that plays until stopped, while bots join and leave (arena league add v7=./bot)",
+        description=__doc__ + f"\nIts database is {DEFAULT_DB} unless --db says otherwise.",
+    )
+    p.add_argument(
+        "words", nargs="*", metavar="[ACTION] ARG", help=f"players to start with, or an action: {', '.join(ACTIONS)}"
+    )
+    p.add_argument(
+        "--mode",
+        choices=MODES,
+        help="uncertain (default): games go where the leaderboard's order is least certain; leader: each "
+        "new version plays the leader until their order is settled",
+    )
+    add_run_options(p)
+    p.set_defaults(run=cmd_league)
+
+
+def cmd_league(args) -> int:
+    path = Path(args.db) if args.db else DEFAULT_DB
+    if args.words and args.words[0] in ACTIONS:
+        action, rest = args.words[0], args.words[1:]
+        return {"add": _add, "status": _status}.get(action, _standing)(path, action, rest)
+    store = _go_on(args, path) if path.exists() else _begin(args, path)
+    try:
+        return play_until_stopped(store, run_options_of(args))
+    finally:
+        store.close()
+
+
+def _go_on(args, path: Path) -> Store:
+    """The league at `path`, locked, what the command line says of it checked; its new players in."""
+    store = members.open_league(path)
+    try:
+        members.lock(store)
+        config = store.config
+        if args.seed is not None and args.seed != config["seed"]:
+            raise StoreError(f"{path} was started with --seed {config['seed']}, not {args.seed}")
+        game = stored_game(config)
+        if names_a_game(args) and game_of(args).config() != game.config():
+            raise StoreError(f"{path} is a league of {config['game'].get('name')}: its game was chosen when it began")
+        if args.mode and args.mode != config.get("mode"):
+            config["mode"] = args.mode
+            store.put("config", config)
+        for text in args.words:
+            members.join(store, game, text, quiet_if_in=True)
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+def _begin(args, path: Path) -> Store:
+    if args.resume:
+        raise StoreError(f"no league to resume at {path}: start one with arena league PLAYER ... --db {path}")
+    seeds, _ = seed_list(args.seeds, None)
+    settings = {
+        "seed": args.seed if args.seed is not None else secrets.randbelow(2**31),
+        "seeds": seeds,
+        "seatings": args.seatings,
+        "mode": args.mode or MODES[0],
+    }
+    return members.create(path, game_of(args), args.words, settings, args.allow_unseeded)
+
+
+def _add(path: Path, action: str, texts: list[str]) -> int:
+    if not texts:
+        raise UsageError("arena league add LABEL=SPEC ... (a player as every command takes it)")
+    with members.changing(path) as store:
+        game = stored_game(store.config)
+        for text in texts:
+            members.join(store, game, text)
+    return 0
+
+
+def _standing(path: Path, action: str, labels: list[str]) -> int:
+    if not labels:
+        raise UsageError(f"arena league {action} LABEL ...")
+    with members.changing(path) as store:
+        members.set_standing(store, action, labels)
+    return 0
+
+
+def _status(path: Path, action: str, rest: list[str]) -> int:
+    if rest:
+        raise UsageError("arena league status takes no argument but --db")
+    if not path.is_file():
+        raise StoreError(f"no league at {path}")
+    store = Store.open(path, readonly=True)
+    try:
+        config, standing, failures = store.config, store.league_players(), store.failures()
+        board = Board([label for label, row in standing.items() if row["status"] != REMOVED], history=False)
+        for game in store.games(light=True):
+            board.add(game)
+    finally:
+        store.close()
+    name = config.get("game", {}).get("name", "volcanoes")
+    state = {True: "playing now", False: "not playing now", None: "unknown"}[playing(path)]
+    print(f"league of {name} in {path} ({state}): {board.count} games among its players, mode {config.get('mode')}")
+    rows = []
+    for row in board.rows():
+        rows.append(
+            [
+                row["rank"] or "-",
+                row["label"],
+                standing.get(row["label"], {}).get("status", "-"),
+                f"{row['elo']:+.0f}" if row["elo"] is not None else "-",
+                f"[{row['low']:+.0f}, {row['high']:+.0f}]" if row["elo"] is not None else "-",
+                row["games"],
+                f"{row['wins']}-{row['draws']}-{row['losses']}",
+                row["forfeits"],
+            ]
+        )
+    print(table(rows, ["#", "player", "status", "Elo", "95% interval", "games", "W-D-L", "errors"]))
+    why = [(label, row) for label, row in standing.items() if row["status"] != ACTIVE and row["reason"]]
+    if why:
+        print()
+        for label, row in why:
+            print(f"{label} {row['status']}: {row['reason']}")
+    if failures:
+        kinds: dict[str, int] = {}
+        for f in failures:
+            kinds[f["kind"]] = kinds.get(f["kind"], 0) + 1
+        print(
+            f"\n{len(failures)} games failed ({', '.join(f'{n} by the {k}' for k, n in kinds.items())}); "
+            f"the last: {failures[-1]['detail']}"
+        )
+    return 0

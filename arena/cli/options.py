@@ -1,0 +1,131 @@
+"""The options several commands share: a run's (its database, seeds, workers, backend), and the
+game's (Volcanoes by default, a game of arena.toml, or an external referee given inline)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from referee.platform.options import count, positive_ms
+
+from arena.games.base import Game
+from arena.games.config import CONFIG_FILE, chosen_game
+from arena.games.protocols import EXTERNAL, PROTOCOLS
+from arena.play.runs import RUNS_DIR, RunOptions
+from arena.stats.units import SEATINGS
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        help=f"the run's database (default: a new file in {RUNS_DIR}/ named by command and time)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run in --db (default: the newest of this command in "
+        f"{RUNS_DIR}/), with its stored players, seeds and settings",
+    )
+    p.add_argument("--seed", type=int, help="run seed; every game's seed derives from it (default: random)")
+    add_seeds_option(p)
+    p.add_argument(
+        "--workers",
+        type=count(1),
+        default=os.cpu_count() or 1,
+        help="games at once on this machine (default: every core; 1 plays in this "
+        "process); on a Ray cluster, every CPU of the cluster",
+    )
+    p.add_argument(
+        "--games-per-worker",
+        type=count(1),
+        default=1,
+        metavar="N",
+        help="games a worker plays per task (larger cuts overhead on a cluster; default 1)",
+    )
+    p.add_argument(
+        "--backend",
+        choices=("pool", "ray"),
+        default="pool",
+        help="pool: processes on this machine (default); ray: a Ray cluster",
+    )
+    p.add_argument("--ray-address", help="Ray cluster address (default: start a local Ray)")
+    add_game_options(p)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def add_seeds_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--seeds",
+        metavar="FILE",
+        help="the referee's seeds, one integer a line: unit k plays the k-th (as CGBenchmark); "
+        "--pairs defaults to their number, and more units than seeds is refused",
+    )
+
+
+def add_game_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("the game (default: Volcanoes, refereed in-process)")
+    g.add_argument("--game", metavar="NAME", help=f"a game declared in {CONFIG_FILE} ([games.NAME])")
+    g.add_argument("--config", metavar="FILE", help=f"where games are declared (default ./{CONFIG_FILE})")
+    g.add_argument("--referee", metavar="CMD", help="an external referee's command line (with --protocol)")
+    g.add_argument(
+        "--protocol",
+        choices=EXTERNAL,
+        help="how the referee speaks: " + "; ".join(f"{name}: {PROTOCOLS[name].about}" for name in EXTERNAL),
+    )
+    g.add_argument("--players", dest="seats", type=count(2), metavar="N", help="players in one game (default 2)")
+    g.add_argument("--seed-flag", metavar="TEMPLATE", help="how the referee takes the seed (cli: '-d seed={seed}')")
+    g.add_argument("--league", type=count(0), metavar="N", help="the referee's league level")
+    g.add_argument(
+        "--turn-ms", type=positive_ms, help="time per turn where the arena keeps the clock (default: CodinGame's 100)"
+    )
+    g.add_argument(
+        "--first-turn-ms", type=positive_ms, help="time for a player's first turn (default: CodinGame's 1000)"
+    )
+    g.add_argument(
+        "--seatings",
+        choices=SEATINGS,
+        default=SEATINGS[0],
+        help="how one seed seats its lineup: balanced (default: 2 players, both sides; N players, every "
+        "rotation of the lineup and of it reversed), rotations, or permutations",
+    )
+    g.add_argument(
+        "--allow-unseeded",
+        action="store_true",
+        help="play on where the referee ignores the seed (games then count one by one, unpaired)",
+    )
+
+
+def game_of(args: argparse.Namespace) -> Game:
+    """The game the game options choose."""
+    options = {
+        "protocol": args.protocol,
+        "players": args.seats,
+        "seed_flag": args.seed_flag,
+        "league": args.league,
+        "turn_ms": args.turn_ms,
+        "first_turn_ms": args.first_turn_ms,
+    }
+    return chosen_game(args.game, args.referee, options, args.config)
+
+
+def names_a_game(args: argparse.Namespace) -> bool:
+    """Whether the game options name a game other than the default."""
+    return args.game is not None or args.referee is not None or args.protocol is not None
+
+
+def run_options_of(args: argparse.Namespace) -> RunOptions:
+    """A run's options, as the run options give them."""
+    return RunOptions(
+        db=args.db,
+        resume=args.resume,
+        seed=args.seed,
+        seeds=args.seeds,
+        workers=args.workers,
+        games_per_worker=args.games_per_worker,
+        backend=args.backend,
+        ray_address=args.ray_address,
+        seatings=args.seatings,
+        allow_unseeded=args.allow_unseeded,
+        quiet=args.quiet,
+    )

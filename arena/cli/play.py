@@ -1,0 +1,162 @@
+"""`arena match`, `tournament`, `sprt` and `tune`: the command lines of the runs that play games
+(arena/play/runs.py and arena/play/tune.py do the work)."""
+
+from __future__ import annotations
+
+from referee.platform.options import count, number
+
+from arena.cli.options import add_run_options, game_of, run_options_of
+from arena.errors import UsageError
+from arena.play import runs, tune
+from arena.players import registry as players
+from arena.players.base import PlayerError
+
+
+def register(sub) -> None:
+    _play_parser(
+        sub,
+        "match",
+        cmd_match,
+        "N units (seat-swapped pairs) of games between two players (or a game's N)",
+        "two players (see `arena bots`), or as many as a game seats",
+        ("--pairs", "--units"),
+        "units of games: seat-swapped pairs (default 50)",
+    )
+    p = _play_parser(
+        sub,
+        "tournament",
+        cmd_tournament,
+        "round robin (or a gauntlet) with ratings and a cross-table",
+        f"players (Volcanoes' default: a ladder of the project's bots, strongest first, "
+        f"each against the next {runs.LADDER_REACH}, {runs.LADDER_PAIRS} pairs each)",
+        ("--pairs", "--units"),
+        "units of games per lineup (default 16; the ladder 8)",
+    )
+    p.add_argument("--gauntlet", metavar="PLAYER", help="play this one against each of the others only")
+    p = _play_parser(
+        sub,
+        "sprt",
+        cmd_sprt,
+        "is NEW stronger than BASE? a sequential test that stops early",
+        "NEW BASE (and, in a game of N players, N-2 more to fill its seats)",
+        ("--max-pairs", "--max-units"),
+        "stop undecided after this many units (default 5000)",
+    )
+    p.add_argument("--elo0", type=number(float), default=0.0, help="Elo difference of H0 (default 0)")
+    p.add_argument("--elo1", type=number(float), default=10.0, help="Elo difference of H1 (default 10)")
+    p.add_argument("--alpha", type=number(float), default=0.05, help="false positive rate (default 0.05)")
+    p.add_argument("--beta", type=number(float), default=0.05, help="false negative rate (default 0.05)")
+    _tune_parser(sub)
+
+
+def _play_parser(sub, name: str, run, about: str, players_help: str, units: tuple[str, ...], units_help: str):
+    """The parser of a command that plays a run: its players, its number of units (`units`, the
+    option's names), the run's options."""
+    p = sub.add_parser(name, help=about)
+    p.add_argument("players", nargs="*", metavar="PLAYER", help=players_help)
+    p.add_argument(*units, dest="pairs", type=count(1), help=units_help)
+    add_run_options(p)
+    p.set_defaults(run=run)
+    return p
+
+
+def _tune_parser(sub) -> None:
+    p = sub.add_parser("tune", help="tune a bot's parameters by SPSA over paired games, then confirm")
+    p.add_argument(
+        "bot",
+        nargs="?",
+        metavar="BOT",
+        help="a registered bot with parameters (see `arena bots`); mcts:c=0.3 starts from c=0.3",
+    )
+    p.add_argument(
+        "--params",
+        metavar="NAMES",
+        help="the parameters to tune, over their declared ranges (c,rave_k) or narrower ones (c,rave_k=500:20000)",
+    )
+    p.add_argument(
+        "--opponent",
+        metavar="PLAYER",
+        help="play each side against this player (default: the two sides against each other)",
+    )
+    p.add_argument("--iterations", type=int, help=f"SPSA iterations (default {tune.DEFAULTS['iterations']})")
+    p.add_argument(
+        "--pairs-per-iteration",
+        type=int,
+        metavar="K",
+        help=f"seat-swapped pairs an iteration plays (default {tune.DEFAULTS['pairs_per_iteration']}); "
+        "more keeps more workers busy",
+    )
+    p.add_argument(
+        "--c-end",
+        type=number(float),
+        metavar="FRACTION",
+        help=f"the last perturbation, a fraction of each range (default {tune.DEFAULTS['c_end']:g})",
+    )
+    p.add_argument(
+        "--r-end",
+        type=number(float, above=0),
+        help="OpenBench's r_end, the last gain (default: such that coin-toss games move each value "
+        "a tenth of its range)",
+    )
+    p.add_argument(
+        "--confirm-pairs",
+        type=int,
+        metavar="N",
+        help=f"pairs of the final match of the tuned values against the start "
+        f"(default {tune.DEFAULTS['confirm_pairs']}; 0: none)",
+    )
+    add_run_options(p)
+    p.set_defaults(run=cmd_tune, players=[], pairs=None)
+
+
+def cmd_match(args) -> int:
+    return runs.play(
+        "match", args.players, args.pairs, run_options_of(args), _new_game(args), runs.one_lineup, exact=True
+    )
+
+
+def cmd_tournament(args) -> int:
+    game = _new_game(args)
+    specs, units = args.players, args.pairs
+    default = not args.resume and not specs
+    if default:  # the game's own ladder, strongest first
+        specs = players.default_lineup(game)
+        if not specs:
+            raise PlayerError(f"a tournament of {game.name} needs its players: arena tournament A B C ...")
+        units = runs.LADDER_PAIRS if units is None else units
+    lineups = runs.tournament_lineups(specs, default, args.gauntlet)
+    return runs.play("tournament", specs, units, run_options_of(args), game, lineups)
+
+
+def cmd_sprt(args) -> int:
+    if not args.elo1 > args.elo0:
+        raise UsageError(f"--elo1 ({args.elo1:g}) must be greater than --elo0 ({args.elo0:g})")
+    for name in ("alpha", "beta"):
+        if not 0 < getattr(args, name) < 1:
+            raise UsageError(f"--{name} must lie strictly between 0 and 1, not {getattr(args, name):g}")
+    sprt = {"elo0": args.elo0, "elo1": args.elo1, "alpha": args.alpha, "beta": args.beta}
+    options = run_options_of(args)
+    return runs.play("sprt", args.players, args.pairs, options, _new_game(args), runs.one_lineup, sprt, exact=True)
+
+
+def _new_game(args):
+    """The game of a new run (a resumed run's is in its database)."""
+    return None if args.resume else game_of(args)
+
+
+def cmd_tune(args) -> int:
+    options = run_options_of(args)
+    settings = {key: getattr(args, key) for key in tune.DEFAULTS}
+    if args.resume:
+        store = runs.resume("tune", [], None, options)
+        try:
+            tune.check_resumable(store, args.bot, args.params, dict(settings, opponent=args.opponent))
+        except BaseException:
+            store.close()
+            raise
+    else:
+        store = tune.create_run(args.bot, args.params, args.opponent, settings, game_of(args), options)
+    try:
+        return tune.play_to_end(store, options)
+    finally:
+        store.close()

@@ -1,0 +1,85 @@
+"""`arena report` (a run's report rebuilt from its database alone, as text, a page, CSV or JSON) and
+`arena bots` (the registered bots)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from bots.volcanoes import registry
+from referee.platform.files import refuse_overwriting
+
+from arena.errors import UsageError
+from arena.play import tune
+from arena.play.store import Store, StoreError
+from arena.stats import export
+from arena.stats.tables import text_report
+from arena.web import report_page
+
+
+def register(sub) -> None:
+    p = sub.add_parser("report", help="rebuild a run's report from its database alone")
+    p.add_argument("db", metavar="DB")
+    p.add_argument(
+        "-o", "--output", metavar="HTML", help="also write the report as a page, with each game's replay page beside it"
+    )
+    p.add_argument("--csv", metavar="FILE", help="also write the ratings and the cross-table as CSV (a row a player)")
+    p.add_argument("--json", metavar="FILE", help="also write the ratings and the cross-table as JSON")
+    p.set_defaults(run=cmd_report)
+
+    p = sub.add_parser("bots", help="the registered bots")
+    p.set_defaults(run=cmd_bots)
+
+
+def cmd_report(args) -> int:
+    for output in (args.output, args.csv, args.json):
+        if output:
+            refuse_overwriting(output, args.db)
+    store = Store.open(args.db, readonly=True)  # a report never changes the file it reads
+    try:
+        config, labels, games = store.config, [p.label for p in store.players()], store.games()
+        failures = store.failures()
+        iterations = store.iterations() if config["command"] == "tune" else None
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{args.db} is damaged: {exc}") from None
+    finally:
+        store.close()
+    if iterations is not None:
+        if args.output:
+            raise UsageError("a tune's report is text only: drop -o")
+        print(tune.text_report(config, games, iterations))
+        _export(args, config, labels, games, failures)
+        return 0
+    print(text_report(config, labels, games, failures))
+    _export(args, config, labels, games, failures)
+    if args.output:
+        try:
+            folder = report_page.write(config, labels, games, Path(args.output), failures)
+        except report_page.DamagedGame as exc:
+            raise StoreError(f"{args.db} is damaged: {exc}") from None
+        except OSError as exc:
+            raise UsageError(f"cannot write the report {args.output}: {exc.strerror or exc}") from None
+        print(f"\nwrote {args.output} (replays in {folder})")
+    return 0
+
+
+def _export(args, config, labels, games, failures) -> None:
+    """--csv and --json, never over the database read."""
+    try:
+        export.export(config, labels, games, failures, args.csv, args.json)
+    except OSError as exc:
+        raise UsageError(f"cannot write the export: {exc.strerror or exc}") from None
+
+
+def cmd_bots(args) -> int:
+    for record in registry.BOTS.values():
+        declared = " ".join(
+            f"{p.name}={p.default:g} [{p.low:g}, {p.high:g}] ({p.type.__name__})" for p in record.parameters
+        )
+        print(f"{record.name:12} {record.module + ':' + record.cls:36} {declared}".rstrip())
+    print(
+        f"\nOptions: NAME:OPT=VALUE,... (e.g. mcts:c=0.3,rave_k=2000); {registry.TIME_OPTION}=N sets a "
+        "player's turn limit in ms (its first turn scales with it), e.g. uct:ms=1000."
+    )
+    print("These are Volcanoes' own bots; in any game, a player is also a file or a command line.")
+    return 0

@@ -1,0 +1,56 @@
+"""What every game refereed by an external program shares, whichever its protocol: the referee's
+command (a command line, or a jar's path) and the folder it runs in, the number of seats, and the
+checks of them, said with the game's name; the referee's program found before any game.
+
+Two families build on it: the referee runs the bots itself (protocols A and B: `command.py`), or the
+arena runs and times them while it drives the referee line by line (C and D: `runner.py`)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import KW_ONLY, dataclass
+from typing import ClassVar
+
+from referee.platform.process import BotStartError, split_command
+
+from arena.games.base import Game, GameError
+
+
+@dataclass
+class ExternalGame(Game):
+    command: str | list[str]  # the referee's command line (a template of the protocol's), or a jar's path
+    seats: int = 2
+    _: KW_ONLY
+    name: str = ""  # the game's name (a table's name in arena.toml); each protocol's own by default
+    cwd: str | None = None  # where the referee runs (relative paths in its command start there)
+
+    max_players: ClassVar[int] = 8  # the SDK's runner's and CGArena's limit
+
+    def __post_init__(self):
+        self.name = self.name or f"{self.protocol} game"
+        try:
+            split_command(self.command)
+        except BotStartError as exc:  # an unbalanced quote, or nothing
+            raise self.mistake(f"its command {self.command!r}: {exc}") from None
+        if not 2 <= self.seats <= self.max_players:
+            raise self.mistake(
+                f"a game of the {self.protocol} protocol has 2 to {self.max_players} players, not {self.seats}"
+            )
+
+    def mistake(self, message: str) -> GameError:
+        """The user's mistake in this game's settings, said with its name."""
+        return GameError(f"game {self.name!r}: {message}")
+
+    def prepare(self, log) -> None:
+        """A referee that cannot start is the user's mistake: said once, before any game."""
+        args = split_command(self.command)
+        base = self.cwd or "."
+        if len(args) == 1 and args[0].endswith(".jar"):
+            if not os.path.isfile(os.path.join(base, args[0])):
+                raise self.mistake(f"no such referee jar: {args[0]}")
+            args = ["java"]
+        program = args[0]
+        found = os.path.isfile(os.path.join(base, program)) if os.sep in program else shutil.which(program)
+        if not found:
+            raise self.mistake(f"cannot find the referee's program {program!r}")

@@ -1,0 +1,325 @@
+"""A run (a match, a tournament, an SPRT) from its first game to its report: created from its
+players, units and options, or resumed from its database, then played on the chosen executor, each
+game stored as it ends, its progress shown, and its report printed.
+
+A run's configuration is written once, when it is created (the game, the players and their versions,
+the lineups, the seed, the seeds file, the seatings, the SPRT's bounds); a resumed run takes all of it
+from its database, and plays exactly the games it had not finished.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from tqdm import tqdm
+
+from arena.errors import UsageError
+from arena.games.base import Game
+from arena.play.run import make_executor, run_jobs
+from arena.play.schedule import gauntlet, jobs, ladder, round_robin
+from arena.play.seeds import seed_list, seed_verdict
+from arena.play.store import Store, StoreError, stored_game
+from arena.players import registry as players
+from arena.players.base import PlayerError
+from arena.stats.estimates import Z95
+from arena.stats.tables import SprtCourse, UnitCounter, text_report, units_of, versus
+
+RUNS_DIR = Path("arena-runs")
+DEFAULT_UNITS = {"match": 50, "tournament": 16, "sprt": 5000}
+LADDER_PAIRS, LADDER_REACH = 8, 2  # `arena tournament` alone: each bot against the next two, ~1 min on 2 cores
+
+
+@dataclass
+class RunOptions:
+    """How a run plays, as the command line gives it."""
+
+    db: str | None = None  # its database (None: a new file in RUNS_DIR, or the newest one to resume)
+    resume: bool = False
+    seed: int | None = None  # the run's seed (None: random)
+    seeds: str | None = None  # a seed file: unit k plays its k-th seed
+    workers: int = 1
+    games_per_worker: int = 1
+    backend: str = "pool"
+    ray_address: str | None = None
+    seatings: str = "balanced"
+    allow_unseeded: bool = False
+    quiet: bool = False
+
+
+Lineups = Callable[[list[str], int], list[tuple[str, ...]]]  # (labels, seats) -> the lineups
+
+
+def play(
+    command: str,
+    specs: list[str],
+    units: int | None,
+    options: RunOptions,
+    game: Game | None,
+    lineups: Lineups,
+    sprt: dict | None = None,
+    exact: bool = False,
+) -> int:
+    """Create the run (or resume it), play it to its end, print its report; the exit status."""
+    if options.resume:
+        store = resume(command, specs, units, options)
+    else:
+        store = create(command, specs, units, options, game, lineups, sprt, exact)
+    try:
+        return play_on(store, options)
+    finally:
+        store.close()
+
+
+def one_lineup(labels: list[str], seats: int) -> list[tuple[str, ...]]:
+    """A match's and an SPRT's lineup: its players, as given."""
+    return [tuple(labels)]
+
+
+def tournament_lineups(specs: list[str], default: bool, hero: str | None) -> Lineups:
+    """A tournament's lineups: the game's own ladder (its default players, each against the next
+    LADDER_REACH), a gauntlet of `hero` against the others, or a round robin."""
+
+    def lineups(labels: list[str], seats: int) -> list[tuple[str, ...]]:
+        if default and hero is None and seats == 2:
+            return ladder(labels, LADDER_REACH)
+        if hero is None:
+            return round_robin(labels, seats)
+        found = next((label for label, text in zip(labels, specs, strict=True) if hero in (label, text)), None)
+        if found is None:
+            raise PlayerError(f"--gauntlet {hero}: not one of the players")
+        return gauntlet(found, labels, seats)
+
+    return lineups
+
+
+def create(
+    command: str,
+    specs: list[str],
+    units: int | None,
+    options: RunOptions,
+    game: Game,
+    lineups: Lineups,
+    sprt: dict | None,
+    exact: bool,
+) -> Store:
+    """A new run's database, its configuration written and its players resolved."""
+    seeds, units = seed_list(options.seeds, units)
+    units = DEFAULT_UNITS[command] if units is None else units
+    if units < 1:
+        raise UsageError("the number of pairs (units) must be at least 1")
+    n = game.seats
+    if exact and len(specs) != n:
+        if n == 2:
+            raise PlayerError(
+                "an SPRT compares two players: arena sprt NEW BASE"
+                if sprt
+                else "a match is between two players: arena match A B"
+            )
+        others = " (NEW BASE, then the others)" if sprt else ""
+        raise PlayerError(f"a {command} of {game.name} is between its {n} players: give {n}{others}")
+    if len(specs) < n:
+        raise PlayerError(f"a {command} of {game.name} needs at least {n} players")
+    resolved = players.resolve_all(specs, game)
+    labels = [p.label for p in resolved]
+    seed = options.seed if options.seed is not None else secrets.randbelow(2**31)
+    config = {
+        "command": command,
+        "game": {"name": game.name, **game.config()},
+        "players": labels,
+        "lineups": [list(lineup) for lineup in lineups(labels, n)],
+        "units": units,
+        "seatings": options.seatings,
+        "seed": seed,
+        "sprt": sprt,
+        "seeds": seeds,
+    }
+    config.update(seed_verdict(game, resolved[:n], seed, options.allow_unseeded))
+    return new_store(options.db, config, resolved)
+
+
+def new_store(db: str | None, config: dict, resolved) -> Store:
+    """The new run's database, locked: `db`, or a new file in RUNS_DIR named by command and time."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    path = Path(db) if db else RUNS_DIR / f"{config['command']}-{stamp}.sqlite"
+    store = Store.create(path, config, resolved)
+    store.lock()
+    return store
+
+
+def resume(command: str, specs: list[str], units: int | None, options: RunOptions) -> Store:
+    """The run to go on with (`options.db`, or the newest of `command` in RUNS_DIR), locked, once
+    what the command line says of it agrees with its database."""
+    path = Path(options.db) if options.db else newest_run(command)
+    store = Store.open(path)
+    try:
+        store.lock()
+        _check_resumable(store, command, specs, units, options)
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+def _check_resumable(store: Store, command: str, specs: list[str], units: int | None, options: RunOptions) -> None:
+    path, config = store.path, store.config
+    if config["command"] != command:
+        raise StoreError(f"{path} holds a {config['command']}, not a {command}")
+    if options.seed is not None and options.seed != config["seed"]:
+        raise StoreError(f"{path} was run with --seed {config['seed']}, not {options.seed}")
+    stored = store.players()
+    if specs and (
+        len(specs) != len(stored)
+        or any(text not in (p.label, p.spec, f"{p.label}={p.spec}") for text, p in zip(specs, stored, strict=True))
+    ):
+        raise StoreError(f"{path} is a run of {' '.join(config['players'])}, not of {' '.join(specs)}")
+    game = stored_game(config)
+    for player in stored:
+        why = players.changed_since(player, game)
+        if why:
+            raise StoreError(f"cannot resume {path}: player {player.label} {why}; start a new run")
+    if units is not None and units != config["units"]:  # play on to a new number of units
+        if units < 1:
+            raise UsageError("the number of pairs (units) must be at least 1")
+        if config.get("seeds") and units > len(config["seeds"]):
+            raise UsageError(f"--pairs {units} needs {units} seeds; the run has {len(config['seeds'])}")
+        config["units"] = units
+        store.put("config", config)
+
+
+def newest_run(command: str) -> Path:
+    runs = sorted(RUNS_DIR.glob(f"{command}-*.sqlite"))
+    if not runs:
+        raise StoreError(f"no {command} to resume in {RUNS_DIR}/: give its database with --db")
+    return runs[-1]
+
+
+def play_on(store: Store, options: RunOptions) -> int:
+    """Play the games the run has not played, each stored as it ends; then its report."""
+    config = store.config
+    game = stored_game(config)
+    by_label = {p.label: p for p in store.players()}
+    lineups = [tuple(lineup) for lineup in config["lineups"]]
+    done = store.done_keys()
+    todo = (
+        job
+        for job in jobs(
+            lineups, config["seed"], range(config["units"]), config.get("seatings", "balanced"), config.get("seeds")
+        )
+        if job.key not in done
+    )
+    per_unit = units_of(config)
+    total = (
+        per_unit * config["units"] * len(lineups)
+        if not config.get("unpaired")
+        else len(lineups) * config["units"] * len(lineups[0])
+    )
+    live = Live(config, store.games(), store.failures())
+    if not live.finished():
+        players.prepare(list(by_label.values()), game, sys.stderr)
+    print(
+        f"{config['command']} of {game.name} {' '.join(config['players'])}: {total} games at most, "
+        f"{len(done)} already played; database {store.path}",
+        file=sys.stderr,
+    )
+    if live.finished():
+        print(text_report(config, list(by_label), store.games(), store.failures()))
+        return 0
+
+    executor = make_executor(options.backend, max(options.workers, 1), options.ray_address)  # before the bar's thread
+    bar = tqdm(total=total, initial=len(done), unit="game", disable=options.quiet, dynamic_ncols=True, file=sys.stderr)
+    bar.set_postfix_str(live.describe(), refresh=False)
+
+    def on_record(record: dict) -> None:
+        if record.get("failure"):
+            store.add_failure(record)
+            live.fail(record)
+        else:
+            store.add_game(record)
+            live.add(record)
+            bar.update(1)
+        bar.set_postfix_str(live.describe(), refresh=False)
+
+    try:
+        run_jobs(
+            todo,
+            game,
+            by_label,
+            executor,
+            on_record=on_record,
+            should_stop=live.finished,
+            games_per_task=max(options.games_per_worker, 1),
+            tasks_in_flight=executor.tasks_in_flight,
+            log=sys.stderr,
+        )
+    except KeyboardInterrupt:
+        bar.close()
+        print(
+            f"\ninterrupted; {len(store.done_keys())} games are stored. Continue with:\n"
+            f"  arena {config['command']} --resume --db {store.path}",
+            file=sys.stderr,
+        )
+        return 130
+    finally:
+        executor.shutdown()
+    bar.close()
+    print(text_report(config, list(by_label), store.games(), store.failures()))
+    if live.failures:
+        print(
+            f"\n{live.failures} games failed (see above); arena {config['command']} --resume --db {store.path} "
+            "plays them again",
+            file=sys.stderr,
+        )
+    print(f"\nDatabase: {store.path}  (arena report {store.path} rebuilds this report)", file=sys.stderr)
+    return 0
+
+
+class Live:
+    """What the progress bar shows: errors and failures; a match's W-D-L and score; an SPRT's LLR and
+    bounds (first player against the second, in the first lineup)."""
+
+    def __init__(self, config: dict, games: list[dict], failures: list[dict] = ()):
+        self.config = config
+        a, b, *_ = config["lineups"][0]
+        self.a, self.b = a, b
+        per_unit = units_of(config)
+        self.units = UnitCounter(a, b, per_unit)
+        self.sprt = SprtCourse(a, b, **config["sprt"], per_unit=per_unit) if config["sprt"] else None
+        self.wdl = [0, 0, 0]
+        self.errors = 0
+        self.failures = len(failures)
+        for game in games:
+            self.add(game)
+
+    def add(self, game: dict) -> None:
+        self.errors += sum(bool(e) for e in game["errors"])
+        if self.config["command"] == "tournament":
+            return
+        self.units.add(game)
+        if self.sprt:
+            self.sprt.add(game)
+        got = versus(game, self.a, self.b)
+        if got is not None:
+            self.wdl[{1.0: 0, 0.5: 1, 0.0: 2}[got]] += 1
+
+    def fail(self, failure: dict) -> None:
+        self.failures += 1
+
+    def finished(self) -> bool:
+        return bool(self.sprt and self.sprt.decided)
+
+    def describe(self) -> str:
+        text = f"errors {self.errors}" + (f" failed {self.failures}" if self.failures else "")
+        if self.config["command"] == "tournament":
+            return text
+        est = self.units.estimate()
+        score = f"score {100 * est.score:.1f}% +- {100 * Z95 * est.stderr:.1f}" if est.n else "score -"
+        text = f"W-D-L {'-'.join(map(str, self.wdl))} {score} {text}"
+        if self.sprt:
+            s = self.sprt.state
+            text += f" LLR {s.llr:.2f} [{s.lower:.2f}, {s.upper:.2f}]"
+        return text

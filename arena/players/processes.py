@@ -1,0 +1,105 @@
+"""Players that are processes, in any game: a file, pinned into the cache when the run starts (so
+that edits to it during or after the run do not change what plays; a `.py` file runs with this
+Python), and any other command line, run as it is where it was given.
+
+A file's version is the hash of its content; a command's, the hash of its command line and of every
+file it names. A bot of this project run as `python -m PACKAGE.NAME` is warmed up before its games
+(`referee.platform.process.warm_up`: its kernels compiled, no clock running)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+from referee.platform.process import BotStartError, warm_up
+
+from arena.games.base import Game, Player
+from arena.players.base import PlayerError, Provider, hash_bytes, pin_file
+
+
+class ProcessProvider(Provider):
+    """What every process player shares: warmed up before its games where it has a warm-up."""
+
+    def prepare(self, players: list[Player], game: Game, log) -> None:
+        for player in players:
+            try:
+                warm_up(player.target, player.cwd, log, label=player.label)
+            except BotStartError as exc:
+                raise PlayerError(f"{player.label} cannot play: {exc}") from None
+
+
+class Files(ProcessProvider):
+    """`old/my_bot.py`, `./a.out`: a file, pinned by its content's hash."""
+
+    kinds = ("file",)
+
+    def resolve(self, label: str | None, spec: str, game: Game, cache: Path) -> Player | None:
+        path = Path(spec)
+        if " " in spec or not path.is_file():
+            return None
+        if path.suffix != ".py" and not os.access(path, os.X_OK):
+            raise PlayerError(f"player {path}: the file is not executable (chmod +x {shlex.quote(str(path))})")
+        content = path.read_bytes()
+        version = hash_bytes(content)
+        copy = pin_file(cache / f"file-{version}" / path.name, content, mode=path.stat().st_mode)
+        args = [sys.executable, str(copy)] if path.suffix == ".py" else [str(copy)]
+        return Player(label or path.stem, str(path), "file", shlex.join(args), version)
+
+    def known(self) -> str:
+        return "a file"
+
+    def changed_since(self, player: Player) -> str | None:
+        copy = Path(shlex.split(player.target)[-1])
+        if not copy.is_file():
+            return f"its pinned copy {copy} is gone"
+        now = hash_bytes(copy.read_bytes())
+        return None if now == player.version else f"its program changed (version {player.version}, now {now})"
+
+
+class Commands(ProcessProvider):
+    """`"java -jar bot.jar"`: any command line whose program exists, run as it is, from the folder
+    it was given in (a worker, a resumed run or a Ray node may stand elsewhere)."""
+
+    kinds = ("command",)
+
+    def resolve(self, label: str | None, spec: str, game: Game, cache: Path) -> Player | None:
+        try:
+            args = shlex.split(spec)
+        except ValueError as exc:  # an unbalanced quote
+            raise PlayerError(f"player {spec!r}: cannot split it as a command line: {exc}") from None
+        if not args or not (shutil.which(args[0]) or Path(args[0]).is_file()):
+            return None
+        here = os.getcwd()
+        return Player(label or command_label(args), spec, "command", spec, command_version(args, here), here)
+
+    def known(self) -> str:
+        return "a command"
+
+    def changed_since(self, player: Player) -> str | None:
+        now = command_version(shlex.split(player.target), player.cwd)
+        return None if now == player.version else f"its program changed (version {player.version}, now {now})"
+
+
+def command_label(args: list[str]) -> str:
+    """A command's default label: the module it runs (`python -m bots.volcanoes.greedy`: greedy), or
+    the last file it names, or its program."""
+    if "-m" in args[:-1]:
+        return args[args.index("-m") + 1].rpartition(".")[2]
+    files = [a for a in args if Path(a).is_file()]
+    return Path(files[-1] if files else args[0]).stem or args[0]
+
+
+def command_version(args: list[str], cwd: str | None = None) -> str:
+    """The command line and the content of every file it names, from `cwd` (an executable found on
+    PATH too)."""
+    chunks = [shlex.join(args).encode()]
+    for i, arg in enumerate(args):
+        path = Path(cwd or ".") / arg
+        if i == 0 and not path.is_file() and shutil.which(arg):
+            path = Path(shutil.which(arg))
+        if path.is_file():
+            chunks.append(path.read_bytes())
+    return hash_bytes(*chunks)

@@ -1,0 +1,99 @@
+"""The one way from what the user wrote to a `Player`, and back to the provider that owns it.
+
+Every game's players are files and command lines (arena/players/processes.py), and players pinned at
+a git revision (arena/players/git.py); a game may have bots of its own too, played its own way
+(Volcanoes' registered bots, in the worker's process: arena/players/volcanoes.py). A spec is tried
+on the game's own providers first, then on the common ones, in order; a player's kind names the
+provider that owns its life after that (preparing it, saying whether it changed, tuning it).
+
+A game's own providers are named here by module, and imported only for that game: the arena imports
+no engine (numba) for a game that does not use one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from functools import cache
+from pathlib import Path
+
+from arena.games.base import Game, Player
+from arena.players.base import PlayerError, Provider, cache_dir, split_label
+from arena.players.git import GitTrees
+from arena.players.processes import Commands, Files
+
+# A game's own providers, by the game's protocol: "module:class".
+GAME_PROVIDERS = {"volcanoes": ("arena.players.volcanoes:OwnBots",)}
+COMMON = (GitTrees(), Files(), Commands())  # every game's, in the order a spec is tried
+
+
+@cache
+def _load(path: str) -> Provider:
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)()
+
+
+def providers(game: Game) -> list[Provider]:
+    """The providers of `game`'s players, in the order a spec is tried on them."""
+    return [*(_load(path) for path in GAME_PROVIDERS.get(game.protocol, ())), *COMMON]
+
+
+def provider_of(player: Player, game: Game) -> Provider:
+    """The provider that owns `player`'s kind in `game`."""
+    for provider in providers(game):
+        if player.kind in provider.kinds:
+            return provider
+    raise PlayerError(f"{player.label} is a player of kind {player.kind!r}, which {game.name} does not play")
+
+
+def resolve(text: str, game: Game, cache: Path | None = None) -> Player:
+    """A player from its spec (`LABEL=SPEC` or `SPEC`); PlayerError with a message a user can act on."""
+    label, spec = split_label(text)
+    for provider in providers(game):
+        player = provider.resolve(label, spec, game, cache or cache_dir())
+        if player is not None:
+            return player
+    known = [said for said in (provider.known() for provider in providers(game)) if said]
+    first = spec.split()[0] if spec.split() else ""
+    raise PlayerError(
+        f"unknown player {text!r}: not {', '.join(known[:-1])} or {known[-1]}"
+        + (f" (no such file: {first})" if "/" in first else "")
+    )
+
+
+def resolve_all(texts: list[str], game: Game, cache: Path | None = None) -> list[Player]:
+    """The players of `texts`, each labelled apart from the others."""
+    players = [resolve(text, game, cache) for text in texts]
+    labels = [p.label for p in players]
+    duplicates = sorted({label for label in labels if labels.count(label) > 1})
+    if duplicates:
+        raise PlayerError(
+            f"two players are called {duplicates[0]!r}: name them apart with LABEL=SPEC (e.g. new={duplicates[0]})"
+        )
+    return players
+
+
+def prepare(players: list[Player], game: Game, log=None) -> None:
+    """The game and its players ready before any game's clock runs: the referee there, each player
+    compiled, built or warmed up by its provider (saying so on `log`)."""
+    log = log or sys.stderr
+    game.prepare(log)
+    for provider in providers(game):
+        own = [player for player in players if player.kind in provider.kinds]
+        if own:
+            provider.prepare(own, game, log)
+
+
+def changed_since(player: Player, game: Game) -> str | None:
+    """Why `player` would not play as it did when its run began (None if it would)."""
+    return provider_of(player, game).changed_since(player)
+
+
+def command(player: Player, game: Game) -> tuple[str, str | None]:
+    """`player` as a process (its command line and folder), whatever its kind."""
+    return provider_of(player, game).command(player)
+
+
+def default_lineup(game: Game) -> list[str]:
+    """The players of a tournament of `game` given none: its own bots' ([] when it has none)."""
+    return [spec for provider in providers(game) for spec in provider.default_lineup(game)]

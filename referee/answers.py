@@ -1,0 +1,24 @@
+"""The words that the puzzle contract (referee/puzzle.py), the judges (referee/judge.py and each
+puzzle's referee/NAME/judge.py) and the judge runner (referee/judging.py) share about answers. They
+live below all of them, so that a puzzle's rules and its judge each import them without importing
+the other: the contract holds its judge, and a judge is given the puzzle it judges, never imports it.
+"""
+
+from __future__ import annotations
+
+NONE = "NONE"  # the answer that claims (and must be proved) that an instance has no solution
+
+
+class IllegalStep(ValueError):
+    """A step the rules forbid; the message says why."""
+
+
+class OracleError(Exception):
+    """The oracle failed, broke the rules, or was proved wrong by an answer it is judged against:
+    not the judged solver's fault, so the judge stops with this one line (exit status 2)."""
+
+
+def last_stderr_line(stderr: str, label: str = "last stderr line: ") -> str:
+    """` (LABEL the last line)` of a failed solver's stderr (200 characters at most), or ""."""
+    lines = stderr.strip().splitlines()
+    return f" ({label}{lines[-1][:200]})" if lines else ""
