@@ -8,5 +8,5 @@
 - `build`: builds as artifacts in the cache, under the hash of what went into them, made once and
   reused by every run, worker and resume; a failed build is one line, the compiler's first error;
 - `diagnostics`: that first error, found in a compiler's log;
-- `includes`: one file to submit for C and C++, a bot's local `#include "..."` files merged into it.
+- `cache`: where the arena keeps what it makes once (builds, trees at a commit, pinned files).
 """

@@ -2,11 +2,15 @@
 `run` commands its user declares), once, into the cache, under the hash of what went into it.
 
 The hash covers the sources (a file; a C or C++ file with its local includes; a folder's files), the
-language's commands and flags, and what its compiler says of its version. A build is made in a
-temporary folder and renamed into place, `builds/LANGUAGE-HASH`, so that every run, worker and
-resume that needs the same build finds it made, and two that make it at once do no harm. A failed
-build raises BuildError: one line, the compiler's first error with its file and line, and the path
-of the whole log, kept in `builds/failed/`. Nothing is built inside a game.
+language's commands and flags, and what its compiler says of its version. A build is named before it
+is made (`plan`): its hash, its folder and the command that will run it are known at once, and what
+goes into it is kept in the cache from that moment (`builds/inputs/LANGUAGE-HASH`), so that a run
+plays what it named whatever is edited later, and a resumed run, a worker or another machine can make
+it from the cache alone. It is made (`make`) in a temporary folder renamed into place,
+`builds/LANGUAGE-HASH`, so that every run, worker and resume that needs the same build finds it made,
+and two that make it at once do no harm. A failed build raises BuildError: one line, the compiler's
+first error with its file and line, and the path of the whole log, kept in `builds/failed/`. Nothing
+is built inside a game.
 
 A file is built alone, as CodinGame takes one file (a C or C++ file with its local includes); a bot
 of several files is given as its folder. In a folder, files and folders whose name starts with a dot
@@ -31,19 +35,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.builds import languages, recipes
+from arena.builds.cache import BUILDS, cache_root
 from arena.builds.diagnostics import COMMAND_PREFIX, first_error, last_words
-from arena.builds.includes import local_includes
 from arena.builds.languages import LanguageError
-from arena.builds.revisions import Source, SourceError, cache_root, dirty, head, resolve_source
+from arena.builds.revisions import Source, SourceError, dirty, head, resolve_source
+from arena.bundle.cpp import local_includes
 from arena.errors import UsageError
 
-BUILD_FORMAT = "caldera build 1"  # part of every hash: change it when a build's folder changes
+BUILD_FORMAT = "caldera build 2"  # part of every hash: change it when a build's folder changes
 CUSTOM = "custom"  # the language of a build made by the user's own commands
 DEFAULT_TIMEOUT_S = 600.0
 IGNORED_FOLDERS = {"target", "build", "bin", "obj", "node_modules", "__pycache__"}
 MAX_FILES, MAX_BYTES = 2000, 50_000_000  # a bot's folder, not a repository with its data
 EXITED = "exited: "  # a failed step's reason starts with it when its log says more
 RECORD = "build.json"  # in a build's folder, written last: the build is complete
+INPUTS = "inputs"  # builds/inputs/LANGUAGE-HASH: what goes into the build of that name
+PLAN = "plan.json"  # in an inputs folder: how to build it
 
 
 class BuildError(UsageError):
@@ -55,25 +62,40 @@ class BuildError(UsageError):
 
 
 @dataclass(frozen=True)
-class Build:
-    """A built bot: what the arena runs, and the version it records."""
+class Plan:
+    """A build named before it is made: what runs it, where, and the version it records."""
 
     spec: str  # what the user wrote
     language: str  # a key of arena.builds.languages.BY_KEY, or CUSTOM
-    command: str  # the command line that runs the bot
-    cwd: Path  # where it runs
-    version: str  # the hash of what went in, "+dirty" after it for uncommitted changes
-    folder: Path  # the build in the cache
+    command: str  # the command line that runs the bot, once built
+    version: str  # the hash of what goes in, "+dirty" after it for uncommitted changes
+    folder: Path  # the build in the cache (made or not)
     revision: str | None  # the commit built (12 digits), "+dirty" after it for uncommitted changes; None outside git
-    reused: bool  # True: found made in the cache; False: made by this call
+    place: str = "."  # the folder its files are in, as the user finds them (for the compiler's messages)
+
+    @property
+    def cwd(self) -> Path:
+        """Where the bot runs: its copy of the sources, beside what was built."""
+        return self.folder / "src"
+
+    @property
+    def made(self) -> bool:
+        return (self.folder / RECORD).is_file()
 
     @property
     def log(self) -> Path:
         return self.folder / "build.log"
 
 
+@dataclass(frozen=True)
+class Build(Plan):
+    """A built bot."""
+
+    reused: bool = False  # True: found made in the cache; False: made by this call
+
+
 def builds_dir(cache: Path | None = None) -> Path:
-    return (cache or cache_root()) / "builds"
+    return (cache or cache_root()) / BUILDS
 
 
 def build(
@@ -86,9 +108,23 @@ def build(
     say: Callable[[str], None] | None = None,
 ) -> Build:
     """The build of `source` (a Source, or a spec: `PATH` or `PATH@REV`), made now or found made in
-    the cache. `build_command` and `run_command` (shell command lines, run in the copy of the
-    sources) replace the language's; `say` is told when a build starts. Raises SourceError (no such
-    source, no language, a compiler missing here) or BuildError (the build failed)."""
+    the cache (see `plan` and `make`)."""
+    named = plan(source, build_command=build_command, run_command=run_command, cache=cache)
+    reused = make(named, timeout_s=timeout_s, say=say)
+    return Build(**{f: getattr(named, f) for f in named.__dataclass_fields__}, reused=reused)
+
+
+def plan(
+    source: Source | str | Path,
+    *,
+    build_command: str | None = None,
+    run_command: str | None = None,
+    cache: Path | None = None,
+) -> Plan:
+    """The build of `source` (a Source, or a spec: `PATH` or `PATH@REV`), named, and what goes into
+    it kept in the cache; nothing compiled yet. `build_command` and `run_command` (shell command
+    lines, run in the copy of the sources) replace the language's. Raises SourceError (no such
+    source, no language, a compiler missing here)."""
     if not isinstance(source, Source):
         source = resolve_source(str(source), cache)
     if build_command and not run_command:
@@ -103,31 +139,89 @@ def build(
         entry = source.path.relative_to(base).as_posix() if source.path.is_file() else None
         made = _recipe(source, language, base, relative, entry)
         key = language.key
-        tool_versions = languages.versions(language) + "".join(
-            f"\n{tool}: {languages.tool_version(tool)}" for tool, _ in made.tools
-        )
+        tool_versions = _tool_versions(language, made)
     contents = {name: path.read_bytes() for name, path in zip(relative, inputs, strict=True)}
-    digest = _digest(key, made, tool_versions, contents)
+    modes = {name: stat.S_IMODE(path.stat().st_mode) for name, path in zip(relative, inputs, strict=True)}
+    steps, run = [list(step) for step in made.steps], list(made.run)
+    digest = _digest(key, [*steps, made.only_program], run, tool_versions, contents, made.extras)
     folder = builds_dir(cache) / f"{key}-{digest}"
-    reused = (folder / RECORD).is_file()
-    if not reused:
-        if say:
-            say(f"building {source.spec} ({language.name if language else 'its build command'}) ...")
-        _make(source, folder, made, contents, tool_versions, base, timeout_s, declared=custom)
-    record = json.loads((folder / RECORD).read_text(encoding="utf-8"))
-    unsaved = _dirty(source, inputs)
-    suffix = "+dirty" if unsaved else ""
+    how = {
+        "language": key,
+        "steps": steps,
+        "run": run,
+        "declared": custom,
+        "versions": tool_versions,
+        "tools": [tool for tool, _ in made.tools],
+        "extras": sorted(made.extras),
+        "only_program": made.only_program,
+    }
+    _keep_inputs(folder, how, contents, modes, made.extras)
+    # A declared run command is a command line as its user wrote it; the arena's own is argv.
+    command = run[0] if custom else shlex.join(arg.replace(recipes.BUILD, str(folder)) for arg in run)
+    suffix = "+dirty" if _dirty(source, inputs) else ""
     revision = source.commit or (head(source.repository) if source.repository else None)
-    return Build(
+    anchor, shown = (source.path.parent, source.shown.parent) if source.path.is_file() else (source.path, source.shown)
+    return Plan(
         spec=source.spec,
         language=key,
-        command=record["command"],
-        cwd=folder / "src" if custom else folder,
+        command=command,
         version=digest + suffix,
         folder=folder,
         revision=revision[:12] + suffix if revision else None,
-        reused=reused,
+        place=os.path.relpath(os.path.normpath(shown / os.path.relpath(base, anchor))),
     )
+
+
+def _tool_versions(language: languages.Language, made: recipes.Recipe) -> str:
+    """What the language's tools and the recipe's own (CMake, Cargo) say of their versions."""
+    return languages.versions(language) + "".join(f"\n{tool}: {languages.tool_version(tool)}" for tool, _ in made.tools)
+
+
+def make(plan: Plan, *, timeout_s: float = DEFAULT_TIMEOUT_S, say: Callable[[str], None] | None = None) -> bool:
+    """Make the build `plan` names from what was kept of its inputs, unless it is made already:
+    True if it was found made. `say` is told when a build starts. BuildError if it fails, or if its
+    inputs are gone from the cache."""
+    if plan.made:
+        return True
+    inputs = plan.folder.parent / INPUTS / plan.folder.name
+    try:
+        how = json.loads((inputs / PLAN).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise BuildError(f"cannot build {plan.spec}: what goes into it is gone from the cache ({inputs})") from None
+    if say:
+        name = "its build command" if how["declared"] else languages.BY_KEY[how["language"]].name
+        say(f"building {plan.spec} ({name}) ...")
+    _make(plan, inputs, how, timeout_s)
+    return False
+
+
+def changed(plan_folder: Path) -> str | None:
+    """Why the build in `plan_folder` would not be the one named when its run began (None if it
+    would): made, or its inputs kept, unchanged, and its tools those it was named with."""
+    if (plan_folder / RECORD).is_file():
+        return None
+    inputs = plan_folder.parent / INPUTS / plan_folder.name
+    try:
+        how = json.loads((inputs / PLAN).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return f"its build and its sources are gone from the cache ({plan_folder})"
+    contents = {
+        path.relative_to(inputs / "src").as_posix(): path.read_bytes()
+        for path in sorted((inputs / "src").rglob("*"))
+        if path.is_file()
+    }
+    extras = {name: (inputs / name).read_bytes() for name in how.get("extras", [])}
+    steps = [*how["steps"], how["only_program"]]
+    digest = _digest(how["language"], steps, how["run"], how["versions"], contents, extras)
+    if not plan_folder.name.endswith(f"-{digest}"):
+        return f"its sources kept in {inputs} changed"
+    if not how["declared"]:
+        language = languages.BY_KEY[how["language"]]
+        made = recipes.Recipe((), None, tools=tuple((tool, "") for tool in how.get("tools", [])))
+        now = _tool_versions(language, made)
+        if now != how["versions"]:
+            return f"its compiler changed ({how['versions']!r}, now {now!r})"
+    return None
 
 
 def _recipe(
@@ -196,55 +290,73 @@ def _folder_files(folder: Path, spec: str) -> list[Path]:
     return files
 
 
-def _digest(key: str, made: recipes.Recipe, tool_versions: str, contents: dict[str, bytes]) -> str:
+def _digest(
+    key: str, steps: list, run: list, tool_versions: str, contents: dict[str, bytes], extras: dict[str, bytes]
+) -> str:
     digest = hashlib.sha256()
-    header = json.dumps([BUILD_FORMAT, key, made.steps, made.run, tool_versions, sorted(made.extras)])
-    digest.update(header.encode())
-    for name, content in [*sorted(contents.items()), *sorted(made.extras.items())]:
+    digest.update(json.dumps([BUILD_FORMAT, key, steps, run, tool_versions, sorted(extras)]).encode())
+    for name, content in [*sorted(contents.items()), *sorted(extras.items())]:
         digest.update(f"\0{name}\0{len(content)}\0".encode())
         digest.update(content)
     return digest.hexdigest()[:12]
 
 
-def _make(
-    source: Source,
-    folder: Path,
-    made: recipes.Recipe,
-    contents: dict[str, bytes],
-    tool_versions: str,
-    base: Path,
-    timeout_s: float,
-    declared: bool,
+def _keep_inputs(
+    folder: Path, how: dict, contents: dict[str, bytes], modes: dict[str, int], extras: dict[str, bytes]
 ) -> None:
-    """Build into a temporary folder beside `folder`, then rename it into place (or leave the one
-    another process put there meanwhile)."""
-    partial = folder.with_name(f".{folder.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
+    """What goes into the build `folder`, kept in the cache once (written whole or not at all: a run
+    may name the same build at once)."""
+    inputs = folder.parent / INPUTS / folder.name
+    if (inputs / PLAN).is_file():
+        return
+    partial = inputs.with_name(f".{inputs.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
     try:
-        (partial / "out").mkdir(parents=True)
+        (partial / "src").mkdir(parents=True)
         for name, content in contents.items():
             target = partial / "src" / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
-            target.chmod(stat.S_IMODE((base / name).stat().st_mode) | stat.S_IRUSR | stat.S_IWUSR)
-        (partial / "src").mkdir(exist_ok=True)
-        for name, content in made.extras.items():
+            target.chmod(modes[name] | stat.S_IRUSR | stat.S_IWUSR)
+        for name, content in extras.items():
             (partial / name).write_bytes(content)
+        (partial / PLAN).write_text(json.dumps(how, indent=1) + "\n", encoding="utf-8")
+        try:
+            partial.rename(inputs)
+        except OSError:
+            if not (inputs / PLAN).is_file():
+                raise
+    except OSError as exc:
+        raise SourceError(f"cannot keep the sources of a build in {inputs.parent}: {exc.strerror or exc}") from None
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+
+
+def _make(plan: Plan, inputs: Path, how: dict, timeout_s: float) -> None:
+    """Build into a temporary folder beside the build's, from a copy of its inputs, then rename it
+    into place (or leave the one another process put there meanwhile)."""
+    folder = plan.folder
+    partial = folder.with_name(f".{folder.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
+    try:
+        shutil.copytree(inputs, partial, ignore=lambda folder, names: [PLAN] if Path(folder) == inputs else [])
+        (partial / "out").mkdir()
         started = time.monotonic()
         with open(partial / "build.log", "w", encoding="utf-8", errors="replace") as log:
-            for step in made.steps:
-                failure = _step(step, partial / "src", log, timeout_s - (time.monotonic() - started))
+            for step in how["steps"]:
+                failure = _step(tuple(step), partial / "src", log, timeout_s - (time.monotonic() - started))
                 if failure is not None:
                     log.close()
-                    _failed(source, folder, partial, base, failure)
-        run = made.run or _only_program(source, partial)
-        # A declared run command is a command line as its user wrote it; the arena's own is argv.
-        command = run[0] if declared else shlex.join(arg.replace(recipes.BUILD, str(folder)) for arg in run)
+                    _failed(plan, partial, failure)
+        program = partial / "out" / "bot"
+        if how["only_program"] and not program.exists():
+            program.symlink_to(_only_program(plan, partial).relative_to(partial / "out"))
         record = {
-            "spec": source.spec,
-            "command": command,
-            "steps": [list(step) for step in made.steps],
-            "versions": tool_versions,
-            "files": sorted(contents),
+            "spec": plan.spec,
+            "command": plan.command,
+            "steps": how["steps"],
+            "versions": how["versions"],
+            "files": sorted(
+                p.relative_to(inputs / "src").as_posix() for p in (inputs / "src").rglob("*") if p.is_file()
+            ),
             "seconds": round(time.monotonic() - started, 3),
         }
         (partial / RECORD).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
@@ -290,10 +402,10 @@ def _step(step: tuple[str, ...], cwd: Path, log, timeout_s: float) -> str | None
     return None if status == 0 else f"{EXITED}{program} exited with status {status}"
 
 
-def _failed(source: Source, folder: Path, partial: Path, base: Path, failure: str) -> None:
+def _failed(plan: Plan, partial: Path, failure: str) -> None:
     """Keep the log in `failed/` and raise the BuildError that names its first error, its file
     named as the user finds it (the copy's paths are the cache's)."""
-    kept = folder.parent / "failed" / f"{folder.name}.log"
+    kept = plan.folder.parent / "failed" / f"{plan.folder.name}.log"
     kept.parent.mkdir(parents=True, exist_ok=True)
     os.replace(partial / "build.log", kept)
     said = failure
@@ -303,12 +415,10 @@ def _failed(source: Source, folder: Path, partial: Path, base: Path, failure: st
             f"; its output ends: {last_words(text)}" if last_words(text) else ""
         )
     said = said.replace(str(partial / "src") + os.sep, "").replace(str(partial) + os.sep, "").removeprefix("./")
-    anchor, shown = (source.path.parent, source.shown.parent) if source.path.is_file() else (source.path, source.shown)
-    place = os.path.relpath(os.path.normpath(shown / os.path.relpath(base, anchor)))
-    if place != "." and _names_a_file(said):
-        said = f"{place}/{said}"
-    at = f" at {source.commit[:12]}" if source.pinned else ""
-    raise BuildError(f"cannot build {source.spec}{at}: {said} (the whole log: {kept})", kept)
+    if plan.place != "." and _names_a_file(said):
+        said = f"{plan.place}/{said}"
+    at = f" at {plan.revision}" if plan.revision and "@" in plan.spec else ""
+    raise BuildError(f"cannot build {plan.spec}{at}: {said} (the whole log: {kept})", kept)
 
 
 def _names_a_file(said: str) -> bool:
@@ -317,8 +427,8 @@ def _names_a_file(said: str) -> bool:
     return bool(name) and " " not in name and not name.startswith("/") and "." in name
 
 
-def _only_program(source: Source, partial: Path) -> tuple[str, ...]:
-    """The one program a build without a run command made (CMake's), as a run command."""
+def _only_program(plan: Plan, partial: Path) -> Path:
+    """The one program a build without a run command made (CMake's)."""
     out = partial / "out"
     programs = sorted(
         path
@@ -330,8 +440,8 @@ def _only_program(source: Source, partial: Path) -> tuple[str, ...]:
     )
     if len(programs) != 1:
         names = ", ".join(p.name for p in programs) or "none"
-        raise BuildError(f"{source.spec}: the build made {len(programs)} programs ({names}): declare which to run")
-    return (f"{recipes.BUILD}/{programs[0].relative_to(partial).as_posix()}",)
+        raise BuildError(f"{plan.spec}: the build made {len(programs)} programs ({names}): declare which to run")
+    return programs[0]
 
 
 def _dirty(source: Source, inputs: list[Path]) -> bool:

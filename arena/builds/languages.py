@@ -240,6 +240,9 @@ LANGUAGES: tuple[Language, ...] = (
     Language("vbnet", "VB.NET", (".vb",), "VB 16.9, .NET Runtime 8.0.401", "", _CG, built=False),
 )
 BY_KEY = {language.key: language for language in LANGUAGES}
+# The languages whose source file runs as it is, by its interpreter: such a file that is executable
+# (a script with its #! line) is a program of its own, not sources to build.
+SCRIPTS = frozenset({"python", "javascript", "bash", "perl", "ruby", "php", "lua"})
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inl", ".ipp", ".tpp")
 
 

@@ -38,9 +38,10 @@ _PYTHON_CHECK = (
 @dataclass(frozen=True)
 class Recipe:
     steps: tuple[tuple[str, ...], ...]  # commands run in order in `src/`
-    run: tuple[str, ...] | None  # the bot's command; None: the one program the steps made (CMake)
+    run: tuple[str, ...]  # the bot's command
     extras: dict[str, bytes] = field(default_factory=dict)  # the arena's files, relative to the build's folder
     tools: tuple[tuple[str, str], ...] = ()  # (program, Debian package) this recipe needs beyond the language's
+    only_program: bool = False  # True: `out/bot` is made a link to the one program the steps made (CMake's)
 
 
 def recipe(language: Language, root: Path, files: list[str], entry: str | None) -> Recipe:
@@ -72,7 +73,7 @@ def _of(language: Language, files: list[str]) -> list[str]:
 def _c_family(language: Language, root: Path, files: list[str], entry: str | None) -> Recipe:
     if entry is None and (root / "CMakeLists.txt").is_file():
         steps = (("cmake", "-S", ".", "-B", "../out/cmake"), ("cmake", "--build", "../out/cmake"))
-        return Recipe(steps, None, tools=(("cmake", "cmake"),))
+        return Recipe(steps, (f"{BUILD}/out/bot",), tools=(("cmake", "cmake"),), only_program=True)
     compiler = "g++" if language.key == "cpp" else "gcc"
     sources = [entry] if entry else _of(language, files)
     if not sources:

@@ -6,6 +6,11 @@ any more), the tree at that commit is extracted once into the cache (`trees/COMM
 run, worker and resume that needs it, written into a temporary folder and renamed into place), and the
 path is mapped into it. A path without `@REV` is the working tree's; `dirty` says whether git sees
 changes to it that no commit holds.
+
+This is the one way the arena takes a tree at a commit: the project's own bots pinned at a revision
+(`greedy@HEAD~3`, arena/players/volcanoes.py) and the versions `arena bench` compares
+(arena/bench/versions.py) are trees of the project's repository taken here. A tree is used from its
+final path (numba's cache of a pinned bot's kernels is keyed by it).
 """
 
 from __future__ import annotations
@@ -19,17 +24,12 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.builds.cache import TREES, cache_root
 from arena.errors import UsageError
 
 
 class SourceError(UsageError, ValueError):
     """A bot's source that cannot be found or built here: the message says why, in one line."""
-
-
-def cache_root() -> Path:
-    """The arena's cache: $XDG_CACHE_HOME/caldera, else ~/.cache/caldera."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "caldera"
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def tree_at(repository: Path, revision: str, cache: Path | None = None) -> tuple
     """(commit, tree): the repository's tree at `revision`, extracted once into the cache."""
     # No --quiet: git then says why a revision is unknown.
     commit = git(repository, "rev-parse", "--verify", f"{revision}^{{commit}}").decode().strip()
-    tree = (cache or cache_root()) / "trees" / commit
+    tree = (cache or cache_root()) / TREES / commit
     if not tree.is_dir():
         extract(repository, commit, tree)
     return commit, tree

@@ -18,7 +18,8 @@ from functools import cache
 from pathlib import Path
 
 from arena.games.base import Game, Player
-from arena.players.base import PlayerError, Provider, cache_dir, split_label
+from arena.builds.cache import cache_root
+from arena.players.base import PlayerError, Provider, split_label
 from arena.players.git import GitTrees
 from arena.players.processes import Commands, Files
 
@@ -50,7 +51,7 @@ def resolve(text: str, game: Game, cache: Path | None = None) -> Player:
     """A player from its spec (`LABEL=SPEC` or `SPEC`); PlayerError with a message a user can act on."""
     label, spec = split_label(text)
     for provider in providers(game):
-        player = provider.resolve(label, spec, game, cache or cache_dir())
+        player = provider.resolve(label, spec, game, cache or cache_root())
         if player is not None:
             return player
     known = [said for said in (provider.known() for provider in providers(game)) if said]

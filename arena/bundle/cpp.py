@@ -1,4 +1,5 @@
-"""One file to submit for C and C++: a bot's local `#include "..."` files merged into its main file.
+"""One file to submit for C and C++ (`arena bundle main.cpp -o submission.cpp`): a bot's local
+`#include "..."` files merged into its main file.
 
 CodinGame takes one file. `merge` puts each local header (found as the compiler finds a quoted include:
 beside the file that includes it, then in the include folders) where it is first included, as the
@@ -21,7 +22,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.bundle import CODINGAME_LIMIT, BundleError, utf16_units
+from referee.platform.limits import CODE_UNITS
+
+from arena.bundle.python import BundleError, utf16_units
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 _PRAGMA_ONCE = re.compile(r"^\s*#\s*pragma\s+once\b")
@@ -44,7 +47,7 @@ class Merged:
 
 
 def merge(
-    entry: Path, include_dirs: tuple[Path, ...] = (), line_markers: bool = False, limit: int | None = CODINGAME_LIMIT
+    entry: Path, include_dirs: tuple[Path, ...] = (), line_markers: bool = False, limit: int | None = CODE_UNITS
 ) -> Merged:
     """`entry` with its local includes merged in (see the module's docstring). Raises BundleError
     for an unreadable file, a header that includes itself without a guard, or a result over `limit`

@@ -6,8 +6,8 @@ import re
 import pytest
 
 from arena.builds.build import BuildError, build
-from arena.builds.includes import local_includes, merge
-from arena.bundle import BundleError
+from arena.bundle.cpp import local_includes, merge
+from arena.bundle.python import BundleError
 from tests.builds.helpers import answers, needs, write
 
 MAIN = """\
