@@ -49,6 +49,7 @@ class RunOptions:
     seatings: str = "balanced"
     allow_unseeded: bool = False
     quiet: bool = False
+    config: str | None = None  # the file that declares games and players (None: ./arena.toml)
 
 
 Lineups = Callable[[list[str], int], list[tuple[str, ...]]]  # (labels, seats) -> the lineups
@@ -124,7 +125,7 @@ def create(
         raise PlayerError(f"a {command} of {game.name} is between its {n} players: give {n}{others}")
     if len(specs) < n:
         raise PlayerError(f"a {command} of {game.name} needs at least {n} players")
-    resolved = players.resolve_all(specs, game)
+    resolved = players.resolve_all(specs, game, config=options.config)
     labels = [p.label for p in resolved]
     seed = options.seed if options.seed is not None else secrets.randbelow(2**31)
     config = {
