@@ -1,12 +1,16 @@
 """One file to submit for C++: a bot's local includes merged into its main file, compiled with
-CodinGame's flags, playing as the bot of several files does."""
+CodinGame's flags, playing as the bot of several files does (`arena bundle main.cpp --check`)."""
 
 import re
+import sys
+from pathlib import Path
 
 import pytest
 
 from arena.builds.build import BuildError, build
+from arena.bundle import cpp
 from arena.bundle.cpp import local_includes, merge
+from arena.cli import main
 from arena.bundle.python import BundleError
 from tests.builds.helpers import answers, needs, write
 
@@ -121,3 +125,50 @@ def test_what_cannot_be_merged_says_why(tmp_path):
     ):
         merge(big, limit=10)
     assert merge(big).unresolved == ["none.h"], "a quoted include found nowhere is left to the compiler"
+
+
+PEBBLES_SPLIT = Path(__file__).resolve().parents[1] / "games" / "pebbles" / "sources" / "split"
+SDK_REFEREE = ["--referee", f"{sys.executable} -m tests.games.pebbles.sdk_referee", "--protocol", "sdk"]
+
+
+@pytest.fixture
+def at_the_root(monkeypatch, tmp_path):
+    """The referee runs as `python -m tests.games.pebbles...`; builds go to a cache of the test's own."""
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+def test_arena_bundle_checks_the_one_file_against_the_three_on_recorded_turns(at_the_root, tmp_path, capsys):
+    """Pebbles' bot of three files (main.cpp, choice.h, turn.h): the one file, built with CodinGame's
+    flags, answers every turn of two recorded games as the build of the three does."""
+    needs("cpp")
+    output = tmp_path / "submission.cpp"
+    argv = ["bundle", str(PEBBLES_SPLIT / "main.cpp"), "-o", str(output), "--check", "2", *SDK_REFEREE]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "main.cpp and 2 local includes" in out
+    assert not re.search(r"^\s*#\s*include\s*\"", output.read_text(), re.M), "every local include merged"
+    assert re.search(r"the bundle \(built with CodinGame's flags\) answered all \d+ turns of 4 transcript", out)
+
+
+def test_arena_bundle_s_check_finds_a_bundle_that_plays_otherwise(at_the_root, tmp_path, capsys, monkeypatch):
+    needs("cpp")
+    merge = cpp.merge
+
+    def wrong(*args, **kwargs):  # a merge that changed what the bot plays
+        merged = merge(*args, **kwargs)
+        merged.text = merged.text.replace('std::getenv("K")', '"1"')
+        return merged
+
+    monkeypatch.setattr(cpp, "merge", wrong)
+    argv = ["bundle", str(PEBBLES_SPLIT / "main.cpp"), "-o", str(tmp_path / "s.cpp"), "--check", "1", *SDK_REFEREE]
+    assert main(argv) == 1
+    assert "the bundle answered" in capsys.readouterr().out
+
+
+def test_arena_bundle_refuses_to_write_over_a_file_of_the_bot(tmp_path, capsys):
+    header = write(tmp_path, "step.h", "#pragma once\nint step() { return 1; }\n")
+    main_file = write(tmp_path, "main.cpp", '#include "step.h"\nint main() { return step() - 1; }\n')
+    assert main(["bundle", str(main_file), "-o", str(header)]) == 2
+    assert "is an input of this command" in capsys.readouterr().err
+    assert main(["bundle", str(main_file), "-o", str(tmp_path / "one.cpp"), "--compress", "always"]) == 2
