@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import sys
 import time
 from pathlib import Path
 
@@ -95,6 +96,12 @@ class Sources(Provider):
             if builds.make(plan, say=lambda text: print(text, end=" ", file=log, flush=True)):
                 continue
             print(f"built in {time.perf_counter() - started:.1f} s", file=log, flush=True)
+
+    def command(self, player: Player) -> tuple[str, str | None]:
+        """Its command line and folder, its build made first where it is not (a bench or a check
+        runs a player's command without preparing it)."""
+        self.prepare([player], None, sys.stderr)
+        return player.target, player.cwd
 
     def changed_since(self, player: Player) -> str | None:
         return builds.changed(Path(player.cwd).parent)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.builds import languages
-from arena.builds.build import BuildError, build
+from arena.builds.build import BuildError, build, changed, make, plan
 from arena.builds.revisions import SourceError
 from tests.builds.helpers import CPP_BOT, answers, needs, write
 from tests.builds.sources import BROKEN, HELLO
@@ -162,3 +162,20 @@ def test_builds_of_the_same_source_at_once_make_one_build(tmp_path):
     name = Path(said.pop()).parts[-3]
     assert not said and sorted(p.name for p in (tmp_path / "cache" / "builds").iterdir()) == [name, "inputs"]
     assert [p.name for p in (tmp_path / "cache" / "builds" / "inputs").iterdir()] == [name]
+
+
+def test_a_build_is_named_before_it_is_made_and_made_from_what_was_kept(tmp_path):
+    """`plan` says the version, the folder and the command, and keeps the inputs; `make` builds from
+    them alone (the source may be gone); `changed` finds kept inputs that no longer match the name."""
+    needs("cpp")
+    bot = write(tmp_path, "bot.cpp", CPP_BOT.replace("{k}", "1"))
+    named = plan(bot, cache=tmp_path / "cache")
+    assert not named.made and not named.folder.exists() and named.version in named.folder.name
+    assert changed(named.folder) is None
+    bot.unlink()
+    assert make(named) is False and named.made and answers(named) == "42\n"
+    assert make(named) is True, "found made"
+    other = plan(write(tmp_path, "bot.cpp", CPP_BOT.replace("{k}", "2")), cache=tmp_path / "cache")
+    kept = tmp_path / "cache" / "builds" / "inputs" / other.folder.name / "src" / "bot.cpp"
+    kept.write_text(CPP_BOT.replace("{k}", "3"))
+    assert "changed" in changed(other.folder)
