@@ -357,9 +357,7 @@ class Tuning:
         return plan
 
     def _player(self, label: str, values: dict) -> Player:
-        config_file = self.config.get("config_file")
-        spec = spec_with(self.config["bot"], values, self.game, config_file)
-        return players.resolve(f"{label}={spec}", self.game, config=config_file)
+        return players.varied(self.start, values, self.game, label, self.config.get("config_file"))
 
     def tuned(self) -> dict:
         return tuned_values(self.spsa.params, self.theta)

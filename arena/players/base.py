@@ -105,3 +105,8 @@ class Provider(ABC):
     def with_values(self, spec: str, values: dict) -> str:
         """`spec` playing with `values` for these parameters, its others kept."""
         return with_env(spec, values)
+
+    def varied(self, player: Player, values: dict) -> Player | None:
+        """`player` itself playing with `values` (a tune's iteration), made without resolving its
+        spec again; None where the spec with them (`with_values`) is to be resolved instead."""
+        return None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -97,6 +98,17 @@ def prepare(players: list[Player], game: Game, log=None) -> None:
         own = [player for player in players if player.kind in provider.kinds]
         if own:
             provider.prepare(own, game, log)
+
+
+def varied(player: Player, values: dict, game: Game, label: str, config: str | None = None) -> Player:
+    """`player` playing with `values` for its tuned parameters, its others kept, labelled `label`:
+    the same sources and build where its provider can say so, else its spec with them
+    resolved again."""
+    provider = provider_of(player, game)
+    made = provider.varied(player, values)
+    if made is not None:
+        return replace(made, label=label)
+    return resolve(f"{label}={provider.with_values(player.spec, values)}", game, config=config)
 
 
 def changed_since(player: Player, game: Game) -> str | None:

@@ -23,6 +23,7 @@ import os
 import shlex
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from arena.builds import build as builds
@@ -30,7 +31,7 @@ from arena.builds.languages import SCRIPTS, by_suffix
 from arena.builds.revisions import SourceError, resolve_source, split_revision
 from arena.games.base import Game, Player
 from arena.players.base import PlayerError, Provider
-from arena.players.environment import env_split, env_values
+from arena.players.environment import env_split, env_values, with_env
 
 KIND = "source"
 
@@ -79,8 +80,7 @@ class Sources(Provider):
         default = name.partition("@")[0] if name else _name_of(Path(os.path.abspath(Path(cwd or ".") / path)))
         env = ["env", *(f"{key}={value}" for key, value in assignments.items())] if assignments else []
         target = shlex.join(env) + " " + plan.command if env else plan.command
-        values = ",".join(f"{key}={value}" for key, value in assignments.items())
-        version = plan.version + (f":{values}" if values else "")
+        version = _version(plan.version, assignments)
         return Player(
             label or (f"{default}@{revision}" if revision else default), spec, KIND, target, version, str(plan.cwd)
         )
@@ -110,6 +110,13 @@ class Sources(Provider):
         """Its values: those of its spec's `env` and of its declaration, as its command has them."""
         return env_values(player.target)
 
+    def varied(self, player: Player, values: dict) -> Player:
+        """The same build, other values: what the run kept, whatever was edited since."""
+        target = with_env(player.target, values)
+        assignments, _ = env_split(target)
+        spec = self.with_values(player.spec, values)
+        return replace(player, spec=spec, target=target, version=_version(player.version, assignments))
+
     def _plan_of(self, player: Player) -> builds.Plan:
         """The build `player` names: as this process named it, or as its run stored it."""
         folder = Path(player.cwd).parent
@@ -117,6 +124,13 @@ class Sources(Provider):
         if known is not None:
             return known
         return builds.Plan(player.spec, folder.name.split("-")[0], player.target, player.version, folder, None)
+
+
+def _version(version: str, assignments: dict[str, str]) -> str:
+    """A source player's version: its build's, then the values in its environment."""
+    build = version.partition(":")[0]
+    values = ",".join(f"{key}={value}" for key, value in assignments.items())
+    return build + (f":{values}" if values else "")
 
 
 def _env_and_rest(spec: str) -> tuple[dict[str, str], list[str]]:

@@ -245,3 +245,7 @@ def test_a_source_player_takes_its_values_through_its_environment(tmp_path):
     tuned = resolve(provider.with_values(player.spec, {"K": 5}), cache)
     assert tuned.kind == "source" and provider.values(tuned) == {"K": 5.0}
     assert tuned.cwd == player.cwd, "other values, the same build"
+    shell.write_text('echo "edited: $K"\n')  # a tune's iterations play what its run kept
+    plus = arena_players.varied(player, {"K": 4}, VOLCANOES, "plus")
+    assert (plus.label, plus.cwd, provider.values(plus)) == ("plus", player.cwd, {"K": 4.0})
+    assert plus.version == player.version.replace(":K=3", ":K=4") and plus.spec == f"env K=4 {shell}"
