@@ -19,11 +19,11 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from arena.builds.revisions import split_revision
+from arena.games.base import Player
 from arena.games.config import CONFIG_FILE, read_config
 from arena.players.base import PlayerError
 from arena.players.environment import env_split
 from arena.players.sources import Sources
-from arena.games.base import Player
 
 
 @dataclass(frozen=True)
@@ -94,9 +94,17 @@ def checked(name: str, table: dict, path: Path) -> Declared:
         declared = TypeAdapter(Declared).validate_json(text, strict=True)
     except ValidationError as exc:
         error = exc.errors()[0]
-        key = ".".join(str(part) for part in error["loc"])
-        shown = f" = {json.dumps(error['input'])}" if error["type"] != "missing" else ""
-        raise PlayerError(f"{where} {key}{shown}: {error['msg'][0].lower() + error['msg'][1:]}") from None
+        path, value = [], table  # the keys the error names in the table (pydantic adds a union's member)
+        for part in error["loc"]:
+            if not isinstance(value, dict) or part not in value:
+                break
+            path, value = [*path, str(part)], value[part]
+        said = error["msg"][0].lower() + error["msg"][1:]
+        if len(path) < len(error["loc"]) and error["type"] != "missing":
+            said = "input should be a string or a number"  # each member of a union refused it
+        shown = f" = {json.dumps(value)}" if error["type"] != "missing" else ""
+        key = ".".join(path) if error["type"] != "missing" else ".".join(map(str, error["loc"]))
+        raise PlayerError(f"{where} {key}{shown}: {said}") from None
     if declared.build and not declared.run:
         raise PlayerError(f"{where}: a build command needs its run command (run = ...)")
     bad = [key for key in declared.env if not key.isidentifier()]

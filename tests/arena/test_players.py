@@ -249,3 +249,35 @@ def test_a_source_player_takes_its_values_through_its_environment(tmp_path):
     plus = arena_players.varied(player, {"K": 4}, VOLCANOES, "plus")
     assert (plus.label, plus.cwd, provider.values(plus)) == ("plus", player.cwd, {"K": 4.0})
     assert plus.version == player.version.replace(":K=3", ":K=4") and plus.spec == f"env K=4 {shell}"
+
+
+@pytest.mark.parametrize(
+    "table, says",
+    [
+        ('source = "bot.sh"\nbulid = "make"', "[players.mine] has no key bulid (its keys: source, build, run, env)"),
+        ('source = "bot.sh"\nbuild = "make"', "[players.mine]: a build command needs its run command"),
+        ('source = "bot.sh"\nenv = { K = true }', "[players.mine] env.K = true: input should be a string or a number"),
+        ('source = "bot.sh"\nenv = 3', "[players.mine] env = 3: input should be an object"),
+        ('source = "bot.sh"\nenv = { "1K" = 1 }', "[players.mine] env: '1K' is no environment variable's name"),
+        ("build = 'make'\nrun = './bot'", "[players.mine] source: field required"),
+        ('source = "no-such-file.sh"', "player mine: no such file or folder: no-such-file.sh"),
+    ],
+)
+def test_a_declared_player_s_mistake_is_one_line_naming_its_key(table, says, tmp_path):
+    config = tmp_path / "arena.toml"
+    config.write_text(f"[players.mine]\n{table}\n")
+    (tmp_path / "bot.sh").write_text("echo RANDOM\n")
+    with pytest.raises(PlayerError) as caught:
+        arena_players.resolve("mine", VOLCANOES, tmp_path / "cache", config=str(config))
+    assert says in str(caught.value) and "\n" not in str(caught.value), str(caught.value)
+
+
+def test_a_declared_player_by_its_name_and_at_a_revision(tmp_path):
+    config = tmp_path / "arena.toml"
+    config.write_text('[players.mine]\nsource = "bot.sh"\nenv = { K = 2 }\n')
+    (tmp_path / "bot.sh").write_text('echo "$K"\n')
+    player = arena_players.resolve("mine", VOLCANOES, tmp_path / "cache", config=str(config))
+    assert (player.label, player.spec, player.kind) == ("mine", "mine", "source")
+    assert "built in" in prepare(player) and answer(player, "") == "2\n" and player.version.endswith(":K=2")
+    with pytest.raises(PlayerError, match="in no git repository"):
+        arena_players.resolve("mine@HEAD~1", VOLCANOES, tmp_path / "cache", config=str(config))
