@@ -25,7 +25,7 @@ REFEREE = f"{sys.executable} -m tests.games.pebbles.sdk_referee --hang-at 1"  # 
         (f'protocol = "sdk"\ncommand = "{REFEREE}"\ngame_s = inf', "game_s = Infinity"),
         ('protocol = "sdk"\ncommand = "r.jar"\nturn_ms = inf', "turn_ms = Infinity"),
         ('protocol = "relay"\ncommand = ""', "its command '': empty command"),
-        ("protocol = \"sdk\"\ncommand = \"java -jar 'r.jar\"", "cannot split"),
+        ('protocol = "sdk"\ncommand = "java -jar \'r.jar"', "cannot split"),
         ('protocol = "cli"\ncommand = "./ref"\ncwd = 5', "cwd = 5: input should be a valid string"),
         ('protocol = "cli"\ncommand = "./ref"\nseed_flag = 5', "seed_flag = 5: input should be a valid string"),
         ('protocol = "sdk"\ncommand = "r.jar"\nparameters = 5', "parameters = 5: input should be an object"),
@@ -34,10 +34,16 @@ REFEREE = f"{sys.executable} -m tests.games.pebbles.sdk_referee --hang-at 1"  # 
         ('protocol = "cli"\ncommand = 5', "command = 5: input should be a valid string"),
         ('command = "./ref"', "no protocol: a game's protocol is one of"),
         ('protocol = "relay"\ncommand = "r.jar"\njava_options = "-Xmx1g"', 'java_options = "-Xmx1g": input should be'),
-        ('protocol = "relay"\ncommand = "r.jar"\nsend_seed = "no"', 'send_seed = "no": input should be a valid boolean'),
+        (
+            'protocol = "relay"\ncommand = "r.jar"\nsend_seed = "no"',
+            'send_seed = "no": input should be a valid boolean',
+        ),
         ('protocol = "cli"\ncommand = "./ref"\nlog = "yes"', 'log = "yes": input should be a valid boolean'),
         ('protocol = "cli"\ncommand = "./ref"\nplayers = 2.5', "players = 2.5: input should be a valid integer"),
-        ('protocol = "cli"\ncommand = "./ref"\nextra_args = 1979-05-27', "numbers, strings, booleans, lists and tables"),
+        (
+            'protocol = "cli"\ncommand = "./ref"\nextra_args = 1979-05-27',
+            "numbers, strings, booleans, lists and tables",
+        ),
     ],
 )
 def test_a_bad_value_in_arena_toml_is_one_line_naming_its_key(table, says, tmp_path, capsys):
