@@ -84,7 +84,7 @@ def add_seeds_option(p: argparse.ArgumentParser) -> None:
 def add_game_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("the game (default: Volcanoes, refereed in-process)")
     g.add_argument("--game", metavar="NAME", help=f"a game declared in {CONFIG_FILE} ([games.NAME])")
-    g.add_argument("--config", metavar="FILE", help=f"where games are declared (default ./{CONFIG_FILE})")
+    g.add_argument("--config", metavar="FILE", help=f"where games and players are declared (default ./{CONFIG_FILE})")
     g.add_argument("--referee", metavar="CMD", help="an external referee's command line (with --protocol)")
     g.add_argument(
         "--protocol",
@@ -154,4 +154,5 @@ def run_options_of(args: argparse.Namespace) -> RunOptions:
         allow_unseeded=args.allow_unseeded,
         quiet=args.quiet,
         replays=args.replays,
+        config=args.config,
     )

@@ -10,6 +10,7 @@ or an external referee given inline (`--referee CMD --protocol P ...`).
 
 Every key of a game's table is an option of its protocol's module, as on the command line with
 dashes turned to underscores (`--seed-flag` is `seed_flag`); a table's name is the game's name.
+The same file declares players (`[players.NAME]`: arena/players/declared.py).
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from arena.games.protocols import DEFAULT_GAME, EXTERNAL, make
 CONFIG_FILE = "arena.toml"
 
 
-def declared_games(path: Path) -> dict[str, dict]:
-    """The `[games.NAME]` tables of a config file ({} if there is no such file)."""
+def read_config(path: Path) -> dict:
+    """The tables of a config file ({} if there is no such file); GameError if it cannot be read."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -35,10 +36,14 @@ def declared_games(path: Path) -> dict[str, dict]:
     except UnicodeDecodeError:
         raise GameError(f"{path} is not UTF-8 text") from None
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise GameError(f"{path} is not valid TOML: {exc}") from None
-    games = data.get("games", {})
+
+
+def declared_games(path: Path) -> dict[str, dict]:
+    """The `[games.NAME]` tables of a config file ({} if there is no such file)."""
+    games = read_config(path).get("games", {})
     if not isinstance(games, dict) or not all(isinstance(v, dict) for v in games.values()):
         raise GameError(f"{path}: [games.NAME] tables declare games, one table a game")
     return games

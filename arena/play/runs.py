@@ -51,6 +51,7 @@ class RunOptions:
     allow_unseeded: bool = False
     quiet: bool = False
     replays: str | None = None  # which games keep their replay (arena/play/replays.py; None: as stored, or all)
+    config: str | None = None  # the file that declares games and players (None: ./arena.toml)
 
 
 Lineups = Callable[[list[str], int], list[tuple[str, ...]]]  # (labels, seats) -> the lineups
@@ -126,7 +127,7 @@ def create(
         raise PlayerError(f"a {command} of {game.name} is between its {n} players: give {n}{others}")
     if len(specs) < n:
         raise PlayerError(f"a {command} of {game.name} needs at least {n} players")
-    resolved = players.resolve_all(specs, game)
+    resolved = players.resolve_all(specs, game, config=options.config)
     labels = [p.label for p in resolved]
     seed = options.seed if options.seed is not None else secrets.randbelow(2**31)
     config = {
