@@ -11,9 +11,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.builds.revisions import SourceError, tree_at
 from arena.errors import UsageError
-from arena.players.base import PlayerError, cache_dir
-from arena.players.git import extract, git
+from arena.project import PROJECT_ROOT
 
 
 WORKER = Path(__file__).with_name("worker.py")  # the same for every version: see its docstring
@@ -31,18 +31,14 @@ class Version:
 
 def version(text: str) -> Version:
     """A directory holding a copy of the project, or a git revision of this project (extracted once
-    into the players' cache, with a warm numba cache, exactly as a `NAME@REV` player is)."""
+    into the arena's cache, with a warm numba cache, exactly as a `NAME@REV` player is)."""
     path = Path(text)
     if path.is_dir() and (path / "bots").is_dir():
         return Version(text, path.resolve())
     try:
-        commit = git("rev-parse", "--verify", "--quiet", f"{text}^{{commit}}").decode().strip()
-    except PlayerError as exc:
+        commit, tree = tree_at(PROJECT_ROOT, text)
+    except SourceError as exc:
         raise BenchError(f"{text!r} is neither a project directory nor a git revision ({exc})") from None
-    tree = cache_dir() / f"git-{commit}"
-    if not tree.is_dir():
-        print(f"extracting {text} ({commit[:12]}) to {tree} ...", file=sys.stderr, flush=True)
-        extract(commit, tree)
     return Version(f"{text} ({commit[:12]})", tree)
 
 

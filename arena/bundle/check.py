@@ -7,7 +7,8 @@
   worst turn, its forfeits (a slow turn on a busy machine forfeits, and the check says so).
 - A user's bot file of any game is checked against its original: the turns of recorded games (or of
   saved transcripts) replayed to the original and to the bundle, their answers compared turn by turn
-  (see arena/bundle/folder.py).
+  (see arena/bundle/folder.py); for C and C++, the bot of several files and its one file are each
+  built as CodinGame builds them, then compared so (arena/bundle/cpp.py).
 """
 
 from __future__ import annotations
@@ -59,60 +60,86 @@ def check_submission(path: Path, games: int, opponent: str) -> int:
 def check_file_bot(
     entry: Path, output: Path, games: int, turns_file: str | None, game: Game, opponent: str | None
 ) -> int:
-    """Replay turns to the original and to the bundle and compare their answers: 0 if the bundle
-    answered every turn as the original did, 1 if not. The turns: `turns_file`'s, or those of `games`
-    games of `game` recorded now, the bot against itself or `opponent`."""
-    original = f"{sys.executable} {entry.resolve()}"
+    """A Python bot file's bundle against its original (see `compare`): the original as `python
+    ENTRY`, the bundle by `python -S`, from an empty folder (nothing of the bot's folder within reach)."""
+    original = Player(entry.stem, str(entry), "command", f"{sys.executable} {entry.resolve()}", "check")
+    with tempfile.TemporaryDirectory(prefix="caldera-bundle-check-") as empty:
+        bundled = Player("bundle", str(output), "command", f"{sys.executable} -S {output.resolve()}", "check", empty)
+        return compare(original, bundled, "by `python -S`, from an empty folder", games, turns_file, game, opponent)
+
+
+def check_built_bot(
+    entry: Path, output: Path, games: int, turns_file: str | None, game: Game | None, opponent: str | None
+) -> int:
+    """A C or C++ bot's one file against the bot of several files (see `compare`): each built as
+    CodinGame builds its language (arena/builds/), the entry with its local includes, and the one file
+    alone, before any turn is played."""
+    sources = game or make(DEFAULT_GAME)  # replayed turns need no game: a source is built the same in any
+    original = players.resolve(f"{entry.stem}={entry}", sources)
+    bundled = players.resolve(f"bundle={output}", sources)
+    players.prepare([original, bundled], sources, sys.stderr)
+    return compare(original, bundled, "built with CodinGame's flags", games, turns_file, game, opponent)
+
+
+def compare(
+    original: Player,
+    bundled: Player,
+    how: str,
+    games: int,
+    turns_file: str | None,
+    game: Game,
+    opponent: str | None,
+) -> int:
+    """Replay turns to the original and to the bundle (each a process player, `how` says what the
+    bundle is) and compare their answers: 0 if the bundle answered every turn as the original did,
+    1 if not. The turns: `turns_file`'s, or those of `games` games of `game` recorded now, the
+    original against itself or `opponent`."""
     if turns_file:
         scripts, recorded_by_original = transcripts.load(turns_file), False
     else:
-        scripts, recorded_by_original = _record(entry, original, games, game, opponent), True
-    bundled = f"{sys.executable} -S {output.resolve()}"
+        scripts, recorded_by_original = _record(original, games, game, opponent), True
     turns = sum(len(t.turns) for t in scripts)
     first_ms, later_ms = [], []
-    with tempfile.TemporaryDirectory(prefix="caldera-bundle-check-") as empty:
-        for script in scripts:
-            theirs = transcripts.replay(original, script, first_s=30.0, turn_s=10.0)
-            try:
-                ours = transcripts.replay(bundled, script, cwd=empty, first_s=30.0, turn_s=10.0)
-            except transcripts.TranscriptError as exc:
-                print(f"check: the bundle failed: {exc}")
-                return 1
-            first_ms.append(ours.first_s * 1000)
-            later_ms += [s * 1000 for s in ours.later_s]
-            for i, (a, b) in enumerate(zip(theirs.answers, ours.answers, strict=True)):
-                if a != b:
+    for script in scripts:
+        theirs = transcripts.replay(original.target, script, cwd=original.cwd, first_s=30.0, turn_s=10.0)
+        try:
+            ours = transcripts.replay(bundled.target, script, cwd=bundled.cwd, first_s=30.0, turn_s=10.0)
+        except transcripts.TranscriptError as exc:
+            print(f"check: the bundle failed: {exc}")
+            return 1
+        first_ms.append(ours.first_s * 1000)
+        later_ms += [s * 1000 for s in ours.later_s]
+        for i, (a, b) in enumerate(zip(theirs.answers, ours.answers, strict=True)):
+            if a != b:
+                print(
+                    f"check: on {script.where(i)} the bundle answered {_text(b)}, the original {_text(a)} "
+                    f"({turns} turns of {len(scripts)} transcript(s))"
+                )
+                recorded = tuple(turn.answer for turn in script.turns)
+                if recorded_by_original and tuple(theirs.answers) != recorded:
                     print(
-                        f"check: on {script.where(i)} the bundle answered {_text(b)}, the original {_text(a)} "
-                        f"({turns} turns of {len(scripts)} transcript(s))"
+                        "  the original itself answers otherwise than in its recorded game: its answers "
+                        "depend on time or on unseeded randomness (give it a fixed budget for the check)"
                     )
-                    recorded = tuple(turn.answer for turn in script.turns)
-                    if recorded_by_original and tuple(theirs.answers) != recorded:
-                        print(
-                            "  the original itself answers otherwise than in its recorded game: its answers "
-                            "depend on time or on unseeded randomness (give it a fixed budget for the check)"
-                        )
-                    return 1
+                return 1
     later_ms.sort()
     print(
-        f"check: the bundle (by `python -S`, from an empty folder) answered all {turns} turns of "
-        f"{len(scripts)} transcript(s) as the original did; first answer max {max(first_ms):.0f} ms; "
-        f"later turns median {later_ms[len(later_ms) // 2] if later_ms else 0:.1f} ms, "
-        f"max {max(later_ms, default=0):.1f} ms"
+        f"check: the bundle ({how}) answered all {turns} turns of {len(scripts)} transcript(s) as the "
+        f"original did; first answer max {max(first_ms):.0f} ms; later turns median "
+        f"{later_ms[len(later_ms) // 2] if later_ms else 0:.1f} ms, max {max(later_ms, default=0):.1f} ms"
     )
     return 0
 
 
-def _record(entry: Path, original: str, games: int, game: Game, opponent: str | None) -> list[transcripts.Transcript]:
+def _record(original: Player, games: int, game: Game, opponent: str | None) -> list[transcripts.Transcript]:
     """The transcripts of `games` games of `game` played by the original (a game's own bot opposing
     it runs as a process: recorded games need processes)."""
-    bot = Player(entry.stem, str(entry), "command", original, "check")
     rival = None
     if opponent:
         command, cwd = players.command(players.resolve(opponent, game), game)
         rival = Player(opponent, opponent, "command", command, "check", cwd)
     print(f"check: recording {games} game(s) of {game.name} ...", file=sys.stderr, flush=True)
-    return transcripts.record_games(game, bot, rival, games, RECORDING_SEED)
+    return transcripts.record_games(game, original, rival, games, RECORDING_SEED)
 
 
 def _text(answer: tuple[str, ...]) -> str:

@@ -1,6 +1,7 @@
 """`arena bundle BOT -o submission.py [--check [GAMES]]`: the one file to paste into CodinGame, of one
-of the project's Volcanoes bots (arena/bundle/python.py) or of a user's Python bot of any game
-(arena/bundle/folder.py), then checked by playing it (arena/bundle/check.py)."""
+of the project's Volcanoes bots (arena/bundle/python.py), of a user's Python bot of any game
+(arena/bundle/folder.py) or of a C or C++ bot with its local includes (`arena bundle src/main.cpp -o
+submission.cpp`: arena/bundle/cpp.py), then checked by playing it (arena/bundle/check.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from referee.platform.files import refuse_overwriting, write_atomic
 from referee.platform.limits import CODE_UNITS
 from referee.platform.options import count
 
-from arena.bundle import check, folder
+from arena.builds.languages import by_suffix
+from arena.bundle import check, cpp, folder
 from arena.bundle.python import COMPRESS_CHOICES, BundleError, build, module_file
 from arena.project import PROJECT_ROOT
 from arena.cli.options import add_game_options, game_of, names_a_game
@@ -22,7 +24,8 @@ def register(sub) -> None:
     p.add_argument(
         "bot",
         metavar="BOT",
-        help="a bot name (mcts, boss, ...), a dotted module path, or a bot's entry file (PATH/main.py) of any game",
+        help="a bot name (mcts, boss, ...), a dotted module path, or a bot's entry file of any game: "
+        "PATH/main.py, or a C or C++ file (main.cpp) whose local includes are merged into it",
     )
     p.add_argument("-o", "--output", metavar="FILE", required=True, help="where to write the submission")
     p.add_argument(
@@ -36,6 +39,11 @@ def register(sub) -> None:
         type=count(1),
         default=CODE_UNITS,
         help=f"the size limit in UTF-16 code units (default {CODE_UNITS:,})",
+    )
+    p.add_argument(
+        "--line-markers",
+        action="store_true",
+        help="C and C++: #line markers in the one file, so that the compiler's messages name your files",
     )
     p.add_argument(
         "--check",
@@ -66,6 +74,10 @@ def register(sub) -> None:
 
 
 def run_bundle(args: argparse.Namespace) -> int:
+    if _is_c_family(args.bot):
+        return _bundle_c_family(args)
+    if args.line_markers:
+        raise BundleError("--line-markers is for a C or C++ bot (arena bundle main.cpp -o submission.cpp)")
     if folder.is_file_bot(args.bot):
         return _bundle_file_bot(args)
     if args.turns or names_a_game(args):
@@ -112,6 +124,33 @@ def _bundle_file_bot(args: argparse.Namespace) -> int:
     if args.check or args.turns:
         game = None if args.turns else game_of(args)
         return check.check_file_bot(entry, output, args.check or 1, args.turns, game, args.opponent)
+    return 0
+
+
+def _is_c_family(bot: str) -> bool:
+    language = by_suffix(Path(bot))
+    return language is not None and language.key in ("c", "cpp")
+
+
+def _bundle_c_family(args: argparse.Namespace) -> int:
+    """`arena bundle src/main.cpp -o submission.cpp [--line-markers] [--check [GAMES]]`."""
+    entry = Path(args.bot)
+    if not entry.is_file():
+        raise BundleError(f"no bot file {entry}")
+    if args.compress != "auto":
+        raise BundleError("--compress is for Python bots: a C or C++ file is submitted as it is")
+    merged = cpp.merge(entry, (entry.parent,), args.line_markers, args.limit)
+    refuse_overwriting(args.output, *merged.files)
+    _write(args.output, merged.text)
+    print(
+        f"wrote {args.output}: {entry} and {len(merged.files) - 1} local includes, "
+        f"{merged.size:,} UTF-16 units (limit {args.limit:,})"
+    )
+    if merged.unresolved:
+        print(f"left to the compiler (found in no local folder): {', '.join(sorted(set(merged.unresolved)))}")
+    if args.check or args.turns:
+        game = None if args.turns else game_of(args)
+        return check.check_built_bot(entry, Path(args.output), args.check or 1, args.turns, game, args.opponent)
     return 0
 
 

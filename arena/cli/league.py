@@ -18,7 +18,7 @@ from pathlib import Path
 
 from arena.cli.options import add_run_options, game_of, names_a_game, run_options_of
 from arena.errors import UsageError
-from arena.play import members
+from arena.play import members, replays
 from arena.play.league import ACTIVE, DEFAULT_DB, REMOVED, play_until_stopped
 from arena.play.matchmaking import MODES
 from arena.play.seeds import seed_list
@@ -53,7 +53,9 @@ def cmd_league(args) -> int:
     path = Path(args.db) if args.db else DEFAULT_DB
     if args.words and args.words[0] in ACTIONS:
         action, rest = args.words[0], args.words[1:]
-        return {"add": _add, "status": _status}.get(action, _standing)(path, action, rest)
+        if action == "add":
+            return _add(path, rest, args.config)
+        return {"status": _status}.get(action, _standing)(path, action, rest)
     store = _go_on(args, path) if path.exists() else _begin(args, path)
     try:
         return play_until_stopped(store, run_options_of(args))
@@ -75,8 +77,11 @@ def _go_on(args, path: Path) -> Store:
         if args.mode and args.mode != config.get("mode"):
             config["mode"] = args.mode
             store.put("config", config)
+        if args.replays is not None and args.replays != config.get("replays", replays.DEFAULT):
+            config["replays"] = replays.chosen(args.replays)  # for the games from now on
+            store.put("config", config)
         for text in args.words:
-            members.join(store, game, text, quiet_if_in=True)
+            members.join(store, game, text, quiet_if_in=True, config=args.config)
     except BaseException:
         store.close()
         raise
@@ -92,17 +97,18 @@ def _begin(args, path: Path) -> Store:
         "seeds": seeds,
         "seatings": args.seatings,
         "mode": args.mode or MODES[0],
+        "replays": replays.chosen(args.replays),
     }
-    return members.create(path, game_of(args), args.words, settings, args.allow_unseeded)
+    return members.create(path, game_of(args), args.words, settings, args.allow_unseeded, args.config)
 
 
-def _add(path: Path, action: str, texts: list[str]) -> int:
+def _add(path: Path, texts: list[str], config: str | None) -> int:
     if not texts:
         raise UsageError("arena league add LABEL=SPEC ... (a player as every command takes it)")
     with members.changing(path) as store:
         game = stored_game(store.config)
         for text in texts:
-            members.join(store, game, text)
+            members.join(store, game, text, config=config)
     return 0
 
 

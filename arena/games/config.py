@@ -10,6 +10,7 @@ or an external referee given inline (`--referee CMD --protocol P ...`).
 
 Every key of a game's table is an option of its protocol's module, as on the command line with
 dashes turned to underscores (`--seed-flag` is `seed_flag`); a table's name is the game's name.
+The same file declares players (`[players.NAME]`: arena/players/declared.py).
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ CONFIG_FILE = "arena.toml"
 CONFIG_BYTES = 1 << 20
 
 
-def declared_games(path: Path) -> dict[str, dict]:
-    """The `[games.NAME]` tables of a config file ({} if there is no such file). Only a regular file
-    is read, and one of CONFIG_BYTES at most (a FIFO would hang the command, /dev/zero fill memory)."""
+def read_config(path: Path) -> dict:
+    """The tables of a config file ({} if there is no such file); GameError if it cannot be read. Only
+    a regular file is read, and one of CONFIG_BYTES at most (a FIFO would hang the command, /dev/zero
+    fill memory)."""
     try:
         found = path.stat()
         if not stat.S_ISREG(found.st_mode):
@@ -43,10 +45,14 @@ def declared_games(path: Path) -> dict[str, dict]:
     except UnicodeDecodeError:
         raise GameError(f"{path} is not UTF-8 text") from None
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise GameError(f"{path} is not valid TOML: {exc}") from None
-    games = data.get("games", {})
+
+
+def declared_games(path: Path) -> dict[str, dict]:
+    """The `[games.NAME]` tables of a config file ({} if there is no such file)."""
+    games = read_config(path).get("games", {})
     if not isinstance(games, dict) or not all(isinstance(v, dict) for v in games.values()):
         raise GameError(f"{path}: [games.NAME] tables declare games, one table a game")
     return games
@@ -55,8 +61,8 @@ def declared_games(path: Path) -> dict[str, dict]:
 def game_config(name: str | None, referee: str | None, options: dict, config_file: str | None) -> dict:
     """The configuration of the game a command names: `name` declared in the config file, the
     inline `referee`, or Volcanoes; `options` (the command line's game options by their keys in a
-    game's table: protocol, players, seed_flag, league, turn_ms, first_turn_ms; None where not given)
-    override it."""
+    game's table: protocol, players, seed_flag, league, turn_ms, first_turn_ms, viewer; None where
+    not given) override it."""
     given = {k: v for k, v in options.items() if v is not None}
     if name and referee:
         raise GameError("give the game by --game NAME or by --referee CMD, not both")

@@ -21,12 +21,14 @@ LOCK_TRIES = 20  # another process may hold the lock for an instant (`status` te
 STANDINGS = {"remove": REMOVED, "pause": PAUSED, "resume": ACTIVE}  # an action -> the standing it sets
 
 
-def create(path: Path, game: Game, specs: list[str], settings: dict, allow_unseeded: bool) -> Store:
+def create(
+    path: Path, game: Game, specs: list[str], settings: dict, allow_unseeded: bool, config: str | None = None
+) -> Store:
     """A new league at `path`, locked, its first players in it; `settings`: the run's seed, seeds,
-    seatings and matchmaking mode."""
+    seatings and matchmaking mode; `config`: the file that declares players by name."""
     if not specs:
         raise PlayerError("a league begins with at least one player: arena league PLAYER ... (add more later)")
-    first = players.resolve_all(specs, game)
+    first = players.resolve_all(specs, game, config=config)
     config = {
         "command": "league",
         "game": {"name": game.name, **game.config()},
@@ -72,11 +74,13 @@ def lock(store: Store) -> None:
     store.lock()
 
 
-def join(store: Store, game: Game, text: str, quiet_if_in: bool = False, log=None) -> Player | None:
+def join(
+    store: Store, game: Game, text: str, quiet_if_in: bool = False, log=None, config: str | None = None
+) -> Player | None:
     """Player `text` joins the league (or comes back, removed before); PlayerError where one of its
     label is in it already (None instead, for the same player, with `quiet_if_in`)."""
     log = log or sys.stderr
-    player = players.resolve(text, game)
+    player = players.resolve(text, game, config=config)
     standing = store.league_players()
     known = {p.label: p for p in store.players()}
     if player.label in known:

@@ -13,6 +13,7 @@ theta that k's results made); the games of one iteration run at once on the work
 
 from __future__ import annotations
 
+import os
 import secrets
 import shlex
 import sys
@@ -23,6 +24,7 @@ from tqdm import tqdm
 from arena.errors import UsageError
 from arena.games.base import Game, Player
 from arena.players import registry as players
+from arena.play import replays
 from arena.play.run import make_executor, run_jobs
 from arena.play.runs import new_store
 from arena.play.schedule import derive_seed, jobs
@@ -40,7 +42,7 @@ TREND_SHARE = 0.1  # the progress line shows each value's change over this share
 # ---------------------------------------------------------------- what to tune
 
 
-def parse_params(bot: str, text: str, game: Game) -> tuple[Player, list[Tuned]]:
+def parse_params(bot: str, text: str, game: Game, config: str | None = None) -> tuple[Player, list[Tuned]]:
     """The start player and the tuned parameters.
 
     A bot of the game's own with declared parameters (`mcts`, or `mcts:c=0.3` to start elsewhere than
@@ -48,7 +50,7 @@ def parse_params(bot: str, text: str, game: Game) -> tuple[Player, list[Tuned]]:
     other bot, a command line or a file, takes its values as environment variables named as the
     parameters (`env C=0.3 python bot.py` starts from C=0.3; the middle of the range otherwise), each
     given with its range: `C=0.05:1,DEPTH=1:8` (integers where both ends are written as integers)."""
-    start = players.resolve(f"{START}={bot}", game)
+    start = players.resolve(f"{START}={bot}", game, config=config)
     provider = players.provider_of(start, game)
     declared = provider.parameters(start)
     if declared == {}:
@@ -100,10 +102,10 @@ def _is_integer(text: str) -> bool:
     return text.strip().lstrip("+-").isdigit()
 
 
-def spec_with(bot: str, values: dict, game: Game) -> str:
+def spec_with(bot: str, values: dict, game: Game, config: str | None = None) -> str:
     """The spec `bot` with `values` for its tuned parameters, its other options kept: a bot's own
     options where it declares them, else its command's environment (`env C=0.3 python bot.py`)."""
-    player = players.resolve(bot, game)
+    player = players.resolve(bot, game, config=config)
     return players.provider_of(player, game).with_values(bot, values)
 
 
@@ -153,8 +155,8 @@ def new_config(
     return config
 
 
-def opponent_player(text: str, game: Game) -> Player:
-    return replace(players.resolve(text, game), label=OPPONENT)
+def opponent_player(text: str, game: Game, config: str | None = None) -> Player:
+    return replace(players.resolve(text, game, config=config), label=OPPONENT)
 
 
 def create_run(bot: str | None, params: str | None, opponent: str | None, settings: dict, game: Game, options) -> Store:
@@ -173,8 +175,8 @@ def create_run(bot: str | None, params: str | None, opponent: str | None, settin
         raise UsageError(f"--r-end must be a finite number above zero, not {given['r_end']:g}")
     if game.seats != 2:
         raise UsageError(f"arena tune plays 2-player games; {game.name} seats {game.seats}")
-    start, tuned = parse_params(bot, params, game)
-    rival = opponent_player(opponent, game) if opponent else None
+    start, tuned = parse_params(bot, params, game, options.config)
+    rival = opponent_player(opponent, game, options.config) if opponent else None
     seed = options.seed if options.seed is not None else secrets.randbelow(2**31)
     config = new_config(
         start,
@@ -193,6 +195,9 @@ def create_run(bot: str | None, params: str | None, opponent: str | None, settin
     )
     seed_list(options.seeds, given["confirm_pairs"], "--confirm-pairs")
     config["seeds"] = seeds
+    config["replays"] = replays.chosen(options.replays, config["players"])
+    # Where its players are declared: each iteration resolves the bot's spec again, with new values.
+    config["config_file"] = os.path.abspath(options.config) if options.config else None
     config.update(seed_verdict(game, [start, rival or start], seed, options.allow_unseeded))
     return new_store(options.db, config, [start] + ([rival] if rival else []))
 
@@ -214,7 +219,8 @@ def check_resumable(store: Store, bot: str | None, params: str | None, settings:
     given = dict(settings, bot=bot)
     if params:
         given["params"] = ",".join(
-            f"{t.name}={t.low!r}:{t.high!r}" for t in parse_params(bot or config["bot"], params, stored_game(config))[1]
+            f"{t.name}={t.low!r}:{t.high!r}"
+            for t in parse_params(bot or config["bot"], params, stored_game(config), config.get("config_file"))[1]
         )
     for key, value in stored.items():
         if given.get(key) is not None and given[key] != value:
@@ -353,7 +359,7 @@ class Tuning:
         return plan
 
     def _player(self, label: str, values: dict) -> Player:
-        return players.resolve(f"{label}={spec_with(self.config['bot'], values, self.game)}", self.game)
+        return players.varied(self.start, values, self.game, label, self.config.get("config_file"))
 
     def tuned(self) -> dict:
         return tuned_values(self.spsa.params, self.theta)
@@ -396,7 +402,8 @@ def text_report(config: dict, games: list[dict], iterations: list[dict]) -> str:
         ),
     ]
     if len(finished) == config["iterations"]:
-        tuned_spec = spec_with(config["bot"], tuned_values(params, finished[-1]["after"]), stored_game(config))
+        values = tuned_values(params, finished[-1]["after"])
+        tuned_spec = spec_with(config["bot"], values, stored_game(config), config.get("config_file"))
         check = shlex.join(["arena", "sprt", f"tuned={tuned_spec}", config["bot"]])
         lines += ["", f"tuned: {tuned_spec}   (check it: {check})"]
     confirmation = [g for g in games if g["lineup"][0] == TUNED]

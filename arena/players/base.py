@@ -34,12 +34,6 @@ def split_label(text: str) -> tuple[str | None, str]:
     return (match.group(1), match.group(2)) if match else (None, text)
 
 
-def cache_dir() -> Path:
-    """Where pinned copies of players are kept (content-addressed: shared by every run)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "caldera" / "pins"
-
-
 def hash_bytes(*chunks: bytes) -> str:
     digest = hashlib.sha256()
     for chunk in chunks:
@@ -74,7 +68,8 @@ class Provider(ABC):
     @abstractmethod
     def resolve(self, label: str | None, spec: str, game: Game, cache: Path) -> Player | None:
         """The player `spec` names, or None when the spec is none of this provider's; PlayerError
-        when it is one of its specs but cannot be made."""
+        when it is one of its specs but cannot be made. `cache`: the arena's cache
+        (arena/builds/cache.py), where what it pins or builds is kept."""
 
     def known(self) -> str:
         """The specs it knows, for the message about a spec nobody knows ("" to say nothing)."""
@@ -110,3 +105,8 @@ class Provider(ABC):
     def with_values(self, spec: str, values: dict) -> str:
         """`spec` playing with `values` for these parameters, its others kept."""
         return with_env(spec, values)
+
+    def varied(self, player: Player, values: dict) -> Player | None:
+        """`player` itself playing with `values` (a tune's iteration), made without resolving its
+        spec again; None where the spec with them (`with_values`) is to be resolved instead."""
+        return None

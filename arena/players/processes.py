@@ -16,6 +16,7 @@ from pathlib import Path
 
 from referee.platform.process import BotStartError, warm_up
 
+from arena.builds.cache import PINS
 from arena.games.base import Game, Player
 from arena.players.base import PlayerError, Provider, hash_bytes, pin_file
 
@@ -44,7 +45,7 @@ class Files(ProcessProvider):
             raise PlayerError(f"player {path}: the file is not executable (chmod +x {shlex.quote(str(path))})")
         content = path.read_bytes()
         version = hash_bytes(content)
-        copy = pin_file(cache / f"file-{version}" / path.name, content, mode=path.stat().st_mode)
+        copy = pin_file(cache / PINS / f"file-{version}" / path.name, content, mode=path.stat().st_mode)
         args = [sys.executable, str(copy)] if path.suffix == ".py" else [str(copy)]
         return Player(label or path.stem, str(path), "file", shlex.join(args), version)
 

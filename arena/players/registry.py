@@ -1,10 +1,12 @@
 """The one way from what the user wrote to a `Player`, and back to the provider that owns it.
 
-Every game's players are files and command lines (arena/players/processes.py), and players pinned at
-a git revision (arena/players/git.py); a game may have bots of its own too, played its own way
-(Volcanoes' registered bots, in the worker's process: arena/players/volcanoes.py). A spec is tried
-on the game's own providers first, then on the common ones, in order; a player's kind names the
-provider that owns its life after that (preparing it, saying whether it changed, tuning it).
+Every game's players are files and command lines (arena/players/processes.py), players pinned at
+a git revision (arena/players/git.py), and sources built as CodinGame builds them, at any revision
+(arena/players/sources.py), declared by name in arena.toml or not (arena/players/declared.py); a game
+may have bots of its own too, played its own way (Volcanoes' registered bots, in the worker's
+process: arena/players/volcanoes.py). A spec is a declared player's name first, else it is tried on
+the game's own providers, then on the common ones, in order; a player's kind names the provider that
+owns its life after that (preparing it, saying whether it changed, tuning it).
 
 A game's own providers are named here by module, and imported only for that game: the arena imports
 no engine (numba) for a game that does not use one.
@@ -14,17 +16,25 @@ from __future__ import annotations
 
 import importlib
 import sys
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
+from arena.builds.cache import cache_root
 from arena.games.base import Game, Player
-from arena.players.base import PlayerError, Provider, cache_dir, split_label
+from arena.games.config import CONFIG_FILE
+from arena.players.base import PlayerError, Provider, split_label
+from arena.players import declared
 from arena.players.git import GitTrees
 from arena.players.processes import Commands, Files
+from arena.players.sources import Sources
 
 # A game's own providers, by the game's protocol: "module:class".
 GAME_PROVIDERS = {"volcanoes": ("arena.players.volcanoes:OwnBots",)}
-COMMON = (GitTrees(), Files(), Commands())  # every game's, in the order a spec is tried
+SOURCES = Sources()
+# Every game's, in the order a spec is tried: sources before files (a non-executable bot.cpp is
+# sources; an executable or a .py file is a pinned file), files before commands.
+COMMON = (GitTrees(), SOURCES, Files(), Commands())
 
 
 @cache
@@ -46,14 +56,20 @@ def provider_of(player: Player, game: Game) -> Provider:
     raise PlayerError(f"{player.label} is a player of kind {player.kind!r}, which {game.name} does not play")
 
 
-def resolve(text: str, game: Game, cache: Path | None = None) -> Player:
-    """A player from its spec (`LABEL=SPEC` or `SPEC`); PlayerError with a message a user can act on."""
+def resolve(text: str, game: Game, cache: Path | None = None, config: str | None = None) -> Player:
+    """A player from its spec (`LABEL=SPEC` or `SPEC`); PlayerError with a message a user can act on.
+    `config`: the file that declares players by name (default ./arena.toml); `cache`: the arena's."""
     label, spec = split_label(text)
+    cache = cache or cache_root()
+    player = declared.resolve(label, spec, SOURCES, cache, config)
+    if player is not None:
+        return player
     for provider in providers(game):
-        player = provider.resolve(label, spec, game, cache or cache_dir())
+        player = provider.resolve(label, spec, game, cache)
         if player is not None:
             return player
     known = [said for said in (provider.known() for provider in providers(game)) if said]
+    known.append(f"a player declared in {config or CONFIG_FILE} ([players.NAME])")
     first = spec.split()[0] if spec.split() else ""
     raise PlayerError(
         f"unknown player {text!r}: not {', '.join(known[:-1])} or {known[-1]}"
@@ -61,9 +77,9 @@ def resolve(text: str, game: Game, cache: Path | None = None) -> Player:
     )
 
 
-def resolve_all(texts: list[str], game: Game, cache: Path | None = None) -> list[Player]:
+def resolve_all(texts: list[str], game: Game, cache: Path | None = None, config: str | None = None) -> list[Player]:
     """The players of `texts`, each labelled apart from the others."""
-    players = [resolve(text, game, cache) for text in texts]
+    players = [resolve(text, game, cache, config) for text in texts]
     labels = [p.label for p in players]
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
     if duplicates:
@@ -82,6 +98,17 @@ def prepare(players: list[Player], game: Game, log=None) -> None:
         own = [player for player in players if player.kind in provider.kinds]
         if own:
             provider.prepare(own, game, log)
+
+
+def varied(player: Player, values: dict, game: Game, label: str, config: str | None = None) -> Player:
+    """`player` playing with `values` for its tuned parameters, its others kept, labelled `label`:
+    the same sources and build where its provider can say so, else its spec with them
+    resolved again."""
+    provider = provider_of(player, game)
+    made = provider.varied(player, values)
+    if made is not None:
+        return replace(made, label=label)
+    return resolve(f"{label}={provider.with_values(player.spec, values)}", game, config=config)
 
 
 def changed_since(player: Player, game: Game) -> str | None:

@@ -24,6 +24,7 @@ from pathlib import Path
 from bots.volcanoes import registry
 from referee.volcanoes.match import Settings
 
+from arena.builds.cache import PINS
 from arena.bundle.python import BundleError, build, collect
 from arena.games.base import Game, Player
 from arena.games.volcanoes.game import PROTOCOL
@@ -165,5 +166,5 @@ def _bundle_pin(label: str | None, spec: str, cache: Path) -> Player:
         raise PlayerError(f"cannot bundle {spec!r}: {exc}") from None
     content = text.encode()
     version = hash_bytes(content)
-    copy = pin_file(cache / f"bundle-{version}" / "submission.py", content)
+    copy = pin_file(cache / PINS / f"bundle-{version}" / "submission.py", content)
     return Player(label or spec, spec, "file", shlex.join([sys.executable, "-S", str(copy)]), version)

@@ -6,7 +6,8 @@ runs served (each run is one game).
 
 The page is one self-contained file (no network: its script and styles are inline) that asks the
 server for the state of the run (`/api/state`) every few seconds and draws it; games' pages are at
-`/game/RUN/ID` (the game's own replay where it has one, else the record as a page).
+`/game/RUN/ID` (the game's own replay where it has one: in its referee's viewer where the game kept its
+frames, arena/web/viewer.py; else the record as a page, also at `/game/RUN/ID/record`).
 
 The server only reads: it opens each database read-only, reads its games once, then at each look only
 those added since (`Store.games(after=...)`), into leaderboards kept up to date game by game
@@ -41,7 +42,7 @@ from arena.games.base import GameError
 from arena.games.protocols import make
 from arena.play.store import Store, StoreError
 from arena.stats.board import Board, DataFilter, DataFilterError, one_blas_thread
-from arena.web import live_page, record_page
+from arena.web import live_page, record_page, viewer
 
 BOARDS_KEPT = 6  # filtered leaderboards kept per run (the default one among them)
 LATEST = 50  # games in the latest games' list
@@ -227,11 +228,14 @@ class RunView:
             },
         }
 
-    def game_page(self, game_id: int) -> str | None:
+    def game_page(self, game_id: int, url: str = "", record_only: bool = False) -> str | None:
+        """A game's page (served at `url`): in its referee's viewer where it kept its frames and its
+        game has a viewer, else the game's own replay page, else its record."""
         store = self._store()
         try:
             record = store.game(game_id)
             config = store.config
+            framed = not record_only and store.frames(game_id) is not None
         finally:
             store.close()
         if record is None:
@@ -241,8 +245,21 @@ class RunView:
                 self._game = make(config["game"])
             except GameError:
                 self._game = False
-        page = self._game.replay_page(record) if self._game else None
-        return page or record_page.render(record, config)
+        if record_only or not self._game:
+            return record_page.render(record, config)
+        page = viewer.served_page(VIEWERS, self._game, record, url) if framed else None
+        return page or self._game.replay_page(record) or record_page.render(record, config)
+
+    def frames(self, game_id: int) -> bytes | None:
+        """A game's stored frames, as stored (gzipped JSON: the page inflates it)."""
+        store = self._store()
+        try:
+            return store.frames(game_id)
+        finally:
+            store.close()
+
+
+VIEWERS = viewer.Viewers()  # the games' viewers, read from their jars at serve time
 
 
 def _light(game: dict) -> dict:
@@ -290,12 +307,33 @@ def make_app(runs: list[RunView], names: list[str]) -> Starlette:
         return Response(body, media_type="application/json")
 
     def game(request: Request) -> Response:
-        run = runs[_number(request.path_params["run"], "run", len(runs))]
-        number = request.path_params["game"]
-        found = run.game_page(_number(number, "game", _GAME_IDS)) if _DIGITS.fullmatch(number) else None
+        run, number, part = _game_of(request)
+        url = f"/game/{request.path_params['run']}/{number}"
+        found = run.game_page(number, url, record_only=part == "record") if number is not None else None
         if found is None:
-            return _error(404, f"no game {number!r}")
+            return _error(404, f"no game {request.path_params['game']!r}")
         return HTMLResponse(found)
+
+    def frames(request: Request) -> Response:
+        run, number, _ = _game_of(request)
+        found = run.frames(number) if number is not None else None
+        if found is None:
+            return _error(404, f"game {request.path_params['game']!r} kept no frames")
+        return Response(found, media_type="application/gzip", headers=_KEPT)  # as stored
+
+    def viewer_file(request: Request) -> Response:
+        found = VIEWERS.file(request.path_params["jar"], request.path_params["path"])  # named by their hash
+        if found is None:
+            return _error(404, f"nothing at {request.url.path}")
+        body, kind = found
+        return Response(body, media_type=kind, headers=_KEPT)
+
+    def _game_of(request: Request) -> tuple[RunView, int | None, str]:
+        """The run, the game's number (None where it is no game's) and what of it a request asks."""
+        run = runs[_number(request.path_params["run"], "run", len(runs))]
+        text = request.path_params["game"]
+        number = _number(text, "game", _GAME_IDS) if _DIGITS.fullmatch(text) else None
+        return run, number, request.url.path.rsplit("/", 1)[-1]
 
     async def not_found(request: Request, exc: HTTPException) -> Response:
         return _error(exc.status_code, f"nothing at {request.url.path}" if exc.status_code == 404 else exc.detail)
@@ -311,6 +349,9 @@ def make_app(runs: list[RunView], names: list[str]) -> Starlette:
             Route("/api/runs", listed),
             Route("/api/state", state),
             Route("/game/{run}/{game}", game),
+            Route("/game/{run}/{game}/record", game),
+            Route("/game/{run}/{game}/frames", frames),
+            Route("/viewer/{jar}/{path:path}", viewer_file),
         ],
         middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=names), Middleware(_NoStore)],
         exception_handlers={
@@ -322,16 +363,20 @@ def make_app(runs: list[RunView], names: list[str]) -> Starlette:
     )
 
 
+_KEPT = {"cache-control": "max-age=86400"}  # a game's frames and its viewer's files do not change
+
+
 class _NoStore:
-    """Every answer is of now: no cache keeps it."""
+    """Every other answer is of now: no cache keeps it."""
 
     def __init__(self, app):
         self.app = app
 
     async def __call__(self, scope, receive, send):
         async def sending(message):
-            if message["type"] == "http.response.start":
-                message.setdefault("headers", []).append((b"cache-control", b"no-store"))
+            headers = message.get("headers", [])
+            if message["type"] == "http.response.start" and not any(k == b"cache-control" for k, _ in headers):
+                message["headers"] = [*headers, (b"cache-control", b"no-store")]
             await send(message)
 
         await self.app(scope, receive, sending)

@@ -1,14 +1,17 @@
-"""Player specs: registered bots, labels, pinned files and git revisions, command lines."""
+"""Player specs: registered bots, labels, pinned files and git revisions, command lines, sources built."""
 
 import hashlib
+import io
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from arena.builds import languages
 from arena.games.volcanoes.game import VolcanoesGame
 from arena.players import registry as arena_players
 from arena.players.base import PlayerError
@@ -152,3 +155,129 @@ def test_a_git_pin_is_prepared_at_its_final_path_and_plays_from_an_empty_cache(t
     directory = str(Path(pinned.cwd) / "bots" / "volcanoes")
     kernels = numba_cache / f"volcanoes_{hashlib.sha1(directory.encode()).hexdigest()}"
     assert list(kernels.glob("tracking.*.nbi")), "the pinned tree's kernels were not cached at its path"
+
+
+CPP_BOT = "#include <iostream>\nint main() {{ int n; while (std::cin >> n) std::cout << n + {k} << std::endl; }}\n"
+
+
+def prepare(player) -> str:
+    """Prepare `player` as a run does; what it said."""
+    said = io.StringIO()
+    arena_players.prepare([player], VOLCANOES, said)
+    return said.getvalue()
+
+
+def answer(player, given: str = "41\n") -> str:
+    done = subprocess.run(
+        shlex.split(player.target), input=given, capture_output=True, text=True, cwd=player.cwd, timeout=60
+    )
+    return done.stdout
+
+
+def test_a_source_file_is_built_when_prepared_and_an_edit_is_a_new_version(tmp_path):
+    if languages.missing(languages.BY_KEY["cpp"]):
+        pytest.skip(languages.missing(languages.BY_KEY["cpp"]))
+    cache = tmp_path / "cache"
+    source = tmp_path / "bot.cpp"
+    source.write_text(CPP_BOT.format(k=1))
+    first = resolve(str(source), cache)
+    assert (first.label, first.kind, first.cwd) == ("bot", "source", str(Path(first.cwd).parent / "src"))
+    assert not Path(first.cwd).parent.exists(), "nothing built before it is prepared"
+    assert "built in" in prepare(first) and answer(first) == "42\n"
+    source.write_text(CPP_BOT.format(k=2))  # what plays in first's run does not change
+    assert changed_since(first) is None and answer(first) == "42\n"
+    second = resolve(str(source), cache)
+    assert second.version != first.version and "built in" in prepare(second) and answer(second) == "43\n"
+    source.write_text(CPP_BOT.format(k=1))
+    again = resolve(str(source), cache)
+    assert again == first and prepare(again) == "", "the old build is reused, not made again"
+
+
+def test_a_resumed_run_builds_from_what_the_cache_kept(tmp_path):
+    """The source is gone; what went into its build was kept when the spec was resolved."""
+    if languages.missing(languages.BY_KEY["cpp"]):
+        pytest.skip(languages.missing(languages.BY_KEY["cpp"]))
+    source = tmp_path / "bot.cpp"
+    source.write_text(CPP_BOT.format(k=1))
+    player = resolve(str(source), tmp_path / "cache")
+    source.unlink()
+    assert changed_since(player) is None and "built in" in prepare(player) and answer(player) == "42\n"
+    build = Path(player.cwd).parent
+    for folder in (build, build.parent / "inputs" / build.name):
+        shutil.rmtree(folder)
+    assert "gone from the cache" in changed_since(player)
+
+
+def test_which_files_are_sources_and_which_are_pinned(tmp_path):
+    cache = tmp_path / "cache"
+    script = tmp_path / "bot.py"
+    script.write_text("print('RANDOM')\n")
+    assert resolve(str(script), cache).kind == "file"  # a Python file runs as it is
+    shell = tmp_path / "bot.sh"
+    shell.write_text("#!/bin/sh\necho RANDOM\n")
+    assert resolve(str(shell), cache).kind == "source"  # not executable: bash runs it
+    shell.chmod(0o755)
+    assert resolve(str(shell), cache).kind == "file"  # a program as it is
+    folder = tmp_path / "mine"
+    (folder / "lib").mkdir(parents=True)
+    (folder / "main.py").write_text("from lib import x\n")
+    (folder / "lib" / "x.py").write_text("print('RANDOM')\n")
+    player = resolve(str(folder), cache)
+    assert (player.label, player.kind) == ("mine", "source")
+    with pytest.raises(PlayerError, match="no source file of a language CodinGame runs"):
+        resolve(str(_empty(tmp_path)), cache)
+
+
+def _empty(tmp_path: Path) -> Path:
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("no bot here\n")
+    return folder
+
+
+def test_a_source_player_takes_its_values_through_its_environment(tmp_path):
+    cache = tmp_path / "cache"
+    shell = tmp_path / "bot.sh"
+    shell.write_text('echo "$K"\n')
+    player = resolve(f"env K=3 {shell}", cache)
+    provider = arena_players.provider_of(player, VOLCANOES)
+    assert provider.values(player) == {"K": 3.0} and player.version.endswith(":K=3")
+    tuned = resolve(provider.with_values(player.spec, {"K": 5}), cache)
+    assert tuned.kind == "source" and provider.values(tuned) == {"K": 5.0}
+    assert tuned.cwd == player.cwd, "other values, the same build"
+    shell.write_text('echo "edited: $K"\n')  # a tune's iterations play what its run kept
+    plus = arena_players.varied(player, {"K": 4}, VOLCANOES, "plus")
+    assert (plus.label, plus.cwd, provider.values(plus)) == ("plus", player.cwd, {"K": 4.0})
+    assert plus.version == player.version.replace(":K=3", ":K=4") and plus.spec == f"env K=4 {shell}"
+
+
+@pytest.mark.parametrize(
+    "table, says",
+    [
+        ('source = "bot.sh"\nbulid = "make"', "[players.mine] has no key bulid (its keys: source, build, run, env)"),
+        ('source = "bot.sh"\nbuild = "make"', "[players.mine]: a build command needs its run command"),
+        ('source = "bot.sh"\nenv = { K = true }', "[players.mine] env.K = true: input should be a string or a number"),
+        ('source = "bot.sh"\nenv = 3', "[players.mine] env = 3: input should be an object"),
+        ('source = "bot.sh"\nenv = { "1K" = 1 }', "[players.mine] env: '1K' is no environment variable's name"),
+        ("build = 'make'\nrun = './bot'", "[players.mine] source: field required"),
+        ('source = "no-such-file.sh"', "player mine: no such file or folder: no-such-file.sh"),
+    ],
+)
+def test_a_declared_player_s_mistake_is_one_line_naming_its_key(table, says, tmp_path):
+    config = tmp_path / "arena.toml"
+    config.write_text(f"[players.mine]\n{table}\n")
+    (tmp_path / "bot.sh").write_text("echo RANDOM\n")
+    with pytest.raises(PlayerError) as caught:
+        arena_players.resolve("mine", VOLCANOES, tmp_path / "cache", config=str(config))
+    assert says in str(caught.value) and "\n" not in str(caught.value), str(caught.value)
+
+
+def test_a_declared_player_by_its_name_and_at_a_revision(tmp_path):
+    config = tmp_path / "arena.toml"
+    config.write_text('[players.mine]\nsource = "bot.sh"\nenv = { K = 2 }\n')
+    (tmp_path / "bot.sh").write_text('echo "$K"\n')
+    player = arena_players.resolve("mine", VOLCANOES, tmp_path / "cache", config=str(config))
+    assert (player.label, player.spec, player.kind) == ("mine", "mine", "source")
+    assert "built in" in prepare(player) and answer(player, "") == "2\n" and player.version.endswith(":K=2")
+    with pytest.raises(PlayerError, match="in no git repository"):
+        arena_players.resolve("mine@HEAD~1", VOLCANOES, tmp_path / "cache", config=str(config))

@@ -7,8 +7,9 @@ A turn allows a few hundred playouts against up to 80 legal moves, too few to tr
 trusting any; so each node also keeps all-moves-as-first (AMAF) statistics: how the mover fared in
 the simulations through the node in which it played a tile at any point later. A child's value
 blends its own mean with the AMAF mean of its tile, the AMAF share fading as the child's own visits
-grow (RAVE, Gelly & Silver 2007); an unvisited move is valued by AMAF alone (and a prior, `_prior`),
-so the search tries the promising tiles first. Connection games suit AMAF: a tile that helps later
+grow (RAVE, Gelly & Silver 2007); an unvisited move is valued by AMAF alone (and a prior: learned
+offline from numba mcts's searches, `_learned_prior`, or the hand-made means of `_prior`), so the
+search tries the promising tiles first. Connection games suit AMAF: a tile that helps later
 mostly helps now. A node searches only its decisive moves when it has them (`_decisive`). The first
 moves come from an opening book (`book`): numba `mcts`'s long searches on every line of the first turns.
 
@@ -21,14 +22,15 @@ from __future__ import annotations
 
 import sys
 import time
-from math import log, sqrt
+from math import exp, log, sqrt
 from random import Random
 
 from bots.volcanoes.bot import Bot, main
 from referee.platform.bot_env import given_seed
 
-from . import BUDGET, book, rules
+from . import BUDGET, book, prior_weights, rules
 from .decisive import decisive_playout
+from .prior import Model, Race, decode
 
 # The options, name: (default, low, high), integers where the default is one: the registry's
 # declaration of this bot (`bots.volcanoes.registry.BOTS`), made here because the bundled file
@@ -48,6 +50,9 @@ OPTIONS = {
     "prior_erupting": (0.3, 0.0, 1.0),  # an empty tile whose own neighbours all erupt at the next growth
     "prior_strike": (0.75, 0.0, 1.0),  # raising an own volcano beside an enemy, so that it erupts
     "opening": (1, 0, 1),  # play the opening book's moves while the game is on it
+    # The learned prior (`prior.py`) in place of the hand-made means: each move's mean is 0.5 plus
+    # `learned` times the log of its chance by the prior over the chance of a uniform draw (0: off).
+    "learned": (0.1, 0.0, 1.0),
 }
 DEFAULTS = {name: default for name, (default, _, _) in OPTIONS.items()}
 FIRST_PLAY = 0.5  # the AMAF mean of a tile never played
@@ -116,6 +121,28 @@ def _prior(board, mover: int, moves: list[int], prior: tuple, visits: list[int],
 
 
 _MIRROR = bytes(rules.BLUE_TOP - c if c <= rules.BLUE_TOP else c for c in range(256))  # a cell seen by the other player
+MODEL = Model(decode(prior_weights.WEIGHTS))
+_LEARNED_RANGE = (0.05, 0.95)  # the means the learned prior may give
+
+
+def _learned_prior(
+    board, turns: int, moves: list[int], race: Race, learned: tuple, visits: list[int], wins: list[float]
+) -> None:
+    """`learned` = (n, scale): n virtual AMAF visits for each move at the mean 0.5 + scale * ln(p * m),
+    p the move's chance by the learned prior (a softmax of `MODEL`'s scores with `race`), m the
+    number of moves."""
+    n, scale = learned
+    scores = MODEL.scores(board, turns, moves, race)
+    top = max(scores)
+    total = 0.0
+    for s in scores:
+        total += exp(s - top)
+    shift = log(len(moves) / total) - top  # ln(p * m) = s + shift
+    low, high = _LEARNED_RANGE
+    for t, s in zip(moves, scores, strict=True):
+        mean = 0.5 + scale * (s + shift)
+        visits[t] = n
+        wins[t] = n * (low if mean < low else high if mean > high else mean)
 
 
 class Node:
@@ -133,6 +160,7 @@ class Node:
         "wins",
         "amaf_visits",
         "amaf_wins",
+        "race",
     )
 
     def __init__(self, board, turns: int, by: int, outcome: int, move: int):
@@ -148,8 +176,11 @@ class Node:
         # The mover's moves and the children tried so far, made by `expand` (None and none until then).
         self.moves: list[int] | None = None
         self.tried: list[Node] | tuple = ()
+        # The race (`prior.Race`) the learned prior reads this node's moves with: measured on the
+        # search's root, and passed down to the nodes below it.
+        self.race: Race | None = None
 
-    def expand(self, rng: Random, prior: tuple | None = None) -> None:
+    def expand(self, rng: Random, prior: tuple | None = None, learned: tuple | None = None) -> None:
         """Make the mover's moves and their statistics. The search does it on a node's second
         visit, not when the node is made: most nodes stay leaves visited once, whose playout needs
         only their board (about a tenth more iterations a second)."""
@@ -167,7 +198,11 @@ class Node:
         self.tried: list[Node] = []  # the same children, in the order they were made
         self.amaf_visits = [0] * rules.N_TILES
         self.amaf_wins = [0.0] * rules.N_TILES
-        if prior and len(moves) > 1:
+        if learned and len(moves) > 1:
+            if self.race is None:
+                self.race = Race(self.board)
+            _learned_prior(self.board, self.turns, moves, self.race, learned, self.amaf_visits, self.amaf_wins)
+        elif prior and len(moves) > 1:
             _prior(self.board, mover, moves, prior, self.amaf_visits, self.amaf_wins)
 
     def child(self, move: int) -> Node:
@@ -184,6 +219,7 @@ class Node:
             if outcome == rules.ONGOING and turns >= rules.MAX_TURNS:
                 outcome = rules.DRAW
             node = self.children[move] = Node(board, turns, mover, outcome, move)
+            node.race = self.race
             self.tried.append(node)
         return node
 
@@ -226,6 +262,7 @@ class MCTSBot(Bot):
         prior = options["prior"]
         means = [options[f"prior_{kind}"] for kind in ("own", "enemy", "alone", "raise", "erupting", "strike")]
         self.prior = (prior, *(prior * mean for mean in means)) if prior else None
+        self.learned = (prior, options["learned"]) if prior and options["learned"] else None
         self.root: Node | None = None  # the node of our last move, where the next search starts
         self.use_book = bool(options["opening"])
         self.opening: book.Opening | None = None  # this game's way through the book
@@ -318,9 +355,11 @@ class MCTSBot(Bot):
         iterations = 0
         fixed = self.fixed_iterations
         solver = self.solver
-        prior = self.prior
+        prior, learned = self.prior, self.learned
+        if learned:
+            root.race = Race(root.board)  # (nodes made below it from now on read their moves with it)
         if root.moves is None:
-            root.expand(rng, prior)
+            root.expand(rng, prior, learned)
         if root.proof != rules.ONGOING:  # decided already: nothing to search
             if root.moves and not root.tried:  # (a win in one, found when the node was expanded)
                 root.child(root.moves[0])
@@ -333,7 +372,7 @@ class MCTSBot(Bot):
             # Down the tree to a new node (or the end of the game, or a proven outcome).
             while node.proof == rules.ONGOING:
                 if node.moves is None:
-                    node.expand(rng, prior)
+                    node.expand(rng, prior, learned)
                     if node.proof != rules.ONGOING:  # a win in one, or no legal move
                         break
                 node = node.child(self._select(node))

@@ -1,0 +1,96 @@
+"""A bot's file in any git repository at a revision (`bot.cpp@HEAD~1`) and as it is now."""
+
+import subprocess
+
+import pytest
+
+from arena.builds import revisions
+from arena.builds.build import build
+from arena.builds.revisions import SourceError, resolve_source
+from tests.builds.helpers import CPP_BOT, answers, needs, write
+
+
+@pytest.fixture
+def repository(tmp_path, monkeypatch):
+    """A repository of two commits: src/bot.cpp answers n + 1, then n + 2 (and src/later.cpp is
+    added); the test runs in it."""
+    for who in ("AUTHOR", "COMMITTER"):
+        monkeypatch.setenv(f"GIT_{who}_NAME", "Test")
+        monkeypatch.setenv(f"GIT_{who}_EMAIL", "test@example.com")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+
+    def git(*args):
+        return subprocess.run(
+            ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
+        ).stdout.strip()
+
+    git("init", "-q")
+    write(repo, "src/bot.cpp", CPP_BOT.replace("{k}", "1"))
+    git("add", ".")
+    git("commit", "-q", "-m", "first")
+    write(repo, "src/bot.cpp", CPP_BOT.replace("{k}", "2"))
+    write(repo, "src/later.cpp", CPP_BOT.replace("{k}", "3"))
+    git("add", ".")
+    git("commit", "-q", "-m", "second")
+    monkeypatch.chdir(repo)
+    return repo, git
+
+
+def test_a_file_at_the_last_commit_and_now_are_two_versions(repository, tmp_path):
+    needs("cpp")
+    repo, git = repository
+    cache = tmp_path / "cache"
+    old = build("src/bot.cpp@HEAD~1", cache=cache)
+    new = build("src/bot.cpp", cache=cache)
+    assert old.version != new.version and answers(old) == "42\n" and answers(new) == "43\n"
+    assert old.revision == git("rev-parse", "HEAD~1")[:12] and new.revision == git("rev-parse", "HEAD")[:12]
+    assert (cache / "trees" / git("rev-parse", "HEAD~1") / "src" / "bot.cpp").is_file()
+    # The pinned HEAD is the working tree's file, unchanged: the same build.
+    assert build("src/bot.cpp@HEAD", cache=cache).folder == new.folder
+
+
+def test_a_tree_is_extracted_once(repository, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    first = resolve_source("src/bot.cpp@HEAD~1", cache)
+    monkeypatch.setattr(revisions, "extract", lambda *args: pytest.fail("extracted again"))
+    again = resolve_source("src/bot.cpp@HEAD~1", cache)
+    assert again.path == first.path and again.commit == first.commit and first.pinned
+
+
+def test_uncommitted_changes_are_named_in_the_version(repository, tmp_path):
+    needs("cpp")
+    repo, git = repository
+    clean = build("src/bot.cpp", cache=tmp_path / "cache")
+    assert not clean.version.endswith("+dirty")
+    write(repo, "src/bot.cpp", CPP_BOT.replace("{k}", "5"))
+    edited = build("src/bot.cpp", cache=tmp_path / "cache")
+    assert edited.version.endswith("+dirty") and edited.revision == git("rev-parse", "HEAD")[:12] + "+dirty"
+    assert answers(edited) == "46\n"
+    assert not build("src/bot.cpp@HEAD", cache=tmp_path / "cache").version.endswith("+dirty")
+
+
+def test_a_file_gone_from_the_working_tree_is_still_there_at_its_revision(repository, tmp_path):
+    needs("cpp")
+    repo, _ = repository
+    (repo / "src" / "bot.cpp").unlink()
+    assert answers(build("src/bot.cpp@HEAD~1", cache=tmp_path / "cache")) == "42\n"
+
+
+def test_what_cannot_be_found_at_a_revision_says_why(repository, tmp_path):
+    cache = tmp_path / "cache"
+    with pytest.raises(SourceError, match=r"src/later\.cpp does not exist at HEAD~1 \([0-9a-f]{12}\)"):
+        resolve_source("src/later.cpp@HEAD~1", cache)
+    with pytest.raises(SourceError, match=r"git rev-parse --verify nosuchtag\^\{commit\}: fatal: "):
+        resolve_source("src/bot.cpp@nosuchtag", cache)
+    with pytest.raises(SourceError, match="no such file or folder: src/nothing.cpp"):
+        resolve_source("src/nothing.cpp", cache)
+    outside = write(tmp_path / "loose", "bot.cpp", "int main() {}\n")
+    with pytest.raises(SourceError, match="is in no git repository"):
+        resolve_source(f"{outside}@HEAD", cache)
+
+
+def test_a_path_with_an_at_sign_that_exists_is_a_path(tmp_path):
+    write(tmp_path, "me@home/bot.py", "print(1)\n")
+    source = resolve_source("me@home/bot.py", tmp_path / "cache", cwd=tmp_path)
+    assert source.path == (tmp_path / "me@home" / "bot.py").resolve() and not source.pinned
