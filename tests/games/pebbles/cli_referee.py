@@ -25,7 +25,7 @@ import sys
 import time
 from contextlib import ExitStack
 
-from referee import brutaltester
+from referee.platform import brutaltester
 from referee.platform.errors import UserError
 from referee.platform.process import BotProcess, claim_orphans
 
