@@ -29,6 +29,10 @@ class GitTrees(ProcessProvider):
     def changed_since(self, player: Player) -> str | None:
         return None if Path(player.cwd).is_dir() else f"its pinned tree {player.cwd} is gone"
 
+    def travels(self, player: Player) -> list[str]:
+        """Its pinned tree."""
+        return [player.cwd]
+
 
 def git(*args: str) -> bytes:
     """The output of `git ARGS` run on the project's repository; PlayerError saying why it failed."""
