@@ -23,7 +23,8 @@ from tqdm import tqdm
 from arena.errors import UsageError
 from arena.games.base import Game, Player
 from arena.players import registry as players
-from arena.play.run import make_executor, run_jobs
+from arena.play.cluster import check_travel, make_executor
+from arena.play.run import run_jobs
 from arena.play.runs import new_store
 from arena.play.schedule import derive_seed, jobs
 from arena.play.seeds import seed_list, seed_verdict
@@ -193,6 +194,7 @@ def create_run(bot: str | None, params: str | None, opponent: str | None, settin
     )
     seed_list(options.seeds, given["confirm_pairs"], "--confirm-pairs")
     config["seeds"] = seeds
+    check_travel(game, [start] + ([rival] if rival else []))
     config.update(seed_verdict(game, [start, rival or start], seed, options.allow_unseeded))
     return new_store(options.db, config, [start] + ([rival] if rival else []))
 
