@@ -25,21 +25,16 @@ executor of that run use it.
 
 from __future__ import annotations
 
-import dataclasses
-import fcntl
-import io
 import logging
 import os
 import re
-import shlex
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from contextlib import contextmanager
-from pathlib import Path
 
 import arena
 import bots
@@ -47,12 +42,11 @@ import referee
 
 from arena.errors import UsageError
 from arena.games.base import Game, Outcome, Player, RefereeFailure
-from arena.games.protocols import make
 from arena.play import parcels
-from arena.play.parcels import MachineFailure, Parcel, machine_name
-from arena.play.run import MACHINE, MachineLost, WorkerLost, failure, play_batch, pool_executor
+from arena.play.parcels import Parcel
+from arena.play.run import MACHINE, MachineLost, WorkerLost, pool_executor
 from arena.play.schedule import Job
-from arena.players import registry as players_of
+from arena.play.shipment import DEPENDENCIES, Shipment, play_seed, play_shipped, travelling
 
 # The project's packages travel without their compiled caches (numba's are keyed by this machine's
 # paths: of no use on another, and ten times the size of the code).
@@ -147,7 +141,7 @@ class Cluster:
             with _stderr_kept_back():  # Ray's own lines on each try, which the one line below replaces
                 ray.init(log_to_driver=False, include_dashboard=False, logging_level=logging.WARNING, **options)
         except (ConnectionError, ray.exceptions.AuthenticationError, ValueError) as exc:
-            raise UsageError(_unreachable(address, exc)) from None
+            raise UsageError(_unreachable(address, exc, ray.exceptions.AuthenticationError)) from None
         return cls(ray, address, started=True)
 
     def close(self) -> None:
@@ -169,6 +163,13 @@ class Cluster:
             if node["NodeID"] == node_id:
                 return node.get("NodeManagerHostname") or node.get("NodeName") or node["NodeManagerAddress"]
         return f"node {node_id[:12]}"
+
+    def node_at(self, address: str | None) -> tuple[str | None, str]:
+        """(node id, name) of the live machine at IP `address` ((None, "a machine") if none is)."""
+        for node in self.ray.nodes():
+            if node.get("Alive") and node.get("NodeManagerAddress") == address:
+                return node["NodeID"], node.get("NodeManagerHostname") or node.get("NodeName") or address
+        return None, "a machine"
 
     def leave_out(self, node_id: str, why: str) -> None:
         """No more of this run's games on that machine."""
@@ -236,17 +237,22 @@ class Cluster:
                 raise NoMachine("the Ray cluster has no machine with a CPU to play on")
             used = {where for _, where in plays}
             names = self.machines()
-            node = next((n for n in nodes if names[n] not in used), nodes[0])
+            node = next((n for n in nodes if names.get(n, n) not in used), nodes[0])
             strategy = self.ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(node, soft=False)
             options = {"num_cpus": 1, "max_retries": 0, "scheduling_strategy": strategy}
             try:
                 said = self.ray.get(
                     remote.options(**options).remote(shipment, [p.label for p in seated], seed, bot_seeds)
                 )
-            except self.ray.exceptions.RayError as exc:
-                if isinstance(exc, self.ray.exceptions.RayTaskError):
+            except self.ray.exceptions.RayTaskError as exc:
+                if not isinstance(exc.cause, ImportError):  # our code raised: a bug, shown as such
                     raise
-                self.leave_out(node, f"{names[node]}: {_ray_error(exc)}")
+                self.leave_out(
+                    node, f"{names.get(node, node)} lacks the Python module {exc.cause.name}: {DEPENDENCIES}"
+                )
+                continue
+            except self.ray.exceptions.RayError as exc:  # the machine, lost
+                self.leave_out(node, f"{names.get(node, node)}: {_ray_error(exc)}")
                 continue
             kind, where, *rest = said
             if kind == MACHINE:
@@ -258,16 +264,14 @@ class Cluster:
                 plays.append((rest[0], where))
         return plays
 
-    def executor(self) -> RayExecutor:
-        return RayExecutor(self, owned=False)
 
-
-def _unreachable(address: str | None, exc: Exception) -> str:
-    """Why Ray could not be reached, in one line, and what to do about it."""
+def _unreachable(address: str | None, exc: Exception, refused: type) -> str:
+    """Why Ray could not be reached, in one line, and what to do about it (`refused`: Ray's
+    AuthenticationError)."""
     if address is None:
         return f"cannot start Ray on this machine: {exc}"
     said = f"{exc} {exc.__cause__ or ''}"
-    if "InvalidAuthToken" in said or isinstance(exc, _ray_errors().AuthenticationError):
+    if "InvalidAuthToken" in said or isinstance(exc, refused):
         if os.environ.get("RAY_AUTH_MODE") != "token":
             return f"the Ray cluster at {address} asks a token of its drivers: {TOKEN_HELP}"
         return (
@@ -279,12 +283,6 @@ def _unreachable(address: str | None, exc: Exception) -> str:
     return (
         f"cannot connect to the Ray cluster at {address}: is `ray start --head` running there, and reachable from here?"
     )
-
-
-def _ray_errors():
-    import ray.exceptions  # (ray is imported already: the caller holds a connection)
-
-    return ray.exceptions
 
 
 @contextmanager
@@ -303,223 +301,6 @@ def _stderr_kept_back() -> Iterator[None]:
                 os.dup2(saved, 2)
     finally:
         os.close(saved)
-
-
-# ---------------------------------------------------------------- what travels, on this machine
-
-
-def travelling(game: Game, players: list[Player]) -> list[str]:
-    """The absolute paths (files and folders) that travel with a run of `game` between `players`,
-    none inside another; UsageError, in one line, for a command that names another absolute path
-    (unless the game declares it on every machine), or for a thing too large to travel."""
-    wanted: list[tuple[str, str]] = [(os.path.abspath(path), "the referee's folder") for path in game.travels()]
-    for player in players:
-        wanted += [(os.path.abspath(path), f"player {player.label}'s") for path in players_of.travels(player, game)]
-    sources: list[str] = []
-    for path, what in sorted(wanted, key=lambda item: len(item[0])):
-        if not os.path.exists(path):
-            raise UsageError(f"{what} {path} does not exist: it cannot travel to the cluster")
-        if not any(_within(path, other) for other in sources):
-            parcels.check_weight(path, what.removesuffix("'s") if what.endswith("'s") else what)
-            sources.append(path)
-    commands = [("the referee's command", _words(game.config().get("command")), game.config().get("cwd"))]
-    commands += [(f"player {p.label}'s command", shlex.split(p.target), p.cwd) for p in players if p.kind != "bot"]
-    fixed = [*sources, *game.node_paths]
-    for what, words, _ in commands:
-        for path in _absolute_paths(words):
-            if path != sys.executable and not any(_within(path, other) for other in fixed):
-                declare = (
-                    "or declare it in the game's node_paths if every machine of the cluster has it"
-                    if hasattr(game, "cwd")
-                    else "or give it as a player of its own (a file is pinned and travels)"
-                )
-                raise UsageError(
-                    f"on a cluster, {what} names {path}, which does not travel with the run (the folder a command "
-                    f"is given in and the files it names do): give it relative to that folder, {declare}"
-                )
-    return sorted(sources)
-
-
-def _within(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
-def _words(command) -> list[str]:
-    if command is None:
-        return []
-    return shlex.split(command) if isinstance(command, str) else list(command)
-
-
-def _absolute_paths(words: list[str]) -> list[str]:
-    """The absolute paths among a command's words, and after the `=` of a word (`-Dconf=/etc/x`)."""
-    found = []
-    for word in words:
-        for part in (word, word.partition("=")[2]):
-            if part.startswith("/"):
-                found.append(os.path.normpath(part))
-    return found
-
-
-# ---------------------------------------------------------------- on the machine that plays
-
-
-@dataclasses.dataclass(frozen=True)
-class Shipment:
-    """What a machine needs to play a run's games: the game's configuration and the players, paths
-    as on the machine that sent them, and the parcels those paths name."""
-
-    game: dict
-    players: dict[str, Player]
-    parcels: tuple[Parcel, ...]
-    python: str = sys.executable  # the sender's Python, which each machine replaces by its own
-    prepare: bool = True  # False where the sender's machine is the one that plays: ready already
-
-    @property
-    def key(self) -> str:
-        return repr((sorted(self.game.items(), key=str), sorted(self.players.items()), self.parcels))
-
-
-_arrived: dict[str, tuple[Game, dict[str, Player], set[str]]] = {}  # this worker's, by shipment key
-_arrival_lock = threading.Lock()
-
-
-def moved(command, cwd: str | None, places: dict[str, str]):
-    """`command` (a command line, or its words) with each word that names a path under a key of
-    `places` (absolute, after a word's `=` too, or relative to `cwd` and leading out of it) naming
-    the same path under its value; unchanged (the same text) where no word moves."""
-    words = _words(command)
-    changed = False
-    out = []
-    for word in words:
-        new = _moved_word(word, cwd, places)
-        if new == word and "=" in word:
-            head, _, tail = word.partition("=")
-            new = head + "=" + _moved_word(tail, None, places)
-        changed |= new != word
-        out.append(new)
-    if not changed:
-        return command
-    return shlex.join(out) if isinstance(command, str) else out
-
-
-def _moved_word(word: str, cwd: str | None, places: dict[str, str]) -> str:
-    if word.startswith("/"):
-        return moved_place(word, places)
-    if cwd is None or "/" not in word:
-        return word
-    path = os.path.normpath(os.path.join(cwd, word))
-    if _within(path, cwd):  # it moves with its folder (by a way that does not name the folder: `../me/x`)
-        return os.path.relpath(path, cwd) if ".." in Path(word).parts else word
-    there = moved_place(path, places)
-    return there if there != path else word
-
-
-def moved_place(path: str | None, places: dict[str, str]) -> str | None:
-    """`path` under the longest key of `places` it lies in, moved under that key's value."""
-    if path is None:
-        return None
-    for source in sorted(places, key=len, reverse=True):
-        if _within(path, source):
-            return places[source] + path[len(source) :]
-    return path
-
-
-def arrive(shipment: Shipment, labels: list[str], get) -> tuple[Game, dict[str, Player]]:
-    """On the machine that plays: the game and the players of `labels`, made from what travelled
-    (fetched once per machine) with every path moved to its copy here, checked and prepared once per
-    worker process. MachineFailure, naming this machine, when it cannot play them."""
-    with _arrival_lock:
-        key = shipment.key
-        if key not in _arrived:
-            places = {parcel.source: str(parcels.unpack(parcel, get)) for parcel in shipment.parcels}
-            if shipment.python and shipment.python != sys.executable:
-                places[shipment.python] = sys.executable
-            config = _moved_config(shipment.game, places)
-            try:
-                game = make(config)
-            except ImportError as exc:
-                raise MachineFailure(f"{machine_name()} lacks the Python module {exc.name}: {_DEPENDENCIES}") from None
-            except UsageError as exc:
-                raise MachineFailure(f"{machine_name()} cannot make the game: {exc}") from None
-            players = {
-                label: dataclasses.replace(p, target=moved(p.target, p.cwd, places), cwd=moved_place(p.cwd, places))
-                for label, p in shipment.players.items()
-            }
-            _arrived[key] = (game, players, set())
-        game, players, prepared = _arrived[key]
-        fresh = [players[label] for label in labels if label not in prepared]
-        if fresh and shipment.prepare:
-            _prepare(game, fresh, first=not prepared)
-            prepared.update(p.label for p in fresh)
-        return game, players
-
-
-_DEPENDENCIES = "install the project's dependencies on every machine of the cluster (pip install 'caldera[ray]')"
-
-
-def _moved_config(config: dict, places: dict[str, str]) -> dict:
-    if not places:
-        return dict(config)
-    out = dict(config)
-    cwd = config.get("cwd")
-    if "command" in out:
-        out["command"] = moved(out["command"], cwd, places)
-    if cwd is not None:
-        out["cwd"] = moved_place(cwd, places)
-    for key, value in config.items():
-        if isinstance(value, list) and all(isinstance(v, str) for v in value) and key != "command":
-            out[key] = [moved_place(v, places) if v.startswith("/") else v for v in value]
-    return out
-
-
-def _prepare(game: Game, players: list[Player], first: bool) -> None:
-    """The game's and the players' checks and preparations (arena/players/registry.prepare), one
-    worker of a machine at a time (a warm-up compiles: once a machine, the others then load)."""
-    log = io.StringIO()
-    lock_path = parcels.machine_cache() / ".prepare.lock"
-    try:
-        lock_path.parent.mkdir(parents=True, exist_ok=True)
-        with open(lock_path, "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if first:
-                game.prepare(log)
-            for player in players:
-                players_of.provider_of(player, game).prepare([player], game, log)
-    except ImportError as exc:
-        raise MachineFailure(f"{machine_name()} lacks the Python module {exc.name}: {_DEPENDENCIES}") from None
-    except UsageError as exc:
-        raise MachineFailure(f"{machine_name()} cannot play: {exc}") from None
-    except OSError as exc:
-        raise MachineFailure(f"{machine_name()} cannot prepare the game: {exc.strerror or exc}") from None
-
-
-def play_shipped(shipment: Shipment, jobs: list[Job]) -> list[dict]:
-    """A Ray task: `jobs` played on this machine from what travelled; each game's record, or, where
-    this machine cannot play, a failure of the machine per game, to be played again elsewhere."""
-    import ray  # (in a Ray worker: ray is there)
-
-    labels = sorted({label for job in jobs for label in job.seats})
-    try:
-        game, players = arrive(shipment, labels, ray.get)
-    except MachineFailure as exc:
-        node = ray.get_runtime_context().get_node_id()
-        return [failure(job, MACHINE, str(exc)) | {"again": True, "node": node} for job in jobs]
-    return play_batch(game, jobs, players)
-
-
-def play_seed(shipment: Shipment, labels: list[str], seed: int, bot_seeds: list[int]) -> tuple:
-    """A Ray task: one play of the seed check here: ("outcome", where, Outcome), or ("referee",
-    where, message, stderr), or ("machine", where, message)."""
-    import ray  # (in a Ray worker: ray is there)
-
-    here = machine_name()
-    try:
-        game, players = arrive(shipment, labels, ray.get)
-        return ("outcome", here, game.play(seed, [players[label] for label in labels], bot_seeds))
-    except MachineFailure as exc:
-        return (MACHINE, here, str(exc))
-    except RefereeFailure as exc:
-        return ("referee", here, str(exc), exc.stderr)
 
 
 # ---------------------------------------------------------------- the executor
@@ -552,32 +333,35 @@ class RayExecutor:
     def _settle(self, future: Future, done: Future) -> None:
         """The task's records, or the pool's words for what happened to it (run.py's WorkerLost,
         MachineLost); the machines whose checks failed are left out first."""
-        if future.done():
-            return
+        self._refs.pop(future, None)  # its result is the caller's now: Ray may forget it
         errors = self._ray.exceptions
         try:
             records = done.result()
-        except errors.TaskCancelledError as exc:
-            future.set_exception(exc)
-            return
         except errors.WorkerCrashedError:
-            future.set_exception(WorkerLost("its Ray worker process died (killed by a bot, or out of memory)"))
-            return
-        except errors.RayTaskError as exc:  # our code raised: a bug, shown as such
-            future.set_exception(exc)
-            return
+            _settled(future, error=WorkerLost("its Ray worker process died (killed by a bot, or out of memory)"))
+        except errors.RayTaskError as exc:
+            if not isinstance(exc.cause, ImportError):  # our code raised: a bug, shown as such
+                _settled(future, error=exc)
+                return
+            node, name = self.cluster.node_at(exc.ip)  # the machine cannot even load the project
+            why = f"{name} lacks the Python module {exc.cause.name}: {DEPENDENCIES}"
+            if node:
+                self.cluster.leave_out(node, why)
+            _settled(future, error=MachineLost(why))
         except errors.RayError as exc:  # the machine: lost, or unable to run Ray's task
+            if isinstance(exc, errors.TaskCancelledError):
+                _settled(future, error=exc)
+                return
             node = _node_of(str(exc))
             name = self.cluster.name_of(node) if node else "a machine"
-            future.set_exception(MachineLost(f"{name} was lost mid-game ({_ray_error(exc)})"))
-            return
+            _settled(future, error=MachineLost(f"{name} was lost mid-game ({_ray_error(exc)})"))
         except BaseException as exc:  # noqa: BLE001 - handed on through the future
-            future.set_exception(exc)
-            return
-        for record in records:
-            if record.get("again"):
-                self.cluster.leave_out(record["node"], record["detail"])
-        future.set_result(records)
+            _settled(future, error=exc)
+        else:
+            for record in records:
+                if record.get("again"):
+                    self.cluster.leave_out(record["node"], record["detail"])
+            _settled(future, result=records)
 
     def _watch_machines(self) -> None:
         """A run on a cluster with no machine left to play on stops, saying so, after NO_MACHINE_S,
@@ -601,8 +385,7 @@ class RayExecutor:
 
     def _fail_all(self, exc: Exception) -> None:
         for future in list(self._refs):
-            if not future.done():
-                future.set_exception(exc)
+            _settled(future, error=exc)
 
     def cancel(self, future: Future) -> bool:
         ref = self._refs.pop(future, None)
@@ -620,6 +403,18 @@ class RayExecutor:
                 self.cancel(future)
         if self._owned:
             self.cluster.close()
+
+
+def _settled(future: Future, result=None, error: BaseException | None = None) -> None:
+    """`future` given its result or its error, unless it has one already (the watch of the machines
+    and Ray's callback may race)."""
+    try:
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+    except InvalidStateError:
+        pass
 
 
 _NODE_ID = re.compile(r"node ID:?\s*([0-9a-f]{16,})", re.IGNORECASE)

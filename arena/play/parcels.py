@@ -107,12 +107,12 @@ def weight(path: str | Path) -> int:
     return sum(full.stat().st_size for _, full in contents(path) if full.is_file())
 
 
-def check_weight(path: str | Path, what: str) -> None:
+def check_weight(path: str | Path) -> None:
     """UsageError, in one line, for a thing too large to travel."""
     size = weight(path)
     if size > MAX_BYTES:
         raise UsageError(
-            f"{what} {path} holds {size / 2**20:.0f} MiB, more than a run takes to a cluster "
+            f"{path} holds {size / 2**20:.1f} MiB, more than a run takes to a cluster "
             f"({MAX_BYTES // 2**20} MiB): give the command from a folder that holds only what it needs"
         )
 

@@ -20,7 +20,7 @@ from arena.errors import UsageError
 from arena.games.base import GameError, Player
 from arena.games.protocols import make
 from arena.play import parcels, run
-from arena.play.cluster import moved, moved_place, travelling
+from arena.play.shipment import moved, moved_place, travelling
 from arena.play.parcels import MachineFailure
 from arena.play.schedule import Job
 from arena.stats.tables import failures_lines
@@ -99,8 +99,8 @@ def test_a_damaged_or_missing_parcel_is_the_machine_s_failure(tmp_path):
 def test_a_folder_too_large_to_travel_is_refused_in_one_line(tmp_path, monkeypatch):
     user = folder_with(tmp_path / "user", {"big.bin": "x" * 5000})
     monkeypatch.setattr(parcels, "MAX_BYTES", 4096)
-    with pytest.raises(UsageError, match=f"the referee's folder {user} holds 0 MiB, more than a run takes"):
-        parcels.check_weight(user, "the referee's folder")
+    with pytest.raises(UsageError, match=f"{user} holds 0.0 MiB, more than a run takes to a cluster"):
+        parcels.check_weight(user)
 
 
 def test_the_files_a_command_names_outside_its_folder(tmp_path):
