@@ -11,7 +11,7 @@ import time
 import pytest
 
 from bots.volcanoes import bot
-from referee import clock, process
+from referee.platform import clock, process
 
 linux = pytest.mark.skipif(not os.path.exists("/proc/thread-self/schedstat"), reason="Linux's schedstat")
 

@@ -15,7 +15,7 @@ from referee.platform.errors import CommandParser, UserError, reader_gone
 from referee.platform.errors import report as report_mistake
 
 from arena.cli import analyse, bench, bundle, league, play, serve
-from arena.cli import report
+from arena.cli import replay, report
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.register(sub)
     league.register(sub)
     serve.register(sub)
+    replay.register(sub)
     bench.register(sub)
     bundle.register(sub)
     analyse.register(sub)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from arena.cli.options import add_run_options, game_of, names_a_game, run_options_of
 from arena.errors import UsageError
-from arena.play import members
+from arena.play import members, replays
 from arena.play.cluster import connected
 from arena.play.league import ACTIVE, DEFAULT_DB, REMOVED, play_until_stopped
 from arena.play.matchmaking import MODES
@@ -78,6 +78,9 @@ def _go_on(args, path: Path) -> Store:
         if args.mode and args.mode != config.get("mode"):
             config["mode"] = args.mode
             store.put("config", config)
+        if args.replays is not None and args.replays != config.get("replays", replays.DEFAULT):
+            config["replays"] = replays.chosen(args.replays)  # for the games from now on
+            store.put("config", config)
         for text in args.words:
             members.join(store, game, text, quiet_if_in=True)
     except BaseException:
@@ -95,6 +98,7 @@ def _begin(args, path: Path) -> Store:
         "seeds": seeds,
         "seatings": args.seatings,
         "mode": args.mode or MODES[0],
+        "replays": replays.chosen(args.replays),
     }
     return members.create(path, game_of(args), args.words, settings, args.allow_unseeded)
 

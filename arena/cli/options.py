@@ -8,9 +8,11 @@ import os
 
 from referee.platform.options import count, positive_ms
 
+from arena.errors import UsageError
 from arena.games.base import Game
 from arena.games.config import CONFIG_FILE, chosen_game
 from arena.games.protocols import EXTERNAL, PROTOCOLS
+from arena.play import replays
 from arena.play.runs import RUNS_DIR, RunOptions
 from arena.stats.units import SEATINGS
 
@@ -50,8 +52,24 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
         help="pool: processes on this machine (default); ray: a Ray cluster",
     )
     p.add_argument("--ray-address", help="Ray cluster address (default: start a local Ray)")
+    p.add_argument(
+        "--replays",
+        type=replays_option,
+        metavar="WHICH",
+        help="which games keep their replay, for the game's own viewer (arena serve, arena replay), where "
+        "the referee sends view frames: all (default), lost (those the lineup's first player did not win, "
+        "and those a bot failed), lost:LABEL, none. Stored with the run; given with --resume, it changes",
+    )
     add_game_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def replays_option(text: str) -> str:
+    """An argparse type: a run's replays option (arena/play/replays.py)."""
+    try:
+        return replays.parse(text)
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_seeds_option(p: argparse.ArgumentParser) -> None:
@@ -76,6 +94,12 @@ def add_game_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--players", dest="seats", type=count(2), metavar="N", help="players in one game (default 2)")
     g.add_argument("--seed-flag", metavar="TEMPLATE", help="how the referee takes the seed (cli: '-d seed={seed}')")
     g.add_argument("--league", type=count(0), metavar="N", help="the referee's league level")
+    g.add_argument(
+        "--viewer",
+        metavar="PATH",
+        help="where the game's own viewer is (a jar, or a folder holding view/), where the referee's "
+        "command names no jar (default: the jars it names)",
+    )
     g.add_argument(
         "--turn-ms", type=positive_ms, help="time per turn where the arena keeps the clock (default: CodinGame's 100)"
     )
@@ -105,6 +129,7 @@ def game_of(args: argparse.Namespace) -> Game:
         "league": args.league,
         "turn_ms": args.turn_ms,
         "first_turn_ms": args.first_turn_ms,
+        "viewer": args.viewer,
     }
     return chosen_game(args.game, args.referee, options, args.config)
 
@@ -128,4 +153,5 @@ def run_options_of(args: argparse.Namespace) -> RunOptions:
         seatings=args.seatings,
         allow_unseeded=args.allow_unseeded,
         quiet=args.quiet,
+        replays=args.replays,
     )

@@ -10,7 +10,7 @@ from bots.volcanoes import registry
 from referee.platform.files import refuse_overwriting
 
 from arena.errors import UsageError
-from arena.play import tune
+from arena.play import runs, tune
 from arena.play.store import Store, StoreError
 from arena.stats import export
 from arena.stats.tables import text_report
@@ -37,29 +37,40 @@ def cmd_report(args) -> int:
             refuse_overwriting(output, args.db)
     store = Store.open(args.db, readonly=True)  # a report never changes the file it reads
     try:
-        config, labels, games = store.config, [p.label for p in store.players()], store.games()
-        failures = store.failures()
-        iterations = store.iterations() if config["command"] == "tune" else None
+        return _report(args, store)
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{args.db} is damaged: {exc}") from None
     finally:
         store.close()
-    if iterations is not None:
+
+
+def _report(args, store: Store) -> int:
+    config, labels, games = store.config, [p.label for p in store.players()], store.games()
+    failures = store.failures()
+    if config["command"] == "tune":
         if args.output:
             raise UsageError("a tune's report is text only: drop -o")
-        print(tune.text_report(config, games, iterations))
+        print(tune.text_report(config, games, store.iterations()))
         _export(args, config, labels, games, failures)
         return 0
     print(text_report(config, labels, games, failures))
+    line = runs.replays_line(store, len(games))
+    if line:
+        print(f"\n{line}")
     _export(args, config, labels, games, failures)
     if args.output:
         try:
-            folder = report_page.write(config, labels, games, Path(args.output), failures)
+            written = report_page.write(config, labels, games, Path(args.output), failures, store.frames)
         except report_page.DamagedGame as exc:
             raise StoreError(f"{args.db} is damaged: {exc}") from None
         except OSError as exc:
             raise UsageError(f"cannot write the report {args.output}: {exc.strerror or exc}") from None
-        print(f"\nwrote {args.output} (replays in {folder})")
+        print(f"\nwrote {args.output} (game pages in {written.folder})")
+        if written.viewed:
+            print(
+                f"{written.viewed} games play in their referee's viewer, which a browser runs only from a web "
+                f"server: python -m http.server -d {Path(args.output).parent} (or arena serve {args.db})"
+            )
     return 0
 
 

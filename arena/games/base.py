@@ -2,7 +2,8 @@
 
 A game plays one seed between N seats and says how it went (`Outcome`): each seat's rank, score and
 error, why the game ended, each seat's time per turn where the arena kept the clock, each seat's
-stderr per turn, and what the game wants kept of it (a replay, the referee's summaries). Everything
+stderr per turn, what the game wants kept of it (a replay, the referee's summaries), and, where its
+referee draws the game in a viewer of its own, the frames that viewer plays (`Frame`). Everything
 above `arena/games/` (scheduling, the store, statistics, reports) reads only this: no module above
 it knows which game it is running.
 
@@ -82,6 +83,42 @@ def stderr_gist(stderr: str) -> str:
 
 
 @dataclass
+class Frame:
+    """One frame of a game as its referee's viewer plays it: what the referee sent the viewer (`view`,
+    opaque to the arena), what it said of the game then (`summary`, `tooltips`), and the turn whose
+    answer led to it, as CodinGame's player shows a frame: `seat`'s answer in the round before
+    (`output`, None where none came in time), what it was given then (`input`), what it wrote on
+    stderr during that turn, its time. The first frame has no turn (`seat` None), nor has a frame
+    that follows a round in which nobody was asked."""
+
+    view: str  # the referee's view frame as sent (its lines joined by "\n": a header line, then data)
+    summary: str = ""  # the game's summary lines of this frame (`$N` names player N)
+    tooltips: list[tuple[str, int]] = field(default_factory=list)  # (text, the seat it concerns)
+    seat: int | None = None
+    input: list[str] = field(default_factory=list)
+    expected: int = 0  # lines asked of it (0: given its input, no answer read)
+    limit_ms: float | None = None
+    output: list[str] | None = None
+    stderr: str = ""
+    ms: float | None = None  # its time, where the arena kept the clock
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict, without the fields left at their defaults (a replay has hundreds)."""
+        kept = {"view": self.view}
+        for name, value in (("summary", self.summary), ("tooltips", [list(t) for t in self.tooltips])):
+            if value:
+                kept[name] = value
+        if self.seat is not None:
+            kept.update(seat=self.seat, input=self.input, expected=self.expected, output=self.output)
+            for name in ("limit_ms", "ms"):
+                if getattr(self, name) is not None:
+                    kept[name] = getattr(self, name)
+            if self.stderr:
+                kept["stderr"] = self.stderr
+        return kept
+
+
+@dataclass
 class Outcome:
     """How one game went, seat by seat (seat 0 is the first player: CodinGame's player 0)."""
 
@@ -101,6 +138,9 @@ class Outcome:
     fingerprint: str | None = None
     data: dict = field(default_factory=dict)  # game-specific, JSON-ready: moves, summaries, tdata/pdata
     referee_stderr: str = ""  # the end of what an external referee wrote on stderr (kept and shown)
+    # The frames of its referee's viewer, first to last, where the referee sends them (None: it
+    # sends none). How many games of a run keep theirs is the run's choice (arena/play/replays.py).
+    frames: list[Frame] | None = None
 
     @property
     def seats(self) -> int:
@@ -184,3 +224,13 @@ class Game(ABC):
     def replay_page(self, record: dict) -> str | None:
         """A page showing one stored game (None: the report shows its record alone)."""
         return None
+
+    def sends_frames(self) -> bool:
+        """Whether its referee sends the frames of a viewer of its own (`Outcome.frames`)."""
+        return False
+
+    def viewer_paths(self) -> list[str]:
+        """Where the files of its referee's viewer are: jars or class-path folders, each of which may
+        hold a `view/` folder, in class-path order (arena/web/viewer.py says which wins where two
+        hold one file); [] where it has none."""
+        return []

@@ -21,8 +21,8 @@ counts (`negative_score_is_error = false` for a game whose normal scores may be 
 `-l` (`log = true`, the default) the referee writes the SDK runner's result JSON (GameResultDto:
 see referee/platform/brutaltester.py) to a temporary file, which gives each player's stderr turn by turn,
 the tooltips that say why a player was deactivated (its error's kind: timeout, crash, start, else
-`invalid`), the summaries, the uinput, the first view frame and the `failCause` of a referee that
-crashed. The referee crashing, hanging past `timeout_s`, exiting non-zero, printing
+`invalid`), the summaries, the uinput, the view frames (`Outcome.frames`, for the game's own viewer:
+`log_frames`) and the `failCause` of a referee that crashed. The referee crashing, hanging past `timeout_s`, exiting non-zero, printing
 anything else or writing no log when asked for one fails the game as a `RefereeFailure`.
 """
 
@@ -43,7 +43,7 @@ from annotated_types import Ge
 from referee.platform.errors import shorten
 from referee.platform.limits import STDERR_BYTES_PER_TURN
 
-from .base import BOT_ERRORS, Outcome
+from .base import BOT_ERRORS, Frame, Outcome
 from arena.games.command import UNTOLD_ERROR, CommandGame, Finished, run_referee
 
 PROTOCOL = "cli"
@@ -83,6 +83,9 @@ class CliGame(CommandGame):
             )
         if self.league is None and "{league}" in self.command:
             raise self.mistake("its command has {league}, but no league is given")
+
+    def sends_frames(self) -> bool:
+        return self.log  # in its log (-l)
 
     def arguments(self, seed: int, commands: list[str], log_path: str | None = None) -> list[str]:
         """The referee's command line for one game (in brutaltester's order: the players, the seed,
@@ -210,6 +213,7 @@ def outcome(finished: Finished, log: dict | None, seats: int, negative_score_is_
         fingerprint=fingerprint(parameter_lines, log),
         data=data,
         referee_stderr=finished.stderr,
+        frames=log_frames(log, seats),
     )
 
 
@@ -267,6 +271,43 @@ def seat_stderr(log: dict, seats: int) -> tuple[list[list[str]] | None, int | No
             played = [start]
         per_seat.append([_bounded(text) for text in played])
     return per_seat, turns
+
+
+def log_frames(log: dict, seats: int) -> list[Frame] | None:
+    """The viewer's frames from the log (None where it has no view): frame k is `views[k]` with
+    `summaries[k]`, the tooltips of round k, and the answer that led to it. The runner's `outputs`
+    and `errors` of a player begin with an entry before any round (no answer; its stderr until its
+    first turn), so their entry k is round k-1's, the round whose answer frame k draws, as
+    CodinGame's player shows it; the stderr before a player's first turn goes with that turn."""
+    views = log.get("views") or []
+    outputs, errors = log.get("outputs") or {}, log.get("errors") or {}
+    summaries = log.get("summaries") or []
+    tooltips: dict[int, list[tuple[str, int]]] = {}
+    for tip in log.get("tooltips") or []:
+        if isinstance(tip, dict) and isinstance(tip.get("turn"), int) and isinstance(tip.get("event"), int):
+            tooltips.setdefault(tip["turn"], []).append((str(tip.get("text", "")), tip["event"]))
+    early = {seat: _entry(errors, seat, 0) or "" for seat in range(seats)}
+    frames = []
+    for k, view in enumerate(views):
+        if not isinstance(view, str):  # the runner's null for a round that never completed: the end
+            break
+        summary = summaries[k] if k < len(summaries) and isinstance(summaries[k], str) else ""
+        frame = Frame(view=view, summary=summary, tooltips=tooltips.get(k, []))
+        for seat in range(seats):
+            output, stderr = _entry(outputs, seat, k), _entry(errors, seat, k)
+            if k and (output is not None or stderr is not None):  # the round's only player
+                answer = None if output is None else output.removesuffix("\n").split("\n")
+                frame.seat, frame.output, frame.expected = seat, answer, len(answer or ())
+                frame.stderr = _bounded(early.pop(seat, "") + (stderr or ""))
+        frames.append(frame)
+    return frames or None
+
+
+def _entry(entries: dict, seat: int, index: int) -> str | None:
+    """A player's entry of the log's `outputs` or `errors` (None where there is none or no text)."""
+    column = entries.get(str(seat))
+    value = column[index] if isinstance(column, list) and index < len(column) else None
+    return value if isinstance(value, str) else None
 
 
 def _bounded(text: str) -> str:

@@ -47,8 +47,8 @@ def declared_games(path: Path) -> dict[str, dict]:
 def game_config(name: str | None, referee: str | None, options: dict, config_file: str | None) -> dict:
     """The configuration of the game a command names: `name` declared in the config file, the
     inline `referee`, or Volcanoes; `options` (the command line's game options by their keys in a
-    game's table: protocol, players, seed_flag, league, turn_ms, first_turn_ms; None where not given)
-    override it."""
+    game's table: protocol, players, seed_flag, league, turn_ms, first_turn_ms, viewer; None where
+    not given) override it."""
     given = {k: v for k, v in options.items() if v is not None}
     if name and referee:
         raise GameError("give the game by --game NAME or by --referee CMD, not both")

@@ -7,6 +7,7 @@ arena runs and times them while it drives the referee line by line (C and D: `ru
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 from dataclasses import KW_ONLY, dataclass, field
@@ -27,6 +28,9 @@ class ExternalGame(Game):
     # Absolute paths every machine of a cluster has (a JDK, a data folder): its command may name
     # them on a cluster, where anything else it names must travel with the run.
     node_paths: list[str] = field(default_factory=list)
+    # Where its viewer is, where the command names no jar (a wrapper script): a jar or a class-path
+    # folder holding `view/`, or several joined by os.pathsep (None: the jars its command names).
+    viewer: str | None = None
 
     max_players: ClassVar[int] = 8  # the SDK's runner's and CGArena's limit
 
@@ -43,6 +47,32 @@ class ExternalGame(Game):
             raise self.mistake(
                 f"a game of the {self.protocol} protocol has 2 to {self.max_players} players, not {self.seats}"
             )
+        if self.viewer is not None and not self.sends_frames():
+            raise self.mistake(f"viewer = {self.viewer!r}: its referee sends no view frames for a viewer to play")
+
+    def viewer_paths(self) -> list[str]:
+        """`viewer`'s jars and folders, else the jars and folders of the command's class path (a lone
+        jar, `java -jar JAR`, `java -cp PATH`), absolute (relative ones start in `cwd`)."""
+        base = self.cwd or os.getcwd()
+        if self.viewer is not None:
+            entries = self.viewer.split(os.pathsep)
+        else:
+            args = split_command(self.command)
+            entries = []
+            if len(args) == 1 and args[0].endswith(".jar"):
+                entries = [args[0]]
+            elif args and os.path.basename(args[0]) in ("java", "java.exe"):
+                for flag, value in zip(args, args[1:], strict=False):
+                    if flag == "-jar":
+                        entries = [value]
+                        break
+                    if flag in ("-cp", "-classpath", "--class-path"):
+                        entries = value.split(os.pathsep)
+        paths = []
+        for entry in filter(None, entries):
+            path = os.path.join(base, os.path.expanduser(entry))
+            paths += sorted(glob.glob(path[:-1] + "*.jar")) if entry.endswith("*") else [path]  # java's dir/*
+        return [os.path.abspath(path) for path in paths]
 
     def mistake(self, message: str) -> GameError:
         """The user's mistake in this game's settings, said with its name."""

@@ -33,6 +33,11 @@ GameEngineModule; runner/ GameRunner, MultiplayerGameRunner, GameTurnInfo, Comma
   `index score` line per player; UINPUT the game parameters as the referee used them.
 - An answer's lines are read into one buffer of 10,000 bytes; answers are not trimmed.
 
+Each round's VIEW is a frame of the game's own viewer (the jar's `view/`, see arena/web/viewer.py):
+the outcome keeps them (`Outcome.frames`), each with the round's summary and tooltips and the answer
+that led to it, as CodinGame's player shows a frame: frame k (round k's view) shows round k-1's
+answer, its input and its stderr, the view being the state that answer made.
+
 Clocks are ours: each turn's limit is what the referee asks (or our override), and a player's time
 runs from the write of its input to its last line. `soft_timeouts` adds SDK 4.7.7's rule for older
 referees: 50 ms of grace past the limit, and the third overrun is a timeout.
@@ -52,7 +57,7 @@ from dataclasses import dataclass
 
 from referee.platform.limits import GRACE_MS, OVERRUNS_ALLOWED
 
-from arena.games.base import Outcome
+from arena.games.base import Frame, Outcome
 from arena.games.cli import failure_of
 from arena.games.runner import Referee, RefereeGame, Seats, bounded, garbage, outcome
 
@@ -73,6 +78,10 @@ _JAVA_BLANK = "".join(map(chr, range(33)))  # what Java's String.trim() removes
 
 # What Outcome.data keeps of a game (it is stored with every game): bounded.
 SUMMARY_CHARS = 64_000
+# What Outcome.frames keeps: each input cut at INPUT_CHARS; a game whose frames run past FRAMES_CHARS
+# in all (the SDK's own quota for a game's view data is 1 MiB) keeps none.
+INPUT_CHARS = 20_000
+FRAMES_CHARS = 32 * 1024 * 1024
 TOOLTIPS = 500
 METADATA_CHARS = 16_000
 UINPUT_LINES = 200
@@ -108,6 +117,9 @@ class SdkGame(RefereeGame):
             raise self.mistake(f"a league level is 1 to 19 (the SDK's own bounds), not {self.league!r}")
         self.parameters = {str(k): str(v) for k, v in (self.parameters or {}).items()}
 
+    def sends_frames(self) -> bool:
+        return True
+
     def java_properties(self) -> list[str]:
         """The game mode and the league, as the SDK reads them."""
         return ["-Dgame.mode=multi"] + ([f"-Dleague.level={self.league}"] if self.league else [])
@@ -117,6 +129,7 @@ class SdkGame(RefereeGame):
         init += [f"{key}={value}" for key, value in self.parameters.items()]
         referee.send([f"[[INIT] {len(init)}]", *init])
         kept = Kept()
+        frames = FrameLog()
         monitoring = False
         overruns = [0] * self.seats
         rounds = 0
@@ -125,6 +138,7 @@ class SdkGame(RefereeGame):
             turn = read_turn(referee)
             monitoring = monitoring or "MONITORING" in turn
             kept.add(turn, rounds, referee, self.seats)
+            frames.view(turn)
             if "SCORES" in turn:
                 break
             rounds += 1
@@ -132,6 +146,7 @@ class SdkGame(RefereeGame):
             limit_ms = self.limit_ms(seats, seat, asked_ms)
             hard_ms = limit_ms + (GRACE_MS if self.soft_timeouts else 0)
             seats.send(seat, turn["NEXT_PLAYER_INPUT"], hard_ms / 1000)
+            stderr_turns = len(seats.stderr[seat])
             if count == 0:  # a frame in which nobody plays: no answer is read (GameRunner)
                 answer, ms = [], 0.0
             else:
@@ -145,6 +160,9 @@ class SdkGame(RefereeGame):
                         seats.details[seat] = seats.details[seat] or (
                             f"player {seat} answered over its limit ({limit_ms:g} ms) a third time"
                         )
+            stderr = seats.stderr[seat][-1] if len(seats.stderr[seat]) > stderr_turns else ""
+            timed = count and answer is not None
+            frames.played(seat, turn["NEXT_PLAYER_INPUT"], count, limit_ms, answer, stderr, ms if timed else None)
             if answer is None:
                 referee.send(["[[SET_PLAYER_TIMEOUT] 0]"])
             else:
@@ -171,7 +189,11 @@ class SdkGame(RefereeGame):
             data["overruns"] = overruns
         if any(seats.missed):
             data["missed_turns"] = list(seats.missed)
-        return outcome(referee, seats, errors, details, scores=scores, turns=rounds, data=data)
+        if frames.over:
+            data["frames_not_kept"] = f"its view frames ran past {FRAMES_CHARS:,} characters"
+        done = outcome(referee, seats, errors, details, scores=scores, turns=rounds, data=data)
+        done.frames = frames.kept()
+        return done
 
 
 def read_frame(referee: Referee) -> tuple[str, list[str]]:
@@ -234,6 +256,48 @@ def read_scores(lines: list[str], referee: Referee, players: int) -> list[float 
             raise referee.failure(f"the referee scored player {seat} of a {players}-player game")
         scores[seat] = score
     return scores
+
+
+class FrameLog:
+    """The frames of the game's viewer as they come (`Frame`): each round's VIEW, summary and tooltips,
+    and the answer of the round before it, bounded (INPUT_CHARS, FRAMES_CHARS)."""
+
+    def __init__(self):
+        self.frames: list[Frame] = []
+        self.turn: dict | None = None  # the latest round's answer, for the next frame
+        self.chars = 0
+        self.over = False
+
+    def view(self, turn: dict[str, list[str]]) -> None:
+        tooltip = turn.get("TOOLTIP", [])
+        tooltips = [(text, int(seat)) for text, seat in zip(tooltip[0::2], tooltip[1::2], strict=False)]
+        frame = Frame(
+            view="\n".join(turn["VIEW"]),
+            summary="\n".join(turn.get("SUMMARY", turn.get("INFOS", []))),
+            tooltips=tooltips,
+            **(self.turn or {}),
+        )
+        self.turn = None
+        self.chars += len(frame.view) + len(frame.summary) + sum(len(line) for line in frame.input)
+        self.chars += len(frame.stderr) + sum(len(line) for line in frame.output or ())
+        self.over = self.over or self.chars > FRAMES_CHARS
+        if not self.over:
+            self.frames.append(frame)
+
+    def played(self, seat, lines, count, limit_ms, answer, stderr, ms) -> None:
+        given, size = [], 0
+        for line in lines:
+            size += len(line) + 1
+            if size > INPUT_CHARS:
+                given.append(f"... [{len(lines) - len(given)} more lines not kept]")
+                break
+            given.append(line)
+        self.turn = dict(seat=seat, input=given, expected=count, limit_ms=limit_ms, output=answer, stderr=stderr)
+        if ms is not None:
+            self.turn["ms"] = round(ms, 3)
+
+    def kept(self) -> list[Frame] | None:
+        return None if self.over or not self.frames else self.frames
 
 
 class Kept:

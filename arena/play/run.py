@@ -65,7 +65,7 @@ def _record(job: Job, seated: list[Player], outcome: Outcome, seconds: float) ->
         data["referee_stderr"] = outcome.referee_stderr
     if outcome.fingerprint is not None:
         data["fingerprint"] = outcome.fingerprint
-    return {
+    record = {
         "lineup": list(job.lineup),
         "unit": job.unit,
         "seating": job.seating,
@@ -84,6 +84,9 @@ def _record(job: Job, seated: list[Player], outcome: Outcome, seconds: float) ->
         "seconds": round(seconds, 3),
         "worker": f"{socket.gethostname()}:{os.getpid()}",
     }
+    if outcome.frames:  # the store keeps them or not, as the run's replays option says
+        record["frames"] = [frame.to_json() for frame in outcome.frames]
+    return record
 
 
 def play_batch(game: Game, jobs: list[Job], players: dict[str, Player]) -> list[dict]:

@@ -20,6 +20,7 @@ from tqdm import tqdm
 
 from arena.errors import UsageError
 from arena.games.base import Game
+from arena.play import replays
 from arena.play.cluster import NoMachine, check_travel, connected, make_executor
 from arena.play.run import run_jobs
 from arena.play.schedule import gauntlet, jobs, ladder, round_robin
@@ -50,6 +51,7 @@ class RunOptions:
     seatings: str = "balanced"
     allow_unseeded: bool = False
     quiet: bool = False
+    replays: str | None = None  # which games keep their replay (arena/play/replays.py; None: as stored, or all)
 
 
 Lineups = Callable[[list[str], int], list[tuple[str, ...]]]  # (labels, seats) -> the lineups
@@ -141,6 +143,7 @@ def create(
         "seed": seed,
         "sprt": sprt,
         "seeds": seeds,
+        "replays": replays.chosen(options.replays, labels),
     }
     config.update(seed_verdict(game, resolved[:n], seed, options.allow_unseeded))
     return new_store(options.db, config, resolved)
@@ -187,6 +190,9 @@ def _check_resumable(store: Store, command: str, specs: list[str], units: int | 
         if why:
             raise StoreError(f"cannot resume {path}: player {player.label} {why}; start a new run")
     check_travel(game, stored)
+    if options.replays is not None and options.replays != config.get("replays", replays.DEFAULT):
+        config["replays"] = replays.chosen(options.replays, [p.label for p in stored])  # from now on
+        store.put("config", config)
     if units is not None and units != config["units"]:  # play on to a new number of units
         if units < 1:
             raise UsageError("the number of pairs (units) must be at least 1")
@@ -232,7 +238,7 @@ def play_on(store: Store, options: RunOptions) -> int:
         file=sys.stderr,
     )
     if live.finished():
-        print(text_report(config, list(by_label), store.games(), store.failures()))
+        print(report(store, list(by_label)))
         return 0
 
     executor = make_executor(options.backend, max(options.workers, 1), options.ray_address)  # before the bar's thread
@@ -278,7 +284,7 @@ def play_on(store: Store, options: RunOptions) -> int:
     finally:
         executor.shutdown()
     bar.close()
-    print(text_report(config, list(by_label), store.games(), store.failures()))
+    print(report(store, list(by_label)))
     if live.failures:
         print(
             f"\n{live.failures} games failed (see above); arena {config['command']} --resume --db {store.path} "
@@ -287,6 +293,27 @@ def play_on(store: Store, options: RunOptions) -> int:
         )
     print(f"\nDatabase: {store.path}  (arena report {store.path} rebuilds this report)", file=sys.stderr)
     return 0
+
+
+def report(store: Store, labels: list[str]) -> str:
+    """A run's text report, with what it kept of its games' replays."""
+    config, games = store.config, store.games()
+    text = text_report(config, labels, games, store.failures())
+    line = replays_line(store, len(games))
+    return text + (f"\n\n{line}" if line else "")
+
+
+def replays_line(store: Store, games: int) -> str | None:
+    """What the run kept of its games' replays, where its referee sends frames or it kept some."""
+    kept, size = store.replays_kept()
+    config = store.config
+    try:
+        sends = stored_game(config).sends_frames()
+    except StoreError:
+        sends = False
+    if not kept and not sends:
+        return None
+    return replays.report_line(config.get("replays", replays.DEFAULT), kept, size, games)
 
 
 class Live:

@@ -2,7 +2,8 @@
 
 One file is one run: its configuration (players, pairings, seed, settings, what kind of run), its
 players with their versions, and one row per game, each written in its own transaction when the game
-ends. SQLite's journal keeps the file whole if the process is killed at any moment, so a run can be
+ends, with its replay where the run keeps one (the frames of the game's own viewer, compressed, in a
+table of their own that no statement may change: arena/play/replays.py). SQLite's journal keeps the file whole if the process is killed at any moment, so a run can be
 resumed from whatever games are there.
 """
 
@@ -14,19 +15,22 @@ import os
 import shutil
 import sqlite3
 import tempfile
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
 from arena.errors import UsageError
 from arena.games.base import Game, GameError, Player
 from arena.games.protocols import make
+from arena.play import replays
 
-SCHEMA_VERSION = 4  # stored as the run's "schema"; a file of a newer one is refused, not misread
+SCHEMA_VERSION = 5  # stored as the run's "schema"; a file of a newer one is refused, not misread
 # 1: run, players, games. 2: tune_iterations (`arena tune`). 3: any game: a game's seats, ranks,
 # scores and errors as lists, its unit and seating, and failures (games a referee failed). Files of
 # schemas 1 and 2 (Volcanoes, blue and orange) are read as schema 3's records; they are not resumed.
 # 4: league_players (`arena league`: each player's standing in the league); a schema 3 file opened
-# to be written is brought to 4 (the new table added, nothing else changes).
+# to be written is brought to 4 (the new table added, nothing else changes). 5: frames (a game's
+# replay, arena/play/replays.py); a schema 3 or 4 file opened to be written is brought to 5 alike.
 TABLES = {"run", "players", "games"}  # every run has these
 
 _SCHEMA = """
@@ -54,6 +58,12 @@ CREATE TABLE IF NOT EXISTS league_players (
     label TEXT PRIMARY KEY REFERENCES players (label),
     status TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '', added_at TEXT NOT NULL, changed_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS frames (
+    game INTEGER PRIMARY KEY REFERENCES games (id), count INTEGER NOT NULL, raw_bytes INTEGER NOT NULL,
+    body BLOB NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS frames_are_kept_as_stored BEFORE UPDATE ON frames
+BEGIN SELECT RAISE(ABORT, 'a game''s frames are kept as they were stored'); END;
 CREATE TABLE IF NOT EXISTS tune_iterations (
     iteration INTEGER PRIMARY KEY,
     theta TEXT NOT NULL, delta TEXT NOT NULL, c TEXT NOT NULL, plus TEXT NOT NULL, minus TEXT NOT NULL,
@@ -237,28 +247,60 @@ class Store:
         return [Player(**dict(row)) for row in rows]
 
     def add_game(self, record: dict) -> None:
-        """One game, in its own transaction."""
-        self._insert("games", GAME_COLUMNS, record)
+        """One game, in its own transaction, with its frames (`record["frames"]`, `Frame.to_json()`s,
+        taken out of the record: nothing else keeps them) where the run's replays option keeps them."""
+        frames = record.pop("frames", None)
+        kept = bool(frames) and replays.keeps(self.config.get("replays", replays.DEFAULT), record)
+        body, raw = replays.pack(frames) if kept else (None, 0)
+        with self._writing():
+            game = self._insert("games", GAME_COLUMNS, record)
+            if kept:
+                self.db.execute(
+                    "INSERT INTO frames (game, count, raw_bytes, body) VALUES (?, ?, ?, ?)",
+                    (game, len(frames), raw, body),
+                )
 
     def add_failure(self, failure: dict) -> None:
         """A game that did not happen (its referee failed, or the machine did): kept to be shown,
         and played again when the run resumes."""
-        self._insert("failures", FAILURE_COLUMNS, failure)
+        with self._writing():
+            self._insert("failures", FAILURE_COLUMNS, failure)
 
-    def _insert(self, table: str, columns: tuple[str, ...], record: dict) -> None:
+    def _insert(self, table: str, columns: tuple[str, ...], record: dict) -> int:
+        """A row of `record`'s `columns` (and the time); its id."""
         values = [json.dumps(record.get(c)) if c in GAME_JSON else record.get(c) for c in columns]
         finished = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
         placeholders = ", ".join("?" * (len(columns) + 1))
+        statement = f"INSERT INTO {table} ({', '.join(columns)}, finished_at) VALUES ({placeholders})"
+        return self.db.execute(statement, (*values, finished)).lastrowid
+
+    @contextmanager
+    def _writing(self):
+        """A transaction of writes, a full disk said as such (what is stored stays; the run can resume
+        once there is room); an IntegrityError (a game stored twice) as it is."""
         try:
             with self.transaction():
-                self.db.execute(
-                    f"INSERT INTO {table} ({', '.join(columns)}, finished_at) VALUES ({placeholders})",
-                    (*values, finished),
-                )
+                yield
         except sqlite3.IntegrityError:
             raise
-        except sqlite3.Error as exc:  # a full disk: what is stored stays; the run can resume once there is room
+        except sqlite3.Error as exc:
             raise StoreError(f"cannot write to {self.path}: {_why(exc, self.path)}") from None
+
+    def frames(self, game_id: int) -> bytes | None:
+        """A game's replay as stored (`replays.unpack` reads it); None where it kept none."""
+        try:
+            row = self.db.execute("SELECT body FROM frames WHERE game = ?", (game_id,)).fetchone()
+        except sqlite3.OperationalError:  # no such table: a file before schema 5, read-only
+            return None
+        return bytes(row["body"]) if row else None
+
+    def replays_kept(self) -> tuple[int, int]:
+        """(games that kept their replay, their compressed bytes in all)."""
+        try:
+            row = self.db.execute("SELECT count(*), coalesce(sum(length(body)), 0) FROM frames").fetchone()
+        except sqlite3.OperationalError:  # no such table: a file before schema 5, read-only
+            return 0, 0
+        return row[0], row[1]
 
     def games(self, after: int = 0, light: bool = False) -> list[dict]:
         """Every game, in the order they ended, as records (the JSON columns decoded); those after

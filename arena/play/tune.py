@@ -23,6 +23,7 @@ from tqdm import tqdm
 from arena.errors import UsageError
 from arena.games.base import Game, Player
 from arena.players import registry as players
+from arena.play import replays
 from arena.play.cluster import check_travel, make_executor
 from arena.play.run import run_jobs
 from arena.play.runs import new_store
@@ -195,6 +196,7 @@ def create_run(bot: str | None, params: str | None, opponent: str | None, settin
     seed_list(options.seeds, given["confirm_pairs"], "--confirm-pairs")
     config["seeds"] = seeds
     check_travel(game, [start] + ([rival] if rival else []))
+    config["replays"] = replays.chosen(options.replays, config["players"])
     config.update(seed_verdict(game, [start, rival or start], seed, options.allow_unseeded))
     return new_store(options.db, config, [start] + ([rival] if rival else []))
 

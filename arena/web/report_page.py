@@ -2,17 +2,23 @@
 a rating-progress chart, the SPRT's course when there is one, and every game linked to its replay.
 
 The page is one file that needs no network; each game's replay page is written beside it, in a folder
-named after it (`report.html` -> `report_games/`), rebuilt from the moves kept in the database.
+named after it (`report.html` -> `report_games/`), rebuilt from the moves kept in the database; a
+game that kept its frames gets its page in its referee's own viewer (arena/web/viewer.py: the
+viewer's files once, in `report_games/viewer/`), or its record's page where its game has no viewer.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from referee.platform.files import usable_folder, write_atomic
 
 from arena.games.protocols import make
+from arena.play import replays
+from arena.web import record_page, viewer
 from arena.stats.ratings import openskill_ratings
 from arena.stats.tables import (
     cross_rows,
@@ -105,10 +111,16 @@ def _games_table(games: list[dict], folder: str, pages: set[int]) -> str:
 
 
 def render(
-    config: dict, labels: list[str], games: list[dict], folder: str, pages: set[int] = frozenset(), failures=()
+    config: dict,
+    labels: list[str],
+    games: list[dict],
+    folder: str,
+    pages: set[int] = frozenset(),
+    failures=(),
+    viewed: int = 0,
 ) -> str:
     """The report page; game links point into `folder` (relative to the page), for the games in
-    `pages` (their ids)."""
+    `pages` (their ids), `viewed` of which play in their referee's viewer."""
     rows, header, order = ratings_rows(games, labels)
     name = game_name(config)
     sections = [
@@ -151,6 +163,7 @@ def render(
         "<p>Errors score as losses, as on CodinGame.</p>",
         _table("players", *players_rows(games, labels, order)),
         "<h2>Games</h2>",
+        *([_viewed_note(config, viewed)] if viewed else []),
         _games_table(games, folder, pages),
     ]
     return _PAGE.replace("__TITLE__", html.escape(f"arena {config['command']}")).replace(
@@ -158,26 +171,72 @@ def render(
     )
 
 
+def _viewed_note(config: dict, viewed: int) -> str:
+    policy = config.get("replays", replays.DEFAULT)
+    return (
+        f'<p id="replays">{viewed} games kept their replay (the run\'s replays: {html.escape(policy)}, '
+        f"{html.escape(replays.describe(policy))}) and play in their referee's own viewer, which a browser runs "
+        "only from a web server: serve this page's folder (<code>python -m http.server</code>), or "
+        "<code>arena serve DB</code>.</p>"
+    )
+
+
 class DamagedGame(ValueError):
     """A stored game no page can show (moves no game has, fields of no type): the message names it."""
 
 
-def write(config: dict, labels: list[str], games: list[dict], out: Path, failures=()) -> Path:
-    """Write the page and one page per game where the game draws one; returns the folder of game
-    pages. Each file is written whole (`write_atomic`); DamagedGame for a game that cannot be drawn."""
+@dataclass
+class Written:
+    folder: Path  # of the game pages
+    viewed: int  # games whose page plays them in their referee's viewer
+
+
+def write(
+    config: dict,
+    labels: list[str],
+    games: list[dict],
+    out: Path,
+    failures=(),
+    frames: Callable[[int], bytes | None] | None = None,
+) -> Written:
+    """Write the page and one page per game where the game draws one, or kept its frames (`frames`:
+    a game's by its id, `Store.frames`). Each file is written whole (`write_atomic`); DamagedGame
+    for a game that cannot be drawn."""
     game = make(config["game"])
     folder = usable_folder(out.with_name(out.stem + "_games"), "the folder of the report's game pages")
     pages = set()
+    viewers = viewer.Viewers()
+    shown = viewers.of(game.viewer_paths()) if frames else None
+    viewed = 0
     for g in games:
+        kept = frames(g["id"]) if frames else None
+        name = f"game-{g['id']}.html"
+        if kept is not None and shown is not None:
+            if not viewed:
+                viewer.write_viewer(shown, folder / viewer.EXPORT_VIEWER)
+            replay = viewer.Replay(
+                g,
+                game.name,
+                f"game-{g['id']}.frames.json.gz",
+                viewer.EXPORT_VIEWER,
+                shown.info(),
+                f"game-{g['id']}.record.html",
+                f"../{out.name}",
+            )
+            viewer.write_game(folder, name, replay, kept)
+            write_atomic(folder / replay.record_url, record_page.render(g, config))
+            pages.add(g["id"])
+            viewed += 1
+            continue
         try:
-            page = game.replay_page(g)
+            page = game.replay_page(g) or (record_page.render(g, config) if kept is not None else None)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise DamagedGame(f"game {g.get('id')}: {exc}") from None
         if page:
-            write_atomic(folder / f"game-{g['id']}.html", page)
+            write_atomic(folder / name, page)
             pages.add(g["id"])
-    write_atomic(out, render(config, labels, games, folder.name, pages, failures))
-    return folder
+    write_atomic(out, render(config, labels, games, folder.name, pages, failures, viewed))
+    return Written(folder, viewed)
 
 
 _PAGE = """<!DOCTYPE html>

@@ -6,7 +6,8 @@ runs served (each run is one game).
 
 The page is one self-contained file (no network: its script and styles are inline) that asks the
 server for the state of the run (`/api/state`) every few seconds and draws it; games' pages are at
-`/game/RUN/ID` (the game's own replay where it has one, else the record as a page).
+`/game/RUN/ID` (the game's own replay where it has one: in its referee's viewer where the game kept its
+frames, arena/web/viewer.py; else the record as a page, also at `/game/RUN/ID/record`).
 
 The server only reads: it opens each database read-only, reads its games once, then at each look only
 those added since (`Store.games(after=...)`), into leaderboards kept up to date game by game
@@ -24,14 +25,14 @@ from collections import OrderedDict
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 
 from arena.errors import UsageError
 from arena.games.base import GameError
 from arena.games.protocols import make
 from arena.play.store import Store, StoreError
 from arena.stats.board import Board, DataFilter, DataFilterError, one_blas_thread
-from arena.web import live_page, record_page
+from arena.web import live_page, record_page, viewer
 
 BOARDS_KEPT = 6  # filtered leaderboards kept per run (the default one among them)
 LATEST = 50  # games in the latest games' list
@@ -202,11 +203,14 @@ class RunView:
             },
         }
 
-    def game_page(self, game_id: int) -> str | None:
+    def game_page(self, game_id: int, url: str = "", record_only: bool = False) -> str | None:
+        """A game's page (served at `url`): in its referee's viewer where it kept its frames and its
+        game has a viewer, else the game's own replay page, else its record."""
         store = self._store()
         try:
             record = store.game(game_id)
             config = store.config
+            framed = not record_only and store.frames(game_id) is not None
         finally:
             store.close()
         if record is None:
@@ -216,8 +220,21 @@ class RunView:
                 self._game = make(config["game"])
             except GameError:
                 self._game = False
-        page = self._game.replay_page(record) if self._game else None
-        return page or record_page.render(record, config)
+        if record_only or not self._game:
+            return record_page.render(record, config)
+        page = viewer.served_page(VIEWERS, self._game, record, url) if framed else None
+        return page or self._game.replay_page(record) or record_page.render(record, config)
+
+    def frames(self, game_id: int) -> bytes | None:
+        """A game's stored frames, as stored (gzipped JSON: the page inflates it)."""
+        store = self._store()
+        try:
+            return store.frames(game_id)
+        finally:
+            store.close()
+
+
+VIEWERS = viewer.Viewers()  # the games' viewers, read from their jars at serve time
 
 
 def _light(game: dict) -> dict:
@@ -232,11 +249,11 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format, *args) -> None:  # noqa: A002 - the base class's name
         pass  # a request a second: not worth a line each
 
-    def _send(self, status: int, body: bytes, kind: str) -> None:
+    def _send(self, status: int, body: bytes, kind: str, cache: str = "no-store") -> None:
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
+        self.send_header("Cache-Control", cache)
         self.end_headers()
         self.wfile.write(body)
 
@@ -259,12 +276,25 @@ class _Handler(BaseHTTPRequestHandler):
                 players = None if bots is None else [b for b in bots.split(",") if b]
                 body = run.state(players, query.get("where") or None, query.get("known"))
                 self._send(HTTPStatus.OK, body, "application/json")
-            elif len(parts) == 3 and parts[0] == "game" and parts[2].isdigit():
-                page = self._run(parts[1]).game_page(int(parts[2]))
+            elif len(parts) in (3, 4) and parts[0] == "game" and parts[2].isdigit() and parts[3:] in ([], ["record"]):
+                url = "/" + "/".join(parts[:3])
+                page = self._run(parts[1]).game_page(int(parts[2]), url, record_only=parts[3:] == ["record"])
                 if page is None:
                     self._error(HTTPStatus.NOT_FOUND, f"no game {parts[2]}")
                 else:
                     self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8")
+            elif len(parts) == 4 and parts[0] == "game" and parts[2].isdigit() and parts[3] == "frames":
+                frames = self._run(parts[1]).frames(int(parts[2]))
+                if frames is None:
+                    self._error(HTTPStatus.NOT_FOUND, f"game {parts[2]} kept no frames")
+                else:
+                    self._send(HTTPStatus.OK, frames, "application/gzip", "max-age=86400")  # kept as stored
+            elif len(parts) >= 3 and parts[0] == "viewer":
+                found = VIEWERS.file(parts[1], unquote("/".join(parts[2:])))  # the jar's files, named by their hash
+                if found is None:
+                    self._error(HTTPStatus.NOT_FOUND, f"nothing at {url.path}")
+                else:
+                    self._send(HTTPStatus.OK, *found, "max-age=86400")
             else:
                 self._error(HTTPStatus.NOT_FOUND, f"nothing at {url.path}")
         except (DataFilterError, LookupError) as exc:
@@ -283,6 +313,7 @@ class _Handler(BaseHTTPRequestHandler):
 def make_server(runs: list[RunView], host: str = "127.0.0.1", port: int = 8000) -> ThreadingHTTPServer:
     one_blas_thread()
     handler = type("Handler", (_Handler,), {"runs": runs})
-    server = ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
-    return server
+    # A viewer's page asks for tens of files at once: the default backlog (5) makes the browser's
+    # extra connections wait a second each (a SYN sent again)
+    server_class = type("Server", (ThreadingHTTPServer,), {"request_queue_size": 64, "daemon_threads": True})
+    return server_class((host, port), handler)

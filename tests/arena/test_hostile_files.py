@@ -209,7 +209,7 @@ def test_a_player_label_with_markup_cannot_break_the_report_or_its_replays(real_
         "lineups": [[swap(p) for p in lineup] for lineup in config["lineups"]],
     }
     games = [{**g, **{k: [swap(p) for p in g[k]] for k in ("lineup", "seats")}} for g in games]
-    folder = report_html.write(config, labels, games, tmp_path / "report.html")
+    folder = report_html.write(config, labels, games, tmp_path / "report.html").folder
     pages = [tmp_path / "report.html", *sorted(folder.glob("*.html"))]
     assert len(pages) == 1 + len(games)
     for page in pages:

@@ -179,12 +179,13 @@ def test_a_match_on_a_seed_file_plays_its_seeds_and_no_more(tmp_path, capsys):
     assert main(["report", str(db), "--csv", str(db)]) == 2  # never over its input
 
 
-def test_a_schema_3_file_is_read_and_brought_to_schema_4_when_written(tmp_path):
+def test_a_schema_3_file_is_read_and_brought_to_today_s_schema_when_written(tmp_path):
     path = tmp_path / "old.sqlite"
     store = Store.create(path, {"command": "match", "seed": 1, "lineups": [["a", "b"]], "units": 1}, [])
     store.close()
     db = sqlite3.connect(path)
     db.execute("DROP TABLE league_players")
+    db.execute("DROP TABLE frames")
     db.execute("UPDATE run SET value = '3' WHERE key = 'schema'")
     db.commit()
     db.close()
@@ -192,7 +193,7 @@ def test_a_schema_3_file_is_read_and_brought_to_schema_4_when_written(tmp_path):
     assert old.get("schema") == 3 and old.league_players() == {}
     old.close()
     store = Store.open(path)
-    assert store.get("schema") == SCHEMA_VERSION == 4
+    assert store.get("schema") == SCHEMA_VERSION == 5
     store.join_league(Player("a", "a", "command", "a", "v1"))
     assert store.league_players()["a"]["status"] == "active"
     store.close()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import process
+from referee.platform import process
 from tests.processes import holding
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,6 +15,10 @@ each answer), 4.7 (the default: limits sent 50 ms longer, the third overrun of a
 reads: the player executed with no input and a 1 ms limit, its timeout ignored (Legends of Code and
 Magic's "frame-only" turns, SDK 2.6: `setTurnMaxTime(1); execute()`, no getOutputs()).
 Other flags make it misbehave for tests; ROUND counts the GET_GAME_INFO requests, from 1.
+
+Its VIEW frames are an SDK game's, for the stand-in viewer of tests/games/pebbles/viewer (a
+module named `pebbles`): the first key frame `{"global": {...}, "frame": {...}}`, the later ones
+`{"pebbles": {...}}`, each the position at the round's start (the previous answer's doing).
 """
 
 from __future__ import annotations
@@ -90,6 +94,8 @@ class Referee:
         self.shown_tooltips: list[str] = []
         self.executed = [False] * 8
         self.overruns = [0] * 8
+        self.state: rules.State | None = None
+        self.taken: list[int] | None = None  # [player, index, worth] of the latest pebble taken
 
     def print(self, command: str, lines: list[str]) -> None:
         self.out.write(frame(command, lines) + "\n")
@@ -112,8 +118,15 @@ class Referee:
         os._exit(1)
 
     def view(self) -> None:
-        lines = [f"KEY_FRAME {self.frame}", json.dumps({"round": self.round})] if self.new_turn else []
-        self.print("VIEW", lines or [f"INTERMEDIATE_FRAME {self.frame}"])
+        if self.new_turn:
+            data = {"pebbles": list(self.state.pebbles), "scores": list(self.state.scores), "taken": self.taken}
+            if self.frame == 0:
+                data = {"global": {"pebbles": {"players": self.state.players}}, "frame": {"pebbles": data}}
+            else:
+                data = {"pebbles": data}
+            self.print("VIEW", [f"KEY_FRAME {self.frame}", json.dumps(data)])
+        else:
+            self.print("VIEW", [f"INTERMEDIATE_FRAME {self.frame}"])
         self.frame += 1
 
     def infos(self) -> None:
@@ -194,7 +207,7 @@ class Referee:
         parameters = dict(read().partition("=")[::2] for _ in range(int(header["count"]) - 1))
         seed = int(parameters["seed"]) if parameters.get("seed", "").lstrip("-").isdigit() else random.getrandbits(63)
         parameters["seed"] = str(seed)
-        state = rules.new_game(int.from_bytes(os.urandom(8)) if args.ignore_seed else seed, players)
+        state = self.state = rules.new_game(int.from_bytes(os.urandom(8)) if args.ignore_seed else seed, players)
         out = None
         for _ in range(args.idle_rounds):
             self.summary.append("The pebbles are laid out.")
@@ -209,11 +222,14 @@ class Referee:
             if answer is None:
                 out, why = mover, f"${mover} timed out"
             else:
+                index = answer[0].strip()
+                worth = state.pebbles[int(index)] if index.isdigit() and int(index) < len(state.pebbles) else None
                 error = rules.play(state, answer[0])
                 if error is not None:
                     out, why = mover, f"${mover}: {error}"
                 else:
                     why = f"${mover} took a pebble"
+                    self.taken = [mover, int(index), worth]
             self.summary.append(why)
             if out is not None:
                 self.tooltips += [why, str(out)]

@@ -1,0 +1,38 @@
+"""`arena replay DB GAME -o FOLDER`: a stored game in its referee's own viewer, as a folder any static
+server serves (arena/web/viewer.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee.platform.files import refuse_overwriting
+
+from arena.play.store import Store
+from arena.web import viewer
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "replay",
+        help="a stored game in its referee's own viewer, as a folder to serve with any static server",
+        description=__doc__,
+    )
+    p.add_argument("db", metavar="DB", help="the run's database")
+    p.add_argument("game", type=int, metavar="GAME", help="the game's id (the reports and pages show it)")
+    p.add_argument("-o", "--output", required=True, metavar="FOLDER", help="where to write the page, game and viewer")
+    p.set_defaults(run=cmd_replay)
+
+
+def cmd_replay(args) -> int:
+    refuse_overwriting(args.output, args.db)
+    store = Store.open(args.db, readonly=True)
+    try:
+        done = viewer.export(store, args.game, Path(args.output))
+    finally:
+        store.close()
+    print(
+        f"wrote {done.folder}: game {args.game} ({done.frames} frames) and its viewer ({done.files} files, "
+        f"{done.size / 1024:,.0f} KiB, read from {', '.join(done.paths)}). A browser runs the viewer from a web "
+        f"server only: python -m http.server -d {done.folder}, then open http://127.0.0.1:8000/"
+    )
+    return 0

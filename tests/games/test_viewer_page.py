@@ -1,0 +1,188 @@
+"""A stored game of Pebbles in its referee's own viewer, in Chromium: the stand-in viewer of
+tests/games/pebbles/viewer (a Drawer-like core and a module, as an SDK jar ships them) read from its
+folder by `arena serve` (arena/web/viewer.py) and by a plain static server from `arena replay`'s
+folder. The page loads offline (nothing outside 127.0.0.1), its frames advance, a link to frame N
+opens frame N, and each player's output and stderr follow the frame."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+from arena.play import replays
+from arena.play.store import Store
+from arena.web.serve import RunView, make_server
+from tests.games.pebbles.harness import BOTS, ROOT
+
+VIEWER = ROOT / "tests" / "games" / "pebbles" / "viewer"
+REFEREE = f"{sys.executable} -m tests.games.pebbles.sdk_referee"
+
+
+def until(check, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = check()
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass
+
+
+def run(folder: Path, name: str, *options: str) -> Path:
+    """A match of Pebbles, `first` against `chatty` (which says on stderr which turn it plays)."""
+    db = folder / name
+    argv = ["match", *(f"{bot}={sys.executable} {BOTS / (bot + '.py')}" for bot in ("first", "chatty"))]
+    argv += ["--referee", REFEREE, "--protocol", "sdk", "--viewer", str(VIEWER), "--pairs", "1", "--seed", "2"]
+    assert main([*argv, "--workers", "1", "--quiet", "--db", str(db), *options]) == 0
+    return db
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("viewer")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(ROOT)
+        return run(folder, "all.sqlite"), run(folder, "none.sqlite", "--replays", "none"), folder
+
+
+def serve(server: ThreadingHTTPServer):
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return f"http://127.0.0.1:{server.server_address[1]}"
+
+
+@pytest.fixture(scope="module")
+def site(runs):
+    kept, none, _ = runs
+    server = make_server([RunView(kept), RunView(none)], "127.0.0.1", 0)
+    yield serve(server)
+    server.shutdown()
+    server.server_close()
+
+
+def stored(db: Path, game: int) -> tuple[list[dict], list[str]]:
+    """A stored game's frames, and its seats' labels."""
+    store = Store.open(db, readonly=True)
+    try:
+        return replays.unpack(store.frames(game)), store.game(game)["seats"]
+    finally:
+        store.close()
+
+
+def drawn(frame: dict) -> list[int]:
+    """The pebbles a stored frame's view shows."""
+    data = json.loads(frame["view"].split("\n")[1])
+    return (data["frame"] if "frame" in data else data)["pebbles"]["pebbles"]
+
+
+def opened(browser, url: str) -> dict:
+    browser.get("about:blank")  # a new load, even where only the #frame differs
+    browser.get(url)
+    until(
+        lambda: browser.execute_script("return window.__viewer && window.__viewer.firstFrameMs"), 60, "the first frame"
+    )
+    return browser.execute_script("return {frame: window.__viewer.frame, frames: window.__viewer.frames}")
+
+
+def shown(browser) -> dict:
+    """What the page shows now: its frame, what the viewer drew, the counter, each player's card."""
+    return browser.execute_script(
+        """const v = window.__viewer
+        const cards = [...document.querySelectorAll('#players section.player')].map(c => ({
+          seat: +c.dataset.seat, now: !c.classList.contains('old'),
+          out: c.querySelector('pre.out') && c.querySelector('pre.out').textContent,
+          err: c.querySelector('pre.err') && c.querySelector('pre.err').textContent}))
+        return {frame: v.frame, pebbles: v.drawer.modules.pebbles.shown.pebbles, counter: document.getElementById('counter').textContent,
+                summary: document.getElementById('summarytext').textContent, cards, errors: v.errors}"""
+    )
+
+
+def outside(browser, origin: str) -> list[str]:
+    """What the page loaded (the document, scripts, modules, images, the frames) from anywhere else."""
+    names = browser.execute_script(
+        "return [location.href, ...performance.getEntriesByType('resource').map(e => e.name)]"
+    )
+    assert len(names) > 4  # the frames, the Drawer, its config and module, the image: seen
+    return [name for name in names if not name.startswith((origin + "/", "data:"))]
+
+
+def check_frame(browser, game: tuple[list[dict], list[str]], k: int) -> None:
+    frames, seats = game
+    now = shown(browser)
+    assert now["frame"] == k and now["counter"] == f"{k} / {len(frames) - 1}"
+    assert now["pebbles"] == drawn(frames[k])  # the viewer drew frame k
+    summary = frames[k].get("summary", "").replace("$0", seats[0]).replace("$1", seats[1])
+    assert now["summary"] == (summary or "(none)")
+    seat = frames[k].get("seat")
+    cards = {card["seat"]: card for card in now["cards"]}
+    if seat is not None:  # the answer that led to frame k, and its stderr, beside it
+        assert cards[seat]["now"] and cards[seat]["out"] == "\n".join(frames[k]["output"])
+        assert cards[seat]["err"] == (frames[k].get("stderr") or "(nothing)")
+        assert not cards[1 - seat]["now"]
+    assert now["errors"] == []
+
+
+def test_a_stored_game_plays_in_its_own_viewer_offline(runs, site, browser):
+    db = runs[0]
+    game = stored(db, 1)
+    frames = game[0]
+    assert any("turn" in frame.get("stderr", "") for frame in frames)  # chatty's stderr was kept
+    state = opened(browser, f"{site}/game/0/1")
+    assert state == {"frame": 0, "frames": len(frames)}
+    check_frame(browser, game, 0)
+    assert outside(browser, site) == []
+
+    # Play: the frames advance, the panels with them.
+    browser.execute_script("window.__viewer.api.play()")
+    until(lambda: browser.execute_script("return window.__viewer.frame") >= 3, 30, "frames to advance")
+    browser.execute_script("window.__viewer.api.pause()")
+    check_frame(browser, game, browser.execute_script("return window.__viewer.frame"))
+
+    # A link to frame N opens frame N; a step, and a new #frame, move it.
+    for k in (5, len(frames) - 1):
+        assert opened(browser, f"{site}/game/0/1#frame={k}")["frame"] == k
+        check_frame(browser, game, k)
+    browser.find_element("id", "first").click()
+    browser.find_element("id", "next").click()
+    check_frame(browser, game, 1)
+    assert browser.execute_script("return location.hash") == "#frame=1"
+    browser.execute_script("location.hash = '#frame=4'")
+    until(lambda: shown(browser)["frame"] == 4, 10, "the frame of the new link")
+    check_frame(browser, game, 4)
+    assert outside(browser, site) == []
+
+
+def test_a_game_without_frames_shows_its_record(site, browser):
+    for url in (f"{site}/game/1/1", f"{site}/game/0/1/record"):
+        browser.get(url)
+        assert browser.find_element("tag name", "h1").text.startswith("game 1: ")
+        assert browser.execute_script("return window.__viewer === undefined")
+
+
+def test_an_exported_game_plays_from_any_static_server(runs, browser):
+    db, _, folder = runs
+    out = folder / "exported"
+    assert main(["replay", str(db), "2", "-o", str(out)]) == 0
+    handler = type("Handler", (Quiet,), {"__init__": lambda self, *a: Quiet.__init__(self, *a, directory=str(out))})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    origin = serve(server)
+    try:
+        game = stored(db, 2)
+        assert opened(browser, f"{origin}/index.html#frame=3")["frame"] == 3
+        check_frame(browser, game, 3)
+        assert outside(browser, origin) == []
+    finally:
+        server.shutdown()
+        server.server_close()
