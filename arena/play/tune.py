@@ -25,7 +25,8 @@ from arena.errors import UsageError
 from arena.games.base import Game, Player
 from arena.players import registry as players
 from arena.play import replays
-from arena.play.run import make_executor, run_jobs
+from arena.play.cluster import check_travel, make_executor
+from arena.play.run import run_jobs
 from arena.play.runs import new_store
 from arena.play.schedule import derive_seed, jobs
 from arena.play.seeds import seed_list, seed_verdict
@@ -195,6 +196,7 @@ def create_run(bot: str | None, params: str | None, opponent: str | None, settin
     )
     seed_list(options.seeds, given["confirm_pairs"], "--confirm-pairs")
     config["seeds"] = seeds
+    check_travel(game, [start] + ([rival] if rival else []))
     config["replays"] = replays.chosen(options.replays, config["players"])
     # Where its players are declared: each iteration resolves the bot's spec again, with new values.
     config["config_file"] = os.path.abspath(options.config) if options.config else None

@@ -121,6 +121,12 @@ def command(player: Player, game: Game) -> tuple[str, str | None]:
     return provider_of(player, game).command(player)
 
 
+def travels(player: Player, game: Game) -> list[str]:
+    """The files and folders of this machine `player` runs from, which travel with a run to a
+    cluster's nodes (see `Provider.travels`)."""
+    return provider_of(player, game).travels(player)
+
+
 def default_lineup(game: Game) -> list[str]:
     """The players of a tournament of `game` given none: its own bots' ([] when it has none)."""
     return [spec for provider in providers(game) for spec in provider.default_lineup(game)]

@@ -387,14 +387,22 @@ def sprt_lines(games: list[dict], config: dict) -> str:
     return "\n".join([head, state, end])
 
 
-def failures_lines(failures: list[dict]) -> str:
-    """The games that did not happen, by what failed, with the last reason of each kind."""
-    if not failures:
-        return ""
-    kinds = Counter(f["kind"] for f in failures)
-    last = {f["kind"]: f["detail"] for f in failures}
-    lines = [f"{len(failures)} games failed and count for nobody (played again by --resume):"]
-    lines += [f"  {kinds[k]} by the {k}; the last: {last[k]}" for k in kinds]
+def failures_lines(failures: list[dict], games: list[dict] = ()) -> str:
+    """The games that did not happen, by what failed, with the last reason of each kind; apart,
+    those that failed and were played since (a machine lost mid-game, its games played elsewhere)."""
+    played = {(tuple(g["lineup"]), g["unit"], g["seating"]) for g in games}
+    since = [f for f in failures if (tuple(f["lineup"]), f["unit"], f["seating"]) in played]
+    failed = [f for f in failures if (tuple(f["lineup"]), f["unit"], f["seating"]) not in played]
+    lines = []
+    for group, head in (
+        (failed, "games failed and count for nobody (played again by --resume)"),
+        (since, "failures of games played again since (each counted once, as played)"),
+    ):
+        if group:
+            kinds = Counter(f["kind"] for f in group)
+            last = {f["kind"]: f["detail"] for f in group}
+            lines += [f"{len(group)} {head}:"]
+            lines += [f"  {kinds[k]} by the {k}; the last: {last[k]}" for k in kinds]
     return "\n".join(lines)
 
 
@@ -411,7 +419,7 @@ def text_report(config: dict, labels: list[str], games: list[dict], failures: li
     if game.get("protocol") in ("cli", "json"):
         parts.append("the referee ran and timed the bots: no time per turn is known to the arena")
     if failures:
-        parts += ["", failures_lines(list(failures))]
+        parts += ["", failures_lines(list(failures), games)]
     if config["command"] == "sprt":
         parts += ["", sprt_lines(games, config)]
     parts += [

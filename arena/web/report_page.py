@@ -127,7 +127,7 @@ def render(
         f"<h1>{html.escape(config['command'])} ({html.escape(name)}): {len(games)} games, seed {config['seed']}</h1>"
     ]
     if failures:
-        sections.append(f'<pre id="failures">{html.escape(failures_lines(list(failures)))}</pre>')
+        sections.append(f'<pre id="failures">{html.escape(failures_lines(list(failures), games))}</pre>')
     if config["command"] == "sprt":
         course = sprt_course(games, config)
         llr = [(state.pairs, state.llr) for state in course.history]
