@@ -131,6 +131,7 @@ def create(
     if len(specs) < n:
         raise PlayerError(f"a {command} of {game.name} needs at least {n} players")
     resolved = players.resolve_all(specs, game, config=options.config)
+    players.prepare(resolved, game)  # before any file: a build that fails, a bot that cannot start, is one line
     check_travel(game, resolved)
     labels = [p.label for p in resolved]
     seed = options.seed if options.seed is not None else secrets.randbelow(2**31)

@@ -193,9 +193,8 @@ def test_a_git_pinned_bot_plays_from_its_tree_on_the_node(cluster, place, tmp_pa
 
 
 def test_a_source_player_is_built_and_plays_on_the_node(cluster, place, tmp_path):
-    """Added with the source players of the build branch (arena/builds/): until they land here, this
-    machine has no source player to build."""
-    pytest.importorskip("arena.builds", reason="source players (the build branch) have not landed")
+    """A source player is built once, here, before the run's first game; its build travels to the
+    node (of this machine's platform), which runs it as it is."""
     source = PEBBLES / "sources" / "greedy.cpp"
     if not source.is_file() or not shutil.which("g++"):
         pytest.skip("no C++ source player to build here (tests/games/pebbles/sources/greedy.cpp and g++)")
