@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import secrets
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -131,8 +132,6 @@ def create(
     if len(specs) < n:
         raise PlayerError(f"a {command} of {game.name} needs at least {n} players")
     resolved = players.resolve_all(specs, game, config=options.config)
-    players.prepare(resolved, game)  # before any file: a build that fails, a bot that cannot start, is one line
-    check_travel(game, resolved)
     labels = [p.label for p in resolved]
     seed = options.seed if options.seed is not None else secrets.randbelow(2**31)
     config = {
@@ -147,17 +146,30 @@ def create(
         "seeds": seeds,
         "replays": replays.chosen(options.replays, labels),
     }
-    config.update(seed_verdict(game, resolved[:n], seed, options.allow_unseeded))
-    return new_store(options.db, config, resolved)
+    with new_store(options.db, config, resolved) as store:
+        players.prepare(resolved, game)
+        check_travel(game, resolved)
+        verdict = seed_verdict(game, resolved[:n], seed, options.allow_unseeded)
+        if verdict:
+            store.put("config", {**config, **verdict})
+    return store
 
 
-def new_store(db: str | None, config: dict, resolved) -> Store:
-    """The new run's database, locked: `db`, or a new file in RUNS_DIR named by command and time."""
+@contextmanager
+def new_store(db: str | None, config: dict, resolved) -> Iterator[Store]:
+    """The new run's database (`db`, or a new file in RUNS_DIR named by command and time), written
+    and locked before the checks that take time (its players prepared, the seed check), so that a
+    database that cannot be made is said first; where a check fails (a build, a bot that cannot
+    start, a referee that ignores the seed), the run is discarded: nothing of it is left."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     path = Path(db) if db else RUNS_DIR / f"{config['command']}-{stamp}.sqlite"
     store = Store.create(path, config, resolved)
-    store.lock()
-    return store
+    try:
+        store.lock()
+        yield store
+    except BaseException:
+        store.discard()
+        raise
 
 
 def resume(command: str, specs: list[str], units: int | None, options: RunOptions) -> Store:

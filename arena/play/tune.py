@@ -196,12 +196,17 @@ def create_run(bot: str | None, params: str | None, opponent: str | None, settin
     )
     seed_list(options.seeds, given["confirm_pairs"], "--confirm-pairs")
     config["seeds"] = seeds
-    check_travel(game, [start] + ([rival] if rival else []))
     config["replays"] = replays.chosen(options.replays, config["players"])
     # Where its players are declared: each iteration resolves the bot's spec again, with new values.
     config["config_file"] = os.path.abspath(options.config) if options.config else None
-    config.update(seed_verdict(game, [start, rival or start], seed, options.allow_unseeded))
-    return new_store(options.db, config, [start] + ([rival] if rival else []))
+    fixed = [start] + ([rival] if rival else [])
+    with new_store(options.db, config, fixed) as store:
+        players.prepare(fixed, game)
+        check_travel(game, fixed)
+        verdict = seed_verdict(game, [start, rival or start], seed, options.allow_unseeded)
+        if verdict:
+            store.put("config", {**config, **verdict})
+    return store
 
 
 def check_resumable(store: Store, bot: str | None, params: str | None, settings: dict) -> None:
