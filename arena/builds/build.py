@@ -320,15 +320,21 @@ def _keep_inputs(
         for name, content in extras.items():
             (partial / name).write_bytes(content)
         (partial / PLAN).write_text(json.dumps(how, indent=1) + "\n", encoding="utf-8")
-        try:
-            partial.rename(inputs)
-        except OSError:
-            if not (inputs / PLAN).is_file():
-                raise
+        _publish(partial, inputs, PLAN)
     except OSError as exc:
         raise SourceError(f"cannot keep the sources of a build in {inputs.parent}: {exc.strerror or exc}") from None
     finally:
         shutil.rmtree(partial, ignore_errors=True)
+
+
+def _publish(partial: Path, final: Path, last_written: str) -> None:
+    """The folder made at `partial` renamed into place as `final`; where another process put one
+    there meanwhile (whole: its `last_written` file is there), theirs stands and ours goes."""
+    try:
+        partial.rename(final)
+    except OSError:
+        if not (final / last_written).is_file():
+            raise
 
 
 def _make(plan: Plan, inputs: Path, how: dict, timeout_s: float) -> None:
@@ -360,11 +366,7 @@ def _make(plan: Plan, inputs: Path, how: dict, timeout_s: float) -> None:
             "seconds": round(time.monotonic() - started, 3),
         }
         (partial / RECORD).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-        try:
-            partial.rename(folder)
-        except OSError:
-            if not (folder / RECORD).is_file():
-                raise
+        _publish(partial, folder, RECORD)
     finally:
         shutil.rmtree(partial, ignore_errors=True)
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from arena.cli.options import add_run_options, game_of, names_a_game, run_options_of
 from arena.errors import UsageError
 from arena.play import members, replays
+from arena.play.cluster import connected
 from arena.play.league import ACTIVE, DEFAULT_DB, REMOVED, play_until_stopped
 from arena.play.matchmaking import MODES
 from arena.play.seeds import seed_list
@@ -56,11 +57,13 @@ def cmd_league(args) -> int:
         if action == "add":
             return _add(path, rest, args.config)
         return {"status": _status}.get(action, _standing)(path, action, rest)
-    store = _go_on(args, path) if path.exists() else _begin(args, path)
-    try:
-        return play_until_stopped(store, run_options_of(args))
-    finally:
-        store.close()
+    options = run_options_of(args)
+    with connected(options.backend, options.ray_address, options.workers):  # a cluster first: before any file
+        store = _go_on(args, path) if path.exists() else _begin(args, path)
+        try:
+            return play_until_stopped(store, options)
+        finally:
+            store.close()
 
 
 def _go_on(args, path: Path) -> Store:

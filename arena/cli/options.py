@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import fields
 
 from referee.platform.options import count, positive_ms
 
@@ -140,19 +141,5 @@ def names_a_game(args: argparse.Namespace) -> bool:
 
 
 def run_options_of(args: argparse.Namespace) -> RunOptions:
-    """A run's options, as the run options give them."""
-    return RunOptions(
-        db=args.db,
-        resume=args.resume,
-        seed=args.seed,
-        seeds=args.seeds,
-        workers=args.workers,
-        games_per_worker=args.games_per_worker,
-        backend=args.backend,
-        ray_address=args.ray_address,
-        seatings=args.seatings,
-        allow_unseeded=args.allow_unseeded,
-        quiet=args.quiet,
-        replays=args.replays,
-        config=args.config,
-    )
+    """A run's options, as the run options give them (each option is named as its field)."""
+    return RunOptions(**{option.name: getattr(args, option.name) for option in fields(RunOptions)})

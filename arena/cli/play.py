@@ -8,6 +8,7 @@ from referee.platform.options import count, number
 from arena.cli.options import add_run_options, game_of, run_options_of
 from arena.errors import UsageError
 from arena.play import runs, tune
+from arena.play.cluster import connected
 from arena.players import registry as players
 from arena.players.base import PlayerError
 
@@ -146,6 +147,11 @@ def _new_game(args):
 
 def cmd_tune(args) -> int:
     options = run_options_of(args)
+    with connected(options.backend, options.ray_address, options.workers):  # a cluster first: before any file
+        return _tune(args, options)
+
+
+def _tune(args, options) -> int:
     settings = {key: getattr(args, key) for key in tune.DEFAULTS}
     if args.resume:
         store = runs.resume("tune", [], None, options)

@@ -20,6 +20,7 @@ import json
 import math
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Annotated
 
@@ -239,6 +240,9 @@ class Game(ABC):
     replays_seeds: bool = False
     # What to fix where the referee turns out to ignore the seed (the arena's seed check).
     seed_advice: str = "give the referee the seed"
+    # Absolute paths the user declares present on every machine of a cluster (a JDK, a data folder):
+    # a command may name them there, though they do not travel with the run (see `travels`).
+    node_paths: Sequence[str] = ()
 
     def config(self) -> dict:
         """What makes this game again (`arena.games.protocols.make(config)`): JSON-ready, stored with a run.
@@ -258,6 +262,12 @@ class Game(ABC):
         what it does on `log`; a UserError for what the user must fix. Its players are prepared by
         their providers (arena/players/)."""
         return None
+
+    def travels(self) -> list[str]:
+        """The files and folders of this machine the game reads (an external referee's program, its
+        folder), absolute: what travels with a run to machines that have none of them (a cluster's
+        nodes), where each path it names is rewritten to that machine's copy. [] for none."""
+        return []
 
     def replay_page(self, record: dict) -> str | None:
         """A page showing one stored game (None: the report shows its record alone)."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from typing import ClassVar
 
-from referee.platform.process import BotStartError, split_command
+from referee.platform.process import BotStartError, command_files, split_command
 
 from arena.games.base import Game, GameError
 
@@ -25,6 +25,9 @@ class ExternalGame(Game):
     _: KW_ONLY
     name: str = ""  # the game's name (a table's name in arena.toml); each protocol's own by default
     cwd: str | None = None  # where the referee runs (relative paths in its command start there)
+    # Absolute paths every machine of a cluster has (a JDK, a data folder): its command may name
+    # them on a cluster, where anything else it names must travel with the run.
+    node_paths: list[str] = field(default_factory=list)
     # Where its viewer is, where the command names no jar (a wrapper script): a jar or a class-path
     # folder holding `view/`, or several joined by os.pathsep (None: the jars its command names).
     viewer: str | None = None
@@ -37,6 +40,9 @@ class ExternalGame(Game):
             split_command(self.command)
         except BotStartError as exc:  # an unbalanced quote, or nothing
             raise self.mistake(f"its command {self.command!r}: {exc}") from None
+        relative = [path for path in self.node_paths if not os.path.isabs(path)]
+        if relative:
+            raise self.mistake(f"its node_paths are absolute paths, not {relative[0]!r}")
         if not 2 <= self.seats <= self.max_players:
             raise self.mistake(
                 f"a game of the {self.protocol} protocol has 2 to {self.max_players} players, not {self.seats}"
@@ -84,3 +90,13 @@ class ExternalGame(Game):
         found = os.path.isfile(os.path.join(base, program)) if os.sep in program else shutil.which(program)
         if not found:
             raise self.mistake(f"cannot find the referee's program {program!r}")
+
+    def travels(self) -> list[str]:
+        """The folder the referee runs in, and every file its command names outside it (a lone jar's
+        path among them): what a machine without them needs to run it."""
+        base = self.cwd or os.getcwd()
+        args = split_command(self.command)
+        if len(args) == 1 and args[0].endswith(".jar"):  # a jar, run by the machine's java
+            jar = os.path.normpath(os.path.join(base, args[0]))
+            return [base] if jar.startswith(os.path.join(base, "")) else [base, jar]
+        return [base, *(str(path) for path in command_files(args, base))]

@@ -41,7 +41,8 @@ from pathlib import Path
 from arena.games.base import Game, Player
 from arena.play import matchmaking
 from arena.players import registry as players
-from arena.play.run import REFEREE, make_executor, run_jobs
+from arena.play.cluster import check_travel, make_executor
+from arena.play.run import REFEREE, run_jobs
 from arena.play.schedule import Job, derive_seed, unit_seed
 from arena.stats.units import seatings
 from arena.play.store import Store, stored_game
@@ -214,6 +215,7 @@ class League:
             if label in self.prepared:
                 continue
             try:
+                check_travel(self.game, [player])
                 players.prepare([player], self.game, self.log)
             except Exception as exc:  # noqa: BLE001 - any failure to prepare is this player's, not the league's
                 self.pause(label, f"could not be prepared: {exc}")
@@ -400,7 +402,7 @@ class League:
                 should_stop=lambda: self.stop_requested,
                 tasks_in_flight=executor.tasks_in_flight,
                 log=self.log,
-                replay_late=False,  # its own retries play every failed game again
+                play_again=False,  # a failed game is played again after its back-off (`_on_failure`), a late one too
             )
             self._forget_in_flight()
             if not self.quiet and time.monotonic() - last_word > 30:

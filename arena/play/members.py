@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from arena.games.base import Game, Player
+from arena.play.cluster import check_travel
 from arena.play.league import ACTIVE, PAUSED, REMOVED
 from arena.play.seeds import seed_verdict
 from arena.play.store import Store, StoreError, playing
@@ -40,6 +41,7 @@ def create(
     }
     # The seed check needs a full table: the first players, the first again where they are fewer.
     seated = (first * game.seats)[: game.seats]
+    check_travel(game, first)
     config.update(seed_verdict(game, seated, config["seed"], allow_unseeded))
     store = Store.create(path, config, [])
     try:

@@ -1,4 +1,5 @@
-"""Where games run: in this process, in a pool of processes (every core by default), or on Ray.
+"""Where games run: in this process, or in a pool of processes (every core by default); a Ray
+cluster's executor (arena/play/cluster.py) answers as they do.
 
 Workers play batches of jobs and send back one plain record (a dict) per game; only the main process
 writes to the store, as each batch comes back. A bounded number of batches is in flight, so a
@@ -7,7 +8,6 @@ sequential test can stop early without a backlog of games nobody needs.
 
 from __future__ import annotations
 
-import logging
 import os
 import signal
 import socket
@@ -18,13 +18,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 
-import arena
-import bots
-import referee
 from referee.platform.pools import start_pool
 from referee.platform.process import claim_orphans, close_all
 
-from arena.errors import UsageError
 from arena.games.base import Game, Outcome, Player, RefereeFailure
 from arena.play.data import emitted_data
 from arena.play.schedule import Job
@@ -35,6 +31,7 @@ REFEREE, MACHINE = "referee", "machine"  # what a failed game failed of: not a b
 # alone, at the end of the run, and on --resume. Left out, its unit would leave the paired statistics
 # whole, and the bots that use their time (whose games a busy machine makes late) would lose most.
 LATE_ADVICE = "run fewer --workers (or less beside the run) so that the bots get their time"
+MACHINE_TRIES = 3  # a game whose machine failed (lost, or unable to play) is played again up to this often
 
 
 def play_job(game: Game, job: Job, players: dict[str, Player]) -> dict:
@@ -184,58 +181,20 @@ class PoolExecutor:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
-class RayExecutor:
-    """Batches as Ray tasks: a local Ray instance, or a cluster at `address`. On a cluster the
-    project's packages travel with the tasks (nodes need only Python, numpy, numba and Ray); a local
-    instance imports them from here, where numba's cache is warm."""
-
-    def __init__(self, address: str | None, workers: int | None):
-        try:
-            import ray  # (optional: only the ray backend needs it)
-        except ImportError as exc:
-            raise UsageError("the ray backend needs Ray: pip install 'caldera[ray]'") from exc
-
-        self._ray = ray
-        self._started = not ray.is_initialized()
-        if self._started:
-            if address:
-                modules = [os.path.dirname(m.__file__) for m in (arena, bots, referee)]
-                options = {"address": address, "runtime_env": {"py_modules": modules}}
-            else:
-                root = os.path.dirname(os.path.dirname(arena.__file__))
-                path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
-                options = {"num_cpus": workers, "runtime_env": {"env_vars": {"PYTHONPATH": path}}}
-            ray.init(log_to_driver=False, include_dashboard=False, logging_level=logging.WARNING, **options)
-        self.tasks_in_flight = 2 * max(int(ray.cluster_resources().get("CPU", 1)), 1)  # the cluster's CPUs
-        self._remote = ray.remote(num_cpus=1)(play_batch)
-        self._refs: dict[Future, object] = {}
-
-    def submit(self, fn, *args) -> Future:
-        ref = self._remote.remote(*args)
-        future = ref.future()
-        self._refs[future] = ref
-        return future
-
-    def cancel(self, future: Future) -> bool:
-        ref = self._refs.pop(future, None)
-        if ref is not None:
-            self._ray.cancel(ref, force=True)
-        return True
-
-    def restart(self) -> None:
-        pass  # Ray starts its workers again itself
-
-    def shutdown(self) -> None:
-        if self._started:
-            self._ray.shutdown()
-
-
-def make_executor(backend: str, workers: int, ray_address: str | None = None):
-    if backend == "ray":
-        return RayExecutor(ray_address, workers)
-    if backend != "pool":
-        raise ValueError(f"unknown backend {backend!r}")
+def pool_executor(workers: int):
+    """This machine's executor: the calling process for one worker, else a pool (Ray's is in
+    arena/play/cluster.py)."""
     return SerialExecutor() if workers == 1 else PoolExecutor(workers)
+
+
+class WorkerLost(Exception):
+    """The worker process that played a batch died (a bot killed it, or the OOM killer): as a
+    broken pool, its games are played again, alone."""
+
+
+class MachineLost(Exception):
+    """The machine that played a batch was lost mid-game (a cluster's node died), or could not run
+    its task: its games are recorded as failures of the machine, naming it, and played again."""
 
 
 def run_jobs(
@@ -249,7 +208,7 @@ def run_jobs(
     games_per_task: int = 1,
     tasks_in_flight: int = 4,
     log=None,
-    replay_late: bool = True,
+    play_again: bool = True,
 ) -> bool:
     """Play `jobs`, handing each game's record to `on_record` as its batch returns (a failed game's
     record has `"failure"` set: the game did not happen).
@@ -257,17 +216,27 @@ def run_jobs(
     A worker process that dies (a bot that kills it, the OOM killer) takes its batch with it: the
     pool is started again, and the batches it lost are played once more at the end, one game at a
     time with nothing else in flight; a game whose worker dies then, alone, is recorded as a failure
-    of the machine. A game the machine made late (a failure of the machine a worker returns, recorded)
-    is played again so too, unless `replay_late` is False (the league plays failed games again itself). Stops submitting when `should_stop()` turns true; batches already running still
-    finish and are recorded, so no played game is lost. Returns True if it stopped early."""
+    of the machine. A game the machine made late (a failure of the machine a worker returns:
+    `Outcome.late`) is played again so too, alone, once. A machine that is lost, or cannot play (a
+    cluster's node: a file, a program or a dependency missing there; its record has `"again"` set),
+    has each game of its batch recorded as a failure of the machine and played again, before any new
+    game, up to MACHINE_TRIES times. Neither is played again with `play_again` false: the caller plays
+    its failures again its own way, as a league does. Stops submitting when `should_stop()` turns
+    true; batches already running still finish and are recorded, so no played game is lost. Returns
+    True if it stopped early."""
     jobs = iter(jobs)
     pending: dict[Future, list[Job]] = {}
     lost: list[Job] = []  # the batches of workers that died, to play again
+    again: list[Job] = []  # the games of machines that failed, to play again elsewhere
     retried: set = set()
     said_late = False
+    machine_failures: dict = {}  # job key -> how often its machine failed
     stopped = should_stop()
 
     def next_batch() -> list[Job]:
+        if again:
+            batch, again[:] = again[:games_per_task], again[games_per_task:]
+            return batch
         batch = list(islice(jobs, games_per_task))
         if not batch and lost and not pending:  # alone: a worker that dies now, this game killed
             batch = [lost.pop(0)]
@@ -281,6 +250,13 @@ def run_jobs(
                 return
             pending[executor.submit(play_batch, game, batch, players)] = batch
 
+    def machine_failed(job: Job, record: dict) -> None:
+        """Record it; play it again unless its machines failed it MACHINE_TRIES times."""
+        tries = machine_failures[job.key] = machine_failures.get(job.key, 0) + 1
+        on_record(record)
+        if play_again and tries < MACHINE_TRIES:
+            again.append(job)
+
     try:
         refill()
         while pending:
@@ -290,8 +266,8 @@ def run_jobs(
                 batch = pending.pop(future)
                 try:
                     records = future.result()
-                except BrokenProcessPool:
-                    broken = True
+                except (BrokenProcessPool, WorkerLost) as exc:
+                    broken |= isinstance(exc, BrokenProcessPool)
                     for job in batch:
                         if job.key in retried:
                             on_record(
@@ -302,12 +278,21 @@ def run_jobs(
                         else:
                             lost.append(job)
                     continue
+                except MachineLost as exc:
+                    if log is not None:
+                        print(f"\n{exc}; its {len(batch)} games will be played again", file=log)
+                    for job in batch:
+                        machine_failed(job, failure(job, MACHINE, str(exc)))
+                    continue
                 by_key = {job.key: job for job in batch}
                 for record in records:
-                    on_record(record)
                     key = (tuple(record["lineup"]), record["unit"], record["seating"])
-                    if replay_late and record.get("kind") == MACHINE and key not in retried and key in by_key:
-                        lost.append(by_key[key])  # late: a worker returns no other failure of the machine
+                    if record.get("again"):
+                        machine_failed(by_key[key], record)
+                        continue
+                    on_record(record)
+                    if play_again and record.get("kind") == MACHINE and key not in retried and key in by_key:
+                        lost.append(by_key[key])  # late: the only other failure of the machine a worker returns
                         if log is not None and not said_late:
                             print(f"\na bot timed out while the machine kept it waiting: {LATE_ADVICE}", file=log)
                             said_late = True

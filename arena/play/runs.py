@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import secrets
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -21,7 +22,8 @@ from tqdm import tqdm
 from arena.errors import UsageError
 from arena.games.base import Game
 from arena.play import replays
-from arena.play.run import make_executor, run_jobs
+from arena.play.cluster import NoMachine, check_travel, connected, make_executor
+from arena.play.run import run_jobs
 from arena.play.schedule import gauntlet, jobs, ladder, round_robin
 from arena.play.seeds import seed_list, seed_verdict
 from arena.play.store import Store, StoreError, stored_game
@@ -67,15 +69,17 @@ def play(
     sprt: dict | None = None,
     exact: bool = False,
 ) -> int:
-    """Create the run (or resume it), play it to its end, print its report; the exit status."""
-    if options.resume:
-        store = resume(command, specs, units, options)
-    else:
-        store = create(command, specs, units, options, game, lineups, sprt, exact)
-    try:
-        return play_on(store, options)
-    finally:
-        store.close()
+    """Create the run (or resume it), play it to its end, print its report; the exit status. On a
+    Ray cluster, reached first: one that cannot be is one line, and no database is made."""
+    with connected(options.backend, options.ray_address, max(options.workers, 1)):
+        if options.resume:
+            store = resume(command, specs, units, options)
+        else:
+            store = create(command, specs, units, options, game, lineups, sprt, exact)
+        try:
+            return play_on(store, options)
+        finally:
+            store.close()
 
 
 def one_lineup(labels: list[str], seats: int) -> list[tuple[str, ...]]:
@@ -142,17 +146,30 @@ def create(
         "seeds": seeds,
         "replays": replays.chosen(options.replays, labels),
     }
-    config.update(seed_verdict(game, resolved[:n], seed, options.allow_unseeded))
-    return new_store(options.db, config, resolved)
+    with new_store(options.db, config, resolved) as store:
+        players.prepare(resolved, game)
+        check_travel(game, resolved)
+        verdict = seed_verdict(game, resolved[:n], seed, options.allow_unseeded)
+        if verdict:
+            store.put("config", {**config, **verdict})
+    return store
 
 
-def new_store(db: str | None, config: dict, resolved) -> Store:
-    """The new run's database, locked: `db`, or a new file in RUNS_DIR named by command and time."""
+@contextmanager
+def new_store(db: str | None, config: dict, resolved) -> Iterator[Store]:
+    """The new run's database (`db`, or a new file in RUNS_DIR named by command and time), written
+    and locked before the checks that take time (its players prepared, the seed check), so that a
+    database that cannot be made is said first; where a check fails (a build, a bot that cannot
+    start, a referee that ignores the seed), the run is discarded: nothing of it is left."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     path = Path(db) if db else RUNS_DIR / f"{config['command']}-{stamp}.sqlite"
     store = Store.create(path, config, resolved)
-    store.lock()
-    return store
+    try:
+        store.lock()
+        yield store
+    except BaseException:
+        store.discard()
+        raise
 
 
 def resume(command: str, specs: list[str], units: int | None, options: RunOptions) -> Store:
@@ -186,6 +203,7 @@ def _check_resumable(store: Store, command: str, specs: list[str], units: int | 
         why = players.changed_since(player, game)
         if why:
             raise StoreError(f"cannot resume {path}: player {player.label} {why}; start a new run")
+    check_travel(game, stored)
     if options.replays is not None and options.replays != config.get("replays", replays.DEFAULT):
         config["replays"] = replays.chosen(options.replays, [p.label for p in stored])  # from now on
         store.put("config", config)
@@ -271,6 +289,12 @@ def play_on(store: Store, options: RunOptions) -> int:
             file=sys.stderr,
         )
         return 130
+    except NoMachine as exc:
+        bar.close()
+        raise NoMachine(
+            f"{exc}; {len(store.done_keys())} games are stored, and arena {config['command']} --resume --db "
+            f"{store.path} plays the others once a machine can"
+        ) from None
     finally:
         executor.shutdown()
     bar.close()
@@ -320,11 +344,16 @@ class Live:
         self.sprt = SprtCourse(a, b, **config["sprt"], per_unit=per_unit) if config["sprt"] else None
         self.wdl = [0, 0, 0]
         self.errors = 0
-        self.failures = len(failures)
+        self.failed = {_key(f) for f in failures}  # the games failed and not played since
         for game in games:
             self.add(game)
 
+    @property
+    def failures(self) -> int:
+        return len(self.failed)
+
     def add(self, game: dict) -> None:
+        self.failed.discard(_key(game))  # a failed game played again (its machine was lost)
         self.errors += sum(bool(e) for e in game["errors"])
         if self.config["command"] == "tournament":
             return
@@ -336,7 +365,7 @@ class Live:
             self.wdl[{1.0: 0, 0.5: 1, 0.0: 2}[got]] += 1
 
     def fail(self, failure: dict) -> None:
-        self.failures += 1
+        self.failed.add(_key(failure))
 
     def finished(self) -> bool:
         return bool(self.sprt and self.sprt.decided)
@@ -352,3 +381,7 @@ class Live:
             s = self.sprt.state
             text += f" LLR {s.llr:.2f} [{s.lower:.2f}, {s.upper:.2f}]"
         return text
+
+
+def _key(record: dict) -> tuple:
+    return (tuple(record["lineup"]), record["unit"], record["seating"])

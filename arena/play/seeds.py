@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from arena.errors import UsageError
 from arena.games.base import Game, Player, RefereeFailure
+from arena.play.cluster import session
 from arena.players import registry as players
 
 HONOURED, IGNORED, UNKNOWN = "honoured", "ignored", "unknown"
@@ -28,17 +29,23 @@ class SeedVerdict:
     detail: str  # one line for people
 
 
-def check_seed(game: Game, players: list[Player], seed: int) -> SeedVerdict:
-    """Play `seed` twice between `players` (one per seat) and compare the games' fingerprints.
+def check_seed(game: Game, players: list[Player], seed: int, plays=None) -> SeedVerdict:
+    """Play `seed` twice between `players` (one per seat) and compare the games' fingerprints; on a
+    cluster (`plays`: `Cluster.seed_plays`), on two of its machines, the verdict saying which.
     A RefereeFailure of either game is the caller's to report."""
-    bot_seeds = [seed] * len(players)
-    first = game.play(seed, players, bot_seeds)
-    second = game.play(seed, players, bot_seeds)
+    if plays is None:
+        bot_seeds = [seed] * len(players)
+        first = game.play(seed, players, bot_seeds)
+        second = game.play(seed, players, bot_seeds)
+        where = ""
+    else:
+        (first, here), (second, there) = plays(game, players, seed)
+        where = f" on {here} and {there}" if here != there else f" on {here}"
     if first.fingerprint is None or second.fingerprint is None:
         return SeedVerdict(UNKNOWN, "the referee says nothing that depends on the seed alone: it cannot be checked")
     if first.fingerprint != second.fingerprint:
-        return SeedVerdict(IGNORED, f"seed {seed} played twice began two different games")
-    return SeedVerdict(HONOURED, f"seed {seed} played twice began the same game")
+        return SeedVerdict(IGNORED, f"seed {seed} played twice{where} began two different games")
+    return SeedVerdict(HONOURED, f"seed {seed} played twice{where} began the same game")
 
 
 def read_seeds(path: str) -> list[int]:
@@ -89,10 +96,12 @@ def seed_verdict(game: Game, seated: list[Player], seed: int, allow_unseeded: bo
     log = log or sys.stderr
     if game.replays_seeds:
         return {}
-    print(f"checking that the referee of {game.name} honours the seed (one seed, played twice)...", file=log)
+    cluster = session()
+    there = " on the Ray cluster" if cluster is not None else ""
+    print(f"checking that the referee of {game.name} honours the seed (one seed, played twice{there})...", file=log)
     players.prepare(seated, game, log)
     try:
-        verdict = check_seed(game, seated, seed)
+        verdict = check_seed(game, seated, seed, cluster.seed_plays if cluster is not None else None)
     except RefereeFailure as exc:
         raise UsageError(f"the referee of {game.name} failed its first game: {exc}") from None
     print(f"  {verdict.detail}", file=log)

@@ -151,8 +151,7 @@ class Store:
         except (sqlite3.Error, StoreError) as exc:  # a full disk, say: leave no unusable file behind
             if store is not None:
                 store.close()
-            for leftover in (path, *(path.with_name(path.name + end) for end in ("-wal", "-shm", "-journal"))):
-                leftover.unlink(missing_ok=True)
+            _remove(path)
             raise StoreError(f"cannot create the database {path}: {_why(exc, path)}") from None
         return store
 
@@ -406,6 +405,18 @@ class Store:
             _held_locks.discard(self._lock_fd)
             os.close(self._lock_fd)
             self._lock_fd = None
+
+    def discard(self) -> None:
+        """Close and remove a run just created that will not be played (a check before its first game
+        failed): nothing of it is left."""
+        self.close()
+        _remove(self.path)
+
+
+def _remove(path: Path) -> None:
+    """A database's file and SQLite's files beside it."""
+    for leftover in (path, *(path.with_name(path.name + end) for end in ("-wal", "-shm", "-journal"))):
+        leftover.unlink(missing_ok=True)
 
 
 FULL_BELOW = 256 * 1024  # free bytes under which a failed write is taken for a full disk

@@ -25,7 +25,8 @@ from arena.errors import UsageError
 from arena.games.base import Game, Player
 from arena.players import registry as players
 from arena.play import replays
-from arena.play.run import make_executor, run_jobs
+from arena.play.cluster import check_travel, make_executor
+from arena.play.run import run_jobs
 from arena.play.runs import new_store
 from arena.play.schedule import derive_seed, jobs
 from arena.play.seeds import seed_list, seed_verdict
@@ -198,8 +199,14 @@ def create_run(bot: str | None, params: str | None, opponent: str | None, settin
     config["replays"] = replays.chosen(options.replays, config["players"])
     # Where its players are declared: each iteration resolves the bot's spec again, with new values.
     config["config_file"] = os.path.abspath(options.config) if options.config else None
-    config.update(seed_verdict(game, [start, rival or start], seed, options.allow_unseeded))
-    return new_store(options.db, config, [start] + ([rival] if rival else []))
+    fixed = [start] + ([rival] if rival else [])
+    with new_store(options.db, config, fixed) as store:
+        players.prepare(fixed, game)
+        check_travel(game, fixed)
+        verdict = seed_verdict(game, [start, rival or start], seed, options.allow_unseeded)
+        if verdict:
+            store.put("config", {**config, **verdict})
+    return store
 
 
 def check_resumable(store: Store, bot: str | None, params: str | None, settings: dict) -> None:

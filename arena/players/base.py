@@ -88,6 +88,14 @@ class Provider(ABC):
         """`player` as a process: its command line and working folder."""
         return player.target, player.cwd
 
+    def travels(self, player: Player) -> list[str]:
+        """The files and folders of this machine that `player` runs from (a pinned copy, a tree, a
+        build's folder, a command's folder), absolute, each as its target and cwd name it: what
+        travels with a run to machines that have none of them (a cluster's nodes), where each path
+        is rewritten to that machine's copy. [] for a player that needs none (the game's own bots,
+        which come with the project's code)."""
+        return []
+
     def default_lineup(self, game: Game) -> list[str]:
         """The specs of a tournament of `game` given no players ([] for none)."""
         return []

@@ -25,6 +25,10 @@ class GitTrees(ProcessProvider):
     def changed_since(self, player: Player) -> str | None:
         return None if Path(player.cwd).is_dir() else f"its pinned tree {player.cwd} is gone"
 
+    def travels(self, player: Player) -> list[str]:
+        """Its pinned tree."""
+        return [player.cwd]
+
 
 def project_at(revision: str, cache: Path) -> tuple[str, Path]:
     """(commit, tree): the project's tree at `revision`, extracted once into the cache."""

@@ -14,7 +14,14 @@ import shutil
 import sys
 from pathlib import Path
 
-from referee.platform.process import BotStartError, warm_up
+from referee.platform.process import (
+    BotStartError,
+    check_command,
+    command_files,
+    program_index,
+    split_command,
+    warm_up,
+)
 
 from arena.builds.cache import PINS
 from arena.games.base import Game, Player
@@ -22,11 +29,14 @@ from arena.players.base import PlayerError, Provider, hash_bytes, pin_file
 
 
 class ProcessProvider(Provider):
-    """What every process player shares: warmed up before its games where it has a warm-up."""
+    """What every process player shares: its program there (on another machine too), and warmed up
+    before its games where it has a warm-up."""
 
     def prepare(self, players: list[Player], game: Game, log) -> None:
         for player in players:
             try:
+                args = split_command(player.target)
+                check_command(args[program_index(args) :], player.cwd)
                 warm_up(player.target, player.cwd, log, label=player.label)
             except BotStartError as exc:
                 raise PlayerError(f"{player.label} cannot play: {exc}") from None
@@ -51,6 +61,10 @@ class Files(ProcessProvider):
 
     def known(self) -> str:
         return "a file"
+
+    def travels(self, player: Player) -> list[str]:
+        """The folder of its pinned copy (the copy alone)."""
+        return [str(Path(shlex.split(player.target)[-1]).parent)]
 
     def changed_since(self, player: Player) -> str | None:
         copy = Path(shlex.split(player.target)[-1])
@@ -78,6 +92,12 @@ class Commands(ProcessProvider):
 
     def known(self) -> str:
         return "a command"
+
+    def travels(self, player: Player) -> list[str]:
+        """The folder it was given in (its files import their siblings; `python3 -m bot` finds its
+        module there), and every file it names outside it."""
+        here = [player.cwd] if player.cwd else []
+        return [*here, *(str(path) for path in command_files(player.target, player.cwd))]
 
     def changed_since(self, player: Player) -> str | None:
         now = command_version(shlex.split(player.target), player.cwd)

@@ -89,15 +89,24 @@ def resolve_all(texts: list[str], game: Game, cache: Path | None = None, config:
     return players
 
 
+_prepared: set[tuple] = set()  # the players this process has prepared: each once (a run asks more than once)
+
+
 def prepare(players: list[Player], game: Game, log=None) -> None:
     """The game and its players ready before any game's clock runs: the referee there, each player
-    compiled, built or warmed up by its provider (saying so on `log`)."""
+    compiled, built or warmed up by its provider (saying so on `log`), once in this process."""
     log = log or sys.stderr
     game.prepare(log)
     for provider in providers(game):
-        own = [player for player in players if player.kind in provider.kinds]
+        own = [player for player in players if player.kind in provider.kinds and _key(player) not in _prepared]
         if own:
             provider.prepare(own, game, log)
+            _prepared.update(_key(player) for player in own)
+
+
+def _key(player: Player) -> tuple:
+    """What makes a prepared player the same one: what runs, where, in which version."""
+    return player.kind, player.target, player.cwd, player.version
 
 
 def varied(player: Player, values: dict, game: Game, label: str, config: str | None = None) -> Player:
@@ -119,6 +128,12 @@ def changed_since(player: Player, game: Game) -> str | None:
 def command(player: Player, game: Game) -> tuple[str, str | None]:
     """`player` as a process (its command line and folder), whatever its kind."""
     return provider_of(player, game).command(player)
+
+
+def travels(player: Player, game: Game) -> list[str]:
+    """The files and folders of this machine `player` runs from, which travel with a run to a
+    cluster's nodes (see `Provider.travels`)."""
+    return provider_of(player, game).travels(player)
 
 
 def default_lineup(game: Game) -> list[str]:

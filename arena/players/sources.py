@@ -106,6 +106,11 @@ class Sources(Provider):
     def changed_since(self, player: Player) -> str | None:
         return builds.changed(Path(player.cwd).parent)
 
+    def travels(self, player: Player) -> list[str]:
+        """Its build's folder, made here before the run's first game: a node of the same platform
+        runs it as it is (its `prepare` finds it made)."""
+        return [str(Path(player.cwd).parent)]
+
     def values(self, player: Player) -> dict[str, float]:
         """Its values: those of its spec's `env` and of its declaration, as its command has them."""
         return env_values(player.target)

@@ -397,23 +397,31 @@ def printable(text: str) -> str:
     return _CONTROL.sub(lambda found: found[0].encode("unicode_escape").decode("ascii"), text)
 
 
+def _key(record: dict) -> tuple:
+    return tuple(record["lineup"]), record["unit"], record["seating"]
+
+
 def unplayed(failures: list[dict], games: list[dict]) -> set[tuple]:
     """The keys (lineup, unit, seating) of the failed games not played since."""
-    played = {(tuple(g["lineup"]), g["unit"], g["seating"]) for g in games}
-    return {(tuple(f["lineup"]), f["unit"], f["seating"]) for f in failures} - played
+    return {_key(f) for f in failures} - {_key(g) for g in games}
 
 
 def failures_lines(failures: list[dict], games: list[dict] = ()) -> str:
-    """The games that did not happen, by what failed, with the last reason of each kind, and how
-    many of them are still to be played (by --resume)."""
-    if not failures:
-        return ""
-    kinds = Counter(f["kind"] for f in failures)
-    last = {f["kind"]: f["detail"] for f in failures}
-    left = len(unplayed(failures, list(games)))
-    again = f"{left} not played since: played again by --resume" if left else "each played again since"
-    lines = [f"{len(failures)} games failed and count for nobody ({again}):"]
-    lines += [f"  {kinds[k]} by the {k}; the last: {last[k]}" for k in kinds]
+    """The games that did not happen, by what failed, with the last reason of each kind; apart,
+    those that failed and were played since (a machine lost mid-game, a late game, a --resume)."""
+    left = unplayed(failures, list(games))
+    failed = [f for f in failures if _key(f) in left]
+    since = [f for f in failures if _key(f) not in left]
+    lines = []
+    for group, head in (
+        (failed, "games failed and count for nobody (played again by --resume)"),
+        (since, "failures of games played again since (each counted once, as played)"),
+    ):
+        if group:
+            kinds = Counter(f["kind"] for f in group)
+            last = {f["kind"]: f["detail"] for f in group}
+            lines += [f"{len(group)} {head}:"]
+            lines += [f"  {kinds[k]} by the {k}; the last: {last[k]}" for k in kinds]
     return "\n".join(lines)
 
 

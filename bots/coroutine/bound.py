@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from bots import puzzle_solver
-from bots.coroutine.fast import MOST_TURNS, NEIGHBOUR, START_STATE, _optimal_turns
+from bots.coroutine.fast import MOST_TURNS, NEIGHBOUR, START_STATE, enqueue, fewest_turns
 from referee.coroutine.puzzle import PUZZLE
 from referee.coroutine.rules import CENTRE, Board, format_puzzle, neighbour
 from referee.platform.errors import UserError, run_command
@@ -94,19 +94,11 @@ def _known_distances_ok(line, last, shown, hidden, neighbour, to_centre, horizon
                     continue
                 if shown[there] >> d & 1:
                     must_pass = False
-                    nxt = there * 9 + to
-                    if turns[nxt] < 0:
-                        turns[nxt] = turns[state] + 1
-                        queue[tail] = nxt
-                        tail += 1
+                    tail = enqueue(turns, queue, tail, state, there * 9 + to)
                 elif not hidden[there] >> d & 1:
                     must_pass = False
             if must_pass:
-                nxt = there * 9 + here
-                if turns[nxt] < 0:
-                    turns[nxt] = turns[state] + 1
-                    queue[tail] = nxt
-                    tail += 1
+                tail = enqueue(turns, queue, tail, state, there * 9 + here)
         for index in range(last + 1):
             if 0 <= turns[line[index]] < index:
                 return False
@@ -201,10 +193,10 @@ def _longest_completion(shown, hidden, neighbour, best):
         for i in range(count):
             if subset >> i & 1:
                 masks[free[i] // 8] |= 1 << (free[i] % 8)
-        turns = _optimal_turns(masks, neighbour)
+        turns = fewest_turns(masks, neighbour)
         if turns > longest:
             longest = turns
-            if turns > _optimal_turns(best, neighbour):
+            if turns > fewest_turns(best, neighbour):
                 best[:] = masks
     return longest
 

@@ -22,11 +22,11 @@ def optimal_turns(board: Board) -> int:
     """The fewest turns that solve `board`, or -1 when it cannot be solved."""
     if len(board) != 9:
         raise ValueError(f"a board has 9 squares, got {len(board)}")
-    return int(_optimal_turns(np.asarray(board, np.int64), NEIGHBOUR))
+    return int(fewest_turns(np.asarray(board, np.int64), NEIGHBOUR))
 
 
 @njit(cache=True)
-def _optimal_turns(masks, neighbour):
+def fewest_turns(masks, neighbour):
     turns = np.full(81, -1, np.int64)
     queue = np.empty(81, np.int64)
     turns[START_STATE] = 0
@@ -43,22 +43,25 @@ def _optimal_turns(masks, neighbour):
                 if to == CENTRE:
                     return turns[state] + 1
                 stepped = True
-                nxt = there * 9 + to
-                if turns[nxt] < 0:
-                    turns[nxt] = turns[state] + 1
-                    queue[tail] = nxt
-                    tail += 1
+                tail = enqueue(turns, queue, tail, state, there * 9 + to)
         if not stepped:  # a forced pass
-            nxt = there * 9 + here
-            if turns[nxt] < 0:
-                turns[nxt] = turns[state] + 1
-                queue[tail] = nxt
-                tail += 1
+            tail = enqueue(turns, queue, tail, state, there * 9 + here)
     return -1
 
 
 @njit(cache=True)
-def _climb(target, evaluations, patience, density, seed, neighbour, best_masks):
+def enqueue(turns, queue, tail, state, nxt) -> int:
+    """The breadth-first search's step from `state` to `nxt`: queued, one turn further, unless
+    reached before; the queue's new end."""
+    if turns[nxt] < 0:
+        turns[nxt] = turns[state] + 1
+        queue[tail] = nxt
+        tail += 1
+    return tail
+
+
+@njit(cache=True)
+def climb(target, evaluations, patience, density, seed, neighbour, best_masks):
     """Hill-climb random boards towards an optimum of `target` turns, one arrow flipped at a time.
 
     A flip is kept when the optimum gets no further from `target` (unsolvable boards are furthest);
@@ -78,7 +81,7 @@ def _climb(target, evaluations, patience, density, seed, neighbour, best_masks):
                 for d in range(8):
                     if np.random.random() < density:
                         masks[square] |= 1 << d
-        here = _distance(_optimal_turns(masks, neighbour), target)
+        here = _distance(fewest_turns(masks, neighbour), target)
         stale = 0
         while stale < patience and used < evaluations and here != 0:
             square = np.random.randint(8)
@@ -86,7 +89,7 @@ def _climb(target, evaluations, patience, density, seed, neighbour, best_masks):
             arrow = 1 << np.random.randint(8)
             masks[square] ^= arrow
             used += 1
-            there = _distance(_optimal_turns(masks, neighbour), target)
+            there = _distance(fewest_turns(masks, neighbour), target)
             stale = 0 if there < here else stale + 1
             if there <= here:
                 here = there

@@ -17,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from bots import puzzle_solver
-from bots.coroutine.fast import MOST_TURNS, NEIGHBOUR, _climb, optimal_turns
+from bots.coroutine.fast import MOST_TURNS, NEIGHBOUR, climb, optimal_turns
 from bots.coroutine.search import solve
 from referee.coroutine.puzzle import PUZZLE
 from referee.coroutine.rules import Board, format_answer, format_puzzle
@@ -69,7 +69,7 @@ def hardest(
 
 def _run_climb(target: int, evaluations: int, seed: int) -> tuple[Board, int]:
     masks = np.zeros(9, np.int64)
-    distance = _climb(target, evaluations, PATIENCE, DENSITY, seed, NEIGHBOUR, masks)
+    distance = climb(target, evaluations, PATIENCE, DENSITY, seed, NEIGHBOUR, masks)
     return tuple(int(m) for m in masks), int(distance)
 
 

@@ -114,6 +114,36 @@ def check_command(command: str | Sequence[str], cwd: str | None = None) -> list[
     return args
 
 
+def program_index(args: Sequence[str]) -> int:
+    """Where a command's program is among its words: after `env` and its `NAME=VALUE` assignments
+    (`env C=0.3 python3 bot.py` runs python3), else first."""
+    if not args or args[0] != "env":
+        return 0
+    i = 1
+    while i < len(args) and "=" in args[i] and not args[i].startswith("-"):
+        i += 1
+    return min(i, len(args) - 1)
+
+
+def command_files(command: str | Sequence[str], cwd: str | None = None) -> list[Path]:
+    """The files a command line names outside the folder it runs in (`cwd`), each once, absolute:
+    an argument that is the path of a file, relative to `cwd` or absolute (`java -jar ../ref.jar`,
+    `python3 /home/me/bot.py`). Its program counts only when given by a relative path (`../bin/bot`):
+    a program named alone or by an absolute path (`python3`, `/usr/bin/java`) is the machine's. What
+    a command needs to run on another machine, beside its folder."""
+    args = split_command(command)
+    base = Path(os.path.abspath(cwd or "."))
+    program = program_index(args)
+    found: list[Path] = []
+    for i, arg in enumerate(args):
+        if i < program or (i == program and (os.sep not in arg or os.path.isabs(arg))):
+            continue
+        path = Path(os.path.normpath(base / arg))
+        if path.is_file() and not path.is_relative_to(base) and path not in found:
+            found.append(path)
+    return found
+
+
 def warm_up_command(command: str | Sequence[str], cwd: str | None = None) -> list[str] | None:
     """The command that prepares bot `command` before its games, or None when it has none.
 
@@ -149,7 +179,7 @@ def warm_up(command: str | Sequence[str], cwd: str | None = None, log=sys.stderr
             warming = tree.start(prepare, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr)
         except OSError as exc:
             tree.end(None)
-            raise BotStartError(f"cannot start its warm-up {shlex.join(prepare)}: {exc.strerror or exc}") from None
+            raise BotStartError(f"cannot start its warm-up {shlex.join(prepare)}: {_start_failure(exc, cwd)}") from None
         try:
             code = warming.wait(timeout=WARM_UP_SECONDS)
         except subprocess.TimeoutExpired:
@@ -853,6 +883,14 @@ class ProcessTree:
             tell_watcher(f"ended {self.token}")
 
 
+def _start_failure(exc: OSError, cwd: str | None) -> str:
+    """Why a process did not start: its folder missing is said so (Popen's "No such file or
+    directory" would blame the program, which may well be there)."""
+    if cwd is not None and not os.path.isdir(cwd):
+        return f"its folder {cwd} does not exist here"
+    return exc.strerror or str(exc)
+
+
 class BotProcess:
     """A running bot. Use as a context manager so that every process it started is killed."""
 
@@ -881,7 +919,7 @@ class BotProcess:
             )
         except OSError as exc:
             self.tree.end(None)
-            raise BotStartError(f"cannot start {shlex.join(self.args)!r}: {exc.strerror or exc}") from exc
+            raise BotStartError(f"cannot start {shlex.join(self.args)!r}: {_start_failure(exc, cwd)}") from exc
         self._closed = False
         _open.add(self)
         self._stdin_fd = self._proc.stdin.fileno()

@@ -183,7 +183,7 @@ def test_user_errors_are_typed_and_bugs_show_a_traceback(monkeypatch, capsys):
     assert "cannot split it as a command line" in capsys.readouterr().err
     assert issubclass(StoreError, UsageError)
 
-    def bug(*args):
+    def bug(*args, **kwargs):
         raise ValueError("a bug of ours")
 
     monkeypatch.setattr("arena.players.registry.resolve_all", bug)

@@ -11,12 +11,12 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from arena.web.serve import RunView, make_server
+from tests.games.pebbles.harness import until
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "tests" / "games" / "pebbles" / "bots"
@@ -24,16 +24,6 @@ BOTS = ROOT / "tests" / "games" / "pebbles" / "bots"
 
 def bot(label: str, name: str) -> str:
     return f"{label}={sys.executable} {BOTS / f'{name}.py'}"
-
-
-def until(check, timeout: float = 90.0, what: str = ""):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what or check}")
 
 
 @pytest.fixture

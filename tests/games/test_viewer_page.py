@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import sys
 import threading
-import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -19,20 +18,10 @@ from arena.cli import main
 from arena.play import replays
 from arena.play.store import Store
 from arena.web.serve import RunView, make_server
-from tests.games.pebbles.harness import BOTS, ROOT
+from tests.games.pebbles.harness import BOTS, ROOT, until
 
 VIEWER = ROOT / "tests" / "games" / "pebbles" / "viewer"
 REFEREE = f"{sys.executable} -m tests.games.pebbles.sdk_referee"
-
-
-def until(check, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 class Quiet(SimpleHTTPRequestHandler):

@@ -91,6 +91,10 @@ def _around(mask: int) -> int:
 def _threats_of(mask: int, own: int, node, par, cm) -> int:
     """Tiles that may connect component `mask` by one placement (a superset; `own`: every tile of
     its player, exact)."""
+    if mask & (mask >> HALF):
+        # A mask that holds destroyed pieces may hold a pair the pieces left no longer join (a real
+        # connection would have ended the game): any tile next to it may be the one that joins them.
+        return _around(mask)
     anti = (mask >> HALF) | ((mask & _LOW) << HALF)
     others = anti & own & ~mask
     if not others and bin(mask).count("1") < _FEWEST_AROUND:

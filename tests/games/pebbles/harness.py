@@ -90,3 +90,15 @@ def leftovers(monkeypatch):
     for pid in pids:
         os.kill(pid, 9)
     assert not pids, "processes left behind"
+
+
+def until(check, timeout: float = 90.0, what: str = "", every: float = 0.05):
+    """What `check()` gives once it is true, asked every `every` seconds; AssertionError after
+    `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = check()
+        if got:
+            return got
+        time.sleep(every)
+    raise AssertionError(f"timed out waiting for {what or check}")
