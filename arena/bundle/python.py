@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import ast
 import base64
+import io
 import re
 import sys
+import tokenize
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -232,10 +234,10 @@ def _literal(source: str) -> str:
     return repr(source)
 
 
-def without_docstrings(source: str) -> str:
-    """`source` with every docstring (a module's, class's or function's first string) made empty,
-    each module's lines where they were: a bundle needs the code, not the prose, and a traceback on
-    the judge's page still names the original line."""
+def without_prose(source: str) -> str:
+    """`source` with every docstring (a module's, class's or function's first string) made empty and
+    every comment removed, each module's lines where they were: a bundle needs the code, not the
+    prose, and a traceback on the judge's page still names the original line."""
     tree = ast.parse(source)
     spans = []
     for node in ast.walk(tree):
@@ -247,12 +249,25 @@ def without_docstrings(source: str) -> str:
                 and isinstance(first.value.value, str)
             ):
                 spans.append(first.value)
-    lines = [line.encode() for line in source.splitlines(keepends=True)]
+    lines = [line.encode() for line in _without_comments(source).splitlines(keepends=True)]
     for node in sorted(spans, key=lambda n: (n.lineno, n.col_offset), reverse=True):  # offsets are UTF-8 bytes
         start, end = node.lineno - 1, node.end_lineno - 1
         head, tail = lines[start][: node.col_offset], lines[end][node.end_col_offset :]
         lines[start : end + 1] = [head + b'""' + b"\n" * (end - start) + tail]
     return b"".join(lines).decode()
+
+
+def _without_comments(source: str) -> str:
+    """`source` with its comments cut from their lines (and the blanks before them); a comment's
+    columns are characters, and a comment ends its line, so no docstring's offset moves."""
+    lines = source.splitlines(keepends=True)
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            row, column = token.start
+            line = lines[row - 1]
+            ending = line[len(line.rstrip("\r\n")) :]
+            lines[row - 1] = line[:column].rstrip() + ending
+    return "".join(lines)
 
 
 def _plain(entry: str, modules: dict[str, tuple[bool, str]]) -> str:
@@ -262,7 +277,7 @@ def _plain(entry: str, modules: dict[str, tuple[bool, str]]) -> str:
         "_MODULES = {}",
     ]
     for name, (is_package, source) in modules.items():
-        lines.append(f"_MODULES[{name!r}] = ({is_package}, {_literal(without_docstrings(source))})")
+        lines.append(f"_MODULES[{name!r}] = ({is_package}, {_literal(without_prose(source))})")
     lines.append(_LOADER)
     lines.append('if __name__ == "__main__":')
     lines.append("    import runpy")

@@ -182,7 +182,7 @@ class Outcome:
     fingerprint: str | None = None
     data: dict = field(default_factory=dict)  # game-specific, JSON-ready: moves, summaries, tdata/pdata
     referee_stderr: str = ""  # the end of what an external referee wrote on stderr (kept and shown)
-    # Where a seat's timeout, its error, was the machine's fault (`referee.platform.clock.late_by_machine`:
+    # Where a seat's timeout, its error, was the machine's fault (`referee.platform.lateness.late_by_machine`:
     # it, or the arena reading it, waited for a processor): one line saying who and how long. Where the
     # arena keeps the clock; such a game is no result of the bots' (the arena plays it again).
     late: str = ""

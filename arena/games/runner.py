@@ -30,7 +30,8 @@ from arena.games.base import (
     stderr_gist,
 )
 from arena.games.external import ExternalGame
-from referee.platform.clock import late_by_machine, waited_for_cpu
+from referee.platform.clock import waited_for_cpu
+from referee.platform.lateness import late_by_machine
 from referee.platform.errors import shorten
 from referee.platform.limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
 from referee.platform.process import (
@@ -239,7 +240,7 @@ class Seats:
         # When each seat's input was sent: (perf_counter, our wait for a processor, the bot's time run
         # and waited for one).
         self._sent_at: list[tuple[float, float, tuple[float, float]] | None] = [None] * self.count
-        self.late = [""] * self.count  # a seat's latest timeout, where the machine's (`clock.late_by_machine`)
+        self.late = [""] * self.count  # a seat's latest timeout, where the machine's (`lateness.late_by_machine`)
         for seat, player in enumerate(players):
             try:
                 self.procs.append(

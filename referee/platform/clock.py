@@ -5,10 +5,9 @@ Why the second: a turn's time runs from the referee's write to the bot's answer,
 spend part of it waiting for a processor (on a busy machine, up to 60 ms before a bot woken by its
 turn read anything). Linux counts such waits per thread (/proc/thread-self/schedstat). So a bot
 starts a turn's clock earlier by its wait before the read (`bots.volcanoes.bot.read_turns`), and the
-referee does not charge a bot with its own wait after the answer came (`BotProcess.ask`). And a bot
-that timed out wanting a processor all along, which it waited for a tenth of its limit or more, timed
-out by the machine's fault, not its own (`late_by_machine`): the arena plays such a game again rather
-than charge the bot.
+referee does not charge a bot with its own wait after the answer came (`BotProcess.ask`). Whether a
+timeout was the machine's fault is `referee.platform.lateness`'s (the referee's side: the bundled
+submission does not carry it).
 """
 
 from __future__ import annotations
@@ -65,38 +64,6 @@ def waited_for_cpu() -> float:
             os.close(fd)
             del _schedstats[thread]
     return 0.0
-
-
-LATE_SHARE = 0.1  # of a turn's limit: a wait for a processor this long, in a timeout, is the machine's
-BUSY_SHARE = 0.5  # of a turn's limit: a bot that ran or waited to run this long wanted a processor
-
-
-def late_by_machine(ran: float, waited: float, limit: float) -> bool:
-    """Whether a turn that timed out after `limit` seconds, in which the bot ran `ran` seconds on a
-    processor and waited `waited` for one, timed out by the machine's fault: it wanted a processor
-    half the turn or more (a bot that sleeps, or hangs on its input, does not; a first turn's start
-    reads files) and waited for one a tenth of the limit or more (a bot that searches until near its
-    limit has no more to spare; on a quiet machine such waits are a millisecond or less)."""
-    return waited >= LATE_SHARE * limit and ran + waited >= BUSY_SHARE * limit
-
-
-def cpu_times_of(pid: int) -> tuple[float, float] | None:
-    """(seconds run on a processor, seconds waited for one) of the threads of process `pid` since
-    they started (Linux's /proc/PID/task/*/schedstat), or None where the system does not say."""
-    ran = waited = 0
-    found = False
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return None
-    for task in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{task}/schedstat", "rb") as stat:
-                fields = stat.read().split()
-            ran, waited, found = ran + int(fields[0]), waited + int(fields[1]), True
-        except (OSError, ValueError, IndexError):
-            continue
-    return (ran * 1e-9, waited * 1e-9) if found else None
 
 
 def process_age() -> float:

@@ -39,7 +39,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from .bot_env import SEED_VARIABLE, TOKEN_VARIABLE
-from .clock import cpu_times_of, waited_for_cpu
+from .clock import waited_for_cpu
+from .lateness import cpu_times_of
 from .limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
 
 WARM_UP_SECONDS = 600  # for a bot's warm-up command: compiling numba kernels on a busy machine
@@ -54,7 +55,7 @@ class BotError(Exception):
 class BotTimeout(BotError):
     reason = "timeout"
     # Seconds the bot ran on a processor, and waited for one, during the turn it timed out in (0 where
-    # the system does not say): `clock.late_by_machine` tells the machine's fault from the bot's.
+    # the system does not say): `lateness.late_by_machine` tells the machine's fault from the bot's.
     ran: float = 0.0
     waited: float = 0.0
 

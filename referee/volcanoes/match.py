@@ -16,7 +16,8 @@ from typing import Protocol
 
 import numpy as np
 
-from ..platform.clock import late_by_machine, waited_for_cpu
+from ..platform.clock import waited_for_cpu
+from ..platform.lateness import late_by_machine
 from ..platform.java_random import JavaRandom
 from ..platform.process import BotError, BotExited, BotTimeout
 from . import rules
@@ -117,7 +118,7 @@ class Result:
     turns: int
     turn_log: list[Turn]
     moves: list[str]  # tile names and GROW, in order
-    late: str = ""  # a timeout the machine caused (`clock.late_by_machine`): who, and how long it waited
+    late: str = ""  # a timeout the machine caused (`lateness.late_by_machine`): who, and how long it waited
 
     def replay(self, players: dict[str, str]) -> dict:
         """The replay file's content (JSON-ready)."""

@@ -1,8 +1,11 @@
 """`arena bundle`: which modules go in, the size as CodinGame counts it, compression, and bundles
 that run and play as processes where neither numba nor the project can be imported."""
 
+import ast
+import io
 import subprocess
 import sys
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -109,6 +112,34 @@ def test_size_is_counted_in_utf16_code_units():
     assert bundler.utf16_units("ab") == 2
     assert bundler.utf16_units("é") == 1
     assert bundler.utf16_units("\N{GRINNING FACE}") == 2  # outside the BMP: a surrogate pair
+
+
+def test_prose_is_left_out_and_every_line_kept():
+    source = 'def f():\n    """Doc\n    string."""\n    # a comment\n    return "a # b"  # c\n'
+    assert bundler.without_prose(source) == 'def f():\n    ""\n\n\n    return "a # b"\n'
+
+
+def _docstrings_blank(tree: ast.AST) -> str:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            first = node.body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                first.value.value = ""
+    return ast.dump(tree)
+
+
+def test_the_bundled_modules_are_their_code_to_the_letter_without_prose():
+    modules, _ = bundler.collect("bots.volcanoes.pure.mcts")
+    for name, (_, source) in modules.items():
+        bare = bundler.without_prose(source)
+        assert bare.count("\n") == source.count("\n"), name  # a traceback names the original line
+        assert _docstrings_blank(ast.parse(bare)) == _docstrings_blank(ast.parse(source)), name
+        tokens = tokenize.generate_tokens(io.StringIO(bare).readline)
+        assert not [t for t in tokens if t.type == tokenize.COMMENT], name
 
 
 def test_compression_when_over_the_limit_and_an_error_when_still_over():

@@ -1,0 +1,42 @@
+"""Whose fault a timeout was, the bot's or the machine's: a bot that timed out wanting a processor
+all along, which it waited for a tenth of its limit or more, timed out by the machine's fault, not its
+own (`late_by_machine`), and the arena plays such a game again rather than charge the bot. What a
+bot process ran and waited is read from Linux's accounting of its threads (`cpu_times_of`) where its
+cgroup does not say. Apart from `clock` (a bot's own time) because the bundled submission carries
+that module and has no use for this one.
+"""
+
+from __future__ import annotations
+
+import os
+
+LATE_SHARE = 0.1  # of a turn's limit: a wait for a processor this long, in a timeout, is the machine's
+BUSY_SHARE = 0.5  # of a turn's limit: a bot that ran or waited to run this long wanted a processor
+
+
+def late_by_machine(ran: float, waited: float, limit: float) -> bool:
+    """Whether a turn that timed out after `limit` seconds, in which the bot ran `ran` seconds on a
+    processor and waited `waited` for one, timed out by the machine's fault: it wanted a processor
+    half the turn or more (a bot that sleeps, or hangs on its input, does not; a first turn's start
+    reads files) and waited for one a tenth of the limit or more (a bot that searches until near its
+    limit has no more to spare; on a quiet machine such waits are a millisecond or less)."""
+    return waited >= LATE_SHARE * limit and ran + waited >= BUSY_SHARE * limit
+
+
+def cpu_times_of(pid: int) -> tuple[float, float] | None:
+    """(seconds run on a processor, seconds waited for one) of the threads of process `pid` since
+    they started (Linux's /proc/PID/task/*/schedstat), or None where the system does not say."""
+    ran = waited = 0
+    found = False
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat", "rb") as stat:
+                fields = stat.read().split()
+            ran, waited, found = ran + int(fields[0]), waited + int(fields[1]), True
+        except (OSError, ValueError, IndexError):
+            continue
+    return (ran * 1e-9, waited * 1e-9) if found else None
