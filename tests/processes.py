@@ -4,6 +4,7 @@ which hold a test's marker (so that a test finds every process it started, howev
 from __future__ import annotations
 
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -44,3 +45,20 @@ def lingering(marker: str, where: str = "environ", seconds: float = 1.0) -> list
         seen.update(holding(marker, where))
         time.sleep(0.01)
     return sorted(seen)
+
+
+def kill_holding(marker: str, where: str = "environ", seconds: float = 5.0) -> None:
+    """A test's own cleanup, should a process have escaped: every process `holding` `marker` stopped
+    first (a chain stopped cannot fork again), then killed, until none is left or `seconds` pass."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        pids = holding(marker, where)
+        if not pids:
+            return
+        for sig in (signal.SIGSTOP, signal.SIGKILL):
+            for pid in pids:
+                try:
+                    os.kill(pid, sig)
+                except OSError:
+                    pass
+        time.sleep(0.02)

@@ -15,6 +15,7 @@ made. Last, one of two nodes killed mid-run: every game stored once.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
@@ -27,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.play.store import Store
+from tests.games.pebbles.harness import stored
 from arena.project import PROJECT_ROOT
 from tests.cluster import simulated
 
@@ -115,14 +116,6 @@ def on_cluster(cluster) -> list[str]:
     return ["--backend", "ray", "--ray-address", cluster.address, "--quiet"]
 
 
-def stored(db: Path) -> tuple[dict, list[dict], list[dict]]:
-    store = Store.open(db, readonly=True)
-    try:
-        return store.config, store.games(), store.failures()
-    finally:
-        store.close()
-
-
 def played_on_the_node(done, db: Path, games: int | None, node: str = "node0") -> list[dict]:
     """The run's records, once it is known to have ended well with `games` games (None: some), each
     played on `node`, none failed, no bot in error."""
@@ -205,28 +198,6 @@ def test_a_source_player_is_built_and_plays_on_the_node(cluster, place, tmp_path
     played_on_the_node(done, db, 2)
 
 
-def test_a_league_plays_on_the_node_until_stopped(cluster, place, tmp_path):
-    db = tmp_path / "league.sqlite"
-    command = [sys.executable, "-m", "arena.cli", "league", GREEDY, FIRST,
-               *REFEREES["cli"], "--seed", "10", "--db", str(db), *on_cluster(cluster)]  # fmt: skip
-    league = subprocess.Popen(command, cwd=place / "user", env=driver_env(cluster, place), stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
-    try:
-        deadline = time.monotonic() + RUN_S
-        while time.monotonic() < deadline and league.poll() is None and count(db) < 4:
-            time.sleep(0.5)
-        league.send_signal(signal.SIGINT)  # the games in play end and are stored
-        stderr = league.communicate(timeout=120)[1]
-    finally:
-        if league.poll() is None:
-            os.killpg(league.pid, signal.SIGKILL)
-            league.wait()
-    assert league.returncode == 0, stderr
-    _, records, failures = stored(db)
-    assert len(records) >= 4 and not failures
-    assert {r["worker"].split(":")[0] for r in records} == {"node0"}
-
-
 def count(db: Path) -> int:
     if not db.exists():
         return 0
@@ -234,6 +205,41 @@ def count(db: Path) -> int:
         return len(stored(db)[1])
     except Exception:  # noqa: BLE001 - not written yet
         return 0
+
+
+@contextlib.contextmanager
+def started(cluster, place: Path, command: list[str], stdout):
+    """An arena command started on the driver, in the user's folder; killed, its whole session, if
+    it still runs when the test leaves."""
+    process = subprocess.Popen(command, cwd=place / "user", env=driver_env(cluster, place), stdout=stdout,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def wait_for_games(db: Path, games: int, process: subprocess.Popen) -> None:
+    """Until `db` stores `games` games, `process` ends, or RUN_S pass."""
+    deadline = time.monotonic() + RUN_S
+    while time.monotonic() < deadline and process.poll() is None and count(db) < games:
+        time.sleep(0.2)
+
+
+def test_a_league_plays_on_the_node_until_stopped(cluster, place, tmp_path):
+    db = tmp_path / "league.sqlite"
+    command = [sys.executable, "-m", "arena.cli", "league", GREEDY, FIRST,
+               *REFEREES["cli"], "--seed", "10", "--db", str(db), *on_cluster(cluster)]  # fmt: skip
+    with started(cluster, place, command, stdout=subprocess.DEVNULL) as league:
+        wait_for_games(db, 4, league)
+        league.send_signal(signal.SIGINT)  # the games in play end and are stored
+        stderr = league.communicate(timeout=120)[1]
+    assert league.returncode == 0, stderr
+    _, records, failures = stored(db)
+    assert len(records) >= 4 and not failures
+    assert {r["worker"].split(":")[0] for r in records} == {"node0"}
 
 
 def test_a_program_a_node_lacks_is_that_machine_s_failure(cluster, place, tmp_path):
@@ -293,18 +299,10 @@ def test_a_node_killed_mid_run_loses_no_game_and_plays_none_twice(cluster, place
     db = tmp_path / "run.sqlite"
     command = [sys.executable, "-m", "arena.cli", "match", GREEDY, FIRST,
                *REFEREES["cli"], "--pairs", "30", "--seed", "11", "--db", str(db), *on_cluster(cluster)]  # fmt: skip
-    run = subprocess.Popen(command, cwd=place / "user", env=driver_env(cluster, place), stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
-    try:
-        deadline = time.monotonic() + RUN_S
-        while time.monotonic() < deadline and run.poll() is None and count(db) < 10:
-            time.sleep(0.2)
+    with started(cluster, place, command, stdout=subprocess.PIPE) as run:
+        wait_for_games(db, 10, run)
         cluster.kill_node(0)
         out, err = run.communicate(timeout=RUN_S)
-    finally:
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
-            run.wait()
     assert run.returncode == 0, err
     _, records, failures = stored(db)
     keys = [(tuple(r["lineup"]), r["unit"], r["seating"]) for r in records]

@@ -15,6 +15,7 @@ import pytest
 
 from arena.cli import main
 from arena.play.store import Store
+from tests.games.pebbles.harness import stored
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "tests" / "games" / "pebbles" / "bots"
@@ -32,14 +33,6 @@ def bot(name: str, label: str | None = None) -> str:
 
 def game(protocol: str, *extra: str) -> list[str]:
     return ["--referee", " ".join([REFEREES[protocol], *extra]), "--protocol", protocol]
-
-
-def stored(db: Path) -> tuple[dict, list[dict], list[dict]]:
-    store = Store.open(db, readonly=True)
-    try:
-        return store.config, store.games(), store.failures()
-    finally:
-        store.close()
 
 
 @pytest.fixture(autouse=True)

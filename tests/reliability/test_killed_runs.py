@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import secrets
 import shlex
-import signal
 import subprocess
 import sys
 import time
@@ -23,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from referee.platform import process
-from tests.processes import holding, lingering
+from tests.processes import holding, kill_holding, lingering
 
 ROOT = Path(__file__).resolve().parents[2]
 ESCAPER = [sys.executable, "-S", str(Path(__file__).parent / "scripts" / "escaper.py")]
@@ -48,20 +47,6 @@ def gone(marker: str, where: str, seconds: float) -> list[int]:
     while holding(marker, where) and time.monotonic() < deadline:
         time.sleep(0.1)
     return holding(marker, where)
-
-
-def kill_all(marker: str, where: str) -> None:
-    for _ in range(50):
-        pids = holding(marker, where)
-        if not pids:
-            return
-        for sig in (signal.SIGSTOP, signal.SIGKILL):
-            for pid in pids:
-                try:
-                    os.kill(pid, sig)
-                except OSError:
-                    pass
-        time.sleep(0.02)
 
 
 def command_line(name: str, bot: str, tmp: Path) -> list[str]:
@@ -120,12 +105,12 @@ def kill_while_escaped(name: str, mode: str, tmp_path: Path, fallback: bool) -> 
         watchers = [pid for owner in owners for pid in gone(f"--owner={owner}\0", "cmdline", 10)]
         assert not watchers, f"watchers outlived their work: {watchers}"
     finally:
-        kill_all(marker, "cmdline")
+        kill_holding(marker, "cmdline")
         if cgroup is not None:
             remove_cgroup(cgroup)
         if name.endswith("ray"):  # Ray's own agents of a local instance outlive a driver killed so
             for raylet in raylets:
-                kill_all(f"RAY_RAYLET_PID={raylet}\0", "environ")
+                kill_holding(f"RAY_RAYLET_PID={raylet}\0", "environ")
 
 
 def cgroup_of_its_own() -> Path:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from referee.platform import process
-from tests.processes import holding, lingering
+from tests.processes import holding, kill_holding, lingering
 
 ROOT = Path(__file__).resolve().parents[2]
 ESCAPER = [sys.executable, "-S", str(Path(__file__).parent / "scripts" / "escaper.py")]
@@ -30,21 +30,6 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="ne
 def marked(marker: str) -> list[int]:
     """The running processes (zombies are not) whose command line holds `marker`."""
     return holding(marker, "cmdline")
-
-
-def kill_marked(marker: str, seconds: float = 5.0) -> None:
-    """The test's own cleanup, should a process have escaped (stopped first: a chain cannot fork)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        pids = marked(marker)
-        if not pids:
-            return
-        for sig in (signal.SIGSTOP, signal.SIGKILL):
-            for pid in pids:
-                try:
-                    os.kill(pid, sig)
-                except OSError:
-                    pass
 
 
 @pytest.fixture
@@ -68,7 +53,7 @@ def escape(tmp_path):
 
     command.check = check
     yield command
-    kill_marked(marker)
+    kill_holding(marker, "cmdline")
 
 
 def _run(argv: list[str], cwd: Path, fallback: bool, timeout: float = 240) -> subprocess.CompletedProcess:
@@ -206,7 +191,7 @@ def test_the_bots_of_a_killed_process_are_ended_by_the_next_one():
     try:
         assert not marked(marker) and not cgroup.parent.exists()
     finally:
-        kill_marked(marker)
+        kill_holding(marker, "cmdline")
 
 
 @needs_cgroup

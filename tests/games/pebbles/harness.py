@@ -17,6 +17,7 @@ from arena.games.base import Player, ranks_from_scores
 from arena.games.relay import RelayGame
 from arena.games.runner import RefereeGame
 from arena.games.sdk import SdkGame
+from arena.play.store import Store
 from tests.games.pebbles import rules
 from tests.processes import holding
 
@@ -102,3 +103,12 @@ def until(check, timeout: float = 90.0, what: str = "", every: float = 0.05):
             return got
         time.sleep(every)
     raise AssertionError(f"timed out waiting for {what or check}")
+
+
+def stored(db: Path) -> tuple[dict, list[dict], list[dict]]:
+    """A run's database as the tests read it: its configuration, its games and its failures."""
+    store = Store.open(db, readonly=True)
+    try:
+        return store.config, store.games(), store.failures()
+    finally:
+        store.close()
