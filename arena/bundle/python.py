@@ -234,12 +234,9 @@ def _literal(source: str) -> str:
     return repr(source)
 
 
-def without_prose(source: str) -> str:
-    """`source` with every docstring (a module's, class's or function's first string) made empty and
-    every comment removed, each module's lines where they were: a bundle needs the code, not the
-    prose, and a traceback on the judge's page still names the original line."""
-    tree = ast.parse(source)
-    spans = []
+def docstrings(tree: ast.AST) -> list[ast.Constant]:
+    """The docstrings of `tree`: a module's, class's or function's first statement, a string."""
+    found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
             first = node.body[0]
@@ -248,7 +245,15 @@ def without_prose(source: str) -> str:
                 and isinstance(first.value, ast.Constant)
                 and isinstance(first.value.value, str)
             ):
-                spans.append(first.value)
+                found.append(first.value)
+    return found
+
+
+def without_prose(source: str) -> str:
+    """`source` with every docstring (a module's, class's or function's first string) made empty and
+    every comment removed, each module's lines where they were: a bundle needs the code, not the
+    prose, and a traceback on the judge's page still names the original line."""
+    spans = docstrings(ast.parse(source))
     lines = [line.encode() for line in _without_comments(source).splitlines(keepends=True)]
     for node in sorted(spans, key=lambda n: (n.lineno, n.col_offset), reverse=True):  # offsets are UTF-8 bytes
         start, end = node.lineno - 1, node.end_lineno - 1

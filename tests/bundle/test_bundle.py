@@ -120,15 +120,8 @@ def test_prose_is_left_out_and_every_line_kept():
 
 
 def _docstrings_blank(tree: ast.AST) -> str:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
-            first = node.body[0]
-            if (
-                isinstance(first, ast.Expr)
-                and isinstance(first.value, ast.Constant)
-                and isinstance(first.value.value, str)
-            ):
-                first.value.value = ""
+    for docstring in bundler.docstrings(tree):
+        docstring.value = ""
     return ast.dump(tree)
 
 
