@@ -45,6 +45,11 @@ START_TRIES = 3  # Ray gives a raylet 30 s to register, which a busy machine can
 NOT_FOR_NODES = ("PYTHONPATH", "XDG_CACHE_HOME", "RAY_ADDRESS", "VIRTUAL_ENV_PROMPT")
 
 
+def always_hidden() -> list[str]:
+    """What every node hides: /tmp (its own Ray session), ~/.ray (no token file), ~/.cache."""
+    return ["/tmp", str(Path.home() / ".ray"), str(Path.home() / ".cache")]
+
+
 def ray_program() -> str | None:
     found = Path(sys.executable).with_name("ray")
     return str(found) if found.is_file() else shutil.which("ray")
@@ -64,6 +69,9 @@ def refused() -> str | None:
         return "a simulated cluster needs Linux's namespaces"
     if shutil.which("unshare") is None:
         return "unshare (util-linux) is not installed"
+    for folder in always_hidden():
+        if Path(sys.prefix).resolve().is_relative_to(Path(folder).resolve()):
+            return f"this Python ({sys.prefix}) lies in {folder}, which the simulated nodes hide"
     probe = [*_unshare("-m", "-u", "-p", "-f", "--mount-proc"), "--", "sh", "-c", "mount -t tmpfs none /mnt && echo ok"]
     try:
         done = subprocess.run(probe, capture_output=True, text=True, timeout=30)
@@ -240,8 +248,7 @@ class Cluster:
         index = len(self.nodes)
         name, ip = f"node{index}", f"127.0.0.{index + 3}"
         hidden: list[str] = []
-        home = Path.home()
-        for path in ["/tmp", str(home / ".ray"), str(home / ".cache"), *self.hide]:
+        for path in [*always_hidden(), *self.hide]:
             if os.path.isdir(path) and not any(Path(path).is_relative_to(h) for h in hidden):
                 hidden.append(path)  # one inside a folder already hidden is hidden with it
         mounts = " && ".join(f"mount -t tmpfs -o size=1g simulated {shlex.quote(p)}" for p in hidden)
