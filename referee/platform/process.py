@@ -556,12 +556,14 @@ def watch_until_orphaned() -> None:
         _kill_marked(tokens, list(sessions.values()))
 
 
-def _kill_marked(tokens: set[str], sessions: list[tuple[int, int]], least: float = 1.0, most: float = 5.0) -> None:
+def _kill_marked(tokens: set[str], sessions: list[tuple[int, int]], least: float = 3.0, most: float = 15.0) -> None:
     """Kill every process that holds one of `tokens` in its environment or runs in one of `sessions`
     (a bot's pid and start time: its session's id), with its process group, until five reads of
     /proc in a row, and `least` seconds, found none (or `most` seconds). Each read kills what it
     finds at once, newest first (`_pids_newest_first`): the group's kill then ends a whole fork
-    chain, which one read sees only half the time on a busy machine."""
+    chain, which one read sees only half the time, less on a busy machine (there a second of reads
+    once missed a chain, in a full test run on 2 cores). Only the watcher of an owner that died with
+    bots alive runs this: its seconds cost a run that ends well nothing."""
     markers = [f"{TOKEN_VARIABLE}={token}\0".encode() for token in tokens]
     since = min((started for _, started in sessions), default=0)
     me = os.getpid()
