@@ -295,7 +295,9 @@ NO_CGROUP_VARIABLE = "CALDERA_NO_CGROUP"  # set (non-empty): use the fallback ev
 
 _PROC = Path("/proc")
 _PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
-_PIDS_AHEAD = 64  # pids past the highest listed that a read of /proc also looks at
+_PIDS_AHEAD = 64  # pids past the newest that a read of /proc also looks at
+_FIRST_WRAPPED_PID = 300  # where the kernel's pids start again past pid_max (RESERVED_PIDS)
+_pid_max_read: int | None = None
 _ANY_TOKEN = f"{TOKEN_VARIABLE}=".encode()
 _live_bots: set[int] = set()  # pids of this process's bots (direct children) not yet closed
 _open: weakref.WeakSet = weakref.WeakSet()  # this process's BotProcess objects not yet closed
@@ -556,14 +558,12 @@ def watch_until_orphaned() -> None:
         _kill_marked(tokens, list(sessions.values()))
 
 
-def _kill_marked(tokens: set[str], sessions: list[tuple[int, int]], least: float = 3.0, most: float = 15.0) -> None:
+def _kill_marked(tokens: set[str], sessions: list[tuple[int, int]], least: float = 1.0, most: float = 5.0) -> None:
     """Kill every process that holds one of `tokens` in its environment or runs in one of `sessions`
     (a bot's pid and start time: its session's id), with its process group, until five reads of
     /proc in a row, and `least` seconds, found none (or `most` seconds). Each read kills what it
     finds at once, newest first (`_pids_newest_first`): the group's kill then ends a whole fork
-    chain, which one read sees only half the time, less on a busy machine (there a second of reads
-    once missed a chain, in a full test run on 2 cores). Only the watcher of an owner that died with
-    bots alive runs this: its seconds cost a run that ends well nothing."""
+    chain, which one read sees only half the time on a busy machine."""
     markers = [f"{TOKEN_VARIABLE}={token}\0".encode() for token in tokens]
     since = min((started for _, started in sessions), default=0)
     me = os.getpid()
@@ -639,15 +639,46 @@ def _processes() -> dict[int, tuple[int, int, int, str, int]]:
 
 
 def _pids_newest_first() -> list[int]:
-    """The pids of /proc, highest first, after the next ones (not listed yet: a process may take one
-    since): a fork chain's processes live microseconds each, and a read of /proc listed first and
-    then looked at in pid order all but never sees one (its newest is gone before its turn comes, its
-    child born after the list); newest first, it mostly does."""
+    """The pids of /proc, newest first (`newest_first`), after the next ones (not listed yet: a
+    process may take one since): a fork chain's processes live microseconds each, and a read of /proc
+    listed first and then looked at in pid order all but never sees one (its newest is gone before
+    its turn comes, its child born after the list); newest first, it mostly does."""
     try:
-        listed = sorted((int(name) for name in os.listdir(_PROC) if name.isdigit()), reverse=True)
+        listed = [int(name) for name in os.listdir(_PROC) if name.isdigit()]
     except OSError:
         return []
-    return [*range(listed[0] + _PIDS_AHEAD, listed[0], -1), *listed] if listed else []
+    if not listed:
+        return []
+    return newest_first(listed, _read_int(_PROC / "sys/kernel/ns_last_pid", max(listed)), _pid_max())
+
+
+def newest_first(listed: list[int], last: int, pid_max: int) -> list[int]:
+    """`listed` pids in the order the kernel gave them out, newest first, after the _PIDS_AHEAD pids it
+    gives out next, given `last`, the pid it gave last, and `pid_max`, where it wraps to
+    _FIRST_WRAPPED_PID. By recency, not by value: past the wrap, which a machine that starts many
+    processes reaches in minutes (pid_max is 32,768 by default), the newest pids are the lowest, and
+    a chain among them is missed by a read that starts at the highest."""
+    span = pid_max - _FIRST_WRAPPED_PID
+
+    def wrapped(pid: int) -> int:
+        return pid if pid < pid_max else _FIRST_WRAPPED_PID + (pid - pid_max) % span
+
+    ahead = [wrapped(last + i) for i in range(_PIDS_AHEAD, 0, -1)]
+    return [*ahead, *sorted(listed, key=lambda pid: (last - pid) % pid_max)]
+
+
+def _pid_max() -> int:
+    global _pid_max_read
+    if _pid_max_read is None:
+        _pid_max_read = _read_int(_PROC / "sys/kernel/pid_max", 4194304)  # (the kernel's largest)
+    return _pid_max_read
+
+
+def _read_int(path: Path, default: int) -> int:
+    try:
+        return int(path.read_text())
+    except (OSError, ValueError):
+        return default
 
 
 def _stat(pid: int) -> tuple[int, int, int, str, int] | None:
