@@ -23,9 +23,13 @@ def holding(marker: str, where: str = "environ") -> list[int]:
     looked at newest first, the next pids too: a fork chain's processes live microseconds each, and
     a look in pid order at a list made first all but never sees one (its newest is gone before its
     turn comes, and its child was born after the list); newest first, it mostly does."""
-    listed = sorted((int(name) for name in os.listdir("/proc") if name.isdigit()), reverse=True)
+    listed = [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    try:  # newest by the order the kernel gave pids out: past pid_max's wrap, the lowest are newest
+        last, top = (int(Path(f"/proc/sys/kernel/{name}").read_text()) for name in ("ns_last_pid", "pid_max"))
+    except (OSError, ValueError):
+        last, top = max(listed, default=0), 1 << 22
     found = []
-    for pid in [*range(listed[0] + 64, listed[0], -1), *listed] if listed else []:
+    for pid in [*range(last + 64, last, -1), *sorted(listed, key=lambda pid: (last - pid) % top)]:
         if pid == os.getpid():
             continue
         try:
@@ -62,3 +66,22 @@ def kill_holding(marker: str, where: str = "environ", seconds: float = 5.0) -> N
                 except OSError:
                     pass
         time.sleep(0.02)
+
+
+def descendants(root: int) -> list[int]:
+    """The processes descending from `root` (children first), as /proc tells their parents now."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        children.setdefault(int(stat[stat.rindex(")") + 2 :].split()[1]), []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found

@@ -38,6 +38,8 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from tests.processes import descendants
+
 MARK = "SIMULATED_RAY_CLUSTER"
 HEAD_IP = "127.0.0.2"
 WORKER_PORTS = 24  # ports for a node's worker processes (one each: a task, the runtime env's setup)
@@ -297,7 +299,7 @@ class Cluster:
     def node_pids(self, index: int) -> list[int]:
         """The processes of worker node `index` (its namespace's, seen from here)."""
         first = self.nodes[index]["pid"]
-        return [first, *_descendants(first)]
+        return [first, *descendants(first)]
 
     # ------------------------------------------------------------ stopping
 
@@ -364,24 +366,6 @@ def _kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)  # each was started as the leader of a session of its own
     except ProcessLookupError:
         pass
-
-
-def _descendants(root: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(parent, []).append(int(entry))
-    found, todo = [], [root]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
 
 
 def marked(ident: str) -> list[int]:

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from referee.platform import process
-from tests.processes import holding, kill_holding, lingering
+from tests.processes import descendants, holding, kill_holding, lingering
 
 ROOT = Path(__file__).resolve().parents[2]
 ESCAPER = [sys.executable, "-S", str(Path(__file__).parent / "scripts" / "escaper.py")]
@@ -94,7 +94,7 @@ def kill_while_escaped(name: str, mode: str, tmp_path: Path, fallback: bool) -> 
         said = (tmp_path / "run.log").read_text()[-2000:]
         assert list(reports.glob("escaped.*")), f"the escape never ran: the test tests nothing\n{said}"
         assert run.poll() is None, f"the run ended by itself: the test tests nothing\n{said}"
-        owners = [run.pid, *_descendants(run.pid)]  # the run and its workers: each may have a watcher
+        owners = [run.pid, *descendants(run.pid)]  # the run and its workers: each may have a watcher
         raylets = [pid for pid in owners if b"raylet" in _cmdline(pid)]
         run.kill()
         run.wait()
@@ -135,24 +135,6 @@ def remove_cgroup(cgroup: Path) -> None:
         if not cgroup.exists():
             return
         time.sleep(0.05)
-
-
-def _descendants(root: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        children.setdefault(int(stat[stat.rindex(")") + 2 :].split()[1]), []).append(int(entry.name))
-    found, stack = [], [root]
-    while stack:
-        for child in children.get(stack.pop(), []):
-            found.append(child)
-            stack.append(child)
-    return found
 
 
 def _cmdline(pid: int) -> bytes:
