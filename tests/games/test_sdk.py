@@ -96,6 +96,15 @@ def test_a_bot_whose_program_exits_at_once_loses_and_the_game_goes_on():
     assert outcome.errors == [None, "crash"] and outcome.ranks == [0, 1]
 
 
+def assert_third_overrun_last(times_ms: list[float]) -> None:
+    """The bot's answers after its first: its third over 100 ms is its last. Mostly each is (it sleeps
+    250 ms), but on a busy machine one came to 11 ms and the game went a turn longer (most likely a
+    turn in which the arena itself waited for a processor, a wait it does not charge the bot:
+    `referee.platform.clock`)."""
+    overruns = [i for i, ms in enumerate(times_ms[1:]) if ms > 100]
+    assert len(overruns) == 3 and overruns[-1] == len(times_ms) - 2, times_ms
+
+
 def test_the_monitoring_line_lets_a_4_7_referee_count_overruns():
     # The referee asks 100 ms a turn (and allows 400 more): a bot that takes 250 ms answers in
     # time each turn, yet over the limit; the third overrun is its timeout.
@@ -104,7 +113,7 @@ def test_the_monitoring_line_lets_a_4_7_referee_count_overruns():
     # The referee deactivated it (scored -1) and said why in its tooltip: a timeout, as the SDK
     # runner's log says it in protocol (A).
     assert outcome.errors == ["timeout", None] and "timed out" in outcome.detail
-    assert len(outcome.times_ms[0]) == 4 and min(outcome.times_ms[0][1:]) > 100
+    assert_third_overrun_last(outcome.times_ms[0])
 
 
 def test_soft_timeouts_for_referees_older_than_4_7(monkeypatch):
@@ -113,7 +122,7 @@ def test_soft_timeouts_for_referees_older_than_4_7(monkeypatch):
     outcome = game("--sdk", "4.6", "--turn-ms", "100", soft_timeouts=True).play(2, players, [0, 0])
     assert outcome.errors == ["timeout", None] and "third time" in outcome.detail
     assert outcome.data["overruns"] == [3, 0]
-    assert len(outcome.times_ms[0]) == 4
+    assert_third_overrun_last(outcome.times_ms[0])
     hard = game("--sdk", "4.6", "--turn-ms", "100").play(2, players, [0, 0])
     assert hard.errors == ["timeout", None] and len(hard.times_ms[0]) == 1
 
