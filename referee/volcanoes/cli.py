@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -84,12 +85,18 @@ def run_play(args: argparse.Namespace) -> int:
                     "turns": result.turns,
                     "seed": result.seed,
                     "moves": " ".join(result.moves),
+                    "late": result.late,  # "" unless the timeout was the machine's fault
                 }
             )
         )
     else:
         print(
             f"winner: {result.winner} ({result.reason}: {result.detail}) after {result.turns} turns, seed {result.seed}"
+        )
+    if result.late:
+        print(
+            f"{result.late}: the machine's fault, not the bot's (it was busy); play the game again on a quieter one",
+            file=sys.stderr,
         )
     return 0
 

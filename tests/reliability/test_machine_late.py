@@ -10,6 +10,7 @@ that processor alone at the lowest priority (scripts/starved_bot.py)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import subprocess
@@ -86,6 +87,15 @@ def test_an_sdk_game_says_whose_timeout_was_the_machines(busy):
     outcome = game.play(1, players, [0, 0])
     assert outcome.errors == ["timeout", None]
     assert outcome.late.startswith("player 0 timed out waiting") and "for a processor" in outcome.late
+
+
+def test_one_game_says_when_the_machine_was_late(busy):
+    command = [sys.executable, "-m", "referee.cli", "volcanoes", "play", starved(), "python -m bots.volcanoes.random"]
+    done = subprocess.run([*command, "--seed", "1", "--json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["reason"] == "timeout" and result["late"].startswith("blue timed out waiting"), result
+    assert "the machine's fault, not the bot's" in done.stderr
 
 
 def _match(tmp_path: Path, bot: str, db: str) -> tuple[subprocess.CompletedProcess, list, list]:
