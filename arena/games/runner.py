@@ -268,7 +268,9 @@ class Seats:
         if not self._any_answer:
             self._before_any_answer.append((seat, list(lines)))
         proc = self.procs[seat]
-        self._sent_at[seat] = (time.perf_counter(), waited_for_cpu(), proc.cpu_times() if proc else (0.0, 0.0))
+        bot_times = proc.cpu_times() if proc else (0.0, 0.0)  # read before the clock starts: not the bot's time
+        waited = waited_for_cpu()
+        self._sent_at[seat] = (time.perf_counter(), waited, bot_times)
         if proc is None or not lines:
             return
         try:

@@ -44,7 +44,7 @@ from arena.players import registry as players
 from arena.play.cluster import check_travel, make_executor
 from arena.play.run import REFEREE, run_jobs
 from arena.play.schedule import Job, derive_seed, unit_seed
-from arena.stats.units import seatings
+from arena.stats.units import game_key, seatings
 from arena.play.store import Store, stored_game
 from arena.stats.board import Board, one_blas_thread
 
@@ -354,7 +354,7 @@ class League:
 
     def _on_failure(self, record: dict) -> None:
         self.store.add_failure(record)
-        key = (tuple(record["lineup"]), record["unit"], record["seating"])
+        key = game_key(record)
         self.attempts[key] += 1
         attempts = self.attempts[key]
         what = f"{' '.join(record['seats'])} (seed {record['seed']}) failed ({record['kind']}): {record['detail']}"

@@ -24,6 +24,7 @@ from referee.platform.process import claim_orphans, close_all
 from arena.games.base import Game, Outcome, Player, RefereeFailure
 from arena.play.data import emitted_data
 from arena.play.schedule import Job
+from arena.stats.units import game_key
 
 REFEREE, MACHINE = "referee", "machine"  # what a failed game failed of: not a bot
 # A game in which a bot timed out while the machine kept it (or the arena reading it) waiting for a
@@ -286,7 +287,7 @@ def run_jobs(
                     continue
                 by_key = {job.key: job for job in batch}
                 for record in records:
-                    key = (tuple(record["lineup"]), record["unit"], record["seating"])
+                    key = game_key(record)
                     if record.get("again"):
                         machine_failed(by_key[key], record)
                         continue

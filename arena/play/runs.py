@@ -30,6 +30,7 @@ from arena.play.store import Store, StoreError, stored_game
 from arena.players import registry as players
 from arena.players.base import PlayerError
 from arena.stats.estimates import Z95
+from arena.stats.units import game_key
 from arena.stats.tables import SprtCourse, UnitCounter, text_report, units_of, unplayed, versus
 
 RUNS_DIR = Path("arena-runs")
@@ -344,7 +345,7 @@ class Live:
         self.sprt = SprtCourse(a, b, **config["sprt"], per_unit=per_unit) if config["sprt"] else None
         self.wdl = [0, 0, 0]
         self.errors = 0
-        self.failed = {_key(f) for f in failures}  # the games failed and not played since
+        self.failed = {game_key(f) for f in failures}  # the games failed and not played since
         for game in games:
             self.add(game)
 
@@ -353,7 +354,7 @@ class Live:
         return len(self.failed)
 
     def add(self, game: dict) -> None:
-        self.failed.discard(_key(game))  # a failed game played again (its machine was lost)
+        self.failed.discard(game_key(game))  # a failed game played again (its machine was lost)
         self.errors += sum(bool(e) for e in game["errors"])
         if self.config["command"] == "tournament":
             return
@@ -365,7 +366,7 @@ class Live:
             self.wdl[{1.0: 0, 0.5: 1, 0.0: 2}[got]] += 1
 
     def fail(self, failure: dict) -> None:
-        self.failed.add(_key(failure))
+        self.failed.add(game_key(failure))
 
     def finished(self) -> bool:
         return bool(self.sprt and self.sprt.decided)
@@ -381,7 +382,3 @@ class Live:
             s = self.sprt.state
             text += f" LLR {s.llr:.2f} [{s.lower:.2f}, {s.upper:.2f}]"
         return text
-
-
-def _key(record: dict) -> tuple:
-    return (tuple(record["lineup"]), record["unit"], record["seating"])

@@ -23,6 +23,7 @@ from arena.errors import UsageError
 from arena.games.base import Game, GameError, Player
 from arena.games.protocols import make
 from arena.play import replays
+from arena.stats.units import game_key
 
 SCHEMA_VERSION = 5  # stored as the run's "schema"; a file of a newer one is refused, not misread
 # 1: run, players, games. 2: tune_iterations (`arena tune`). 3: any game: a game's seats, ranks,
@@ -397,7 +398,7 @@ class Store:
 
     def done_keys(self) -> set[tuple[tuple[str, ...], int, int]]:
         """The jobs' keys (lineup, unit, seating) of the games stored."""
-        return {(tuple(g["lineup"]), g["unit"], g["seating"]) for g in self.games()}
+        return {game_key(g) for g in self.games()}
 
     def close(self) -> None:
         self.db.close()

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from arena.games.base import head_to_head
 from arena.stats.estimates import Estimate, SprtState, unit_estimate, unit_sprt_state
 from arena.stats.ratings import bradley_terry_fit, openskill_ratings
-from arena.stats.units import HeadToHead, unit_games
+from arena.stats.units import HeadToHead, game_key, unit_games
 
 ERROR_KINDS = ("timeout", "invalid", "crash")  # a bot that cannot start counts as a crash
 
@@ -397,21 +397,17 @@ def printable(text: str) -> str:
     return _CONTROL.sub(lambda found: found[0].encode("unicode_escape").decode("ascii"), text)
 
 
-def _key(record: dict) -> tuple:
-    return tuple(record["lineup"]), record["unit"], record["seating"]
-
-
 def unplayed(failures: list[dict], games: list[dict]) -> set[tuple]:
     """The keys (lineup, unit, seating) of the failed games not played since."""
-    return {_key(f) for f in failures} - {_key(g) for g in games}
+    return {game_key(f) for f in failures} - {game_key(g) for g in games}
 
 
 def failures_lines(failures: list[dict], games: list[dict] = ()) -> str:
     """The games that did not happen, by what failed, with the last reason of each kind; apart,
     those that failed and were played since (a machine lost mid-game, a late game, a --resume)."""
     left = unplayed(failures, list(games))
-    failed = [f for f in failures if _key(f) in left]
-    since = [f for f in failures if _key(f) not in left]
+    failed = [f for f in failures if game_key(f) in left]
+    since = [f for f in failures if game_key(f) not in left]
     lines = []
     for group, head in (
         (failed, "games failed and count for nobody (played again by --resume)"),

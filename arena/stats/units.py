@@ -48,6 +48,11 @@ from arena.stats.estimates import Estimate, SprtState, unit_estimate, unit_sprt_
 SEATINGS = ("balanced", "rotations", "permutations")  # how a unit seats its lineup
 
 
+def game_key(record: dict) -> tuple[tuple[str, ...], int, int]:
+    """A stored game's or failure's place in its schedule, (lineup, unit, seating): `Job.key`'s."""
+    return tuple(record["lineup"]), record["unit"], record["seating"]
+
+
 def seatings(lineup: tuple[str, ...], how: str = "balanced") -> list[tuple[str, ...]]:
     """The seatings of one unit (see the module's docstring); for two players each way gives the
     lineup and its swap."""

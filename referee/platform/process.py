@@ -297,7 +297,6 @@ _PROC = Path("/proc")
 _PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
 _PIDS_AHEAD = 64  # pids past the newest that a read of /proc also looks at
 _FIRST_WRAPPED_PID = 300  # where the kernel's pids start again past pid_max (RESERVED_PIDS)
-_pid_max_read: int | None = None
 _ANY_TOKEN = f"{TOKEN_VARIABLE}=".encode()
 _live_bots: set[int] = set()  # pids of this process's bots (direct children) not yet closed
 _open: weakref.WeakSet = weakref.WeakSet()  # this process's BotProcess objects not yet closed
@@ -667,11 +666,9 @@ def newest_first(listed: list[int], last: int, pid_max: int) -> list[int]:
     return [*ahead, *sorted(listed, key=lambda pid: (last - pid) % pid_max)]
 
 
+@functools.cache
 def _pid_max() -> int:
-    global _pid_max_read
-    if _pid_max_read is None:
-        _pid_max_read = _read_int(_PROC / "sys/kernel/pid_max", 4194304)  # (the kernel's largest)
-    return _pid_max_read
+    return _read_int(_PROC / "sys/kernel/pid_max", 4194304)  # (the kernel's largest)
 
 
 def _read_int(path: Path, default: int) -> int:
@@ -977,8 +974,9 @@ class BotProcess:
         less the time this thread meanwhile waited for a processor (`clock`). Raises BotTimeout or
         BotExited.
         """
+        bot_ran, bot_waited = self.cpu_times()  # read before the clock starts: the bot's time is not ours
+        waited = waited_for_cpu()
         start = time.perf_counter()
-        waited, (bot_ran, bot_waited) = waited_for_cpu(), self.cpu_times()
         deadline = start + timeout
         try:
             self.send(lines, timeout)
