@@ -1,5 +1,6 @@
 """`arena bundle`: which modules go in, the size as CodinGame counts it, compression, and bundles
-that run and play as processes where neither numba nor the project can be imported."""
+that run and play as processes where neither numba, NumPy nor the project can be imported (the
+submission needs CodinGame's Python alone: its standard library)."""
 
 import ast
 import io
@@ -30,6 +31,7 @@ PURE_MCTS_MODULES = [
     "bots.volcanoes.pure.prior_weights",
     "bots.volcanoes.pure.race",
     "bots.volcanoes.pure.rules",
+    "bots.volcanoes.pure.tactics",
     "referee",
     "referee.platform",
     "referee.platform.bot_env",
@@ -40,12 +42,12 @@ PURE_MCTS_MODULES = [
     "referee.volcanoes.board",
     "referee.volcanoes.constants",
 ]
-BLOCKED = ("numba", "bots", "referee", "arena")
+BLOCKED = ("numba", "numpy", "bots", "referee", "arena")
 
 
 @pytest.fixture(scope="module")
 def blocked_path(tmp_path_factory) -> Path:
-    """A directory for PYTHONPATH from which importing numba or the project raises ImportError."""
+    """A directory for PYTHONPATH from which importing numba, NumPy or the project raises ImportError."""
     directory = tmp_path_factory.mktemp("blocked")
     for name in BLOCKED:
         (directory / name).mkdir()
@@ -147,7 +149,7 @@ def test_compression_when_over_the_limit_and_an_error_when_still_over():
 
 
 @pytest.mark.parametrize("kind", ["plain", "compressed"])
-def test_the_bundle_answers_without_numba_or_the_project(submissions, blocked_path, kind):
+def test_the_bundle_answers_without_numba_numpy_or_the_project(submissions, blocked_path, kind):
     lines, legal = _first_turn([0] * 80, pure.BLUE)
     done = _run(submissions[kind], blocked_path, lines)
     assert done.returncode == 0, done.stderr

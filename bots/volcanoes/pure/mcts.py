@@ -12,6 +12,9 @@ offline from numba mcts's searches, `_learned_prior`, or the hand-made means of 
 search tries the promising tiles first. Connection games suit AMAF: a tile that helps later
 mostly helps now. A node searches only its decisive moves when it has them (`_decisive`). The first
 moves come from an opening book (`book`): numba `mcts`'s long searches on every line of the first turns.
+At the root, a forced win within the mover's next two moves is played without a search, and the
+search's choice is checked for one of the opponent's (`tactics`): the tree proves such wins only
+once it has expanded every node on the way, which a turn's few hundred playouts often do not.
 
 A node is a position where a player is to move (growth turns are folded into the move before
 them); `wins` count for the player whose move led to it, so a parent picks the child best for its
@@ -28,7 +31,7 @@ from random import Random
 from bots.volcanoes.bot import Bot, main
 from referee.platform.bot_env import given_seed
 
-from . import BUDGET, book, prior_weights, rules
+from . import BUDGET, book, prior_weights, rules, tactics
 from .decisive import decisive_playout
 from .prior import Model, Race, decode
 
@@ -53,6 +56,9 @@ OPTIONS = {
     # The learned prior (`prior.py`) in place of the hand-made means: each move's mean is 0.5 plus
     # `learned` times the log of its chance by the prior over the chance of a uniform draw (0: off).
     "learned": (0.1, 0.0, 1.0),
+    # Forced wins within the mover's next two moves looked for at the root (`tactics`): one found
+    # is played without a search; the search's choice is checked for one of the opponent's.
+    "tactics": (1, 0, 1),
 }
 DEFAULTS = {name: default for name, (default, _, _) in OPTIONS.items()}
 FIRST_PLAY = 0.5  # the AMAF mean of a tile never played
@@ -65,6 +71,11 @@ _WIN_FOR = {rules.BLUE: rules.BLUE_WINS, rules.ORANGE: rules.ORANGE_WINS}
 # How far below our last root the tree is searched for the position we are shown next: the
 # opponent's move, the growth folded into it, and the opponent's second move.
 _REUSE_DEPTH = 2
+# Where the opponent moves next, the search's choice and the next best are checked for a forced win
+# of the opponent's. A check plays each of the opponent's moves, up to 3 ms: the search stops that
+# much sooner to pay for the first, and a further one is made only while that much time is left.
+REFUTATION_CHECKS = 3
+CHECK_S = 0.004
 
 
 def _decisive(board, turns: int, moves: list[int]) -> tuple[list[int], bool]:
@@ -264,6 +275,7 @@ class MCTSBot(Bot):
         self.prior = (prior, *(prior * mean for mean in means)) if prior else None
         self.learned = (prior, options["learned"]) if prior and options["learned"] else None
         self.root: Node | None = None  # the node of our last move, where the next search starts
+        self.tactics = bool(options["tactics"])
         self.use_book = bool(options["opening"])
         self.opening: book.Opening | None = None  # this game's way through the book
         self._searched: Node | None = None
@@ -286,13 +298,22 @@ class MCTSBot(Bot):
             if move != book.NO_MOVE:
                 self.iterations = 0
                 return move
+        if self.tactics:
+            move = tactics.forced_win(board, turns_played)
+            if move != tactics.NO_WIN:
+                self.root = self._searched = None
+                self.iterations = 0
+                return move
         root = self._reuse(board, turns_played)
         # Free the rest of the old tree now, within the budget, not after the deadline.
         self.root = self._searched = None
-        self._search(root, deadline)
+        checks = self.tactics and self.solver and rules.ACTORS[turns_played + 1] != rules.GROWTH  # (the opponent next)
+        self._search(root, deadline - CHECK_S if checks else deadline)
         if not root.tried:  # no legal move: the referee forfeits us whatever we answer
             return 0
         best = self._best(root)
+        if checks:
+            best = self._unrefuted(root, best, deadline)
         self.root = best
         self._searched = root  # (its other branches are freed at the start of the next turn)
         return best.move
@@ -304,6 +325,23 @@ class MCTSBot(Bot):
         win = _WIN_FOR[rules.ACTORS[root.turns]]
         loss = _WIN_FOR[-rules.ACTORS[root.turns]]
         return max(root.tried, key=lambda c: (c.proof == win, c.proof != loss, c.visits, c.wins))
+
+    def _unrefuted(self, root: Node, best: Node, deadline: float) -> Node:
+        """`best`, or when the opponent has a forced win after it (`tactics.forced_win`), the next
+        best child that gives it none (of `REFUTATION_CHECKS` checked, the first always, the others
+        while `CHECK_S` is left before `deadline`, or all in a fixed search); a refuted child is
+        proven lost, and the solver's choice puts it last."""
+        mover = rules.ACTORS[root.turns]
+        for check in range(REFUTATION_CHECKS):
+            if best.proof != rules.ONGOING or rules.ACTORS[best.turns] != -mover:  # decided, or we move again
+                return best
+            if check and not self.fixed_iterations and time.perf_counter() + CHECK_S > deadline:
+                return best
+            if tactics.forced_win(best.board, best.turns) == tactics.NO_WIN:
+                return best
+            best.proof = _WIN_FOR[-mover]
+            best = self._best(root)
+        return best
 
     def _reuse(self, board, turns_played: int) -> Node:
         """The node of this position in the last search's tree, or a new root."""
