@@ -124,3 +124,33 @@ def test_a_choice_the_opponent_refutes_is_proven_lost_and_the_next_best_played()
     chosen = bot._unrefuted(root, best, 0.0)  # (a fixed search: every check made whatever the clock)
     assert chosen.move == safe
     assert root.children[refuted].proof == WIN_FOR[-pure.ACTORS[turns]]
+
+
+def test_proven_wins_counts_the_winning_moves_played(tmp_path, capsys):
+    """`python -m bots.volcanoes.proven_wins` on positions labelled as proven wins: each is one where
+    a forced win within two moves exists, so the search with tactics plays one at each."""
+    import numpy as np
+
+    from bots.volcanoes import proven_wins
+
+    positions = _two_move_wins(3)
+    wins = [WIN_FOR[pure.ACTORS[turns]] for _, turns in positions]
+    path = tmp_path / "data.npz"
+    np.savez(
+        path,
+        levels=np.array([pure.to_levels(board) for board, _ in positions], dtype=np.int8),
+        turns=np.array([turns for _, turns in positions]),
+        stats=np.zeros((3, 4, pure.N_TILES), dtype=np.float32),
+        proven=np.zeros((3, pure.N_TILES), dtype=np.int8),  # (the labels prove no move: the look must)
+        best=np.zeros(3, dtype=np.int8),
+        root_proof=np.array(wins, dtype=np.int8),
+        outcome=np.array(wins, dtype=np.int8),
+    )
+    assert proven_wins.main([str(path), "--iterations", "2"]) == 0
+    assert capsys.readouterr().out.strip().endswith("played a winning move in 3; tactics.forced_win finds one in 3")
+    for board, turns in positions:
+        plain = _forced_wins(board, turns)
+        assert all(
+            proven_wins.wins_by_force(board, turns, t) == (t in plain)
+            for t in pure.legal_moves(board, pure.ACTORS[turns])
+        )
