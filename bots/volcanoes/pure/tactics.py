@@ -4,11 +4,9 @@ the pure search uses at its root, before and after searching.
 Each player moves twice in a row, one growth between (blue, orange, growth, orange, blue, growth):
 a player about to move twice wins by force when some move of its first either connects (by a
 placement, or an eruption, the growth's included) or leaves a move that does. The tree proves such
-wins too, but only once it has expanded the node after the right first move, and it misses them:
-of 300 positions in which numba `mcts`'s long searches proved a win, the pure search at 400
-iterations played a winning move in 238, and the look here finds one in 212, 13 of them among
-the 62 missed (docs/experiments/pure-mcts.md). Nearly all the remaining misses need the
-opponent's two moves answered as well, which a look at every move cannot afford.
+wins too, but only once it has expanded the node after the right first move, and at a turn's few
+hundred iterations it often has not (how often, and what this look gains: the `tactics` record in
+docs/experiments/pure-mcts.md, `python -m bots.volcanoes.proven_wins`).
 
 A win by a raise that erupts is missed by `rules.winning_placements` (the decisive moves of the
 tree and the playouts), so `winning_moves` plays each raise that tops a volcano.
