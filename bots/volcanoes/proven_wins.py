@@ -36,16 +36,6 @@ def proven_won(data: dict, count: int) -> list[int]:
     return found
 
 
-def wins_by_force(board, turns: int, tile: int) -> bool:
-    """Whether `tile` wins within the mover's next two moves (at once, by the growth after it, or by
-    a move of the mover's after that)."""
-    mover = rules.ACTORS[turns]
-    after, played, outcome = tactics.after(board, turns, tile)
-    if outcome != rules.ONGOING:
-        return outcome == _WIN_FOR[mover]
-    return rules.ACTORS[played] == mover and bool(tactics.winning_moves(after, played))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = CommandParser(prog="python -m bots.volcanoes.proven_wins", description=__doc__)
     parser.add_argument("data", nargs="+", type=Path, help="files written by make_prior_data")
@@ -63,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
             bot.start(rules.ACTORS[turns])
             tile = bot.best_move(bytearray(board), turns, 0.0)
             proven = int(data["proven"][i][tile]) == int(data["root_proof"][i])
-            played += proven or wins_by_force(board, turns, tile)
+            played += proven or tactics.wins_by_force(board, turns, tile)
             looked += tactics.forced_win(board, turns) != tactics.NO_WIN
         print(
             f"{len(chosen)} proven wins: pure-mcts (iterations={args.iterations}, tactics={args.tactics}) "

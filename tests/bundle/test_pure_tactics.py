@@ -151,6 +151,5 @@ def test_proven_wins_counts_the_winning_moves_played(tmp_path, capsys):
     for board, turns in positions:
         plain = _forced_wins(board, turns)
         assert all(
-            proven_wins.wins_by_force(board, turns, t) == (t in plain)
-            for t in pure.legal_moves(board, pure.ACTORS[turns])
+            tactics.wins_by_force(board, turns, t) == (t in plain) for t in pure.legal_moves(board, pure.ACTORS[turns])
         )

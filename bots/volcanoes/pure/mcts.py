@@ -220,16 +220,8 @@ class Node:
         """The child after `move` (and the growth turn after it, if one follows), made on demand."""
         node = self.children[move]
         if node is None:
-            board = bytearray(self.board)
-            mover = rules.ACTORS[self.turns]
-            turns = self.turns + 1
-            outcome = rules.play(board, mover, move)
-            if outcome == rules.ONGOING and rules.ACTORS[turns] == rules.GROWTH:
-                outcome = rules.grow(board)
-                turns += 1
-            if outcome == rules.ONGOING and turns >= rules.MAX_TURNS:
-                outcome = rules.DRAW
-            node = self.children[move] = Node(board, turns, mover, outcome, move)
+            board, turns, outcome = rules.after_move(self.board, self.turns, move)
+            node = self.children[move] = Node(board, turns, rules.ACTORS[self.turns], outcome, move)
             node.race = self.race
             self.tried.append(node)
         return node

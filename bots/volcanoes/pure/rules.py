@@ -263,6 +263,21 @@ def take_turn(board, turns_played: int, tile: int) -> int:
     return play(board, who, tile)
 
 
+def after_move(board, turns_played: int, tile: int) -> tuple[bytearray, int, int]:
+    """A copy of the board after the mover plays `tile` and the growth that may follow it (the
+    searches fold a growth into the move before it), the turns then played and the outcome (a draw
+    at the turn limit)."""
+    board = bytearray(board)
+    outcome = play(board, ACTORS[turns_played], tile)
+    turns_played += 1
+    if outcome == ONGOING and ACTORS[turns_played] == GROWTH:
+        outcome = grow(board)
+        turns_played += 1
+    if outcome == ONGOING and turns_played >= MAX_TURNS:
+        outcome = DRAW
+    return board, turns_played, outcome
+
+
 # --- Random playouts ------------------------------------------------------------------------
 
 _rng = Random()

@@ -35,18 +35,14 @@ def winning_moves(board, turns: int) -> list[int]:
     return found
 
 
-def after(board, turns: int, tile: int) -> tuple[bytearray, int, int]:
-    """The board, the turns played and the outcome after the mover plays `tile` and the growth
-    that may follow it (as the search's nodes fold it in)."""
-    board = bytearray(board)
-    outcome = rules.take_turn(board, turns, tile)
-    turns += 1
-    if outcome == rules.ONGOING and rules.ACTORS[turns] == rules.GROWTH:
-        outcome = rules.grow(board)
-        turns += 1
-    if outcome == rules.ONGOING and turns >= rules.MAX_TURNS:
-        outcome = rules.DRAW
-    return board, turns, outcome
+def wins_by_force(board, turns: int, tile: int) -> bool:
+    """Whether `tile` wins within the mover's next two moves: at once, by the growth after it, or
+    by a move of the mover's after that growth."""
+    mover = rules.ACTORS[turns]
+    after, played, outcome = rules.after_move(board, turns, tile)
+    if outcome != rules.ONGOING:
+        return outcome == _WIN_FOR[mover]
+    return rules.ACTORS[played] == mover and bool(winning_moves(after, played))
 
 
 def forced_win(board, turns: int) -> int:
@@ -56,12 +52,9 @@ def forced_win(board, turns: int) -> int:
     found = winning_moves(board, turns)
     if found:
         return found[0]
-    mover = rules.ACTORS[turns]
     if rules.ACTORS[turns + 1] != rules.GROWTH:  # the opponent moves next: no second move to look at
         return NO_WIN
-    win = _WIN_FOR[mover]
-    for tile in rules.legal_moves(board, mover):
-        grown, played, outcome = after(board, turns, tile)
-        if outcome == win or (outcome == rules.ONGOING and winning_moves(grown, played)):
+    for tile in rules.legal_moves(board, rules.ACTORS[turns]):
+        if wins_by_force(board, turns, tile):
             return tile
     return NO_WIN
