@@ -21,15 +21,13 @@ from .fit_prior import load
 from .pure import rules, tactics
 from .pure.mcts import MCTSBot
 
-_WIN_FOR = {rules.BLUE: rules.BLUE_WINS, rules.ORANGE: rules.ORANGE_WINS}
-
 
 def proven_won(data: dict, count: int) -> list[int]:
     """The first `count` positions whose root the labelling search proved won for the mover."""
     found = []
     for i, (turns, proof) in enumerate(zip(data["turns"], data["root_proof"], strict=True)):
         mover = rules.ACTORS[int(turns)]
-        if mover != rules.GROWTH and int(proof) == _WIN_FOR[mover]:
+        if mover != rules.GROWTH and int(proof) == rules.WIN_FOR[mover]:
             found.append(i)
             if len(found) == count:
                 break

@@ -9,8 +9,6 @@ from bots.volcanoes.pure import tactics
 from bots.volcanoes.pure.mcts import MCTSBot, Node
 from tests.bundle.positions import random_position_and_draws
 
-WIN_FOR = {pure.BLUE: pure.BLUE_WINS, pure.ORANGE: pure.ORANGE_WINS}
-
 
 def _plainly(board, turns, tile):
     """(board, turns, outcome) after `tile` and the growth that may follow, by the rules alone."""
@@ -27,7 +25,7 @@ def _plainly(board, turns, tile):
 
 def _wins_at_once(board, turns):
     mover = pure.ACTORS[turns]
-    return {t for t in pure.legal_moves(board, mover) if pure.play(bytearray(board), mover, t) == WIN_FOR[mover]}
+    return {t for t in pure.legal_moves(board, mover) if pure.play(bytearray(board), mover, t) == pure.WIN_FOR[mover]}
 
 
 def _forced_wins(board, turns):
@@ -37,7 +35,7 @@ def _forced_wins(board, turns):
     found = set()
     for tile in pure.legal_moves(board, mover):
         after, played, outcome = _plainly(board, turns, tile)
-        if outcome == WIN_FOR[mover]:
+        if outcome == pure.WIN_FOR[mover]:
             found.add(tile)
         elif outcome == pure.ONGOING and pure.ACTORS[played] == mover and _wins_at_once(after, played):
             found.add(tile)
@@ -123,7 +121,7 @@ def test_a_choice_the_opponent_refutes_is_proven_lost_and_the_next_best_played()
     assert best.move == refuted
     chosen = bot._unrefuted(root, best, 0.0)  # (a fixed search: every check made whatever the clock)
     assert chosen.move == safe
-    assert root.children[refuted].proof == WIN_FOR[-pure.ACTORS[turns]]
+    assert root.children[refuted].proof == pure.WIN_FOR[-pure.ACTORS[turns]]
 
 
 def test_proven_wins_counts_the_winning_moves_played(tmp_path, capsys):
@@ -134,7 +132,7 @@ def test_proven_wins_counts_the_winning_moves_played(tmp_path, capsys):
     from bots.volcanoes import proven_wins
 
     positions = _two_move_wins(3)
-    wins = [WIN_FOR[pure.ACTORS[turns]] for _, turns in positions]
+    wins = [pure.WIN_FOR[pure.ACTORS[turns]] for _, turns in positions]
     path = tmp_path / "data.npz"
     np.savez(
         path,

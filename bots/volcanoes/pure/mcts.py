@@ -67,7 +67,6 @@ _REWARD = {
     rules.BLUE: (0.0, 1.0, 0.0, 0.5),
     rules.ORANGE: (0.0, 0.0, 1.0, 0.5),
 }
-_WIN_FOR = {rules.BLUE: rules.BLUE_WINS, rules.ORANGE: rules.ORANGE_WINS}
 # How far below our last root the tree is searched for the position we are shown next: the
 # opponent's move, the growth folded into it, and the opponent's second move.
 _REUSE_DEPTH = 2
@@ -200,9 +199,9 @@ class Node:
         if moves and DECISIVE:
             moves, winning = _decisive(self.board, self.turns, moves)
             if winning:
-                self.proof = _WIN_FOR[mover]
+                self.proof = rules.WIN_FOR[mover]
         if not moves and self.outcome == rules.ONGOING:  # no legal move: the referee forfeits the mover
-            self.proof = _WIN_FOR[-mover]
+            self.proof = rules.WIN_FOR[-mover]
         cut = int(rng.random() * len(moves))  # ties in the selection go to the first: start anywhere
         self.moves = moves[cut:] + moves[:cut]
         self.children: list[Node | None] = [None] * rules.N_TILES  # by move (a list: _select's loop)
@@ -231,14 +230,14 @@ def _prove(node: Node) -> bool:
     """After a child of `node` was proven: prove `node` too if its mover has a proven win there,
     or once every move is tried and proven (the best of them for the mover); whether it did."""
     mover = rules.ACTORS[node.turns]
-    win = _WIN_FOR[mover]
+    win = rules.WIN_FOR[mover]
     proofs = [child.proof for child in node.tried]
     if win in proofs:
         node.proof = win
         return True
     if len(proofs) < len(node.moves) or rules.ONGOING in proofs:
         return False
-    node.proof = rules.DRAW if rules.DRAW in proofs else _WIN_FOR[-mover]
+    node.proof = rules.DRAW if rules.DRAW in proofs else rules.WIN_FOR[-mover]
     return True
 
 
@@ -314,8 +313,8 @@ class MCTSBot(Bot):
         """The most visited child; with the solver, a proven win first, a proven loss last."""
         if not self.solver:
             return max(root.tried, key=lambda c: (c.visits, c.wins))
-        win = _WIN_FOR[rules.ACTORS[root.turns]]
-        loss = _WIN_FOR[-rules.ACTORS[root.turns]]
+        win = rules.WIN_FOR[rules.ACTORS[root.turns]]
+        loss = rules.WIN_FOR[-rules.ACTORS[root.turns]]
         return max(root.tried, key=lambda c: (c.proof == win, c.proof != loss, c.visits, c.wins))
 
     def _unrefuted(self, root: Node, best: Node, deadline: float) -> Node:
@@ -331,7 +330,7 @@ class MCTSBot(Bot):
                 return best
             if tactics.forced_win(best.board, best.turns) == tactics.NO_WIN:
                 return best
-            best.proof = _WIN_FOR[-mover]
+            best.proof = rules.WIN_FOR[-mover]
             best = self._best(root)
         return best
 
@@ -354,7 +353,7 @@ class MCTSBot(Bot):
         children, amaf_visits, amaf_wins = node.children, node.amaf_visits, node.amaf_wins
         scale = self.exploration * sqrt(log(node.visits + 1))
         bias = self.rave_bias
-        lost = _WIN_FOR[-rules.ACTORS[node.turns]] if self.solver else -1
+        lost = rules.WIN_FOR[-rules.ACTORS[node.turns]] if self.solver else -1
         best_new, new_value = -1, -1.0
         best_move, best_value = -1, -1.0
         for move in node.moves:

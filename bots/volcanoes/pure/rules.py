@@ -39,7 +39,7 @@ _PAD_CELL = 255  # past the board: no player may raise it
 
 _NB = NEIGHBOURS
 _BIT = tuple(1 << t for t in range(N_TILES))
-_WIN_FOR = {BLUE: BLUE_WINS, ORANGE: ORANGE_WINS}
+WIN_FOR = {BLUE: BLUE_WINS, ORANGE: ORANGE_WINS}  # the outcome in which a player wins
 _PAD = bytes([_PAD_CELL]) * (128 - N_TILES)
 
 
@@ -221,7 +221,7 @@ def play(board, player: int, tile: int) -> int:
         board[tile] = EMPTY + player
         component = _component(board, player, tile)
         if component & (component >> HALF):
-            return _WIN_FOR[player]
+            return WIN_FOR[player]
         return ONGOING
     c += player
     board[tile] = c

@@ -17,7 +17,6 @@ from __future__ import annotations
 from . import rules
 
 NO_WIN = -1
-_WIN_FOR = {rules.BLUE: rules.BLUE_WINS, rules.ORANGE: rules.ORANGE_WINS}
 
 
 def winning_moves(board, turns: int) -> list[int]:
@@ -26,7 +25,7 @@ def winning_moves(board, turns: int) -> list[int]:
     mover = rules.ACTORS[turns]
     found = rules.winning_placements(board, mover)
     top = rules.BLUE_TOP - 1 if mover > 0 else rules.ORANGE_TOP + 1  # a raise from here erupts
-    win = _WIN_FOR[mover]
+    win = rules.WIN_FOR[mover]
     tile = board.find(top)
     while 0 <= tile < rules.N_TILES:
         if rules.play(bytearray(board), mover, tile) == win:
@@ -41,7 +40,7 @@ def wins_by_force(board, turns: int, tile: int) -> bool:
     mover = rules.ACTORS[turns]
     after, played, outcome = rules.after_move(board, turns, tile)
     if outcome != rules.ONGOING:
-        return outcome == _WIN_FOR[mover]
+        return outcome == rules.WIN_FOR[mover]
     return rules.ACTORS[played] == mover and bool(winning_moves(after, played))
 
 
