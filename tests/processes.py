@@ -4,7 +4,9 @@ which hold a test's marker (so that a test finds every process it started, howev
 from __future__ import annotations
 
 import os
+import platform
 import signal
+import struct
 import time
 from pathlib import Path
 
@@ -85,3 +87,15 @@ def descendants(root: int) -> list[int]:
             found.append(child)
             todo.append(child)
     return found
+
+
+def foreign_program(path: Path) -> Path:
+    """An executable file at `path` that is a program for another processor than this machine's (the
+    header of an ELF program for ARM 64-bit, or for x86-64 on an ARM machine): what a build made on
+    another machine is to this one."""
+    arm = platform.machine().lower() in ("aarch64", "arm64")
+    machine = 62 if arm else 183  # ELF's numbers for x86-64 and AArch64
+    header = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8) + struct.pack("<HHI", 2, machine, 1)
+    path.write_bytes(header + bytes(64 - len(header)))
+    path.chmod(0o755)
+    return path

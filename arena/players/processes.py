@@ -34,12 +34,23 @@ class ProcessProvider(Provider):
 
     def prepare(self, players: list[Player], game: Game, log) -> None:
         for player in players:
+            check_runs_here(player)
             try:
-                args = split_command(player.target)
-                check_command(args[program_index(args) :], player.cwd)
                 warm_up(player.target, player.cwd, log, label=player.label)
             except BotStartError as exc:
                 raise PlayerError(f"{player.label} cannot play: {exc}") from None
+
+
+def check_runs_here(player: Player) -> None:
+    """PlayerError, in one line, when this machine cannot run the program of `player`'s command
+    (`check_command`: missing, not executable, or not started here: a build of another processor or
+    system, an interpreter or a library missing). On a cluster's machine that is the machine's
+    failure: its games are played elsewhere."""
+    try:
+        args = split_command(player.target)
+        check_command(args[program_index(args) :], player.cwd)
+    except BotStartError as exc:
+        raise PlayerError(f"{player.label} cannot play: {exc}") from None
 
 
 class Files(ProcessProvider):

@@ -31,6 +31,7 @@ from arena.builds.languages import SCRIPTS, by_suffix
 from arena.builds.revisions import SourceError, resolve_source, split_revision
 from arena.games.base import Game, Player
 from arena.players.base import PlayerError, Provider
+from arena.players.processes import check_runs_here
 from arena.players.environment import env_split, env_values, with_env
 
 KIND = "source"
@@ -89,13 +90,14 @@ class Sources(Provider):
         return "a bot's source file or folder (PATH or PATH@REVISION)"
 
     def prepare(self, players: list[Player], game: Game, log) -> None:
-        """Build each player's sources (or find them built), before any game's clock runs."""
+        """Build each player's sources (or find them built), and check that this machine runs the
+        build (one made elsewhere travels to a cluster's machines as it is), before any game's clock runs."""
         for player in players:
             plan = self._plan_of(player)
             started = time.perf_counter()
-            if builds.make(plan, say=lambda text: print(text, end=" ", file=log, flush=True)):
-                continue
-            print(f"built in {time.perf_counter() - started:.1f} s", file=log, flush=True)
+            if not builds.make(plan, say=lambda text: print(text, end=" ", file=log, flush=True)):
+                print(f"built in {time.perf_counter() - started:.1f} s", file=log, flush=True)
+            check_runs_here(player)
 
     def command(self, player: Player) -> tuple[str, str | None]:
         """Its command line and folder, its build made first where it is not (a bench or a check

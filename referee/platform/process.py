@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import errno
 import functools
 import itertools
 import multiprocessing.util
@@ -38,12 +39,18 @@ import weakref
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from . import programs
 from .bot_env import SEED_VARIABLE, TOKEN_VARIABLE
 from .clock import waited_for_cpu
 from .lateness import cpu_times_of
 from .limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
 
 WARM_UP_SECONDS = 600  # for a bot's warm-up command: compiling numba kernels on a busy machine
+# A program that `check_command` starts is watched this long for an exit at once with LOAD_FAILED:
+# the status of a program whose libraries the system could not load (and of a shell whose command
+# is not found).
+START_CHECK_S = 0.25
+LOAD_FAILED = 127
 
 
 class BotError(Exception):
@@ -96,8 +103,9 @@ def split_command(command: str | Sequence[str]) -> list[str]:
 
 def check_command(command: str | Sequence[str], cwd: str | None = None) -> list[str]:
     """The command's argument list, once its program is known to run: found on PATH, or a file
-    (relative to `cwd`) that is executable. BotStartError saying what is wrong otherwise; the one
-    rule of every command that runs a player (`referee volcanoes play`, the arena) before any game."""
+    (relative to `cwd`) that is executable and that this machine starts (`check_starts`).
+    BotStartError saying what is wrong otherwise; the one rule of every command that runs a player
+    (`referee volcanoes play`, the arena, on each of a cluster's machines) before any game."""
     args = split_command(command)
     program = args[0]
     if os.sep not in program:
@@ -112,7 +120,61 @@ def check_command(command: str | Sequence[str], cwd: str | None = None) -> list[
     if not os.access(path, os.X_OK):
         hint = f"run it by its interpreter ({sys.executable} {program}) or " if path.suffix == ".py" else ""
         raise BotStartError(f"{program} is not executable: {hint}make it so (chmod +x {program})")
+    if os.path.abspath(path) != os.path.abspath(sys.executable):  # (this Python runs here)
+        check_starts(args, cwd)
     return args
+
+
+def check_starts(args: list[str], cwd: str | None = None) -> None:
+    """BotStartError when this machine cannot start the program `args` names: started once with no
+    input, it must start (not a program of another processor or system, nor a script whose
+    interpreter is not here) and not exit at once with LOAD_FAILED (a library it needs is not here)
+    within START_CHECK_S; then it is ended, with everything it started. It is started, not read,
+    because only the system knows all it runs (an emulator, 32-bit programs on a 64-bit machine); a
+    failure to load seen later than START_CHECK_S is still each game's failure to start."""
+    tree = ProcessTree()
+    with tempfile.TemporaryFile() as stderr:
+        try:
+            started = tree.start(args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr)
+        except OSError as exc:
+            tree.end(None)
+            raise BotStartError(
+                f"{args[0]} cannot start on this machine: {_why_not_started(exc, args[0], cwd)}"
+            ) from None
+        try:
+            code = started.wait(timeout=START_CHECK_S)
+        except subprocess.TimeoutExpired:
+            code = None  # it runs
+        finally:
+            tree.end(started)
+            started.wait()
+            tree.forget()
+        stderr.seek(0)
+        said = stderr.read(4096).decode("utf-8", "replace").strip().splitlines()
+    if code == LOAD_FAILED:
+        raise BotStartError(
+            f"{args[0]} cannot start on this machine ({programs.this_machine()}): it exited at once with status "
+            f"{LOAD_FAILED}, that of a program whose libraries or commands are not here: "
+            f"{said[0] if said else '(nothing on stderr)'}"
+        )
+
+
+def _why_not_started(exc: OSError, program: str, cwd: str | None) -> str:
+    """Why the system did not start `program`, with what the file is where that is the reason."""
+    path = Path(cwd or ".", program)
+    kind = programs.describe(path)
+    if exc.errno == errno.ENOEXEC and kind == programs.NOT_A_PROGRAM:
+        return f"it is {kind} ({exc.strerror}): begin it with a #! line naming its interpreter (#!/bin/sh)"
+    if exc.errno == errno.ENOEXEC:
+        return (
+            f"it is {kind} and this machine is {programs.this_machine()} ({exc.strerror}): "
+            "build it on this machine, or on one of the same processor and system"
+        )
+    if exc.errno == errno.ENOENT and path.is_file():
+        if kind.startswith(programs.SCRIPT):
+            return f"it is {kind}, an interpreter this machine does not have"
+        return f"it is {kind}, whose loader this machine does not have (a program built on another system)"
+    return _start_failure(exc, cwd)
 
 
 def program_index(args: Sequence[str]) -> int:

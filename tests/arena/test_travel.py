@@ -20,11 +20,13 @@ from arena.errors import UsageError
 from arena.games.base import GameError, Player
 from arena.games.protocols import make
 from arena.play import parcels, run
-from arena.play.shipment import moved, moved_place, travelling
-from arena.play.parcels import MachineFailure
+from arena.play.shipment import Shipment, arrive, moved, moved_place, travelling
+from arena.play.parcels import MachineFailure, machine_name
 from arena.play.schedule import Job
 from arena.stats.tables import failures_lines
 from referee.platform.process import command_files
+
+from tests.processes import foreign_program
 
 
 def folder_with(root: Path, files: dict[str, str]) -> Path:
@@ -94,6 +96,19 @@ def test_a_damaged_or_missing_parcel_is_the_machine_s_failure(tmp_path):
     with pytest.raises(MachineFailure, match=f"could not fetch {user}.*the object is lost"):
         parcels.unpack(parcel, lost, tmp_path / "machine")
     assert not (tmp_path / "machine" / parcel.digest).exists()
+
+
+def test_a_machine_that_cannot_start_a_player_s_program_fails_its_games_not_the_player(tmp_path, monkeypatch):
+    """A build made on another processor or system: the machine that cannot start it cannot play,
+    and says so; its games go to the other machines (a failure of the machine, not a crash of the bot)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    user = folder_with(tmp_path / "user", {"ref.py": ""})
+    foreign = foreign_program(tmp_path / "bot")
+    shipment = Shipment(referee_game(user, "python3 ref.py").config(), {"bot": player("bot", "file", str(foreign))}, ())
+    with pytest.raises(
+        MachineFailure, match=f"^{machine_name()} cannot play: bot cannot play: .*cannot start on this machine"
+    ):
+        arrive(shipment, ["bot"], get=None)
 
 
 def test_a_folder_too_large_to_travel_is_refused_in_one_line(tmp_path, monkeypatch):

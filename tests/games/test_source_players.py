@@ -1,7 +1,7 @@
 """Source players in real games: a bot's file in each CodinGame language this machine builds plays
 Pebbles through its external referee; a compile error stops the run before any game; a bot at two
 commits of a git repository is two versions an SPRT compares; a bot of arena.toml is built by its own
-commands; a compiled bot's parameters are tuned through its environment, built once."""
+commands; a build this machine cannot start stops the run; a compiled bot's parameters are tuned through its environment, built once."""
 
 import json
 import re
@@ -15,6 +15,7 @@ import pytest
 from arena.builds import languages
 from arena.cli import main
 from arena.play.store import Store
+from tests.processes import foreign_program
 
 ROOT = Path(__file__).resolve().parents[2]
 PEBBLES = ROOT / "tests" / "games" / "pebbles"
@@ -138,6 +139,21 @@ def test_a_declared_player_builds_with_its_own_commands(tmp_path, capsys):
     argv = ["match", "broken", WORST, *GAME, "--config", str(config), "--db", str(tmp_path / "b.sqlite")]
     assert main(argv) == 2
     assert f"{config}: [players.broken] source = 3: input should be a valid string" in capsys.readouterr().err
+
+
+def test_a_build_this_machine_cannot_start_stops_the_run_before_any_game(tmp_path, capsys):
+    """A build made as for another processor (a cross-compiler's, or one that travelled from another
+    machine) is refused in one line, not played as a bot that crashes in every game."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    foreign_program(tmp_path / "foreign")
+    config = tmp_path / "arena.toml"
+    config.write_text(f'[players.mine]\nsource = "bot"\nbuild = "cp {tmp_path / "foreign"} bot"\nrun = "./bot"\n')
+    db = tmp_path / "m.sqlite"
+    argv = ["match", "mine", WORST, *GAME, "--pairs", "1", "--config", str(config), "--db", str(db), "--quiet"]
+    assert main(argv) == 2 and not db.exists(), "no run, no game"
+    (line,) = [line for line in capsys.readouterr().err.splitlines() if line.startswith("arena match: ")]
+    assert "mine cannot play: ./bot cannot start on this machine: it is an ELF program for" in line, line
 
 
 def test_tune_a_compiled_bot_through_its_environment_built_once(tmp_path, capsys):

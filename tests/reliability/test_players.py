@@ -1,5 +1,6 @@
 """A player that cannot run is refused before any game, by one rule (referee.platform.process.check_command)
-in every command that takes one; a cache folder that cannot be used is one line too."""
+in every command that takes one, on every machine that plays (a program given by a path is started
+once: only the system knows what it runs); a cache folder that cannot be used is one line too."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from referee.platform.process import BotStartError, check_command
 
+from tests.processes import foreign_program, lingering
 from tests.reliability.commands import one_line, run
 
 RANDOM = f"{sys.executable} -m bots.volcanoes.random"
@@ -21,7 +23,25 @@ def unrunnable(tmp_path):
     script.write_text("print('RANDOM')\n")  # no executable bit
     binary = tmp_path / "bot"
     binary.write_text("#!/bin/sh\necho RANDOM\n")
-    return {"not executable": str(script), "not executable binary": str(binary), "folder": str(tmp_path)}
+    bare = tmp_path / "bare"
+    bare.write_text("echo RANDOM\n")  # no #! line
+    missing = tmp_path / "pypy"
+    missing.write_text("#!/no/such/pypy3\nprint('RANDOM')\n")
+    library = tmp_path / "linked"
+    library.write_text(
+        "#!/bin/sh\necho './linked: error while loading shared libraries: libcaldera.so.7: cannot open' >&2\nexit 127\n"
+    )
+    for made in (bare, missing, library):
+        made.chmod(0o755)
+    return {
+        "not executable": str(script),
+        "not executable binary": str(binary),
+        "folder": str(tmp_path),
+        "another processor's": str(foreign_program(tmp_path / "foreign")),
+        "no #! line": str(bare),
+        "interpreter missing": str(missing),
+        "library missing": str(library),
+    }
 
 
 @pytest.mark.parametrize(
@@ -30,6 +50,10 @@ def unrunnable(tmp_path):
         ("not executable", ["is not executable", "chmod +x"]),
         ("not executable binary", ["is not executable"]),
         ("folder", ["is a folder"]),
+        ("another processor's", ["cannot start on this machine", "an ELF program for", "build it on this machine"]),
+        ("no #! line", ["cannot start on this machine", "no #! line", "begin it with a #! line"]),
+        ("interpreter missing", ["cannot start on this machine", "/no/such/pypy3", "an interpreter"]),
+        ("library missing", ["cannot start on this machine", "status 127", "libcaldera.so.7"]),
     ],
 )
 def test_check_command_says_why_a_program_cannot_run(unrunnable, what, words):
@@ -46,15 +70,33 @@ def test_check_command_takes_a_program_on_path_and_refuses_a_missing_one():
         check_command("./no/such/file")
 
 
-@pytest.mark.parametrize("what", ["not executable", "folder"])
+def test_a_program_that_starts_is_taken_and_ended_at_once(tmp_path):
+    """Started for the check, it is ended with what it started: nothing is left behind."""
+    marker = "caldera-start-check-marker"
+    bot = tmp_path / "bot"
+    bot.write_text(f"#!/bin/sh\nsleep 60 &\nexec sleep 61 {marker}\n")
+    bot.chmod(0o755)
+    assert check_command(str(bot)) == [str(bot)]
+    assert lingering(marker, "cmdline") == []
+    assert lingering("sleep 60", "cmdline") == []
+
+
+@pytest.mark.parametrize("what", ["not executable", "folder", "another processor's"])
 def test_referee_play_refuses_a_player_that_cannot_run(unrunnable, what):
     done = run("referee.cli", "volcanoes", "play", unrunnable[what], RANDOM)
     one_line(done, "referee volcanoes play", unrunnable[what])
 
 
-def test_arena_refuses_a_player_that_cannot_run(unrunnable, tmp_path):
-    done = run("arena.cli", "match", unrunnable["not executable binary"], "random", "--pairs", "1", cwd=tmp_path)
-    one_line(done, "arena match", "is not executable")
+@pytest.mark.parametrize(
+    "what,word",
+    [("not executable binary", "is not executable"), ("another processor's", "cannot start on this machine")],
+)
+def test_arena_refuses_a_player_that_cannot_run(unrunnable, tmp_path, what, word):
+    opponent = tmp_path / "opponent"  # (a bot with no warm-up: nothing is said before the refusal)
+    opponent.write_text("#!/bin/sh\nwhile read line; do echo RANDOM; done\n")
+    opponent.chmod(0o755)
+    done = run("arena.cli", "match", unrunnable[what], str(opponent), "--pairs", "1", cwd=tmp_path)
+    one_line(done, "arena match", word)
 
 
 def test_an_unusable_cache_folder_is_one_line(tmp_path):
