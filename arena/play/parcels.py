@@ -6,7 +6,8 @@ game (and every later run) finds it.
 The archive is deterministic (entries sorted, no owner, no time, each file's mode kept): the same
 content is the same name wherever and whenever it is packed, so a machine never fetches a thing it
 already holds. What a run never needs stays behind (version control, caches of compiled code, the
-arena's own databases), and a folder too large to travel is refused in one line.
+arena's own databases), and a folder too large to travel is refused in one line. A copy that no run
+on a machine used for 30 days leaves that machine's cache when it next fetches something (`prune`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ LEFT_BEHIND_SUFFIXES = (".pyc", ".nbi", ".nbc", ".sqlite", ".sqlite-wal", ".sqli
 MAX_BYTES = 256 * 2**20  # what one thing may weigh: a folder larger than this is no bot's
 DIGEST_CHARS = 24
 FETCH_S = 300.0  # the longest wait for one thing's bytes
+# A thing no run on this machine used for this long is removed from its cache, when the machine next
+# fetches one (the moment its cache grows); a partial copy left by a machine stopped mid-fetch, after a day.
+UNUSED_S = 30 * 86400.0
+PARTIAL_S = 86400.0
 
 
 class MachineFailure(Exception):
@@ -154,22 +159,69 @@ def wrap(path: str | Path, put: Callable[[bytes], object]) -> Parcel:
 def unpack(parcel: Parcel, get: Callable[[object], bytes], cache: Path | None = None) -> Path:
     """On the machine that plays: the parcel's copy in this machine's cache, fetched (`get`) and
     unpacked by the first game that needs it, whole or not at all; the others wait for it, then find
-    it there. MachineFailure when it cannot be fetched or kept."""
+    it there. Each call marks the copy used (its folder's time), which keeps it from `prune`.
+    MachineFailure when it cannot be fetched or kept."""
     cache = cache or machine_cache()
     final = cache / parcel.digest
-    if final.is_dir():
-        return parcel.copy(final)
     try:
         cache.mkdir(parents=True, exist_ok=True)
-        with open(cache / f".{parcel.digest}.lock", "w") as lock:
+        with open(_lock_of(cache, parcel.digest), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_SH)  # (`prune` takes it alone to remove the copy)
+            if final.is_dir():
+                os.utime(final)
+                return parcel.copy(final)
+        with open(_lock_of(cache, parcel.digest), "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # one fetch a machine, whatever its number of workers
             if not final.is_dir():
                 _fetch(parcel, get, cache, final)
+                prune(cache, keep=parcel.digest)
+            os.utime(final)
     except OSError as exc:
         raise MachineFailure(
             f"{machine_name()} cannot keep {parcel.source} in {cache}: {exc.strerror or exc}"
         ) from None
     return parcel.copy(final)
+
+
+def _lock_of(cache: Path, digest: str) -> Path:
+    """The lock of a thing's copy (kept when the copy goes: a process may hold it open)."""
+    return cache / f".{digest}.lock"
+
+
+def prune(cache: Path, keep: str = "", now: float | None = None) -> list[str]:
+    """Remove from this machine's `cache` the copies no run used for UNUSED_S (none in use: each is
+    taken under its lock, and its time looked at again there), and the partial copies (and copies
+    half removed) older than PARTIAL_S; the digests of the copies removed. `keep` is never removed."""
+    now = time.time() if now is None else now
+    removed = []
+    for entry in cache.iterdir():
+        name = entry.name
+        try:
+            if name.startswith(".") and (".part" in name or ".gone" in name) and entry.is_dir():
+                if now - entry.stat().st_mtime > PARTIAL_S:
+                    shutil.rmtree(entry, ignore_errors=True)
+                continue
+            if len(name) != DIGEST_CHARS or name == keep or not entry.is_dir():
+                continue
+            if now - entry.stat().st_mtime > UNUSED_S and _remove_unused(cache, entry, now):
+                removed.append(name)
+        except OSError:  # (gone meanwhile: another machine's worker pruned it)
+            continue
+    return removed
+
+
+def _remove_unused(cache: Path, entry: Path, now: float) -> bool:
+    with open(_lock_of(cache, entry.name), "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # in use right now
+            return False
+        if now - entry.stat().st_mtime <= UNUSED_S:  # used since the first look
+            return False
+        gone = cache / f".{entry.name}.gone{os.getpid()}"
+        entry.rename(gone)  # (out of every run's sight at once; then deleted)
+    shutil.rmtree(gone, ignore_errors=True)
+    return True
 
 
 def _fetch(parcel: Parcel, get, cache: Path, final: Path) -> None:

@@ -162,8 +162,9 @@ def arrive(shipment: Shipment, labels: list[str], get) -> tuple[Game, dict[str, 
     worker process. MachineFailure, naming this machine, when it cannot play them."""
     with _arrival_lock:
         key = shipment.key
+        # (each time: a copy unpacked is marked used, so that no prune removes it while its run plays)
+        places = {parcel.source: str(parcels.unpack(parcel, get)) for parcel in shipment.parcels}
         if key not in _arrived:
-            places = {parcel.source: str(parcels.unpack(parcel, get)) for parcel in shipment.parcels}
             if shipment.python and shipment.python != sys.executable:
                 places[shipment.python] = sys.executable
             config = _moved_config(shipment.game, places)

@@ -7,10 +7,12 @@ simulated cluster)."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shlex
 import sys
 import threading
+import time
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -82,6 +84,41 @@ def test_a_parcel_is_fetched_once_by_a_machine_and_kept_whole(tmp_path):
     assert os.access(copies[0] / "bot.sh", os.X_OK)
     single = parcels.wrap(user / "data" / "map.txt", put)
     assert parcels.unpack(single, get, cache) == cache / single.digest / "map.txt"
+
+
+def test_a_copy_no_run_used_for_a_month_leaves_the_machine_at_its_next_fetch(tmp_path):
+    """The cache of a machine that plays for months does not grow without end; a copy in use, or
+    used lately, stays."""
+    store = {}
+
+    def put(archive: bytes) -> str:
+        store[len(store)] = archive
+        return len(store) - 1
+
+    cache = tmp_path / "machine"
+    old, recent, busy, new = (
+        parcels.wrap(folder_with(tmp_path / name, {"bot.py": f"# {name}\n"}), put)
+        for name in ("old", "recent", "busy", "new")
+    )
+    for parcel in (old, recent, busy):
+        parcels.unpack(parcel, store.__getitem__, cache)
+    month_ago = time.time() - parcels.UNUSED_S - 3600
+    for parcel in (old, recent, busy):
+        os.utime(cache / parcel.digest, (month_ago, month_ago))
+    parcels.unpack(recent, store.__getitem__, cache)  # used again: it stays
+    leftover = cache / f".{'0' * parcels.DIGEST_CHARS}.part123"  # a fetch stopped midway, a day ago
+    leftover.mkdir()
+    os.utime(leftover, (month_ago, month_ago))
+    with open(cache / f".{busy.digest}.lock") as lock:
+        fcntl.flock(lock, fcntl.LOCK_SH)  # a worker unpacking it right now
+        parcels.unpack(new, store.__getitem__, cache)  # the cache grows: what is stale goes
+    assert sorted(p.name for p in cache.iterdir() if not p.name.startswith(".")) == sorted(
+        [recent.digest, busy.digest, new.digest, "fetched.log"]
+    )
+    assert not leftover.exists()
+    fetched = len((cache / "fetched.log").read_text().splitlines())
+    assert (parcels.unpack(old, store.__getitem__, cache) / "bot.py").read_text() == "# old\n"
+    assert len((cache / "fetched.log").read_text().splitlines()) == fetched + 1, "fetched again when needed"
 
 
 def test_a_damaged_or_missing_parcel_is_the_machine_s_failure(tmp_path):
