@@ -33,11 +33,13 @@ JSON_REFEREE = f"{PYTHON} -m tests.games.pebbles.json_referee"
 DRIVEN = {"sdk": (SdkGame, SDK_REFEREE), "relay": (RelayGame, RELAY_REFEREE)}  # the referees the arena drives
 
 
+FIRST_TURN_MS = 3000  # a bot's start on a busy machine is no test's subject
+
+
 def driven_game(protocol: str, *flags: str, players: int = 2, **options) -> RefereeGame:
     """Pebbles refereed in `protocol` (sdk or relay), the referee given `flags`."""
     kind, referee = DRIVEN[protocol]
-    # A bot's start on a busy machine is no test's subject.
-    options = {"reply_s": 10, "first_turn_ms": 3000, "game_s": 60} | options
+    options = {"reply_s": 10, "first_turn_ms": FIRST_TURN_MS, "game_s": 60} | options
     return kind(referee + list(flags), players, **options)
 
 
