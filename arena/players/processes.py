@@ -18,8 +18,6 @@ from referee.platform.process import (
     BotStartError,
     check_command,
     command_files,
-    program_index,
-    split_command,
     warm_up,
 )
 
@@ -47,8 +45,7 @@ def check_runs_here(player: Player) -> None:
     system, an interpreter or a library missing). On a cluster's machine that is the machine's
     failure: its games are played elsewhere."""
     try:
-        args = split_command(player.target)
-        check_command(args[program_index(args) :], player.cwd)
+        check_command(player.target, player.cwd)
     except BotStartError as exc:
         raise PlayerError(f"{player.label} cannot play: {exc}") from None
 

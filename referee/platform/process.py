@@ -105,9 +105,11 @@ def check_command(command: str | Sequence[str], cwd: str | None = None) -> list[
     """The command's argument list, once its program is known to run: found on PATH, or a file
     (relative to `cwd`) that is executable and that this machine starts (`check_starts`).
     BotStartError saying what is wrong otherwise; the one rule of every command that runs a player
-    (`referee volcanoes play`, the arena, on each of a cluster's machines) before any game."""
+    (`referee volcanoes play`, the arena, on each of a cluster's machines) before any game. The
+    program is the one `env` and its assignments run, if the command begins with them."""
     args = split_command(command)
-    program = args[0]
+    run = args[program_index(args) :]
+    program = run[0]
     if os.sep not in program:
         if shutil.which(program) is None:
             raise BotStartError(f"{program}: no such command (not on PATH)")
@@ -121,7 +123,7 @@ def check_command(command: str | Sequence[str], cwd: str | None = None) -> list[
         hint = f"run it by its interpreter ({sys.executable} {program}) or " if path.suffix == ".py" else ""
         raise BotStartError(f"{program} is not executable: {hint}make it so (chmod +x {program})")
     if os.path.abspath(path) != os.path.abspath(sys.executable):  # (this Python runs here)
-        check_starts(args, cwd)
+        check_starts(run, cwd)
     return args
 
 

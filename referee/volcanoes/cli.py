@@ -61,8 +61,10 @@ def run_play(args: argparse.Namespace) -> int:
     settings = Settings(args.turn_ms, args.first_turn_ms, args.max_turns, args.soft_timeouts)
     rules.warm_up()
     try:
-        for command in dict.fromkeys((args.blue, args.orange)):  # before any clock runs
+        commands = list(dict.fromkeys((args.blue, args.orange)))
+        for command in commands:  # both checked before any warm-up, both ready before any clock runs
             check_command(command)
+        for command in commands:
             warm_up(command)
         with ExitStack() as stack:
             blue = stack.enter_context(BotProcess(args.blue))

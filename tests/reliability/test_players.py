@@ -66,6 +66,8 @@ def test_check_command_takes_a_program_on_path_and_refuses_a_missing_one():
     assert check_command("python -m x") == ["python", "-m", "x"]
     with pytest.raises(BotStartError, match="no such command"):
         check_command("no-such-program-anywhere --flag")
+    with pytest.raises(BotStartError, match="no-such-program-anywhere: no such command"):
+        check_command("env DEPTH=3 no-such-program-anywhere")  # the program `env` runs
     with pytest.raises(BotStartError, match="no such file"):
         check_command("./no/such/file")
 
@@ -84,6 +86,8 @@ def test_a_program_that_starts_is_taken_and_ended_at_once(tmp_path):
 @pytest.mark.parametrize("what", ["not executable", "folder", "another processor's"])
 def test_referee_play_refuses_a_player_that_cannot_run(unrunnable, what):
     done = run("referee.cli", "volcanoes", "play", unrunnable[what], RANDOM)
+    one_line(done, "referee volcanoes play", unrunnable[what])
+    done = run("referee.cli", "volcanoes", "play", RANDOM, f"env DEPTH=3 {unrunnable[what]}")
     one_line(done, "referee volcanoes play", unrunnable[what])
 
 
