@@ -164,12 +164,16 @@ def unpack(parcel: Parcel, get: Callable[[object], bytes], cache: Path | None = 
     cache = cache or machine_cache()
     final = cache / parcel.digest
     try:
-        cache.mkdir(parents=True, exist_ok=True)
         with open(_lock_of(cache, parcel.digest), "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_SH)  # (`prune` takes it alone to remove the copy)
             if final.is_dir():
                 os.utime(final)
                 return parcel.copy(final)
+    except OSError:  # (no cache yet; or one this machine may read but not mark: its copy serves as it is)
+        if final.is_dir():
+            return parcel.copy(final)
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
         with open(_lock_of(cache, parcel.digest), "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # one fetch a machine, whatever its number of workers
             if not final.is_dir():
