@@ -134,31 +134,41 @@ def check_starts(args: list[str], cwd: str | None = None) -> None:
     within START_CHECK_S; then it is ended, with everything it started. It is started, not read,
     because only the system knows all it runs (an emulator, 32-bit programs on a 64-bit machine); a
     failure to load seen later than START_CHECK_S is still each game's failure to start."""
-    tree = ProcessTree()
-    with tempfile.TemporaryFile() as stderr:
-        try:
-            started = tree.start(args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr)
-        except OSError as exc:
-            tree.end(None)
-            raise BotStartError(
-                f"{args[0]} cannot start on this machine: {_why_not_started(exc, args[0], cwd)}"
-            ) from None
-        try:
-            code = started.wait(timeout=START_CHECK_S)
-        except subprocess.TimeoutExpired:
-            code = None  # it runs
-        finally:
-            tree.end(started)
-            started.wait()
-            tree.forget()
-        stderr.seek(0)
-        said = stderr.read(4096).decode("utf-8", "replace").strip().splitlines()
+    try:
+        code, said = _run_owned(args, cwd, START_CHECK_S)
+    except OSError as exc:
+        raise BotStartError(f"{args[0]} cannot start on this machine: {_why_not_started(exc, args[0], cwd)}") from None
+    said = said.strip().splitlines()
     if code == LOAD_FAILED:
         raise BotStartError(
             f"{args[0]} cannot start on this machine ({programs.this_machine()}): it exited at once with status "
             f"{LOAD_FAILED}, that of a program whose libraries or commands are not here: "
             f"{said[0] if said else '(nothing on stderr)'}"
         )
+
+
+def _run_owned(args: list[str], cwd: str | None, seconds: float) -> tuple[int | None, str]:
+    """Run `args` with no input, its output discarded, in a `ProcessTree` of its own, for at most
+    `seconds`: its exit status (None: it still ran, and was ended) and its stderr; everything it
+    started is ended either way (its stderr in a file, not a pipe: a process it left behind cannot
+    hold the reading up). OSError when it cannot start."""
+    tree = ProcessTree()
+    with tempfile.TemporaryFile() as stderr:
+        try:
+            proc = tree.start(args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr)
+        except OSError:
+            tree.end(None)
+            raise
+        try:
+            code = proc.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            code = None
+        finally:
+            tree.end(proc)
+            proc.wait()
+            tree.forget()
+        stderr.seek(0)
+        return code, stderr.read().decode("utf-8", "replace")
 
 
 def _why_not_started(exc: OSError, program: str, cwd: str | None) -> str:
@@ -237,24 +247,12 @@ def warm_up(command: str | Sequence[str], cwd: str | None = None, log=sys.stderr
         file=log,
         flush=True,
     )
-    tree = ProcessTree()  # a warm-up is the bot's code too: nothing it starts outlives it
-    # Its stderr in a file, not a pipe: a process it left behind cannot hold the reading up.
-    with tempfile.TemporaryFile() as stderr:
-        try:
-            warming = tree.start(prepare, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr)
-        except OSError as exc:
-            tree.end(None)
-            raise BotStartError(f"cannot start its warm-up {shlex.join(prepare)}: {_start_failure(exc, cwd)}") from None
-        try:
-            code = warming.wait(timeout=WARM_UP_SECONDS)
-        except subprocess.TimeoutExpired:
-            raise BotStartError(f"its warm-up took more than {WARM_UP_SECONDS} s") from None
-        finally:
-            tree.end(warming)
-            warming.wait()
-            tree.forget()
-        stderr.seek(0)
-        message = stderr.read().decode("utf-8", "replace")
+    try:  # (a warm-up is the bot's code too: nothing it starts outlives it)
+        code, message = _run_owned(prepare, cwd, WARM_UP_SECONDS)
+    except OSError as exc:
+        raise BotStartError(f"cannot start its warm-up {shlex.join(prepare)}: {_start_failure(exc, cwd)}") from None
+    if code is None:
+        raise BotStartError(f"its warm-up took more than {WARM_UP_SECONDS} s")
     if code != 0:
         last = (message.strip().splitlines() or ["(no message)"])[-1]
         raise BotStartError(f"its warm-up {shlex.join(prepare)} failed: {last}")
