@@ -46,9 +46,10 @@ from .lateness import cpu_times_of
 from .limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
 
 WARM_UP_SECONDS = 600  # for a bot's warm-up command: compiling numba kernels on a busy machine
-# A program that `check_command` starts is watched this long for an exit at once with LOAD_FAILED:
-# the status of a program whose libraries the system could not load (and of a shell whose command
-# is not found).
+# A program that `check_command` starts is watched this long for an exit before its first input: a
+# bot must wait for the referee's first lines, so one that ends at once (an import or a library
+# missing, a syntax error) cannot play. LOAD_FAILED: the status of a program whose libraries the
+# system could not load (and of a shell whose command is not found).
 START_CHECK_S = 0.25
 LOAD_FAILED = 127
 
@@ -103,59 +104,72 @@ def split_command(command: str | Sequence[str]) -> list[str]:
 
 def check_command(command: str | Sequence[str], cwd: str | None = None) -> list[str]:
     """The command's argument list, once its program is known to run: found on PATH, or a file
-    (relative to `cwd`) that is executable and that this machine starts (`check_starts`).
-    BotStartError saying what is wrong otherwise; the one rule of every command that runs a player
-    (`referee volcanoes play`, the arena, on each of a cluster's machines) before any game. The
-    program is the one `env` and its assignments run, if the command begins with them."""
+    (relative to `cwd`) that is executable, and the command started here waits for its first input
+    (`check_starts`). BotStartError saying what is wrong otherwise; the one rule of every command
+    that runs a player (`referee volcanoes play`, the arena, on each of a cluster's machines) before
+    any game. The program is the one `env` and its assignments run, if the command begins with them."""
     args = split_command(command)
     run = args[program_index(args) :]
     program = run[0]
     if os.sep not in program:
         if shutil.which(program) is None:
             raise BotStartError(f"{program}: no such command (not on PATH)")
-        return args
-    path = Path(cwd or ".", program)
-    if not path.exists():
-        raise BotStartError(f"{program}: no such file")
-    if path.is_dir():
-        raise BotStartError(f"{program} is a folder, not a program")
-    if not os.access(path, os.X_OK):
-        hint = f"run it by its interpreter ({sys.executable} {program}) or " if path.suffix == ".py" else ""
-        raise BotStartError(f"{program} is not executable: {hint}make it so (chmod +x {program})")
-    if os.path.abspath(path) != os.path.abspath(sys.executable):  # (this Python runs here)
-        check_starts(run, cwd)
+    else:
+        path = Path(cwd or ".", program)
+        if not path.exists():
+            raise BotStartError(f"{program}: no such file")
+        if path.is_dir():
+            raise BotStartError(f"{program} is a folder, not a program")
+        if not os.access(path, os.X_OK):
+            hint = f"run it by its interpreter ({sys.executable} {program}) or " if path.suffix == ".py" else ""
+            raise BotStartError(f"{program} is not executable: {hint}make it so (chmod +x {program})")
+    check_starts(args, cwd)
     return args
 
 
 def check_starts(args: list[str], cwd: str | None = None) -> None:
-    """BotStartError when this machine cannot start the program `args` names: started once with no
-    input, it must start (not a program of another processor or system, nor a script whose
-    interpreter is not here) and not exit at once with LOAD_FAILED (a library it needs is not here)
-    within START_CHECK_S; then it is ended, with everything it started. It is started, not read,
-    because only the system knows all it runs (an emulator, 32-bit programs on a 64-bit machine); a
-    failure to load seen later than START_CHECK_S is still each game's failure to start."""
-    try:
-        code, said = _run_owned(args, cwd, START_CHECK_S)
+    """BotStartError when the command `args` cannot play here: started once with its input open and
+    nothing written to it, it must start (not a program of another processor or system, nor a
+    script whose interpreter is not here) and still run after START_CHECK_S, waiting for its first
+    input as every bot does (not ended by a missing library, module or file, or a syntax error);
+    then it is ended, with everything it started. It is started, not read, because only the system
+    and the interpreter know all it needs; a failure seen later than START_CHECK_S (a slow virtual
+    machine's start) is still each game's crash."""
+    first = program_index(args)
+    run, assignments = args[first:], dict(word.split("=", 1) for word in args[1:first])
+    try:  # (the program itself, not `env`: the system's reason when it cannot start is about the program)
+        code, said = _run_owned(run, cwd, START_CHECK_S, hold_input=True, variables=assignments)
     except OSError as exc:
-        raise BotStartError(f"{args[0]} cannot start on this machine: {_why_not_started(exc, args[0], cwd)}") from None
+        raise BotStartError(f"{run[0]} cannot start on this machine: {_why_not_started(exc, run[0], cwd)}") from None
+    if code is None:
+        return
     said = said.strip().splitlines()
     if code == LOAD_FAILED:
         raise BotStartError(
-            f"{args[0]} cannot start on this machine ({programs.this_machine()}): it exited at once with status "
+            f"{run[0]} cannot start on this machine ({programs.this_machine()}): it exited at once with status "
             f"{LOAD_FAILED}, that of a program whose libraries or commands are not here: "
             f"{said[0] if said else '(nothing on stderr)'}"
         )
+    how = f"killed by {signal_name(-code)}" if code < 0 else f"status {code}"
+    raise BotStartError(
+        f"{shlex.join(run)} ended before its first input ({how}): {said[-1] if said else '(nothing on stderr)'}"
+    )
 
 
-def _run_owned(args: list[str], cwd: str | None, seconds: float) -> tuple[int | None, str]:
-    """Run `args` with no input, its output discarded, in a `ProcessTree` of its own, for at most
-    `seconds`: its exit status (None: it still ran, and was ended) and its stderr; everything it
-    started is ended either way (its stderr in a file, not a pipe: a process it left behind cannot
-    hold the reading up). OSError when it cannot start."""
+def _run_owned(
+    args: list[str], cwd: str | None, seconds: float, hold_input: bool = False, variables: dict | None = None
+) -> tuple[int | None, str]:
+    """Run `args` in a `ProcessTree` of its own, its output discarded, for at most `seconds`: its
+    exit status (None: it still ran, and was ended) and its stderr; everything it started is ended
+    either way (its stderr in a file, not a pipe: a process it left behind cannot hold the reading
+    up). Its input: none, or with `hold_input` a pipe held open and never written (a bot waits
+    there as for a referee); `variables` added to its environment. OSError when it cannot start."""
     tree = ProcessTree()
+    stdin = subprocess.PIPE if hold_input else subprocess.DEVNULL
     with tempfile.TemporaryFile() as stderr:
         try:
-            proc = tree.start(args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr)
+            env = {**os.environ, **variables} if variables else None
+            proc = tree.start(args, env=env, cwd=cwd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=stderr)
         except OSError:
             tree.end(None)
             raise
@@ -167,6 +181,8 @@ def _run_owned(args: list[str], cwd: str | None, seconds: float) -> tuple[int | 
             tree.end(proc)
             proc.wait()
             tree.forget()
+            if proc.stdin is not None:
+                proc.stdin.close()
         stderr.seek(0)
         return code, stderr.read().decode("utf-8", "replace")
 

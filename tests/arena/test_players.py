@@ -275,9 +275,9 @@ def test_a_declared_player_s_mistake_is_one_line_naming_its_key(table, says, tmp
 def test_a_declared_player_by_its_name_and_at_a_revision(tmp_path):
     config = tmp_path / "arena.toml"
     config.write_text('[players.mine]\nsource = "bot.sh"\nenv = { K = 2 }\n')
-    (tmp_path / "bot.sh").write_text('echo "$K"\n')
+    (tmp_path / "bot.sh").write_text('read line\necho "$K"\n')
     player = arena_players.resolve("mine", VOLCANOES, tmp_path / "cache", config=str(config))
     assert (player.label, player.spec, player.kind) == ("mine", "mine", "source")
-    assert "built in" in prepare(player) and answer(player, "") == "2\n" and player.version.endswith(":K=2")
+    assert "built in" in prepare(player) and answer(player) == "2\n" and player.version.endswith(":K=2")
     with pytest.raises(PlayerError, match="in no git repository"):
         arena_players.resolve("mine@HEAD~1", VOLCANOES, tmp_path / "cache", config=str(config))

@@ -41,7 +41,7 @@ def test_the_summary_after_a_resume_that_played_the_failed_games_asks_for_no_res
     counter = tmp_path / "runs"
     referee = shlex.join([sys.executable, str(SCRIPTS / "flaky_cli_referee.py"), str(counter), "3", "6"])
     common = ["--db", str(tmp_path / "run.sqlite"), "--workers", "1", "--quiet"]
-    args = ["match", "a=true", "b=true", "--referee", referee, "--protocol", "cli", "--pairs", "2", "--seed", "1"]
+    args = ["match", "a=cat", "b=cat", "--referee", referee, "--protocol", "cli", "--pairs", "2", "--seed", "1"]
     first = run("arena.cli", *args, *common, cwd=tmp_path)  # runs 1-2 check the seed; 3-6 are its games
     assert first.returncode == 0, first.stderr
     assert "4 games failed and count for nobody" in first.stdout and "--resume" in first.stderr

@@ -1,6 +1,7 @@
 """A player that cannot run is refused before any game, by one rule (referee.platform.process.check_command)
-in every command that takes one, on every machine that plays (a program given by a path is started
-once: only the system knows what it runs); a cache folder that cannot be used is one line too."""
+in every command that takes one, on every machine that plays (its command is started once, its input
+open: only the system and the interpreter know what it needs, and a bot waits for its first input);
+a cache folder that cannot be used is one line too."""
 
 from __future__ import annotations
 
@@ -31,7 +32,11 @@ def unrunnable(tmp_path):
     library.write_text(
         "#!/bin/sh\necho './linked: error while loading shared libraries: libcaldera.so.7: cannot open' >&2\nexit 127\n"
     )
-    for made in (bare, missing, library):
+    quits = tmp_path / "quits"
+    quits.write_text("#!/bin/sh\necho 'quits: cannot open weights.bin' >&2\nexit 1\n")
+    crashes = tmp_path / "crashes"
+    crashes.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    for made in (bare, missing, library, quits, crashes):
         made.chmod(0o755)
     return {
         "not executable": str(script),
@@ -41,6 +46,9 @@ def unrunnable(tmp_path):
         "no #! line": str(bare),
         "interpreter missing": str(missing),
         "library missing": str(library),
+        "ends at once": str(quits),
+        "killed at once": str(crashes),
+        "a module missing": f"{sys.executable} -c 'import no_such_module_anywhere'",
     }
 
 
@@ -54,6 +62,9 @@ def unrunnable(tmp_path):
         ("no #! line", ["cannot start on this machine", "no #! line", "begin it with a #! line"]),
         ("interpreter missing", ["cannot start on this machine", "/no/such/pypy3", "an interpreter"]),
         ("library missing", ["cannot start on this machine", "status 127", "libcaldera.so.7"]),
+        ("ends at once", ["ended before its first input (status 1)", "cannot open weights.bin"]),
+        ("killed at once", ["ended before its first input (killed by SIGSEGV)"]),
+        ("a module missing", ["ended before its first input (status 1)", "No module named 'no_such_module_anywhere'"]),
     ],
 )
 def test_check_command_says_why_a_program_cannot_run(unrunnable, what, words):
@@ -63,7 +74,11 @@ def test_check_command_says_why_a_program_cannot_run(unrunnable, what, words):
 
 
 def test_check_command_takes_a_program_on_path_and_refuses_a_missing_one():
-    assert check_command("python -m x") == ["python", "-m", "x"]
+    assert check_command("python -c input()") == ["python", "-c", "input()"]
+    # The program `env` runs is started with its assignments: it waits for its input, or ends.
+    assert check_command("env DEPTH=3 sh -c '[ $DEPTH = 3 ] && read line'")[:2] == ["env", "DEPTH=3"]
+    with pytest.raises(BotStartError, match="ended before its first input"):
+        check_command("env DEPTH=4 sh -c '[ $DEPTH = 3 ] && read line'")
     with pytest.raises(BotStartError, match="no such command"):
         check_command("no-such-program-anywhere --flag")
     with pytest.raises(BotStartError, match="no-such-program-anywhere: no such command"):
@@ -76,14 +91,14 @@ def test_a_program_that_starts_is_taken_and_ended_at_once(tmp_path):
     """Started for the check, it is ended with what it started: nothing is left behind."""
     marker = "caldera-start-check-marker"
     bot = tmp_path / "bot"
-    bot.write_text(f"#!/bin/sh\nsleep 60 &\nexec sleep 61 {marker}\n")
+    bot.write_text(f"#!/bin/sh\nsleep 60 &\nexec sh -c 'sleep 61; :' {marker}\n")
     bot.chmod(0o755)
     assert check_command(str(bot)) == [str(bot)]
     assert lingering(marker, "cmdline") == []
     assert lingering("sleep 60", "cmdline") == []
 
 
-@pytest.mark.parametrize("what", ["not executable", "folder", "another processor's"])
+@pytest.mark.parametrize("what", ["not executable", "folder", "another processor's", "a module missing"])
 def test_referee_play_refuses_a_player_that_cannot_run(unrunnable, what):
     done = run("referee.cli", "volcanoes", "play", unrunnable[what], RANDOM)
     one_line(done, "referee volcanoes play", unrunnable[what])
@@ -101,6 +116,17 @@ def test_arena_refuses_a_player_that_cannot_run(unrunnable, tmp_path, what, word
     opponent.chmod(0o755)
     done = run("arena.cli", "match", unrunnable[what], str(opponent), "--pairs", "1", cwd=tmp_path)
     one_line(done, "arena match", word)
+
+
+def test_arena_refuses_a_python_file_that_ends_before_its_first_input(tmp_path):
+    """Its games would all be crashes: the run stops before the first, saying what the bot said."""
+    bot = tmp_path / "bot.py"
+    bot.write_text("import no_such_module_anywhere\n")
+    opponent = tmp_path / "opponent"  # (a bot with no warm-up: nothing is said before the refusal)
+    opponent.write_text("#!/bin/sh\nwhile read line; do echo RANDOM; done\n")
+    opponent.chmod(0o755)
+    done = run("arena.cli", "match", str(opponent), str(bot), "--pairs", "1", cwd=tmp_path)
+    one_line(done, "arena match", "bot cannot play", "ended before its first input", "no_such_module_anywhere")
 
 
 def test_an_unusable_cache_folder_is_one_line(tmp_path):

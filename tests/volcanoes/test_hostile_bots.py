@@ -80,8 +80,9 @@ def test_referee_command_ends_and_kills_a_grandchild_that_dropped_its_environmen
         out = _referee("play", bot, normal, "--first-turn-ms", "3000", "--turn-ms", "500", "--json")
         assert out.returncode == 0, out.stderr
         assert json.loads(out.stdout)["reason"] in ("connection", "simultaneous", "eruptions")
-        [pid] = grandchildren(prefix)
-        assert gone_within([pid], 2), "the grandchild outlived the referee"
+        pids = grandchildren(prefix)  # the game's, and the start check's if the bot got that far in it
+        assert 1 <= len(pids) <= 2
+        assert gone_within(pids, 2), "a grandchild outlived the referee"
     finally:
         for pid in grandchildren(prefix):
             if alive(pid):
@@ -124,8 +125,8 @@ def test_arena_match_on_two_workers_ends_and_leaves_no_grandchild(mode, tmp_path
         )
         assert out.returncode == 0, out.stderr
         pids = grandchildren(prefix)
-        assert len(pids) == 4  # one per game
-        assert gone_within(pids, 2), "a grandchild outlived its game"
+        assert 4 <= len(pids) <= 5  # one per game, and the start check's if the bot got that far in it
+        assert gone_within(pids, 2), "a grandchild outlived its game or the start check"
         assert "random vs setsid" in out.stdout or "setsid vs random" in out.stdout
     finally:
         for pid in grandchildren(prefix):
