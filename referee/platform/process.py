@@ -32,7 +32,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import weakref
@@ -52,6 +51,7 @@ WARM_UP_SECONDS = 600  # for a bot's warm-up command: compiling numba kernels on
 # system could not load (and of a shell whose command is not found).
 START_CHECK_S = 0.25
 LOAD_FAILED = 127
+RUN_STDERR_BYTES = 16384  # the end of the stderr kept of a check or a warm-up: the error is there
 
 
 class BotError(Exception):
@@ -160,31 +160,35 @@ def _run_owned(
     args: list[str], cwd: str | None, seconds: float, hold_input: bool = False, variables: dict | None = None
 ) -> tuple[int | None, str]:
     """Run `args` in a `ProcessTree` of its own, its output discarded, for at most `seconds`: its
-    exit status (None: it still ran, and was ended) and its stderr; everything it started is ended
-    either way (its stderr in a file, not a pipe: a process it left behind cannot hold the reading
-    up). Its input: none, or with `hold_input` a pipe held open and never written (a bot waits
-    there as for a referee); `variables` added to its environment. OSError when it cannot start."""
+    exit status (None: it still ran, and was ended) and the end of its stderr (the last
+    `RUN_STDERR_BYTES`: a flood is neither held in memory nor written to disk, and a process it left
+    behind cannot hold the reading up); everything it started is ended either way. Its input: none,
+    or with `hold_input` a pipe held open and never written (a bot waits there as for a referee);
+    `variables` added to its environment. OSError when it cannot start."""
     tree = ProcessTree()
+    env = {**os.environ, **variables} if variables else None
     stdin = subprocess.PIPE if hold_input else subprocess.DEVNULL
-    with tempfile.TemporaryFile() as stderr:
-        try:
-            env = {**os.environ, **variables} if variables else None
-            proc = tree.start(args, env=env, cwd=cwd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=stderr)
-        except OSError:
-            tree.end(None)
-            raise
-        try:
-            code = proc.wait(timeout=seconds)
-        except subprocess.TimeoutExpired:
-            code = None
-        finally:
-            tree.end(proc)
-            proc.wait()
-            tree.forget()
-            if proc.stdin is not None:
-                proc.stdin.close()
-        stderr.seek(0)
-        return code, stderr.read().decode("utf-8", "replace")
+    try:
+        proc = tree.start(args, env=env, cwd=cwd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    except OSError:
+        tree.end(None)
+        raise
+    sink = _StderrSink(proc.stderr.fileno(), RUN_STDERR_BYTES, keep_end=True)
+    sink.start()
+    try:
+        code = proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        code = None
+    finally:
+        tree.end(proc)
+        proc.wait()
+        tree.forget()
+        sink.stop(1.0)
+        said = sink.take()
+        for pipe in (proc.stdin, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+    return code, said
 
 
 def _why_not_started(exc: OSError, program: str, cwd: str | None) -> str:

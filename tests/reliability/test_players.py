@@ -138,3 +138,16 @@ def test_an_unusable_cache_folder_is_one_line(tmp_path):
         "arena.cli", "match", str(bot), "random", "--pairs", "1", cwd=tmp_path, env={"XDG_CACHE_HOME": str(blocked)}
     )
     one_line(done, "arena match", str(blocked))
+
+
+def test_a_start_that_floods_stderr_is_read_in_bounded_memory():
+    """The check keeps the end of what a program says (its error is there), not all of it."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # (kilobytes on Linux)
+    flood = "head -c 400000000 /dev/zero >&2"
+    check_command(["sh", "-c", f"{flood}; read line"])  # still waiting after its flood: taken
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 100_000
+    with pytest.raises(BotStartError) as error:
+        check_command(["sh", "-c", "head -c 3000000 /dev/zero >&2; echo >&2; echo the last line >&2; exit 1"])
+    assert str(error.value).endswith("(status 1): the last line")
