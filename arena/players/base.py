@@ -75,6 +75,12 @@ class Provider(ABC):
         """The specs it knows, for the message about a spec nobody knows ("" to say nothing)."""
         return ""
 
+    def check(self, players: list[Player], game: Game) -> None:
+        """PlayerError, in one line, for a player this machine cannot run, where that is quick to
+        know: before any player is prepared, so that a mistake is told before a long warm-up or
+        build of another player (what can be checked only once built is checked by `prepare`)."""
+        return None
+
     def prepare(self, players: list[Player], game: Game, log) -> None:
         """Get its players ready before any game's clock runs (compile, warm up), saying so on `log`;
         PlayerError for one that cannot play."""

@@ -30,24 +30,36 @@ class ProcessProvider(Provider):
     """What every process player shares: its program there (on another machine too), and warmed up
     before its games where it has a warm-up."""
 
-    def prepare(self, players: list[Player], game: Game, log) -> None:
+    def check(self, players: list[Player], game: Game) -> None:
         for player in players:
             check_runs_here(player)
+
+    def prepare(self, players: list[Player], game: Game, log) -> None:
+        for player in players:
+            check_runs_here(player)  # (once a process: at once where `check` ran first)
             try:
                 warm_up(player.target, player.cwd, log, label=player.label)
             except BotStartError as exc:
                 raise PlayerError(f"{player.label} cannot play: {exc}") from None
 
 
+_runs_here: set[tuple[str, str | None, str]] = set()  # the players this process found it runs
+
+
 def check_runs_here(player: Player) -> None:
-    """PlayerError, in one line, when this machine cannot run the program of `player`'s command
-    (`check_command`: missing, not executable, or not started here: a build of another processor or
-    system, an interpreter or a library missing). On a cluster's machine that is the machine's
-    failure: its games are played elsewhere."""
+    """PlayerError, in one line, when this machine cannot run `player`'s command (`check_command`:
+    its program missing, not executable, or not started here: a build of another processor or
+    system, an interpreter or a library missing; or the command ends before its first input: a
+    module missing, a syntax error). Once a process for each command and version. On a cluster's
+    machine that is the machine's failure: its games are played elsewhere."""
+    key = (player.target, player.cwd, player.version)
+    if key in _runs_here:
+        return
     try:
         check_command(player.target, player.cwd)
     except BotStartError as exc:
         raise PlayerError(f"{player.label} cannot play: {exc}") from None
+    _runs_here.add(key)
 
 
 class Files(ProcessProvider):

@@ -96,12 +96,17 @@ def prepare(players: list[Player], game: Game, log=None) -> None:
     """The game and its players ready before any game's clock runs: the referee there, each player
     compiled, built or warmed up by its provider (saying so on `log`), once in this process."""
     log = log or sys.stderr
+    pending = [
+        (provider, [p for p in players if p.kind in provider.kinds and _key(p) not in _prepared])
+        for provider in providers(game)
+    ]
+    pending = [(provider, own) for provider, own in pending if own]
+    for provider, own in pending:  # (a player that cannot run is told before any long preparation)
+        provider.check(own, game)
     game.prepare(log)
-    for provider in providers(game):
-        own = [player for player in players if player.kind in provider.kinds and _key(player) not in _prepared]
-        if own:
-            provider.prepare(own, game, log)
-            _prepared.update(_key(player) for player in own)
+    for provider, own in pending:
+        provider.prepare(own, game, log)
+        _prepared.update(_key(player) for player in own)
 
 
 def _key(player: Player) -> tuple:

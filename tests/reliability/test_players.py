@@ -119,13 +119,11 @@ def test_arena_refuses_a_player_that_cannot_run(unrunnable, tmp_path, what, word
 
 
 def test_arena_refuses_a_python_file_that_ends_before_its_first_input(tmp_path):
-    """Its games would all be crashes: the run stops before the first, saying what the bot said."""
+    """Its games would all be crashes: the run stops before the first, saying what the bot said,
+    and before the other player's kernels are compiled (nothing is said before the refusal)."""
     bot = tmp_path / "bot.py"
     bot.write_text("import no_such_module_anywhere\n")
-    opponent = tmp_path / "opponent"  # (a bot with no warm-up: nothing is said before the refusal)
-    opponent.write_text("#!/bin/sh\nwhile read line; do echo RANDOM; done\n")
-    opponent.chmod(0o755)
-    done = run("arena.cli", "match", str(opponent), str(bot), "--pairs", "1", cwd=tmp_path)
+    done = run("arena.cli", "match", "random", str(bot), "--pairs", "1", cwd=tmp_path)
     one_line(done, "arena match", "bot cannot play", "ended before its first input", "no_such_module_anywhere")
 
 
