@@ -93,15 +93,16 @@ _prepared: set[tuple] = set()  # the players this process has prepared: each onc
 
 
 def prepare(players: list[Player], game: Game, log=None) -> None:
-    """The game and its players ready before any game's clock runs: the referee there, each player
-    compiled, built or warmed up by its provider (saying so on `log`), once in this process."""
+    """The game and its players ready before any game's clock runs: every player checked first by
+    its provider (one that cannot run here is told before any long preparation), then the referee
+    there, each player compiled, built or warmed up (saying so on `log`), once in this process."""
     log = log or sys.stderr
     pending = [
         (provider, [p for p in players if p.kind in provider.kinds and _key(p) not in _prepared])
         for provider in providers(game)
     ]
     pending = [(provider, own) for provider, own in pending if own]
-    for provider, own in pending:  # (a player that cannot run is told before any long preparation)
+    for provider, own in pending:
         provider.check(own, game)
     game.prepare(log)
     for provider, own in pending:
