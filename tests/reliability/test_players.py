@@ -5,6 +5,7 @@ a cache folder that cannot be used is one line too."""
 
 from __future__ import annotations
 
+import resource
 import sys
 
 import pytest
@@ -140,8 +141,6 @@ def test_an_unusable_cache_folder_is_one_line(tmp_path):
 
 def test_a_start_that_floods_stderr_is_read_in_bounded_memory():
     """The check keeps the end of what a program says (its error is there), not all of it."""
-    import resource
-
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # (kilobytes on Linux)
     flood = "head -c 400000000 /dev/zero >&2"
     check_command(["sh", "-c", f"{flood}; read line"])  # still waiting after its flood: taken
