@@ -56,7 +56,7 @@ def check_runs_here(player: Player) -> None:
     if key in _runs_here:
         return
     try:
-        check_command(player.target, player.cwd)
+        check_command(player.target, player.cwd, shown=player.spec)
     except BotStartError as exc:
         raise PlayerError(f"{player.label} cannot play: {exc}") from None
     _runs_here.add(key)

@@ -125,7 +125,7 @@ def test_arena_refuses_a_python_file_that_ends_before_its_first_input(tmp_path):
     bot = tmp_path / "bot.py"
     bot.write_text("import no_such_module_anywhere\n")
     done = run("arena.cli", "match", "random", str(bot), "--pairs", "1", cwd=tmp_path)
-    one_line(done, "arena match", "bot cannot play", "ended before its first input", "no_such_module_anywhere")
+    one_line(done, "arena match", f"bot cannot play: {bot} ended before its first input", "no_such_module_anywhere")
 
 
 def test_an_unusable_cache_folder_is_one_line(tmp_path):
