@@ -45,6 +45,10 @@ from arena.errors import UsageError
 BUILD_FORMAT = "caldera build 2"  # part of every hash: change it when a build's folder changes
 CUSTOM = "custom"  # the language of a build made by the user's own commands
 DEFAULT_TIMEOUT_S = 600.0
+# A build's output kept in its log: one that writes more (a loop that prints) is stopped there,
+# before it fills the disk the runs' databases are on. Looked at every STEP_POLL_S.
+BUILD_LOG_BYTES = 64_000_000
+STEP_POLL_S = 0.05
 IGNORED_FOLDERS = {"target", "build", "bin", "obj", "node_modules", "__pycache__"}
 MAX_FILES, MAX_BYTES = 2000, 50_000_000  # a bot's folder, not a repository with its data
 EXITED = "exited: "  # a failed step's reason starts with it when its log says more
@@ -373,8 +377,9 @@ def _make(plan: Plan, inputs: Path, how: dict, timeout_s: float) -> None:
 
 def _step(step: tuple[str, ...], cwd: Path, log, timeout_s: float) -> str | None:
     """Run one step, its output into `log`; None if it succeeded, else what went wrong (EXITED
-    first: see the log). A step of one string is a
-    shell command line (a declared build command); its whole process group ends on a timeout."""
+    first: see the log). A step of one string is a shell command line (a declared build command);
+    its whole process group ends on a timeout, or once its output passes BUILD_LOG_BYTES (the log
+    then cut there)."""
     shell = len(step) == 1
     log.write(f"{COMMAND_PREFIX}{step[0] if shell else shlex.join(step)}\n")
     log.flush()
@@ -391,17 +396,32 @@ def _step(step: tuple[str, ...], cwd: Path, log, timeout_s: float) -> str | None
     except OSError as exc:
         return f"cannot run {step[0]}: {exc.strerror or exc}"
     program = "the build command" if shell else step[0]
+    deadline = time.monotonic() + timeout_s
     try:
-        status = process.wait(timeout=max(timeout_s, 0.001))
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-        return f"the build took longer than {timeout_s:.0f} s"
+        while True:
+            try:
+                status = process.wait(timeout=min(STEP_POLL_S, max(deadline - time.monotonic(), 0.001)))
+                break
+            except subprocess.TimeoutExpired:
+                if os.fstat(log.fileno()).st_size > BUILD_LOG_BYTES:
+                    _end_group(process)
+                    os.truncate(log.fileno(), BUILD_LOG_BYTES)
+                    return f"{program} wrote more than {BUILD_LOG_BYTES // 1_000_000} MB of output"
+                if time.monotonic() >= deadline:
+                    return f"the build took longer than {timeout_s:.0f} s"
     finally:
-        if process.returncode is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        _end_group(process)
     return None if status == 0 else f"{EXITED}{program} exited with status {status}"
+
+
+def _end_group(process: subprocess.Popen) -> None:
+    """Kill a step still running, with its process group, and reap it."""
+    if process.returncode is None:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait()
 
 
 def _failed(plan: Plan, partial: Path, failure: str) -> None:

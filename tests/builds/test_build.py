@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.builds import build as build_module
 from arena.builds import languages
 from arena.builds.build import BuildError, build, changed, make, plan
 from arena.builds.revisions import SourceError
@@ -144,6 +145,18 @@ def test_declared_build_and_run_commands(tmp_path):
         )
     with pytest.raises(SourceError, match="needs a run command too"):
         build(tmp_path / "bot", build_command="sh make.sh", cache=tmp_path / "cache")
+
+
+def test_a_build_that_floods_its_output_is_stopped_and_its_log_cut(tmp_path, monkeypatch):
+    """A build command in a loop that prints is ended at the limit of its log, not at its timeout
+    with the disk full."""
+    monkeypatch.setattr(build_module, "BUILD_LOG_BYTES", 1_000_000)
+    write(tmp_path / "bot", "make.sh", "yes 'a line of a build that never ends'\n")
+    with pytest.raises(
+        BuildError, match=r"the build command wrote more than 1 MB of output \(the whole log: "
+    ) as failed:
+        build(tmp_path / "bot", build_command="sh make.sh", run_command="true", cache=tmp_path / "cache")
+    assert failed.value.log.stat().st_size == 1_000_000
 
 
 def test_builds_of_the_same_source_at_once_make_one_build(tmp_path):
