@@ -23,7 +23,7 @@ from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
 from referee.platform.bot_env import SEED_VARIABLE
-from referee.platform.process import BotError, BotProcess, _processes, descendants, signal_each, signal_name
+from referee.platform.process import BotError, BotProcess, descendants, process_table, signal_each, signal_name
 
 from arena.errors import UsageError
 from arena.games.base import Outcome, Player, RefereeFailure, Seconds, stderr_gist
@@ -213,7 +213,7 @@ def _stop_and_kill_tree(root: int, seconds: float = 3.0) -> None:
     stopped: set[int] = set()
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        table = _processes()
+        table = process_table()
         tree = {root} | descendants(table, [root])
         fresh = [pid for pid in tree - stopped if table.get(pid, (0, 0, 0, "X", 0))[3] not in ("Z", "X")]
         if not fresh:

@@ -709,7 +709,7 @@ def containment() -> str:
     return f"{TOKEN}: a token in each bot's environment, its session, and orphans adopted as their subreaper"
 
 
-def _processes() -> dict[int, tuple[int, int, int, str, int]]:
+def process_table() -> dict[int, tuple[int, int, int, str, int]]:
     """Every process visible now: pid -> (parent pid, process group, session id, state letter,
     start time in clock ticks since boot), newest first (`_pids_newest_first`). {} without /proc."""
     table = {}
@@ -772,7 +772,7 @@ def _stat(pid: int) -> tuple[int, int, int, str, int] | None:
 
 
 def descendants(table: dict[int, tuple], roots: Iterable[int]) -> set[int]:
-    """The processes of `table` (`_processes()`) that descend from any of `roots`."""
+    """The processes of `table` (`process_table()`) that descend from any of `roots`."""
     children: dict[int, list[int]] = {}
     for pid, (ppid, *_) in table.items():
         children.setdefault(ppid, []).append(pid)
