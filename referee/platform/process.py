@@ -1055,15 +1055,19 @@ class BotProcess:
 
         Returns the line (without its end) and the seconds taken, measured from the start of sending,
         less the time this thread meanwhile waited for a processor (`clock`). Raises BotTimeout or
-        BotExited.
+        BotExited. A bot that answers without reading its input and exits (a solver that prints a
+        known answer) has answered: the line it wrote is read though the input found no reader.
         """
         bot_ran, bot_waited = self.cpu_times()  # read before the clock starts: the bot's time is not ours
         waited = waited_for_cpu()
         start = time.perf_counter()
         deadline = start + timeout
         try:
-            self.send(lines, timeout)
-            line = self._read_line(deadline)
+            try:
+                self.send(lines, timeout)
+            except BotExited:  # it ended without reading: an answer it wrote first is still its answer
+                pass
+            line = self._read_line(deadline)  # (BotExited at the end of its output)
         except BotTimeout as exc:
             ran_now, waited_now = self.cpu_times()
             exc.ran, exc.waited = max(ran_now - bot_ran, 0.0), max(waited_now - bot_waited, 0.0)

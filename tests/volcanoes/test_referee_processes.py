@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.platform.process import BotProcess
+from referee.platform.process import BotExited, BotProcess
 from referee.volcanoes.match import Settings, play_game
 
 SCRIPTS = Path(__file__).parent / "scripts"
@@ -153,6 +153,26 @@ def test_lowercase_answers_are_accepted():
     result, _ = _hostile_game(hostile("lowercase"), hostile("normal"), first_turn_ms=3000, turn_ms=300)
     assert result.reason in ("connection", "simultaneous", "eruptions")
     assert result.turn_log[0].received == "n01" and result.turn_log[0].move == "N01"
+
+
+def _until_exited(bot: BotProcess, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while bot.running() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not bot.running()
+
+
+def test_an_answer_written_by_a_bot_that_then_exited_unread_is_its_answer():
+    """A solver that prints a known answer without reading its input, and exits: the input finds no
+    reader (a broken pipe), yet what it wrote is read as its answer; one that wrote nothing exited."""
+    with BotProcess([sys.executable, "-S", "-c", "print('A2 B3')"]) as answers:
+        _until_exited(answers)  # (gone before it is asked)
+        line, _ = answers.ask(["x" * 100_000], 5.0)
+    assert line == "A2 B3"
+    with BotProcess([sys.executable, "-S", "-c", "pass"]) as silent:
+        _until_exited(silent)
+        with pytest.raises(BotExited, match="exited with code 0"):
+            silent.ask(["x" * 100_000], 5.0)
 
 
 def test_a_megabyte_of_stderr_a_turn_is_drained_and_bounded():
