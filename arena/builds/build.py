@@ -378,8 +378,8 @@ def _make(plan: Plan, inputs: Path, how: dict, timeout_s: float) -> None:
 def _step(step: tuple[str, ...], cwd: Path, log, timeout_s: float) -> str | None:
     """Run one step, its output into `log`; None if it succeeded, else what went wrong (EXITED
     first: see the log). A step of one string is a shell command line (a declared build command);
-    its whole process group ends on a timeout, or once its output passes BUILD_LOG_BYTES (the log
-    then cut there)."""
+    its whole process group ends with it, on a timeout, or once its output passes BUILD_LOG_BYTES
+    (the log then cut there)."""
     shell = len(step) == 1
     log.write(f"{COMMAND_PREFIX}{step[0] if shell else shlex.join(step)}\n")
     log.flush()
@@ -415,13 +415,13 @@ def _step(step: tuple[str, ...], cwd: Path, log, timeout_s: float) -> str | None
 
 
 def _end_group(process: subprocess.Popen) -> None:
-    """Kill a step still running, with its process group, and reap it."""
-    if process.returncode is None:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait()
+    """Kill a step's process group: the step if it still runs, and what it left running there (a
+    process in the background that would go on writing to the log); reap the step."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):  # (the group is gone)
+        pass
+    process.wait()
 
 
 def _failed(plan: Plan, partial: Path, failure: str) -> None:

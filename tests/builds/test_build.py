@@ -5,6 +5,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -157,6 +158,13 @@ def test_a_build_that_floods_its_output_is_stopped_and_its_log_cut(tmp_path, mon
     ) as failed:
         build(tmp_path / "bot", build_command="sh make.sh", run_command="true", cache=tmp_path / "cache")
     assert failed.value.log.stat().st_size == 1_000_000
+    # A step that leaves a printing loop behind in its group: the loop ends with the step.
+    write(tmp_path / "bot", "make.sh", "(while :; do echo still printing; sleep 0.01; done) &\n")
+    built = build(tmp_path / "bot", build_command="sh make.sh", run_command="true", cache=tmp_path / "cache")
+    log = built.log
+    size = log.stat().st_size
+    time.sleep(0.3)
+    assert log.stat().st_size == size
 
 
 def test_builds_of_the_same_source_at_once_make_one_build(tmp_path):
