@@ -204,6 +204,8 @@ def _why_not_started(exc: OSError, program: str, cwd: str | None) -> str:
             "build it on this machine, or on one of the same processor and system"
         )
     if exc.errno == errno.ENOENT and path.is_file():
+        if kind.endswith(programs.CARRIAGE_RETURN):  # the system looks for "/bin/sh\r"
+            return f"it is {kind}: save it with Unix line endings (dos2unix does it)"
         if kind.startswith(programs.SCRIPT):
             return f"it is {kind}, an interpreter this machine does not have"
         return f"it is {kind}, whose loader this machine does not have (a program built on another system)"

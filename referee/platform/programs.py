@@ -23,6 +23,7 @@ _ELF_MACHINES = {
 }
 NOT_A_PROGRAM = "neither a program nor a script (no #! line)"
 SCRIPT = "a script run by "
+CARRIAGE_RETURN = "its #! line ended by a carriage return (Windows line endings)"
 _MACH_O = (b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf", b"\xce\xfa\xed\xfe", b"\xcf\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
 
 
@@ -34,7 +35,7 @@ def this_machine() -> str:
 def describe(path: str | Path) -> str:
     """What the file at `path` is, as a program: `an ELF program for ARM 64-bit (AArch64)`, `a macOS
     (Mach-O) program`, `a Windows program`, `a script run by /usr/bin/pypy3` (SCRIPT and its
-    interpreter), or NOT_A_PROGRAM."""
+    interpreter, then CARRIAGE_RETURN where its #! line ends so), or NOT_A_PROGRAM."""
     try:
         with open(path, "rb") as f:
             head = f.read(256)
@@ -49,6 +50,9 @@ def describe(path: str | Path) -> str:
     if head[:2] == b"MZ":
         return "a Windows program"
     if head[:2] == b"#!":
-        line = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").strip()
-        return SCRIPT + line if line else "a script whose #! line names nothing"
+        first = head[2:].split(b"\n", 1)[0]
+        line = first.decode("utf-8", "replace").strip()
+        if not line:
+            return "a script whose #! line names nothing"
+        return f"{SCRIPT}{line}, {CARRIAGE_RETURN}" if first.endswith(b"\r") else SCRIPT + line
     return NOT_A_PROGRAM

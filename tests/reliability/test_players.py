@@ -37,7 +37,9 @@ def unrunnable(tmp_path):
     quits.write_text("#!/bin/sh\necho 'quits: cannot open weights.bin' >&2\nexit 1\n")
     crashes = tmp_path / "crashes"
     crashes.write_text("#!/bin/sh\nkill -SEGV $$\n")
-    for made in (bare, missing, library, quits, crashes):
+    windows = tmp_path / "windows"
+    windows.write_bytes(b"#!/bin/sh\r\nwhile read line; do echo RANDOM; done\r\n")
+    for made in (bare, missing, library, quits, crashes, windows):
         made.chmod(0o755)
     return {
         "not executable": str(script),
@@ -50,6 +52,7 @@ def unrunnable(tmp_path):
         "ends at once": str(quits),
         "killed at once": str(crashes),
         "a module missing": f"{sys.executable} -c 'import no_such_module_anywhere'",
+        "Windows line endings": str(windows),
     }
 
 
@@ -66,6 +69,7 @@ def unrunnable(tmp_path):
         ("ends at once", ["ended before its first input (status 1)", "cannot open weights.bin"]),
         ("killed at once", ["ended before its first input (killed by SIGSEGV)"]),
         ("a module missing", ["ended before its first input (status 1)", "No module named 'no_such_module_anywhere'"]),
+        ("Windows line endings", ["cannot start on this machine", "carriage return", "dos2unix"]),
     ],
 )
 def test_check_command_says_why_a_program_cannot_run(unrunnable, what, words):
