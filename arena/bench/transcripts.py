@@ -27,7 +27,7 @@ from pathlib import Path
 
 from referee.platform.clock import waited_for_cpu
 from referee.platform.files import write_atomic
-from referee.platform.process import BotError, BotProcess
+from referee.platform.process import BotError, BotExited, BotProcess
 
 from arena.bench.record import ANSWERED, GIVEN
 from arena.errors import UsageError
@@ -260,20 +260,26 @@ def replay(
     i = 0
     try:
         with BotProcess(command, cwd=cwd, env=env, seed=transcript.seed) as bot:
-            for i, turn in enumerate(transcript.turns):
-                answer, seconds = _ask(bot, turn, first_s if i == 0 else turn_s)
-                if i == 0:
-                    replayed.first_s = time.perf_counter() - started
-                else:
-                    replayed.later_s.append(seconds)
-                problem = check(turn, answer) if check else None
-                if problem:
-                    raise TranscriptError(
-                        f"{command!r} answered {answer[0][:40]!r} on {transcript.where(i)}, {problem}"
-                    )
-                replayed.answers.append(answer)
-                replayed.stderr.append(bot.take_stderr())
-    except BotError as exc:
+            try:
+                for i, turn in enumerate(transcript.turns):
+                    answer, seconds = _ask(bot, turn, first_s if i == 0 else turn_s)
+                    if i == 0:
+                        replayed.first_s = time.perf_counter() - started
+                    else:
+                        replayed.later_s.append(seconds)
+                    problem = check(turn, answer) if check else None
+                    if problem:
+                        raise TranscriptError(
+                            f"{command!r} answered {answer[0][:40]!r} on {transcript.where(i)}, {problem}"
+                        )
+                    replayed.answers.append(answer)
+                    replayed.stderr.append(bot.take_stderr())
+            except BotExited as exc:  # (what it said last, an exception's message, says why)
+                said = bot.take_stderr().strip().splitlines()
+                raise TranscriptError(
+                    f"{command!r} on {transcript.where(i)}: {exc}" + (f": {said[-1]}" if said else "")
+                ) from None
+    except BotError as exc:  # it could not start, or answered too late
         raise TranscriptError(f"{command!r} on {transcript.where(i)}: {exc}") from None
     return replayed
 

@@ -199,6 +199,10 @@ def test_a_bot_that_exits_or_answers_nonsense_is_a_clear_error(tmp_path):
     (tmp_path / "mute.py").write_text("import sys\nsys.exit(3)\n")
     out = _bench("--bot", f"{sys.executable} {tmp_path / 'mute.py'}", "--rounds", "4", "--positions", "3")
     assert out.returncode == 2 and out.stderr.startswith("arena bench: ") and "exited with code 3" in out.stderr
+    (tmp_path / "broken.py").write_text("import no_such_module_anywhere\n")  # why it exited: what it said last
+    out = _bench("--bot", f"{sys.executable} {tmp_path / 'broken.py'}", "--rounds", "4", "--positions", "3")
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "exited with code 1: ModuleNotFoundError: No module named 'no_such_module_anywhere'" in out.stderr
     (tmp_path / "wrong.py").write_text(BOT.format(sleep=0).replace("valid[0]", '"Z99"'))
     out = _bench("--bot", f"{sys.executable} {tmp_path / 'wrong.py'}", "--rounds", "4", "--positions", "3")
     assert out.returncode == 2 and "answered 'Z99' on position 1, not a legal move" in out.stderr
