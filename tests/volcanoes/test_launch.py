@@ -46,7 +46,7 @@ def _children(pid: int) -> list[int]:
 def _dead(pid: int) -> bool:
     try:
         return _state(pid) == "Z"
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # (reaped before the open, or during the read)
         return True
 
 
