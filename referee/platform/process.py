@@ -105,12 +105,13 @@ def split_command(command: str | Sequence[str]) -> list[str]:
 def check_command(command: str | Sequence[str], cwd: str | None = None, shown: str | None = None) -> list[str]:
     """The command's argument list, once its program is known to run: found on PATH, or a file
     (relative to `cwd`) that is executable, and the command started here waits for its first input
-    (`check_starts`). BotStartError saying what is wrong otherwise; the one rule of every command
+    (`_check_starts`). BotStartError saying what is wrong otherwise; the one rule of every command
     that runs a player (`referee volcanoes play`, the arena, on each of a cluster's machines) before
     any game. The program is the one `env` and its assignments run, if the command begins with them.
     `shown`: what the user calls the command (a pinned copy's command is not what they typed)."""
     args = split_command(command)
-    run = args[program_index(args) :]
+    first = program_index(args)
+    run, assignments = args[first:], dict(word.split("=", 1) for word in args[1:first])
     program = run[0]
     if os.sep not in program:
         if shutil.which(program) is None:
@@ -124,20 +125,18 @@ def check_command(command: str | Sequence[str], cwd: str | None = None, shown: s
         if not os.access(path, os.X_OK):
             hint = f"run it by its interpreter ({sys.executable} {program}) or " if path.suffix == ".py" else ""
             raise BotStartError(f"{program} is not executable: {hint}make it so (chmod +x {program})")
-    check_starts(args, cwd, shown)
+    _check_starts(run, assignments, cwd, shown)
     return args
 
 
-def check_starts(args: list[str], cwd: str | None = None, shown: str | None = None) -> None:
-    """BotStartError when the command `args` cannot play here: started once with its input open and
-    nothing written to it, it must start (not a program of another processor or system, nor a
-    script whose interpreter is not here) and still run after START_CHECK_S, waiting for its first
-    input as every bot does (not ended by a missing library, module or file, or a syntax error);
-    then it is ended, with everything it started. It is started, not read, because only the system
+def _check_starts(run: list[str], assignments: dict[str, str], cwd: str | None, shown: str | None) -> None:
+    """BotStartError when the program and arguments `run` (`env`'s `assignments` in its environment)
+    cannot play here: started once with its input open and nothing written to it, it must start
+    (not a program of another processor or system, nor a script whose interpreter is not here) and
+    still run after START_CHECK_S, waiting for its first input as every bot does (not ended by a
+    missing library, module or file, or a syntax error); then it is ended, with everything it started. It is started, not read, because only the system
     and the interpreter know all it needs; a failure seen later than START_CHECK_S (a slow virtual
     machine's start) is still each game's crash. `shown`: the command as that message names it."""
-    first = program_index(args)
-    run, assignments = args[first:], dict(word.split("=", 1) for word in args[1:first])
     try:  # (the program itself, not `env`: the system's reason when it cannot start is about the program)
         code, said = _run_owned(run, cwd, START_CHECK_S, hold_input=True, variables=assignments)
     except OSError as exc:
