@@ -63,9 +63,6 @@ def _around_tables():
 
 _AROUND = _around_tables()
 _A0, _A1, _A2, _A3, _A4, _A5, _A6, _A7, _A8, _A9 = _AROUND
-# 1 where a cell is empty / not empty (bytes ops find the tiles an eruption emptied at C speed).
-_IS_EMPTY = bytes(1 if c == EMPTY else 0 for c in range(256))
-_NOT_EMPTY = bytes(0 if c == EMPTY else 1 for c in range(256))
 # A connection holds at least this many tiles; a lone component this much smaller cannot be
 # completed by one tile.
 _FEWEST_AROUND = 11
@@ -170,9 +167,8 @@ def decisive_playout(
         if who == 0:
             if 7 in board or 1 in board:
                 erupting = _tiles_at(board, 7) + _tiles_at(board, 1)
-                before = bytes(board)
                 board = board.translate(_GROWN)
-                result = _resolve(board, before, erupting, own, threats, node, par, cm)
+                result = _resolve(board, erupting, own, threats, node, par, cm)
                 if result:
                     return result
             else:
@@ -228,30 +224,25 @@ def decisive_playout(
         c += who
         board[t] = c
         if c == 8 or c == 0:
-            before = bytes(board)
-            result = _resolve(board, before, [t], own, threats, node, par, cm)
+            result = _resolve(board, [t], own, threats, node, par, cm)
             if result:
                 return result
     return DRAW
 
 
-def _resolve(board, before: bytes, erupting, own, threats, node, par, cm) -> int:
+def _resolve(board, erupting, own, threats, node, par, cm) -> int:
     """Erupt `erupting` on `board`, bring the union-find, the owned tiles and the threats up to
-    date (`before`: the board before the eruption); the outcome."""
+    date; the outcome."""
     fresh = []
-    if _erupt(board, erupting, fresh) > MAX_ERUPTION_PHASES:
+    emptied = []
+    if _erupt(board, erupting, fresh, emptied) > MAX_ERUPTION_PHASES:
         return DRAW
-    emptied = int.from_bytes(before.translate(_NOT_EMPTY), "little") & int.from_bytes(
-        board.translate(_IS_EMPTY), "little"
-    )
     if emptied:
         # Tiles emptied by the eruption: they may now be placements that connect, for either player.
         mask = 0
-        raw = emptied.to_bytes(len(board), "little")
-        i = raw.find(1)
-        while i >= 0:
-            mask |= 1 << i
-            i = raw.find(1, i + 1)
+        for t in emptied:
+            if board[t] == EMPTY:
+                mask |= _BIT[t]
         own[1] &= ~mask
         own[-1] &= ~mask
         threats[1] |= mask

@@ -89,75 +89,59 @@ def is_legal(board, player: int, tile: int) -> bool:
     return EMPTY <= cell < BLUE_TOP if player > 0 else ORANGE_TOP < cell <= EMPTY
 
 
-def _erupt(board, erupting, fresh):
+def _pushed_table():
+    """The cell a tile's pushes in one phase of eruptions leave, indexed by cell * 16 + the number
+    of blue volcanoes erupting beside it + 4 * the number of orange ones (a tile has three
+    neighbours: two bits each): every push is summed against the level at the phase's start (an
+    enemy piece is pushed four levels, so destroyed), a level pushed to or across zero is
+    destroyed, and levels stop at the top. One lookup a tile replaces the sums and their cases."""
+    table = bytearray(range(256)) * 16
+    for cell in range(2 * MAX_LEVEL + 1):
+        before = cell - EMPTY
+        for code in range(16):
+            after = before
+            for owner, count in ((1, code & 3), (-1, code >> 2)):
+                after += count * (owner if before * owner >= 0 else 4 * owner)
+            if before and (before > 0) != (after > 0):
+                after = 0
+            table[cell * 16 + code] = EMPTY + max(-MAX_LEVEL, min(MAX_LEVEL, after))
+    return bytes(table)
+
+
+_PUSHED = _pushed_table()
+
+
+def _erupt(board, erupting, fresh, emptied):
     """Resolve eruptions phase by phase from the tiles in `erupting`; tiles that go from empty to
-    owned are appended to `fresh`. Returns the number of phases (stops once past the limit)."""
-    nb = _NB
+    owned are appended to `fresh`, tiles whose piece is destroyed to `emptied` (either may hold a
+    tile that changed again later). Returns the number of phases (stops once past the limit)."""
+    nb, pushed = _NB, _PUSHED
+    pushes = bytearray(N_TILES)  # each tile's pushes in a phase (blue's count + 4 * orange's), zero between
     phases = 0
     while erupting:
         phases += 1
         if phases > MAX_ERUPTION_PHASES:
             return phases
-        if len(erupting) == 1:
-            # One volcano: its three neighbours are distinct and each gets one push.
-            volcano = erupting[0]
-            erupting = []
-            if board[volcano] > EMPTY:
-                for n in nb[volcano]:
-                    c = board[n]
-                    if c == 4:
-                        board[n] = 5
-                        fresh.append(n)
-                    elif c < 4:
-                        board[n] = 4  # an enemy is pushed four levels: always destroyed
-                    elif c < 7:
-                        board[n] = c + 1
-                    elif c == 7:
-                        board[n] = 8
-                        erupting.append(n)
-            else:
-                for n in nb[volcano]:
-                    c = board[n]
-                    if c == 4:
-                        board[n] = 3
-                        fresh.append(n)
-                    elif c > 4:
-                        board[n] = 4
-                    elif c > 1:
-                        board[n] = c - 1
-                    elif c == 1:
-                        board[n] = 0
-                        erupting.append(n)
-            continue
-        # Several volcanoes at once: sum every push against the levels at the phase's start.
-        delta = {}
+        touched = []
         for volcano in erupting:
-            owner = 1 if board[volcano] > EMPTY else -1
+            weight = 1 if board[volcano] > 4 else 4
             for n in nb[volcano]:
-                x = board[n] - EMPTY
-                if x * owner >= 0:
-                    push = owner
-                else:
-                    push = -4 if x > 0 else 4
-                delta[n] = delta.get(n, 0) + push
+                if not pushes[n]:
+                    touched.append(n)
+                pushes[n] += weight
         erupting = []
-        for n, push in delta.items():
-            before = board[n] - EMPTY
-            after = before + push
-            if before == 0:
-                if after:
+        for n in touched:
+            c = board[n]
+            after = pushed[c << 4 | pushes[n]]
+            pushes[n] = 0
+            if after != c:
+                board[n] = after
+                if c == 4:
                     fresh.append(n)
-            elif (before > 0) != (after > 0):
-                after = 0  # pushed to or across zero: destroyed
-            if after >= MAX_LEVEL:
-                after = MAX_LEVEL
-                if before < MAX_LEVEL:
+                elif after == 4:
+                    emptied.append(n)
+                elif after == 8 or after == 0:
                     erupting.append(n)
-            elif after <= -MAX_LEVEL:
-                after = -MAX_LEVEL
-                if before > -MAX_LEVEL:
-                    erupting.append(n)
-            board[n] = after + EMPTY
     return phases
 
 
@@ -228,7 +212,7 @@ def play(board, player: int, tile: int) -> int:
     if c != BLUE_TOP and c != ORANGE_TOP:
         return ONGOING
     fresh = []
-    if _erupt(board, [tile], fresh) > MAX_ERUPTION_PHASES:
+    if _erupt(board, [tile], fresh, []) > MAX_ERUPTION_PHASES:
         return DRAW
     return _outcome(board, fresh) if fresh else ONGOING
 
@@ -250,7 +234,7 @@ def grow(board) -> int:
     if not erupting:
         return ONGOING
     fresh = []
-    if _erupt(board, erupting, fresh) > MAX_ERUPTION_PHASES:
+    if _erupt(board, erupting, fresh, []) > MAX_ERUPTION_PHASES:
         return DRAW
     return _outcome(board, fresh) if fresh else ONGOING
 
@@ -329,11 +313,15 @@ def _after_eruption(board, fresh, node, par, cm):
         x = board[t] - EMPTY
         if not x or (blue if x > 0 else orange):  # empty again, or its player has already won
             continue
-        k = _find(par, node[t])
+        k = node[t]
+        while par[k] != k:  # (_find, inlined here and below)
+            par[k] = k = par[par[k]]
         m = cm[k]
         for n in nb[t]:
             if (board[n] - EMPTY) * x > 0:
-                r = _find(par, node[n])
+                r = node[n]
+                while par[r] != r:
+                    par[r] = r = par[par[r]]
                 if r != k:
                     par[r] = k
                     m |= cm[r]
@@ -380,7 +368,7 @@ def random_playout(
                 erupting = _tiles_at(board, 7) + _tiles_at(board, 1)
                 board = board.translate(_GROWN)
                 fresh = []
-                if _erupt(board, erupting, fresh) > MAX_ERUPTION_PHASES:
+                if _erupt(board, erupting, fresh, []) > MAX_ERUPTION_PHASES:
                     return DRAW
                 if fresh:
                     result = _after_eruption(board, fresh, node, par, cm)
@@ -454,7 +442,7 @@ def random_playout(
         board[t] = c
         if c == 8 or c == 0:
             fresh = []
-            if _erupt(board, [t], fresh) > MAX_ERUPTION_PHASES:
+            if _erupt(board, [t], fresh, []) > MAX_ERUPTION_PHASES:
                 return DRAW
             if fresh:
                 result = _after_eruption(board, fresh, node, par, cm)
