@@ -368,9 +368,13 @@ def export(store: Store, game_id: int, folder: Path) -> Exported:
     frames = store.frames(game_id)
     config = store.config
     if frames is None:
+        policy = config.get("replays", replays.DEFAULT)
+        if replays.keeps(policy, record):
+            why = "its referee sent no view frames"
+        else:
+            why = f"the run's --replays {policy} keeps {replays.describe(policy)}"
         raise UsageError(
-            f"game {game_id} of {store.path} kept no frames (its referee sends none, or the run's --replays "
-            f"is {config.get('replays', replays.DEFAULT)}): arena serve {store.path} shows its record"
+            f"game {game_id} of {store.path} kept no frames ({why}): arena serve {store.path} shows its record"
         )
     game = stored_game(config)
     paths = game.viewer_paths()

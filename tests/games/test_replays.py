@@ -259,7 +259,12 @@ def test_a_game_is_exported_with_its_page_frames_and_viewer(tmp_path, capsys, mo
     assert "has no game 9" in capsys.readouterr().err
     none = pebbles_run(tmp_path, "--replays", "none", name="none.sqlite")
     assert main(["replay", str(none), "1", "-o", str(tmp_path / "y")]) == 2
-    assert "game 1 of" in (err := capsys.readouterr().err) and "kept no frames" in err and "none" in err
+    err = capsys.readouterr().err
+    assert "game 1 of" in err and "kept no frames (the run's --replays none keeps no game)" in err
+    volcanoes = tmp_path / "volcanoes.sqlite"  # refereed in-process: no frames, whatever the policy
+    assert main(["match", "greedy", "random", "--pairs", "1", "--quiet", "--db", str(volcanoes)]) == 0
+    assert main(["replay", str(volcanoes), "1", "-o", str(tmp_path / "z")]) == 2
+    assert "kept no frames (its referee sent no view frames)" in capsys.readouterr().err
 
 
 def test_the_report_s_page_links_each_game_to_its_viewer(tmp_path, capsys, monkeypatch):
