@@ -69,7 +69,10 @@ def resolve_source(spec: str, cache: Path | None = None, cwd: Path | None = None
     if repository is None:
         raise SourceError(f"{spec}: {text} is in no git repository, so it has no revision {revision}")
     inside = _inside(shown, repository)
-    commit, tree = tree_at(repository, revision, cache)
+    try:
+        commit, tree = tree_at(repository, revision, cache)
+    except SourceError as exc:
+        raise SourceError(f"{spec}: {exc}") from None
     path = tree / inside
     if not path.exists():
         raise SourceError(f"{spec}: {inside.as_posix()} does not exist at {revision} ({commit[:12]})")
@@ -119,8 +122,10 @@ def git(repository: Path, *args: str) -> bytes:
 
 def tree_at(repository: Path, revision: str, cache: Path | None = None) -> tuple[str, Path]:
     """(commit, tree): the repository's tree at `revision`, extracted once into the cache."""
-    # No --quiet: git then says why a revision is unknown.
-    commit = git(repository, "rev-parse", "--verify", f"{revision}^{{commit}}").decode().strip()
+    try:  # (no --quiet: git then says why a revision is unknown)
+        commit = git(repository, "rev-parse", "--verify", f"{revision}^{{commit}}").decode().strip()
+    except SourceError as exc:
+        raise SourceError(f"no commit {revision} in {repository} ({exc})") from None
     tree = (cache or cache_root()) / TREES / commit
     if not tree.is_dir():
         extract(repository, commit, tree)

@@ -30,9 +30,10 @@ class GitTrees(ProcessProvider):
         return [player.cwd]
 
 
-def project_at(revision: str, cache: Path) -> tuple[str, Path]:
-    """(commit, tree): the project's tree at `revision`, extracted once into the cache."""
+def project_at(revision: str, cache: Path, spec: str) -> tuple[str, Path]:
+    """(commit, tree): the project's tree at `revision`, extracted once into the cache, for the
+    player `spec` (which a failure names)."""
     try:
         return tree_at(PROJECT_ROOT, revision, cache)
     except SourceError as exc:
-        raise PlayerError(str(exc)) from None
+        raise PlayerError(f"{spec}: {exc}") from None

@@ -146,7 +146,7 @@ def _module_version(module: str) -> str:
 
 def _git_pin(label: str | None, spec: str, cache: Path) -> Player:
     name, revision = spec.split("@", 1)
-    commit, tree = project_at(revision, cache)
+    commit, tree = project_at(revision, cache, spec)
     module = registry.BOTS[name].module
     if not (tree / Path(*module.split("."))).with_suffix(".py").is_file():
         raise PlayerError(f"{name} does not exist at {revision} ({commit[:12]})")
@@ -159,7 +159,7 @@ def _bundle_pin(label: str | None, spec: str, cache: Path) -> Player:
     revision REV), built now and kept by its hash, run as CodinGame runs it: by a Python without
     site-packages (`-S`), so it cannot import numba or the project."""
     name, at, revision = spec[len(BUNDLE_PREFIX) :].partition("@")
-    root = project_at(revision, cache)[1] if at else PROJECT_ROOT
+    root = project_at(revision, cache, spec)[1] if at else PROJECT_ROOT
     try:
         text = build(name, root=root).text
     except BundleError as exc:
