@@ -35,6 +35,9 @@ SOURCES = {
     '#pragma GCC optimize("O3") in the source optimises it (the same page of yduf.github.io)',
     "cgarena": "CGArena (github.com/aangairbender/cgarena), assets/default_config.toml: builds a C++ bot "
     "with g++ -std=c++20 and no -O",
+    "cg-starter-output": "CodinGame's starter code: C prints each answer with printf ('DON'T FORGET THE TRAILING "
+    "\\n'), never flushing it; C++ ends each with endl; Ruby's begins 'STDOUT.sync = true # DO NOT REMOVE', "
+    "Perl's 'select(STDOUT); $| = 1; # DO NOT REMOVE'; Python's answers with print and reads with input()",
     "cg-readline": "CodinGame's JavaScript and TypeScript bots read with a global readline() "
     "(their starter code; e.g. github.com/fxlacroix/base-cg, src/Utils/IO.js: 'globally accessible "
     "like in codingame')",
@@ -86,7 +89,8 @@ LANGUAGES: tuple[Language, ...] = (
         ("main.cpp", "bot.cpp", "player.cpp", "Player.cpp"),
         ("CMakeLists.txt",),
         note="the standard is C++20 since 2024-02 (cg-cpp20); the only published command line predates it "
-        "(gnu++17), so gnu++20 is assumed. A folder with CMakeLists.txt builds with CMake, as its author wrote it",
+        "(gnu++17), so gnu++20 is assumed. A folder with CMakeLists.txt builds with CMake, as its author wrote it. "
+        "Its output is line-buffered, as C's (cg-starter-output)",
     ),
     Language(
         "c",
@@ -98,7 +102,9 @@ LANGUAGES: tuple[Language, ...] = (
         ("gcc",),
         "gcc",
         ("main.c", "bot.c", "player.c"),
-        note="CodinGame publishes no other C flag: C++'s are used (-std=gnu17 -Werror=return-type -g -pthread, no -O)",
+        note="CodinGame publishes no other C flag: C++'s are used (-std=gnu17 -Werror=return-type -g -pthread, "
+        "no -O). Its output is line-buffered (stdbuf -oL): the starter code's printf is never flushed "
+        "(cg-starter-output)",
     ),
     Language(
         "java",

@@ -70,10 +70,20 @@ def _of(language: Language, files: list[str]) -> list[str]:
     return [name for name in files if PurePosixPath(name).suffix.lower() in language.suffixes]
 
 
+# CodinGame's C starter code prints each answer with printf and never flushes it ("DON'T FORGET
+# THE TRAILING \n"; its C++ code ends each with endl, its Ruby and Perl code turn their own buffering
+# off: "DO NOT REMOVE"): there a C program's output is line-buffered, as stdbuf makes it here (C's
+# stdio, and C++'s streams synchronised with it; a program that sets its own buffering keeps it).
+# Fully buffered, as C's output into a pipe is, such a bot would keep its answers and time out.
+_LINE_BUFFERED = ("stdbuf", "-oL")
+_STDBUF = ("stdbuf", "coreutils")
+
+
 def _c_family(language: Language, root: Path, files: list[str], entry: str | None) -> Recipe:
+    run = (*_LINE_BUFFERED, f"{BUILD}/out/bot")
     if entry is None and (root / "CMakeLists.txt").is_file():
         steps = (("cmake", "-S", ".", "-B", "../out/cmake"), ("cmake", "--build", "../out/cmake"))
-        return Recipe(steps, (f"{BUILD}/out/bot",), tools=(("cmake", "cmake"),), only_program=True)
+        return Recipe(steps, run, tools=(("cmake", "cmake"), _STDBUF), only_program=True)
     compiler = "g++" if language.key == "cpp" else "gcc"
     sources = [entry] if entry else _of(language, files)
     if not sources:
@@ -81,7 +91,7 @@ def _c_family(language: Language, root: Path, files: list[str], entry: str | Non
         raise LanguageError(f"{root}: headers ({', '.join(headers[:3])}) but no {language.name} file to compile")
     include = () if entry else ("-I", ".")
     step = (compiler, *language.flags, *include, *sources, "-o", "../out/bot", *CODINGAME_LIBRARIES)
-    return Recipe((step,), (f"{BUILD}/out/bot",))
+    return Recipe((step,), run, tools=(_STDBUF,))
 
 
 def _java(language: Language, root: Path, files: list[str], entry: str | None) -> Recipe:

@@ -1158,7 +1158,7 @@ class BotProcess:
                     raise BotExited(self._exit_message())
                 left = deadline - time.perf_counter()
                 if left <= 0:
-                    raise BotTimeout("no answer in time")
+                    raise BotTimeout(self._no_answer())
                 if not sel.select(left):
                     continue
                 try:
@@ -1169,6 +1169,14 @@ class BotProcess:
                     self._pending += chunk
                 else:
                     self._stdout_closed = True
+
+    def _no_answer(self) -> str:
+        """A timeout's words, with the start of a line the bot wrote and did not end, if any (an
+        answer printed without its newline is no answer, here as on CodinGame)."""
+        if not self._pending:
+            return "no answer in time"
+        shown = bytes(self._pending[:40]).decode("utf-8", "replace") + ("..." if len(self._pending) > 40 else "")
+        return f"no answer in time: it wrote {shown!r} without ending the line"
 
     def _exit_message(self) -> str:
         try:

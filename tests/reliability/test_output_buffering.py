@@ -1,0 +1,35 @@
+"""A C or C++ bot written as CodinGame's C starter code writes it (each answer printf'd with its
+newline, never flushed) is answered each turn, as CodinGame's line-buffered output answers it: a
+pipe would keep its answers in its buffer until the timeout. An answer written without its end of
+line times out, saying what came."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from arena.builds.build import build
+from referee.platform.process import BotProcess, BotTimeout
+
+from tests.builds.helpers import needs, write
+
+# Each reads a number a turn and answers it plus one, by printf, reading on with scanf.
+PRINTF_BOT = '#include <stdio.h>\nint main(void) {\n    int n;\n    while (scanf("%d", &n) == 1) printf("%d\\n", n + 1);\n}\n'
+
+
+@pytest.mark.parametrize(("key", "name"), [("c", "bot.c"), ("cpp", "bot.cpp")])
+def test_a_bot_that_printf_s_its_answers_without_flushing_them_is_answered_each_turn(key, name, tmp_path):
+    needs(key)
+    built = build(write(tmp_path / "bot", name, PRINTF_BOT), cache=tmp_path / "cache")
+    with BotProcess(built.command, cwd=str(built.cwd)) as bot:
+        for n in (41, 6, 99):
+            assert bot.ask([str(n)], timeout=5.0)[0] == str(n + 1)
+
+
+def test_an_answer_without_its_end_of_line_times_out_saying_what_came(tmp_path):
+    script = write(tmp_path, "bot.py", "import sys, time\nsys.stdout.write('N12')\nsys.stdout.flush()\ntime.sleep(30)\n")
+    with BotProcess(f"{sys.executable} {script}") as bot:
+        with pytest.raises(BotTimeout) as caught:
+            bot.ask(["1"], timeout=1.0)
+    assert str(caught.value) == "no answer in time: it wrote 'N12' without ending the line"
