@@ -81,7 +81,9 @@ def test_what_cannot_be_found_at_a_revision_says_why(repository, tmp_path):
     cache = tmp_path / "cache"
     with pytest.raises(SourceError, match=r"src/later\.cpp does not exist at HEAD~1 \([0-9a-f]{12}\)"):
         resolve_source("src/later.cpp@HEAD~1", cache)
-    with pytest.raises(SourceError, match=r"^src/bot\.cpp@nosuchtag: no commit nosuchtag in .*\(git rev-parse .*fatal: "):
+    with pytest.raises(
+        SourceError, match=r"^src/bot\.cpp@nosuchtag: no commit nosuchtag in .*\(git rev-parse .*fatal: "
+    ):
         resolve_source("src/bot.cpp@nosuchtag", cache)
     with pytest.raises(SourceError, match="no such file or folder: src/nothing.cpp"):
         resolve_source("src/nothing.cpp", cache)

@@ -15,7 +15,9 @@ from referee.platform.process import BotProcess, BotTimeout
 from tests.builds.helpers import needs, write
 
 # Each reads a number a turn and answers it plus one, by printf, reading on with scanf.
-PRINTF_BOT = '#include <stdio.h>\nint main(void) {\n    int n;\n    while (scanf("%d", &n) == 1) printf("%d\\n", n + 1);\n}\n'
+PRINTF_BOT = (
+    '#include <stdio.h>\nint main(void) {\n    int n;\n    while (scanf("%d", &n) == 1) printf("%d\\n", n + 1);\n}\n'
+)
 
 
 @pytest.mark.parametrize(("key", "name"), [("c", "bot.c"), ("cpp", "bot.cpp")])
@@ -28,7 +30,9 @@ def test_a_bot_that_printf_s_its_answers_without_flushing_them_is_answered_each_
 
 
 def test_an_answer_without_its_end_of_line_times_out_saying_what_came(tmp_path):
-    script = write(tmp_path, "bot.py", "import sys, time\nsys.stdout.write('N12')\nsys.stdout.flush()\ntime.sleep(30)\n")
+    script = write(
+        tmp_path, "bot.py", "import sys, time\nsys.stdout.write('N12')\nsys.stdout.flush()\ntime.sleep(30)\n"
+    )
     with BotProcess(f"{sys.executable} {script}") as bot:
         with pytest.raises(BotTimeout) as caught:
             bot.ask(["1"], timeout=1.0)
