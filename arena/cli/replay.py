@@ -30,6 +30,9 @@ def cmd_replay(args) -> int:
         done = viewer.export(store, args.game, Path(args.output))
     finally:
         store.close()
+    if done.own_page:
+        print(f"wrote {done.folder}: game {args.game}'s page (index.html, whole: open it in a browser) and its record")
+        return 0
     print(
         f"wrote {done.folder}: game {args.game} ({done.frames} frames) and its viewer ({done.files} files, "
         f"{done.size / 1024:,.0f} KiB, read from {', '.join(done.paths)}). A browser runs the viewer from a web "

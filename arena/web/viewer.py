@@ -357,16 +357,25 @@ class Exported:
     files: int  # the viewer's
     size: int  # the viewer's bytes
     paths: list[str]  # where the viewer was read from
+    own_page: bool = False  # the game's own replay page, whole in index.html (no frames, no viewer)
 
 
 def export(store: Store, game_id: int, folder: Path) -> Exported:
     """Game `game_id` of a run in `folder`: its page (`index.html`), its frames, its record's page and
-    its viewer (`viewer/`), for any static server; UsageError where it cannot be shown in a viewer."""
+    its viewer (`viewer/`), for any static server; where it kept no frames, the game's own replay
+    page (Volcanoes refereed in-process: its board, move by move), which needs no server.
+    UsageError where it can be shown in neither."""
     record = store.game(game_id)
     if record is None:
         raise UsageError(f"{store.path} has no game {game_id}")
     frames = store.frames(game_id)
     config = store.config
+    own = stored_game(config).replay_page(record) if frames is None else None
+    if own is not None:
+        folder = usable_folder(folder, "the replay's folder")
+        write_atomic(folder / "index.html", own)
+        write_atomic(folder / "record.html", record_page.render(record, config))
+        return Exported(folder, 0, 0, 0, [], own_page=True)
     if frames is None:
         policy = config.get("replays", replays.DEFAULT)
         if replays.keeps(policy, record):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import os
 import sqlite3
 import sys
@@ -261,10 +262,15 @@ def test_a_game_is_exported_with_its_page_frames_and_viewer(tmp_path, capsys, mo
     assert main(["replay", str(none), "1", "-o", str(tmp_path / "y")]) == 2
     err = capsys.readouterr().err
     assert "game 1 of" in err and "kept no frames (the run's --replays none keeps no game)" in err
-    volcanoes = tmp_path / "volcanoes.sqlite"  # refereed in-process: no frames, whatever the policy
+    volcanoes = tmp_path / "volcanoes.sqlite"  # refereed in-process: no frames, its own page instead
     assert main(["match", "greedy", "random", "--pairs", "1", "--quiet", "--db", str(volcanoes)]) == 0
-    assert main(["replay", str(volcanoes), "1", "-o", str(tmp_path / "z")]) == 2
-    assert "kept no frames (its referee sent no view frames)" in capsys.readouterr().err
+    capsys.readouterr()
+    assert main(["replay", str(volcanoes), "1", "-o", str(tmp_path / "z")]) == 0
+    assert "game 1's page (index.html, whole: open it in a browser)" in capsys.readouterr().out
+    page = (tmp_path / "z" / "index.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "<title>Volcanoes, seed " in page
+    assert not re.search(r"(src|href)=\"https?:", page), "it fetches nothing"
+    assert (tmp_path / "z" / "record.html").is_file() and not (tmp_path / "z" / "viewer").exists()
 
 
 def test_the_report_s_page_links_each_game_to_its_viewer(tmp_path, capsys, monkeypatch):
