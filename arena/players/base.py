@@ -14,9 +14,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shlex
 from abc import ABC, abstractmethod
 from pathlib import Path
 
+from arena.builds.revisions import split_revision
 from arena.errors import UsageError
 from arena.games.base import Game, Player
 from arena.players.environment import env_values, with_env
@@ -32,6 +34,20 @@ def split_label(text: str) -> tuple[str | None, str]:
     """(`LABEL`, `SPEC`) of `LABEL=SPEC`, or (None, text)."""
     match = _LABEL.match(text)
     return (match.group(1), match.group(2)) if match else (None, text)
+
+
+def whole_path(spec: str) -> str | None:
+    """The file or folder a spec is, whole (`PATH` or `PATH@REV`, PATH existing): as written, so that
+    a path with spaces needs no quotes (`my bots/v2.cpp`), or as the one word of a quoted command
+    line (`'my bots/v2.cpp'`). None for a command line of several words, or a path that is nowhere."""
+    try:
+        words = shlex.split(spec)
+    except ValueError:  # an unbalanced quote: no command line, perhaps a path
+        words = []
+    for text in (spec, *words[:1]) if len(words) <= 1 else (spec,):
+        if Path(split_revision(text)[0]).exists():
+            return text
+    return None
 
 
 def hash_bytes(*chunks: bytes) -> str:

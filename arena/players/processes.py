@@ -23,7 +23,7 @@ from referee.platform.process import (
 
 from arena.builds.cache import PINS
 from arena.games.base import Game, Player
-from arena.players.base import PlayerError, Provider, hash_bytes, pin_file
+from arena.players.base import PlayerError, Provider, hash_bytes, pin_file, whole_path
 
 
 class ProcessProvider(Provider):
@@ -68,8 +68,9 @@ class Files(ProcessProvider):
     kinds = ("file",)
 
     def resolve(self, label: str | None, spec: str, game: Game, cache: Path) -> Player | None:
-        path = Path(spec)
-        if " " in spec or not path.is_file():
+        named = whole_path(spec)
+        path = Path(named) if named else None
+        if path is None or not path.is_file():
             return None
         if path.suffix != ".py" and not os.access(path, os.X_OK):
             raise PlayerError(f"player {path}: the file is not executable (chmod +x {shlex.quote(str(path))})")

@@ -30,7 +30,7 @@ from arena.builds import build as builds
 from arena.builds.languages import SCRIPTS, by_suffix
 from arena.builds.revisions import SourceError, resolve_source, split_revision
 from arena.games.base import Game, Player
-from arena.players.base import PlayerError, Provider
+from arena.players.base import PlayerError, Provider, whole_path
 from arena.players.processes import check_runs_here
 from arena.players.environment import env_split, env_values, with_env
 
@@ -47,6 +47,9 @@ class Sources(Provider):
 
     def resolve(self, label: str | None, spec: str, game: Game, cache: Path) -> Player | None:
         assignments, words = _env_and_rest(spec)
+        named = whole_path(spec)
+        if named is not None:  # (a path with spaces, quoted or not)
+            assignments, words = {}, [named]
         if len(words) != 1:
             return None
         path, revision = split_revision(words[0])

@@ -281,3 +281,20 @@ def test_a_declared_player_by_its_name_and_at_a_revision(tmp_path):
     assert "built in" in prepare(player) and answer(player) == "2\n" and player.version.endswith(":K=2")
     with pytest.raises(PlayerError, match="in no git repository"):
         arena_players.resolve("mine@HEAD~1", VOLCANOES, tmp_path / "cache", config=str(config))
+
+
+def test_a_file_or_folder_whose_path_has_spaces_is_that_path_quoted_or_not(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "my bots"
+    folder.mkdir()
+    (folder / "v2.py").write_text("print('RANDOM')\n")
+    for spec in ("my bots/v2.py", "'my bots/v2.py'"):
+        player = resolve(spec, tmp_path / "cache")
+        assert (player.kind, player.label) == ("file", "v2")
+        assert shlex.split(player.target)[-1].endswith("/v2.py") and Path(shlex.split(player.target)[-1]).is_file()
+    if languages.missing(languages.BY_KEY["c"]) is None:
+        (folder / "bot.c").write_text("int main(void) { return 0; }\n")
+        for spec in ("my bots/bot.c", "'my bots/bot.c'"):
+            assert resolve(spec, tmp_path / "cache").kind == "source"
+    with pytest.raises(PlayerError, match="unknown player 'my bots/v3.py'"):
+        resolve("my bots/v3.py", tmp_path / "cache")  # a path that is nowhere is still no player
