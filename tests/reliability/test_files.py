@@ -185,3 +185,20 @@ def test_bench_refuses_to_save_over_the_baseline_it_compares_with(tmp_path):
 def test_report_refuses_to_write_its_page_over_the_database(arena_run, tmp_path):
     db = tmp_path / "run.sqlite"
     refuses_to_write_over(db, arena_run.read_bytes(), "arena report", "arena.cli", "report", str(db), "-o", str(db))
+
+
+BOT = b"import sys\nfor line in sys.stdin:\n    print('RANDOM', flush=True)\n"
+
+
+def test_play_refuses_to_write_its_replay_over_a_bot_s_file(tmp_path):
+    bot = tmp_path / "bot.py"
+    args = ("referee.cli", "volcanoes", "play", f"python3 {bot}", "python3 -m bots.volcanoes.random")
+    refuses_to_write_over(bot, BOT, "referee volcanoes play", *args, "--replay", str(bot))
+
+
+@pytest.mark.parametrize("option", ["--record", "--save"])
+def test_bench_refuses_to_write_over_the_file_of_the_bot_it_times(option, tmp_path):
+    bot = tmp_path / "bot.py"
+    refuses_to_write_over(bot, BOT, "arena bench", "arena.cli", "bench", "--bot", str(bot), option, str(bot))
+    args = ("arena.cli", "bench", "--bot", f"python3 {bot}", "--quick", option, str(bot))
+    refuses_to_write_over(bot, BOT, "arena bench", *args)
