@@ -275,9 +275,9 @@ def replay(
                     replayed.answers.append(answer)
                     replayed.stderr.append(bot.take_stderr())
             except BotExited as exc:  # (what it said last, an exception's message, says why)
-                said = bot.take_stderr().strip().splitlines()
+                said = bot.last_stderr_line()
                 raise TranscriptError(
-                    f"{command!r} on {transcript.where(i)}: {exc}" + (f": {said[-1]}" if said else "")
+                    f"{command!r} on {transcript.where(i)}: {exc}" + (f": {said}" if said else "")
                 ) from None
     except BotError as exc:  # it could not start, or answered too late
         raise TranscriptError(f"{command!r} on {transcript.where(i)}: {exc}") from None

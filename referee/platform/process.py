@@ -52,6 +52,7 @@ WARM_UP_SECONDS = 600  # for a bot's warm-up command: compiling numba kernels on
 START_CHECK_S = 0.25
 LOAD_FAILED = 127
 RUN_STDERR_BYTES = 16384  # the end of the stderr kept of a check or a warm-up: the error is there
+TAIL_BYTES = 1024  # the end of all a bot wrote on stderr, kept for its last line (`last_stderr_line`)
 
 
 class BotError(Exception):
@@ -297,6 +298,7 @@ class _StderrSink(threading.Thread):
         self._lock = threading.Lock()
         self._kept = bytearray()
         self._dropped = 0
+        self._tail = bytearray()  # the last TAIL_BYTES of all it read, taken or not: its last words
         self._open = True  # until the end of the pipe, or stop(): the descriptor may be reused after
         self._wake_read, self._wake_write = os.pipe()
         os.set_blocking(fd, False)
@@ -331,6 +333,8 @@ class _StderrSink(threading.Thread):
             if not chunk:
                 self._open = False
                 return False
+            self._tail += chunk
+            del self._tail[:-TAIL_BYTES]
             if self._keep_end:
                 self._kept += chunk
                 excess = max(len(self._kept) - self._limit, 0)
@@ -357,6 +361,14 @@ class _StderrSink(threading.Thread):
                 os.close(fd)
             except OSError:
                 pass
+
+    def last_line(self) -> str:
+        """The last line it wrote that is not blank, whole or not ("" if none): most often why it
+        ended (an exception's message), past whatever `take` kept of its turn."""
+        with self._lock:
+            self._drain()
+            lines = self._tail.decode("utf-8", "replace").strip().splitlines()
+        return lines[-1].strip() if lines else ""
 
     def take(self) -> str:
         with self._lock:
@@ -1109,6 +1121,11 @@ class BotProcess:
     def take_stderr(self) -> str:
         """What the bot wrote on stderr since the last call (bounded)."""
         return self._stderr.take()
+
+    def last_stderr_line(self) -> str:
+        """The last line the bot wrote on stderr that is not blank ("" if none): after it exited,
+        most often why (an exception's message)."""
+        return self._stderr.last_line()
 
     def _send(self, data: bytes, deadline: float) -> None:
         view = memoryview(data)

@@ -203,6 +203,12 @@ def test_a_bot_that_exits_or_answers_nonsense_is_a_clear_error(tmp_path):
     out = _bench("--bot", f"{sys.executable} {tmp_path / 'broken.py'}", "--rounds", "4", "--positions", "3")
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert "exited with code 1: ModuleNotFoundError: No module named 'no_such_module_anywhere'" in out.stderr
+    # Its last words come through past what its turn kept of its stderr (the first 4 KiB).
+    (tmp_path / "talker.py").write_text(
+        "import sys\nsys.stderr.write('x' * 9000 + '\\n')\nsys.exit('no weights.bin')\n"
+    )
+    out = _bench("--bot", f"{sys.executable} {tmp_path / 'talker.py'}", "--rounds", "4", "--positions", "3")
+    assert out.returncode == 2 and out.stderr.strip().endswith("exited with code 1: no weights.bin"), out.stderr
     (tmp_path / "wrong.py").write_text(BOT.format(sleep=0).replace("valid[0]", '"Z99"'))
     out = _bench("--bot", f"{sys.executable} {tmp_path / 'wrong.py'}", "--rounds", "4", "--positions", "3")
     assert out.returncode == 2 and "answered 'Z99' on position 1, not a legal move" in out.stderr
