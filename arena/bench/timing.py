@@ -21,7 +21,6 @@ import argparse
 import json
 import os
 import platform
-import shlex
 import statistics
 import sys
 from pathlib import Path
@@ -29,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from bots.volcanoes import registry
-from referee.platform.files import refuse_overwriting, write_atomic
+from referee.platform.files import files_named, refuse_overwriting, write_atomic
 
 from arena.bench import transcripts
 from arena.bench.bots import bot_command, command_at, measure_bots, turns_to_time
@@ -139,18 +138,6 @@ def _progress(done: int, total: int) -> None:
         print(f"round {done}/{total}", file=sys.stderr, flush=True)
 
 
-def _files_named(*specs: str | None) -> list[str]:
-    """The existing files the words of `specs` name (a bot's file, the script its command runs)."""
-    named = []
-    for spec in filter(None, specs):
-        try:
-            words = shlex.split(spec)
-        except ValueError:  # (an unbalanced quote: its player is refused with its reason later)
-            words = []
-        named += [word for word in (spec, *words) if Path(word).is_file()]
-    return named
-
-
 def main(args: argparse.Namespace, game: Game | None) -> int:
     """`arena bench`, its options checked by its command line (arena/cli/bench.py); `game`: the game
     whose recorded turns time a bot (None: Volcanoes' fixed positions)."""
@@ -165,7 +152,7 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
     if args.save and args.compare:
         refuse_overwriting(args.save, args.compare)
     for output in filter(None, (args.save, args.record)):  # (a bot's own files are inputs too)
-        refuse_overwriting(output, *_files_named(args.bot, args.against_bot))
+        refuse_overwriting(output, *files_named(args.bot, args.against_bot))
     baseline = load_baseline(args.compare, args.any_machine) if args.compare else None  # refused before measuring
     new = version(args.tree) if args.tree else Version("working tree", PROJECT_ROOT)
     if args.bot:

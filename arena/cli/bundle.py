@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from referee.platform.files import refuse_overwriting, write_atomic
+from referee.platform.files import files_named, refuse_overwriting, write_atomic
 from referee.platform.limits import CODE_UNITS
 from referee.platform.options import count
 
@@ -74,6 +74,7 @@ def register(sub) -> None:
 
 
 def run_bundle(args: argparse.Namespace) -> int:
+    refuse_overwriting(args.output, *files_named(args.opponent, args.turns))  # (the check's inputs)
     if _is_c_family(args.bot):
         return _bundle_c_family(args)
     if args.line_markers:

@@ -13,6 +13,7 @@ one of its inputs (the same file by any name) is a user's mistake, said in one l
 from __future__ import annotations
 
 import os
+import shlex
 import re
 import secrets
 import stat
@@ -99,6 +100,19 @@ def refuse_overwriting(output: str | os.PathLike, *inputs: str | os.PathLike) ->
         if same_file(output, source):
             shown = f"{output}" if str(output) == str(source) else f"{output} (the same file as {source})"
             raise UserError(f"{shown} is an input of this command: it will not write over it; name another output")
+
+
+def files_named(*specs: str | None) -> list[str]:
+    """The existing files that players' specs or command lines name, whole or word by word (a bot's
+    file, the script its command runs): inputs that no output of the command may be written over."""
+    named = []
+    for spec in filter(None, specs):
+        try:
+            words = shlex.split(spec)
+        except ValueError:  # (an unbalanced quote: its player is refused with its reason elsewhere)
+            words = []
+        named += [spec] if os.path.isfile(spec) else [word for word in words if os.path.isfile(word)]
+    return named
 
 
 def refuse_one_file_twice(outputs: dict[str, str | os.PathLike | None]) -> None:

@@ -9,9 +9,9 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from ..platform.errors import UserError
-from ..platform.files import refuse_overwriting, write_atomic
+from ..platform.files import files_named, refuse_overwriting, write_atomic
 from ..platform.options import count, positive_ms
-from ..platform.process import BotError, BotProcess, check_command, split_command, warm_up
+from ..platform.process import BotError, BotProcess, check_command, warm_up
 from . import community, rules
 from ..platform.limits import FIRST_TURN_MS, GRACE_MS, OVERRUNS_ALLOWED, TURN_MS
 from .constants import MAX_TURNS
@@ -62,8 +62,7 @@ def run_play(args: argparse.Namespace) -> int:
     rules.warm_up()
     commands = list(dict.fromkeys((args.blue, args.orange)))
     if args.replay:  # (a bot's own file, named by its command, is an input: never written over)
-        named = [word for command in commands for word in split_command(command) if Path(word).is_file()]
-        refuse_overwriting(args.replay, *named)
+        refuse_overwriting(args.replay, *files_named(*commands))
     try:
         for command in commands:  # both checked before any warm-up, both ready before any clock runs
             check_command(command)

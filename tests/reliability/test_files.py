@@ -10,7 +10,7 @@ import stat
 import pytest
 
 from referee.platform.errors import UserError
-from referee.platform.files import refuse_overwriting, same_file, usable_folder, write_atomic
+from referee.platform.files import files_named, refuse_overwriting, same_file, usable_folder, write_atomic
 from tests.reliability.commands import ROOT, a_replay, one_line, run
 
 # ---------------------------------------------------------------- the helpers
@@ -187,18 +187,32 @@ def test_report_refuses_to_write_its_page_over_the_database(arena_run, tmp_path)
     refuses_to_write_over(db, arena_run.read_bytes(), "arena report", "arena.cli", "report", str(db), "-o", str(db))
 
 
-BOT = b"import sys\nfor line in sys.stdin:\n    print('RANDOM', flush=True)\n"
+BOT_FILE = b"import sys\nfor line in sys.stdin:\n    print('RANDOM', flush=True)\n"
 
 
 def test_play_refuses_to_write_its_replay_over_a_bot_s_file(tmp_path):
     bot = tmp_path / "bot.py"
     args = ("referee.cli", "volcanoes", "play", f"python3 {bot}", "python3 -m bots.volcanoes.random")
-    refuses_to_write_over(bot, BOT, "referee volcanoes play", *args, "--replay", str(bot))
+    refuses_to_write_over(bot, BOT_FILE, "referee volcanoes play", *args, "--replay", str(bot))
 
 
 @pytest.mark.parametrize("option", ["--record", "--save"])
 def test_bench_refuses_to_write_over_the_file_of_the_bot_it_times(option, tmp_path):
     bot = tmp_path / "bot.py"
-    refuses_to_write_over(bot, BOT, "arena bench", "arena.cli", "bench", "--bot", str(bot), option, str(bot))
+    refuses_to_write_over(bot, BOT_FILE, "arena bench", "arena.cli", "bench", "--bot", str(bot), option, str(bot))
     args = ("arena.cli", "bench", "--bot", f"python3 {bot}", "--quick", option, str(bot))
-    refuses_to_write_over(bot, BOT, "arena bench", *args)
+    refuses_to_write_over(bot, BOT_FILE, "arena bench", *args)
+
+
+def test_bundle_refuses_to_write_over_the_opponent_of_its_check(tmp_path):
+    opponent = tmp_path / "opponent.py"
+    args = ("arena.cli", "bundle", "random", "-o", str(opponent), "--check", "1", "--opponent", f"python3 {opponent}")
+    refuses_to_write_over(opponent, BOT_FILE, "arena bundle", *args)
+
+
+def test_files_named_are_a_spec_s_files_whole_or_word_by_word(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name in ("bot.py", "my bot.py", "weights.bin"):
+        (tmp_path / name).write_text("x")
+    specs = ["python3 bot.py --weights weights.bin", "my bot.py", "greedy", None, "python3 'unbalanced"]
+    assert files_named(*specs) == ["bot.py", "weights.bin", "my bot.py"]
