@@ -214,12 +214,15 @@ def _why_not_started(exc: OSError, program: str, cwd: str | None) -> str:
 
 def program_index(args: Sequence[str]) -> int:
     """Where a command's program is among its words: after `env` and its `NAME=VALUE` assignments
-    (`env C=0.3 python3 bot.py` runs python3), else first."""
+    (`env C=0.3 python3 bot.py` runs python3), else first. Where `env` is given options of its own
+    (`env -i ...`, `env -C DIR ...`, `env -u NAME ...`), `env` is the program: it alone reads them."""
     if not args or args[0] != "env":
         return 0
     i = 1
     while i < len(args) and "=" in args[i] and not args[i].startswith("-"):
         i += 1
+    if i < len(args) and args[i].startswith("-"):
+        return 0
     return min(i, len(args) - 1)
 
 

@@ -92,6 +92,15 @@ def test_check_command_takes_a_program_on_path_and_refuses_a_missing_one():
         check_command("./no/such/file")
 
 
+def test_env_with_options_of_its_own_runs_the_command_as_written(tmp_path):
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "wait.sh").write_text("read line\n")
+    assert check_command("env -u HOME sh -c 'read line'")[:3] == ["env", "-u", "HOME"]
+    assert check_command(f"env -C {tmp_path / 'bots'} DEPTH=3 sh wait.sh")[0] == "env"
+    with pytest.raises(BotStartError, match="ended before its first input .*cannot change directory"):
+        check_command(f"env -C {tmp_path / 'nowhere'} sh wait.sh")  # env's own words say why
+
+
 def test_a_program_that_starts_is_taken_and_ended_at_once(tmp_path):
     """Started for the check, it is ended with what it started: nothing is left behind."""
     marker = "caldera-start-check-marker"
