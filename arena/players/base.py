@@ -44,7 +44,8 @@ def whole_path(spec: str) -> str | None:
         words = shlex.split(spec)
     except ValueError:  # an unbalanced quote: no command line, perhaps a path
         words = []
-    for text in (spec, *words[:1]) if len(words) <= 1 else (spec,):
+    candidates = [spec, *words] if len(words) == 1 else [spec]
+    for text in candidates:
         if Path(split_revision(text)[0]).exists():
             return text
     return None

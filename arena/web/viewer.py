@@ -370,7 +370,8 @@ def export(store: Store, game_id: int, folder: Path) -> Exported:
         raise UsageError(f"{store.path} has no game {game_id}")
     frames = store.frames(game_id)
     config = store.config
-    own = stored_game(config).replay_page(record) if frames is None else None
+    game = stored_game(config)
+    own = game.replay_page(record) if frames is None else None
     if own is not None:
         folder = usable_folder(folder, "the replay's folder")
         write_atomic(folder / "index.html", own)
@@ -385,7 +386,6 @@ def export(store: Store, game_id: int, folder: Path) -> Exported:
         raise UsageError(
             f"game {game_id} of {store.path} kept no frames ({why}): arena serve {store.path} shows its record"
         )
-    game = stored_game(config)
     paths = game.viewer_paths()
     shown = Viewers().of(paths)
     if shown is None:
