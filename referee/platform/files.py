@@ -13,9 +13,9 @@ one of its inputs (the same file by any name) is a user's mistake, said in one l
 from __future__ import annotations
 
 import os
-import shlex
 import re
 import secrets
+import shlex
 import stat
 from pathlib import Path
 
