@@ -28,7 +28,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # (where stdout is buffered, a reader that left shows here, not at exit)
+        return code
     except UserError as exc:  # a user's mistake: `arena COMMAND: message` (anything else is a bug: a traceback)
         return report_mistake(args, exc)
     except BrokenPipeError:  # `arena report DB | head`: the reader has what it wanted

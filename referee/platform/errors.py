@@ -68,7 +68,9 @@ def run_command(args: argparse.Namespace) -> int:
     """Run the chosen command (`args.run`); a UserError is its one line and exit status 2, a reader
     that left is no error (`reader_gone`)."""
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # (where stdout is buffered, a reader that left shows here, not at exit)
+        return code
     except UserError as exc:
         return report(args, exc)
     except BrokenPipeError:

@@ -5,6 +5,7 @@ The fast bots (random, boss) are seeded and deterministic, so two runs with the 
 the very same games; the turn limit is raised so a busy machine cannot turn a slow turn into a
 timeout and make two such runs differ."""
 
+import itertools
 import os
 import signal
 import sqlite3
@@ -183,17 +184,22 @@ def test_sprt_never_accepts_h1_between_copies_of_a_bot(tmp_path, capsys, seed):
 
 
 def test_a_report_whose_reader_has_gone_ends_quietly(tmp_path):
-    """`arena report DB | head`: the pipe closes early; no traceback, exit 0."""
+    """`arena report DB | head` (and a referee's output so read): the pipe closes early; no traceback
+    nor error, exit 0, whether Python's output is buffered (as on most machines) or not."""
     db = tmp_path / "m.sqlite"
     assert main([*"match random boss --pairs 1 --seed 3 --workers 1".split(), "--db", str(db), *CALM]) == 0
-    read, write = os.pipe()
-    os.close(read)  # every write to the report's stdout fails at once
-    done = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "report", str(db)],
-        stdout=write,
-        stderr=subprocess.PIPE,
-        text=True,
-        timeout=60,
-    )
-    os.close(write)
-    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    random = f"{sys.executable} -m bots.volcanoes.random"
+    commands = [["arena.cli", "report", str(db)], ["referee.cli", "volcanoes", "play", random, random, "--json"]]
+    for command, unbuffered in itertools.product(commands, ("1", "")):
+        read, write = os.pipe()
+        os.close(read)  # every write to the command's stdout fails
+        done = subprocess.run(
+            [sys.executable, "-m", *command],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            env={**os.environ, "PYTHONUNBUFFERED": unbuffered},
+        )
+        os.close(write)
+        assert done.returncode == 0 and "Error" not in done.stderr, (command, unbuffered, done.stderr)
