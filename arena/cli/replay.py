@@ -1,5 +1,6 @@
 """`arena replay DB GAME -o FOLDER`: a stored game in its referee's own viewer, as a folder any static
-server serves (arena/web/viewer.py)."""
+server serves (arena/web/viewer.py); a game that kept no frames but has a page of its own (Volcanoes
+refereed in-process) as that page, which opens without a server."""
 
 from __future__ import annotations
 
