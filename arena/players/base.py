@@ -51,6 +51,20 @@ def whole_path(spec: str) -> str | None:
     return None
 
 
+_MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
+
+
+def missing_sibling(path: str, why: str) -> str | None:
+    """The module that a failure (`No module named 'helper'`) says is missing where it lies beside
+    file `path` (`PATH` or `PATH@REV`, in the working tree): a bot of several files run as one file."""
+    missing = _MISSING_MODULE.search(why)
+    if not missing:
+        return None
+    module = missing.group(1).split(".")[0]
+    beside = Path(split_revision(path)[0]).parent
+    return module if (beside / f"{module}.py").is_file() or (beside / module).is_dir() else None
+
+
 def hash_bytes(*chunks: bytes) -> str:
     digest = hashlib.sha256()
     for chunk in chunks:

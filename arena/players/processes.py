@@ -23,7 +23,7 @@ from referee.platform.process import (
 
 from arena.builds.cache import PINS
 from arena.games.base import Game, Player
-from arena.players.base import PlayerError, Provider, hash_bytes, pin_file, whole_path
+from arena.players.base import PlayerError, Provider, hash_bytes, missing_sibling, pin_file, whole_path
 
 
 class ProcessProvider(Provider):
@@ -66,6 +66,13 @@ class Files(ProcessProvider):
     """`old/my_bot.py`, `./a.out`: a file, pinned by its content's hash."""
 
     kinds = ("file",)
+
+    def check(self, players: list[Player], game: Game) -> None:
+        for player in players:
+            try:
+                check_runs_here(player)
+            except PlayerError as exc:
+                raise PlayerError(f"{exc}{_alone(player, str(exc))}") from None
 
     def resolve(self, label: str | None, spec: str, game: Game, cache: Path) -> Player | None:
         named = whole_path(spec)
@@ -123,6 +130,19 @@ class Commands(ProcessProvider):
     def changed_since(self, player: Player) -> str | None:
         now = command_version(shlex.split(player.target), player.cwd)
         return None if now == player.version else f"its program changed (version {player.version}, now {now})"
+
+
+def _alone(player: Player, why: str) -> str:
+    """Where a pinned Python file misses a module that lies beside the file it was copied from (a
+    bot of several files), what to give instead; else ""."""
+    module = missing_sibling(player.spec, why)
+    if module is None:
+        return ""
+    folder = Path(player.spec).parent
+    return (
+        f" ({player.spec} is copied alone, so that edits do not change what plays, and {module} is beside it: "
+        f'for a bot of several files give its folder, {folder}/, or its command, "python3 {player.spec}")'
+    )
 
 
 def command_label(args: list[str]) -> str:

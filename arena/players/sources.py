@@ -30,7 +30,7 @@ from arena.builds import build as builds
 from arena.builds.languages import SCRIPTS, by_suffix
 from arena.builds.revisions import SourceError, resolve_source, split_revision
 from arena.games.base import Game, Player
-from arena.players.base import PlayerError, Provider, whole_path
+from arena.players.base import PlayerError, Provider, missing_sibling, whole_path
 from arena.players.processes import check_runs_here
 from arena.players.environment import env_split, env_values, with_env
 
@@ -100,7 +100,10 @@ class Sources(Provider):
             started = time.perf_counter()
             if not builds.make(plan, say=lambda text: print(text, end=" ", file=log, flush=True)):
                 print(f"built in {time.perf_counter() - started:.1f} s", file=log, flush=True)
-            check_runs_here(player)
+            try:
+                check_runs_here(player)
+            except PlayerError as exc:
+                raise PlayerError(f"{exc}{_alone(player, str(exc))}") from None
 
     def command(self, player: Player) -> tuple[str, str | None]:
         """Its command line and folder, its build made first where it is not (a bench or a check
@@ -141,6 +144,21 @@ def _version(version: str, assignments: dict[str, str]) -> str:
     build = version.partition(":")[0]
     values = ",".join(f"{key}={value}" for key, value in assignments.items())
     return build + (f":{values}" if values else "")
+
+
+def _alone(player: Player, why: str) -> str:
+    """Where a file built alone misses a module that lies beside it (a bot of several files), what to
+    give instead; else ""."""
+    source = whole_path(player.spec) or player.spec
+    module = missing_sibling(source, why)
+    if module is None or Path(split_revision(source)[0]).is_dir():
+        return ""
+    path, revision = split_revision(source)
+    folder = f"{Path(path).parent}/" + (f"@{revision}" if revision else "")
+    return (
+        f" ({path} is built alone, as CodinGame takes one file, and {module} is beside it: for a bot of "
+        f"several files give its folder, {folder}, or bundle it into one file: arena bundle {path} -o FILE)"
+    )
 
 
 def _env_and_rest(spec: str) -> tuple[dict[str, str], list[str]]:

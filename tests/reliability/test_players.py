@@ -6,6 +6,7 @@ a cache folder that cannot be used is one line too."""
 from __future__ import annotations
 
 import resource
+import subprocess
 import sys
 
 import pytest
@@ -161,3 +162,24 @@ def test_a_start_that_floods_stderr_is_read_in_bounded_memory():
     with pytest.raises(BotStartError) as error:
         check_command(["sh", "-c", "head -c 3000000 /dev/zero >&2; echo >&2; echo the last line >&2; exit 1"])
     assert str(error.value).endswith("(status 1): the last line")
+
+
+def test_a_python_bot_of_several_files_given_by_its_main_file_is_told_to_give_its_folder(tmp_path):
+    """A file is copied alone (or, at a revision, built alone as CodinGame takes one file): a bot
+    whose main file imports a sibling is refused with what to give instead, and its folder plays."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "helper.py").write_text("def move():\n    return 'RANDOM'\n")
+    (bot / "main.py").write_text("from helper import move\nwhile True:\n    input()\n    print(move())\n")
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=me", "-c", "user.email=me@example.com"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "v1"], check=True)
+    pinned = run("arena.cli", "match", "bot/main.py", "random", "--pairs", "1", "--quiet", cwd=tmp_path)
+    one_line(pinned, "arena match", "No module named 'helper'", "give its folder, bot/", '"python3 bot/main.py"')
+    built = run("arena.cli", "match", "bot/main.py@HEAD", "random", "--pairs", "1", "--quiet", cwd=tmp_path)
+    last = built.stderr.strip().splitlines()[-1]  # (after its build, and random's preparing)
+    assert built.returncode == 2 and last.startswith("arena match: main@HEAD cannot play: "), built.stderr
+    assert "built alone, as CodinGame takes one file" in last and "give its folder, bot/@HEAD" in last
+    folder = run("arena.cli", "match", "bot/@HEAD", "random", "--pairs", "1", "--quiet", cwd=tmp_path)
+    assert folder.returncode == 0, folder.stderr
