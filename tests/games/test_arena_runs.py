@@ -139,6 +139,32 @@ def test_an_interrupted_run_resumes_without_losing_or_repeating_games(tmp_path):
     assert sorted(map(key, stored(killed)[1])) == sorted(map(key, stored(tmp_path / "whole.sqlite")[1]))
 
 
+def test_a_run_stopped_by_sigterm_says_how_to_go_on_and_resumes(tmp_path):
+    """`timeout 1h arena match ...` or a scheduler's kill: the run stops as on Ctrl+C, saying so."""
+    db = tmp_path / "termed.sqlite"
+    args = ["match", bot("greedy"), bot("first"), *game("relay"), "--pairs", "8", "--seed", "5", "--quiet"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", *args, "--workers", "2", "--db", str(db)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and _count(db) < 4:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)  # the run's own process alone, as `timeout` and `kill` send it
+        err = proc.communicate(timeout=60)[1]
+    finally:
+        proc.kill()
+    assert 4 <= _count(db) < 16, "the run was not stopped part-way"
+    assert proc.returncode == 130 and f"Continue with:\n  arena match --resume --db {db}" in err, err
+    assert main(["match", "--resume", "--db", str(db), "--workers", "1", "--quiet"]) == 0
+    games = stored(db)[1]
+    assert len(games) == 16 and len({(g["unit"], g["seating"]) for g in games}) == 16
+
+
 def _count(db: Path) -> int:
     if not db.exists():
         return 0
