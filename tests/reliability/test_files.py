@@ -196,6 +196,12 @@ def test_play_refuses_to_write_its_replay_over_a_bot_s_file(tmp_path):
     refuses_to_write_over(bot, BOT_FILE, "referee volcanoes play", *args, "--replay", str(bot))
 
 
+def test_brutaltester_s_mode_refuses_to_write_its_log_over_a_bot_s_file(tmp_path):
+    bot = tmp_path / "bot.py"
+    args = ("referee.cli", "volcanoes", "-p1", f"python3 {bot}", "-p2", "python3 -m bots.volcanoes.random")
+    refuses_to_write_over(bot, BOT_FILE, "referee volcanoes", *args, "-seed", "3", "-l", str(bot))
+
+
 @pytest.mark.parametrize("option", ["--record", "--save"])
 def test_bench_refuses_to_write_over_the_file_of_the_bot_it_times(option, tmp_path):
     bot = tmp_path / "bot.py"
