@@ -65,9 +65,14 @@ def read_seeds(path: str) -> list[int]:
         if not text:
             continue
         try:
-            seeds.append(int(text))
+            seed = int(text)
         except ValueError:
             raise ValueError(f"{path}, line {number}: {text!r} is not an integer seed") from None
+        if not -(2**63) <= seed < 2**63:
+            raise ValueError(
+                f"{path}, line {number}: {text} is out of a seed's range (a 64-bit integer, as Java's long)"
+            )
+        seeds.append(seed)
     if not seeds:
         raise ValueError(f"the seed file {path} has no seed")
     return seeds

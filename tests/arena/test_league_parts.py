@@ -157,6 +157,11 @@ def test_seed_files(tmp_path):
     path.write_text("12\nseven\n")
     with pytest.raises(ValueError, match="line 2"):
         read_seeds(str(path))
+    path.write_text(f"{-(2**63)}\n{2**63 - 1}\n")  # a Java long's ends: a run stores them
+    assert read_seeds(str(path)) == [-(2**63), 2**63 - 1]
+    path.write_text(f"1\n{2**63}\n")
+    with pytest.raises(ValueError, match="line 2: 9223372036854775808 is out of a seed's range"):
+        read_seeds(str(path))
 
 
 def test_a_match_on_a_seed_file_plays_its_seeds_and_no_more(tmp_path, capsys):
