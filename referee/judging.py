@@ -71,7 +71,7 @@ def run_judge(puzzle: Puzzle, args: argparse.Namespace) -> int:
     judge = puzzle.judge.with_options(args)
 
     def judging():
-        with open(args.file, encoding="utf-8") as file:
+        with open(args.file, encoding="utf-8-sig") as file:  # (a BOM, as Windows editors write, is no cell)
             instances = puzzle.parse_instances(file.read(), args.file)
         return verdicts(puzzle, instances, args.solver, args.time_ms, args.oracle, args.oracle_time_ms, judge)
 

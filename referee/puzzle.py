@@ -49,6 +49,9 @@ from referee.judge import Judge
 from referee.platform.errors import InputFormatError
 
 
+BOM = "\ufeff"  # the byte order mark
+
+
 class Puzzle(ABC):
     """One solo puzzle's text, rules and judge (see the module's docstring)."""
 
@@ -93,6 +96,7 @@ class Puzzle(ABC):
         lines), None at its end; never reads past the instance (a judge keeps the input open)."""
         lines: list[str] = []
         while len(lines) < self.instance_lines and (line := stream.readline()):
+            line = line.lstrip(BOM)  # (a file from a Windows editor begins with one: no part of a puzzle)
             if line.strip():
                 lines.append(line.rstrip("\r\n"))
         return "\n".join(lines).strip() or None

@@ -137,7 +137,7 @@ def _rust(language: Language, root: Path, files: list[str], entry: str | None) -
 
 def _cargo_binary(manifest: Path) -> str:
     try:
-        data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+        data = tomllib.loads(manifest.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise LanguageError(f"cannot read {manifest}: {exc}") from None
     binaries = [b.get("name") for b in data.get("bin", []) if b.get("name")]

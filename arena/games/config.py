@@ -37,7 +37,7 @@ def read_config(path: Path) -> dict:
             raise GameError(f"{path} is not a file (a config file is a regular file)")
         if found.st_size > CONFIG_BYTES:
             raise GameError(f"{path} is {found.st_size:,} bytes: not a config file (at most {CONFIG_BYTES:,})")
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # (a BOM, as Windows editors write, is no TOML)
     except FileNotFoundError:
         return {}
     except OSError as exc:

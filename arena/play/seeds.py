@@ -53,7 +53,7 @@ def read_seeds(path: str) -> list[int]:
     `#` comments skipped). Unit k of a run plays the k-th; a run never plays more units than the
     file has seeds (a seed played twice would count the same game twice)."""
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:  # (a BOM, as Windows editors write, is no seed)
             lines = f.read().splitlines()
     except OSError as exc:
         raise ValueError(f"cannot read the seed file {path}: {exc.strerror or exc}") from None
