@@ -198,6 +198,8 @@ def _why_not_started(exc: OSError, program: str, cwd: str | None) -> str:
     kind = programs.describe(path)
     if exc.errno == errno.ENOEXEC and kind == programs.NOT_A_PROGRAM:
         return f"it is {kind} ({exc.strerror}): begin it with a #! line naming its interpreter (#!/bin/sh)"
+    if exc.errno == errno.ENOEXEC and kind == programs.MARKED:
+        return f"it is {kind} ({exc.strerror}): save it as UTF-8 without a byte order mark"
     if exc.errno == errno.ENOEXEC:
         return (
             f"it is {kind} and this machine is {programs.this_machine()} ({exc.strerror}): "

@@ -24,6 +24,7 @@ _ELF_MACHINES = {
 NOT_A_PROGRAM = "neither a program nor a script (no #! line)"
 SCRIPT = "a script run by "
 CARRIAGE_RETURN = "its #! line ended by a carriage return (Windows line endings)"
+MARKED = "a script whose #! line follows a byte order mark (as Windows editors save UTF-8)"
 _MACH_O = (b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf", b"\xce\xfa\xed\xfe", b"\xcf\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
 
 
@@ -35,7 +36,7 @@ def this_machine() -> str:
 def describe(path: str | Path) -> str:
     """What the file at `path` is, as a program: `an ELF program for ARM 64-bit (AArch64)`, `a macOS
     (Mach-O) program`, `a Windows program`, `a script run by /usr/bin/pypy3` (SCRIPT and its
-    interpreter, then CARRIAGE_RETURN where its #! line ends so), or NOT_A_PROGRAM."""
+    interpreter, then CARRIAGE_RETURN where its #! line ends so), MARKED, or NOT_A_PROGRAM."""
     try:
         with open(path, "rb") as f:
             head = f.read(256)
@@ -49,6 +50,8 @@ def describe(path: str | Path) -> str:
         return "a macOS (Mach-O) program"
     if head[:2] == b"MZ":
         return "a Windows program"
+    if head[:5] == b"\xef\xbb\xbf#!":  # the system sees no #! line
+        return MARKED
     if head[:2] == b"#!":
         first = head[2:].split(b"\n", 1)[0]
         line = first.decode("utf-8", "replace").strip()

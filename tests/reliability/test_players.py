@@ -40,7 +40,9 @@ def unrunnable(tmp_path):
     crashes.write_text("#!/bin/sh\nkill -SEGV $$\n")
     windows = tmp_path / "windows"
     windows.write_bytes(b"#!/bin/sh\r\nwhile read line; do echo RANDOM; done\r\n")
-    for made in (bare, missing, library, quits, crashes, windows):
+    marked = tmp_path / "marked"
+    marked.write_bytes(b"\xef\xbb\xbf#!/bin/sh\nwhile read line; do echo RANDOM; done\n")
+    for made in (bare, missing, library, quits, crashes, windows, marked):
         made.chmod(0o755)
     return {
         "not executable": str(script),
@@ -54,6 +56,7 @@ def unrunnable(tmp_path):
         "killed at once": str(crashes),
         "a module missing": f"{sys.executable} -c 'import no_such_module_anywhere'",
         "Windows line endings": str(windows),
+        "a byte order mark": str(marked),
     }
 
 
@@ -71,6 +74,7 @@ def unrunnable(tmp_path):
         ("killed at once", ["ended before its first input (killed by SIGSEGV)"]),
         ("a module missing", ["ended before its first input (status 1)", "No module named 'no_such_module_anywhere'"]),
         ("Windows line endings", ["cannot start on this machine", "carriage return", "dos2unix"]),
+        ("a byte order mark", ["cannot start on this machine", "follows a byte order mark", "without a byte order"]),
     ],
 )
 def test_check_command_says_why_a_program_cannot_run(unrunnable, what, words):
