@@ -15,6 +15,7 @@ import sys
 
 from referee import puzzle
 from referee.platform.errors import CommandParser, run_command
+from referee.platform.version import VersionAction
 from referee.judging import add_judge_command
 
 GAMES = ("volcanoes", *puzzle.NAMES)
@@ -22,6 +23,7 @@ GAMES = ("volcanoes", *puzzle.NAMES)
 
 def build_parser() -> argparse.ArgumentParser:
     parser = CommandParser(prog="referee", description="Referees and judges for Caldera's games.")
+    parser.add_argument("--version", action=VersionAction)
     groups = parser.add_subparsers(dest="game", required=True, metavar="GAME")
     importlib.import_module("referee.volcanoes.cli").register(groups)
     for name in puzzle.NAMES:

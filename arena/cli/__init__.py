@@ -13,6 +13,7 @@ import sys
 
 from referee.platform.errors import CommandParser, UserError, reader_gone
 from referee.platform.errors import report as report_mistake
+from referee.platform.version import VersionAction
 
 from arena.cli import analyse, bench, bundle, league, play, serve
 from arena.cli import replay, report
@@ -39,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = CommandParser(prog="arena", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(title="commands")
     play.register(sub)
     report.register(sub)
