@@ -60,13 +60,35 @@ def test_the_referee_does_not_charge_a_bot_with_its_own_waits(monkeypatch):
     """A turn read by a referee that (as the stub says) waited 40 ms for a processor meanwhile: the
     turn's time leaves those 40 ms out."""
     waits = iter([5.0, 5.040])
-    monkeypatch.setattr(process, "waited_for_cpu", lambda: next(waits))
-    with process.BotProcess([sys.executable, "-c", "input(); print('A1', flush=True)"]) as bot:
+    monkeypatch.setattr(clock, "waited_for_cpu", lambda: next(waits))
+    answers = "import time; input(); time.sleep(0.1); print('A1', flush=True)"  # (a turn longer than its waits)
+    with process.BotProcess([sys.executable, "-c", answers]) as bot:
         started = time.perf_counter()
         line, seconds = bot.ask(["turn"], timeout=5.0)
         wall = time.perf_counter() - started
     assert line == "A1"
     assert wall - 0.041 < seconds < wall - 0.039
+
+
+def test_a_wait_between_a_clock_s_two_readings_is_charged_never_taken_off_twice(monkeypatch):
+    """A thread preempted between reading the time and its waits, at a turn's start and at its end
+    (a busy machine): those waits are in the turn's time, not taken off a time that lacks them, so
+    a turn of 10 ms with no wait inside it never comes out shorter (it came out negative)."""
+
+    class Machine:  # every reading is followed by a 30 ms wait for a processor
+        now = waited = 0.0
+
+        def read(self, value):
+            self.now += 0.030
+            self.waited += 0.030
+            return value
+
+    machine = Machine()
+    monkeypatch.setattr(clock.time, "perf_counter", lambda: machine.read(machine.now))
+    monkeypatch.setattr(clock, "waited_for_cpu", lambda: machine.read(machine.waited))
+    start = clock.turn_clock()
+    machine.now += 0.010  # the turn itself: 10 ms, no wait in it
+    assert clock.turn_seconds(start) >= 0.010
 
 
 def test_without_schedstat_nothing_is_subtracted(monkeypatch):

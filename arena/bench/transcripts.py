@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.platform.clock import waited_for_cpu
+from referee.platform.clock import turn_clock, turn_seconds
 from referee.platform.files import write_atomic
 from referee.platform.process import BotError, BotExited, BotProcess
 
@@ -287,9 +287,8 @@ def replay(
 def _ask(bot: BotProcess, turn: Turn, limit_s: float) -> tuple[tuple[str, ...], float]:
     """Send a turn's lines and read its answer's: the answer and its time in seconds, less what this
     process meanwhile waited for a processor (as `BotProcess.ask` counts it)."""
-    start = time.perf_counter()
-    waited = waited_for_cpu()
-    deadline = start + limit_s
+    start = turn_clock()
+    deadline = start[0] + limit_s
     bot.send(turn.given, limit_s)
     answer = tuple(bot.read_line(deadline - time.perf_counter()) for _ in range(turn.lines))
-    return answer, time.perf_counter() - start - (waited_for_cpu() - waited)
+    return answer, turn_seconds(start)

@@ -30,7 +30,7 @@ from arena.games.base import (
     stderr_gist,
 )
 from arena.games.external import ExternalGame
-from referee.platform.clock import waited_for_cpu
+from referee.platform.clock import turn_clock, turn_seconds
 from referee.platform.lateness import late_by_machine
 from referee.platform.errors import shorten
 from referee.platform.limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
@@ -239,7 +239,7 @@ class Seats:
         self._any_answer = False
         # When each seat's input was sent: (perf_counter, our wait for a processor, the bot's time run
         # and waited for one).
-        self._sent_at: list[tuple[float, float, tuple[float, float]] | None] = [None] * self.count
+        self._sent_at: list[tuple[tuple[float, float], tuple[float, float]] | None] = [None] * self.count
         self.late = [""] * self.count  # a seat's latest timeout, where the machine's (`lateness.late_by_machine`)
         for seat, player in enumerate(players):
             try:
@@ -269,8 +269,7 @@ class Seats:
             self._before_any_answer.append((seat, list(lines)))
         proc = self.procs[seat]
         bot_times = proc.cpu_times() if proc else (0.0, 0.0)  # read before the clock starts: not the bot's time
-        waited = waited_for_cpu()
-        self._sent_at[seat] = (time.perf_counter(), waited, bot_times)
+        self._sent_at[seat] = (turn_clock(), bot_times)
         if proc is None or not lines:
             return
         try:
@@ -283,7 +282,8 @@ class Seats:
         ms; None for the lines where it timed out, crashed or could not start (its error is kept)."""
         self._any_answer = True
         proc = self.procs[seat]
-        started, waited, (bot_ran, bot_waited) = self._sent_at[seat] or (time.perf_counter(), waited_for_cpu(), (0, 0))
+        start, (bot_ran, bot_waited) = self._sent_at[seat] or (turn_clock(), (0, 0))
+        started = start[0]
         self._sent_at[seat] = None
         turn = self.answered[seat] + 1
         if proc is None:
@@ -314,7 +314,7 @@ class Seats:
                 self.errors[seat] = None
             self._fail(seat, "timeout", f"player {seat} timed out on its turn {turn}: {exc} ({limit_s * 1000:g} ms)")
             return None, 0.0
-        ms = (time.perf_counter() - started - (waited_for_cpu() - waited)) * 1000
+        ms = turn_seconds(start) * 1000
         self.answered[seat] = turn
         self.times_ms[seat].append(round(ms, 3))
         self.stderr[seat].append(proc.take_stderr())

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 _SCHEDSTATS = ("/proc/thread-self/schedstat", "/proc/self/schedstat")
 # Each thread's open schedstat file, by thread: a file of /proc/thread-self describes the thread that
@@ -74,3 +75,17 @@ def process_age() -> float:
             return float(uptime.read().split()[0]) - started_ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return 0.0
+
+
+def turn_clock() -> tuple[float, float]:
+    """A turn's start, for `turn_seconds`: the time, then this thread's waits for a processor so far."""
+    return time.perf_counter(), waited_for_cpu()
+
+
+def turn_seconds(start: tuple[float, float]) -> float:
+    """Seconds since `start` (`turn_clock`), less this thread's waits for a processor meanwhile;
+    never negative. The waits are read after the time at the start and before it at the end, so a
+    wait between two readings is charged to the turn, never taken off a time that does not hold it
+    (read the other way, a turn on a busy machine came out negative)."""
+    waited = waited_for_cpu()
+    return max(time.perf_counter() - start[0] - (waited - start[1]), 0.0)

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from . import programs
 from .bot_env import SEED_VARIABLE, TOKEN_VARIABLE
-from .clock import waited_for_cpu
+from .clock import turn_clock, turn_seconds
 from .lateness import cpu_times_of
 from .limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
 
@@ -1077,9 +1077,8 @@ class BotProcess:
         known answer) has answered: the line it wrote is read though the input found no reader.
         """
         bot_ran, bot_waited = self.cpu_times()  # read before the clock starts: the bot's time is not ours
-        waited = waited_for_cpu()
-        start = time.perf_counter()
-        deadline = start + timeout
+        start = turn_clock()
+        deadline = start[0] + timeout
         try:
             try:
                 self.send(lines, timeout)
@@ -1092,7 +1091,7 @@ class BotProcess:
             raise
         # What this process spent waiting for a processor (mostly after the answer came, before it
         # could read it) is not the bot's time.
-        return line, time.perf_counter() - start - (waited_for_cpu() - waited)
+        return line, turn_seconds(start)
 
     def send(self, lines: Iterable[str], timeout: float) -> None:
         """Send `lines` (each ended by '\\n') within `timeout` seconds, without waiting for an answer;
