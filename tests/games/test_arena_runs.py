@@ -116,17 +116,9 @@ def test_an_interrupted_run_resumes_without_losing_or_repeating_games(tmp_path):
     assert main([*args, "--workers", "1", "--db", str(tmp_path / "whole.sqlite")]) == 0
 
     killed = tmp_path / "killed.sqlite"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arena.cli", *args, "--workers", "2", "--db", str(killed)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    proc = _started(args, killed, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and _count(killed) < 4:
-            time.sleep(0.05)
+        _until_stored(killed, 4)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)  # the run, its workers, its referees and bots at once
         proc.wait()
@@ -143,17 +135,9 @@ def test_a_run_stopped_by_sigterm_says_how_to_go_on_and_resumes(tmp_path):
     """`timeout 1h arena match ...` or a scheduler's kill: the run stops as on Ctrl+C, saying so."""
     db = tmp_path / "termed.sqlite"
     args = ["match", bot("greedy"), bot("first"), *game("relay"), "--pairs", "8", "--seed", "5", "--quiet"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arena.cli", *args, "--workers", "2", "--db", str(db)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = _started(args, db, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and _count(db) < 4:
-            time.sleep(0.05)
+        _until_stored(db, 4)
         proc.send_signal(signal.SIGTERM)  # the run's own process alone, as `timeout` and `kill` send it
         err = proc.communicate(timeout=60)[1]
     finally:
@@ -163,6 +147,19 @@ def test_a_run_stopped_by_sigterm_says_how_to_go_on_and_resumes(tmp_path):
     assert main(["match", "--resume", "--db", str(db), "--workers", "1", "--quiet"]) == 0
     games = stored(db)[1]
     assert len(games) == 16 and len({(g["unit"], g["seating"]) for g in games}) == 16
+
+
+def _started(args: list[str], db: Path, **popen) -> subprocess.Popen:
+    """`arena ARGS --workers 2 --db DB` started in the background (its output to `popen`'s streams)."""
+    command = [sys.executable, "-m", "arena.cli", *args, "--workers", "2", "--db", str(db)]
+    return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, **popen)
+
+
+def _until_stored(db: Path, games: int) -> None:
+    """Wait (two minutes at most) until `db` holds `games` games."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and _count(db) < games:
+        time.sleep(0.05)
 
 
 def _count(db: Path) -> int:
