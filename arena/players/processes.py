@@ -18,6 +18,7 @@ from referee.platform.process import (
     BotStartError,
     check_command,
     command_files,
+    run_folder,
     warm_up,
 )
 
@@ -150,18 +151,25 @@ def command_label(args: list[str]) -> str:
     the last file it names, or its program."""
     if "-m" in args[:-1]:
         return args[args.index("-m") + 1].rpartition(".")[2]
-    files = [a for a in args if Path(a).is_file()]
+    folder = run_folder(args)
+    files = [a for a in args[1:] if (folder / a).is_file()]
     return Path(files[-1] if files else args[0]).stem or args[0]
 
 
 def command_version(args: list[str], cwd: str | None = None) -> str:
-    """The command line and the content of every file it names, from `cwd` (an executable found on
-    PATH too)."""
+    """The command line and the content of every file it names, from the folder it runs in (an
+    executable found on PATH too, and the module `-m` runs): an edit to any of them is a new version."""
+    folder = run_folder(args, cwd)
     chunks = [shlex.join(args).encode()]
     for i, arg in enumerate(args):
-        path = Path(cwd or ".") / arg
+        path = Path(cwd or ".") / arg if i == 0 else folder / arg
         if i == 0 and not path.is_file() and shutil.which(arg):
             path = Path(shutil.which(arg))
         if path.is_file():
             chunks.append(path.read_bytes())
+    if "-m" in args[:-1]:
+        module = folder.joinpath(*args[args.index("-m") + 1].split("."))
+        for path in (module.with_name(module.name + ".py"), module / "__main__.py"):
+            if path.is_file():
+                chunks.append(path.read_bytes())
     return hash_bytes(*chunks)

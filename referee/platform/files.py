@@ -20,6 +20,7 @@ import stat
 from pathlib import Path
 
 from .errors import UserError
+from .process import run_folder
 
 _DESCRIPTOR = re.compile(r"/dev/fd/|/proc/[^/]+/fd/")
 
@@ -111,7 +112,8 @@ def files_named(*specs: str | None) -> list[str]:
             words = shlex.split(spec)
         except ValueError:  # (an unbalanced quote: its player is refused with its reason elsewhere)
             words = []
-        named += [spec] if os.path.isfile(spec) else [word for word in words if os.path.isfile(word)]
+        folder = run_folder(words)  # (`env -C DIR ...` names its files from DIR)
+        named += [spec] if os.path.isfile(spec) else [str(folder / w) for w in words if (folder / w).is_file()]
     return named
 
 

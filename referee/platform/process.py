@@ -228,6 +228,30 @@ def program_index(args: Sequence[str]) -> int:
     return min(i, len(args) - 1)
 
 
+def run_folder(args: Sequence[str], cwd: str | None = None) -> Path:
+    """The folder a command's program runs in, where its relative file names point: `cwd`, or the
+    folder `env -C DIR` (`--chdir=DIR`) moves it to (`env -C sub python3 bot.py` runs sub/bot.py)."""
+    base = Path(cwd or ".")
+    if not args or args[0] != "env":
+        return base
+    i = 1
+    while i < len(args):
+        word = args[i]
+        if word in ("-C", "--chdir") and i + 1 < len(args):
+            return base / args[i + 1]
+        if word.startswith("--chdir="):
+            return base / word.partition("=")[2]
+        if word.startswith("-C") and len(word) > 2:
+            return base / word[2:]
+        if word in ("-u", "--unset"):
+            i += 2
+        elif word.startswith("-") or "=" in word:
+            i += 1
+        else:  # the program env runs
+            break
+    return base
+
+
 def command_files(command: str | Sequence[str], cwd: str | None = None) -> list[Path]:
     """The files a command line names outside the folder it runs in (`cwd`), each once, absolute:
     an argument that is the path of a file, relative to `cwd` or absolute (`java -jar ../ref.jar`,

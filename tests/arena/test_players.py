@@ -99,6 +99,21 @@ def test_a_command_line_and_its_changes(tmp_path):
     assert "changed" in changed_since(player)
 
 
+def test_a_command_s_files_are_named_from_the_folder_it_runs_in(tmp_path, monkeypatch):
+    """`env -C sub python3 bot.py` runs sub/bot.py, and `python3 -m sub.bot` runs it too: each is
+    labelled by it, and an edit to it is a change the run notices (a resumed run refuses it)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    script = tmp_path / "sub" / "bot.py"
+    script.write_text("print('RANDOM')\n")
+    for spec in (f"env -C sub {sys.executable} bot.py", f"{sys.executable} -m sub.bot"):
+        player = resolve(spec, tmp_path / "cache")
+        assert (player.label, player.kind) == ("bot", "command")
+        assert changed_since(player) is None
+        script.write_text(script.read_text() + "# edited\n")
+        assert "its program changed" in changed_since(player)
+
+
 def test_a_git_revision_is_an_extracted_tree(tmp_path, monkeypatch):
     if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode:
         pytest.skip("not a git checkout")

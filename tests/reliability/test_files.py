@@ -222,3 +222,6 @@ def test_files_named_are_a_spec_s_files_whole_or_word_by_word(tmp_path, monkeypa
         (tmp_path / name).write_text("x")
     specs = ["python3 bot.py --weights weights.bin", "my bot.py", "greedy", None, "python3 'unbalanced"]
     assert files_named(*specs) == ["bot.py", "weights.bin", "my bot.py"]
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.py").write_text("x")
+    assert files_named("env -C sub python3 b.py", "env --chdir=sub python3 b.py") == ["sub/b.py", "sub/b.py"]
