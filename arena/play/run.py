@@ -32,6 +32,7 @@ REFEREE, MACHINE = "referee", "machine"  # what a failed game failed of: not a b
 # alone, at the end of the run, and on --resume. Left out, its unit would leave the paired statistics
 # whole, and the bots that use their time (whose games a busy machine makes late) would lose most.
 LATE_ADVICE = "run fewer --workers (or less beside the run) so that the bots get their time"
+FAILURE_STDERR_KEPT = 4096  # the end of what a failed game's referee or bots wrote, stored with the failure
 MACHINE_TRIES = 3  # a game whose machine failed (lost, or unable to play) is played again up to this often
 
 
@@ -70,7 +71,7 @@ def failure(job: Job, kind: str, detail: str, stderr: str = "") -> dict:
         "seed": job.seed,
         "kind": kind,
         "detail": detail,
-        "stderr": stderr[-4096:],
+        "stderr": stderr[-FAILURE_STDERR_KEPT:],
         "worker": f"{socket.gethostname()}:{os.getpid()}",
     }
 
