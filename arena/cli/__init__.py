@@ -11,8 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from referee.platform.errors import CommandParser, UserError, reader_gone
-from referee.platform.errors import report as report_mistake
+from referee.platform.errors import CommandParser, run_command
 from referee.platform.version import VersionAction
 
 from arena.cli import analyse, bench, bundle, league, play, serve
@@ -28,14 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     if not hasattr(args, "run"):
         parser.print_help(sys.stderr)
         return 2
-    try:
-        code = args.run(args)
-        sys.stdout.flush()  # (where stdout is buffered, a reader that left shows here, not at exit)
-        return code
-    except UserError as exc:  # a user's mistake: `arena COMMAND: message` (anything else is a bug: a traceback)
-        return report_mistake(args, exc)
-    except BrokenPipeError:  # `arena report DB | head`: the reader has what it wanted
-        return reader_gone()
+    return run_command(args)  # (a user's mistake is one line, `arena COMMAND: message`; a bug, a traceback)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -140,8 +140,12 @@ class SerialExecutor:
 
 
 def _start_worker(parent: int) -> None:
-    """Ctrl-C is the main process's to handle; and a worker outlives no main process, even one killed
-    with SIGKILL (which no cleanup code sees): it closes its bots' processes and exits when orphaned."""
+    """Stopping is the main process's to handle: a worker is in a process group of its own, out of
+    reach of the signals a terminal's Ctrl+C or `timeout` send to the command's group (killed by
+    SIGTERM there, it dropped the game it played while the main process let the others end), and
+    ignores SIGINT. A worker outlives no main process, even one killed with SIGKILL (which no cleanup
+    code sees): it closes its bots' processes and exits when orphaned."""
+    os.setpgid(0, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     claim_orphans()  # a worker's only children are bots: an orphan of theirs is its to kill
 

@@ -10,15 +10,14 @@ from its database, and plays exactly the games it had not finished.
 from __future__ import annotations
 
 import secrets
-import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from referee.platform.interrupt import INTERRUPTED
 from tqdm import tqdm
 
 from arena.errors import UsageError
@@ -159,24 +158,6 @@ def create(
 
 
 @contextmanager
-def terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM (`timeout`, a scheduler, `kill`) stops a run as Ctrl+C does: its finished games stay
-    stored and the command says how to go on, where the default ended the process without a word."""
-    if threading.current_thread() is not threading.main_thread():  # (signals reach the main thread only)
-        yield
-        return
-
-    def interrupt(signum, frame) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-@contextmanager
 def new_store(db: str | None, config: dict, resolved) -> Iterator[Store]:
     """The new run's database (`db`, or a new file in RUNS_DIR named by command and time), written
     and locked before the checks that take time (its players prepared, the seed check), so that a
@@ -291,18 +272,17 @@ def play_on(store: Store, options: RunOptions) -> int:
         bar.set_postfix_str(live.describe(), refresh=False)
 
     try:
-        with terminate_as_interrupt():
-            run_jobs(
-                todo,
-                game,
-                by_label,
-                executor,
-                on_record=on_record,
-                should_stop=live.finished,
-                games_per_task=max(options.games_per_worker, 1),
-                tasks_in_flight=executor.tasks_in_flight,
-                log=sys.stderr,
-            )
+        run_jobs(  # (Ctrl+C or SIGTERM, the command line's KeyboardInterrupt, stops it: below)
+            todo,
+            game,
+            by_label,
+            executor,
+            on_record=on_record,
+            should_stop=live.finished,
+            games_per_task=max(options.games_per_worker, 1),
+            tasks_in_flight=executor.tasks_in_flight,
+            log=sys.stderr,
+        )
     except KeyboardInterrupt:
         bar.close()
         print(
@@ -310,7 +290,7 @@ def play_on(store: Store, options: RunOptions) -> int:
             f"  arena {config['command']} --resume --db {store.path}",
             file=sys.stderr,
         )
-        return 130
+        return INTERRUPTED
     except NoMachine as exc:
         bar.close()
         raise NoMachine(

@@ -19,6 +19,7 @@ import shlex
 import sys
 from dataclasses import asdict, replace
 
+from referee.platform.interrupt import INTERRUPTED
 from tqdm import tqdm
 
 from arena.errors import UsageError
@@ -27,7 +28,7 @@ from arena.players import registry as players
 from arena.play import replays
 from arena.play.cluster import check_travel, make_executor
 from arena.play.run import run_jobs
-from arena.play.runs import new_store, terminate_as_interrupt
+from arena.play.runs import new_store
 from arena.play.schedule import derive_seed, jobs
 from arena.play.seeds import seed_list, seed_verdict
 from arena.play.store import Store, StoreError, stored_game
@@ -242,15 +243,14 @@ def play_to_end(store: Store, options) -> int:
     tuning.prepare()
     executor = make_executor(options.backend, max(options.workers, 1), options.ray_address)
     try:
-        with terminate_as_interrupt():
-            tuning.play(executor, games_per_task=max(options.games_per_worker, 1), quiet=options.quiet)
+        tuning.play(executor, games_per_task=max(options.games_per_worker, 1), quiet=options.quiet)
     except KeyboardInterrupt:
         print(
             f"\ninterrupted; {len(store.done_keys())} games are stored. Continue with:\n"
             f"  arena tune --resume --db {store.path}",
             file=sys.stderr,
         )
-        return 130
+        return INTERRUPTED
     finally:
         executor.shutdown()
     print(printable(text_report(store.config, store.games(), store.iterations())))

@@ -9,6 +9,8 @@ import argparse
 import os
 import sys
 
+from .interrupt import INTERRUPTED, terminate_as_interrupt
+
 
 class UserError(Exception):
     """A user's mistake (an option, a file, a command that cannot start): the message says what to
@@ -66,12 +68,17 @@ def reader_gone() -> int:
 
 def run_command(args: argparse.Namespace) -> int:
     """Run the chosen command (`args.run`); a UserError is its one line and exit status 2, a reader
-    that left is no error (`reader_gone`)."""
+    that left is no error (`reader_gone`), and Ctrl+C or SIGTERM one line, `PROG: interrupted`, and
+    status 130, once the command has cleaned up (a command that stores games says more itself)."""
     try:
-        code = args.run(args)
-        sys.stdout.flush()  # (where stdout is buffered, a reader that left shows here, not at exit)
+        with terminate_as_interrupt():
+            code = args.run(args)
+            sys.stdout.flush()  # (where stdout is buffered, a reader that left shows here, not at exit)
         return code
     except UserError as exc:
         return report(args, exc)
     except BrokenPipeError:
         return reader_gone()
+    except KeyboardInterrupt:
+        print(f"\n{args.prog}: interrupted", file=sys.stderr)
+        return INTERRUPTED

@@ -1,0 +1,142 @@
+"""Ctrl+C (SIGINT) and SIGTERM stop any command the same way, wherever it stands: what it was doing
+cleans up on its way out, and it ends with one line, `PROG: interrupted`, and status 130. Before,
+Ctrl+C while a run's players were prepared or built, or during `referee volcanoes play`, ended in a
+traceback, and SIGTERM killed the command where it stood: a build's compiler ran on, orphaned, and
+its half-made folder stayed in the cache. A league's or a match's pool workers are out of the
+command's process group, so that a signal sent to the group (`timeout`, a terminal's job control)
+is the main process's to handle: they no longer die with the games they play."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.play.store import Store
+from tests.processes import holding, kill_holding, lingering
+
+ROOT = Path(__file__).resolve().parents[2]
+SLOW_BOT = """import sys, time
+n = int(input())
+for _ in range(n):
+    input()
+while True:
+    input(); input()
+    time.sleep(0.05)
+    print("RANDOM", flush=True)
+"""
+
+
+def started(args: list[str], cwd: Path, env: dict | None = None, **popen) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", *args],
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        **popen,
+    )
+
+
+def wait_for(marker: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not holding(marker, "cmdline"):
+        assert time.monotonic() < deadline, f"no process with {marker} started"
+        time.sleep(0.05)
+
+
+def interrupted(proc: subprocess.Popen, prog: str, signum: int) -> str:
+    """Send `signum` to the command's own process; assert it ended as interrupted; its stderr."""
+    proc.send_signal(signum)
+    try:
+        err = proc.communicate(timeout=60)[1]
+    finally:
+        proc.kill()
+    # 130, or killed by SIGINT (as a shell, that is 130 too): CPython ends so once a KeyboardInterrupt
+    # went through some of its C paths (an extension's import), even though the command caught it.
+    assert proc.returncode in (130, -signal.SIGINT), (proc.returncode, err)
+    assert "Traceback" not in err, err
+    assert err.strip().splitlines()[-1] == f"{prog}: interrupted", err
+    return err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_run_stopped_while_a_player_builds_ends_the_build_and_keeps_nothing(signum, tmp_path):
+    marker = f"caldera-build-{secrets.token_hex(4)}"
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "bot.c").write_text("int main(void) { return 0; }\n")
+    (tmp_path / "arena.toml").write_text(
+        f'[players.slow]\nsource = "bot/"\nbuild = "sleep 60 # {marker}\\ncc -o bot bot.c"\nrun = "./bot"\n'
+    )
+    cache = tmp_path / "cache"
+    proc = started(
+        ["arena.cli", "match", "slow", "random", "--pairs", "1", "--quiet"], tmp_path, {"XDG_CACHE_HOME": str(cache)}
+    )
+    try:
+        wait_for(marker)
+        interrupted(proc, "arena match", signum)
+        assert lingering(marker, "cmdline") == [], "the build's processes outlived the command"
+    finally:
+        kill_holding(marker, "cmdline")
+    builds = cache / "caldera" / "builds"
+    assert not [p.name for p in builds.iterdir() if p.name.startswith(".")], "a half-made build was left"
+    assert not list((tmp_path / "arena-runs").glob("*.sqlite")), "the run that never began was kept"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_game_of_the_referee_stopped_ends_its_bots_and_says_so(signum, tmp_path):
+    marker = f"caldera-slow-{secrets.token_hex(4)}.py"
+    bot = tmp_path / marker
+    bot.write_text(SLOW_BOT)
+    command = shlex.join([sys.executable, str(bot)])
+    proc = started(["referee.cli", "volcanoes", "play", command, command], tmp_path)
+    try:
+        wait_for(marker)
+        time.sleep(0.5)  # in the middle of the game
+        interrupted(proc, "referee volcanoes play", signum)
+        assert lingering(marker, "cmdline") == []
+    finally:
+        kill_holding(marker, "cmdline")
+
+
+def test_a_league_stopped_by_a_signal_to_its_group_lets_the_games_in_play_end(tmp_path):
+    """`timeout 1h arena league ...` sends SIGTERM to the whole process group: the pool's workers,
+    which were in it, died with their games ("a worker process died; N games will be played
+    again")."""
+    bots = ROOT / "tests" / "games" / "pebbles" / "bots"
+    db = tmp_path / "league.sqlite"
+    args = ["arena.cli", "league", f"greedy=python {bots / 'greedy.py'}", f"first=python {bots / 'first.py'}"]
+    args += ["--referee", f"{sys.executable} -m tests.games.pebbles.relay_referee", "--protocol", "relay"]
+    proc = started([*args, "--db", str(db), "--workers", "2", "--quiet"], ROOT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while _games(db) < 4 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        os.killpg(proc.pid, signal.SIGTERM)
+        err = proc.communicate(timeout=120)[1]
+    finally:
+        proc.kill()
+    assert "[league] stopped" in err and "worker process died" not in err, err
+
+
+def _games(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        store = Store.open(db, readonly=True)
+    except Exception:  # noqa: BLE001 - not created yet
+        return 0
+    try:
+        return len(store.games())
+    except Exception:  # noqa: BLE001 - being written
+        return 0
+    finally:
+        store.close()
