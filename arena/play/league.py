@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from arena.project import RUNS_FOLDER
 from arena.games.base import Game, Player
 from arena.play import matchmaking
 from arena.players import registry as players
@@ -49,7 +50,7 @@ from arena.play.store import Store, stored_game
 from arena.stats.board import Board, one_blas_thread
 
 ACTIVE, PAUSED, REMOVED = "active", "paused", "removed"
-DEFAULT_DB = Path("arena-runs") / "league.sqlite"  # a league's database unless --db says otherwise
+DEFAULT_DB = Path(RUNS_FOLDER) / "league.sqlite"  # a league's database unless --db says otherwise
 BACKOFF_S, BACKOFF_MAX_S = 5.0, 600.0
 MAX_ATTEMPTS = 5  # failures of one game before its unit is given up
 FAILURE_RUN = 3  # failed games in a row: the league backs off; a player's games: it is paused

@@ -27,12 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import UsageError
+from arena.project import DATABASE_SUFFIXES, RUNS_FOLDER
 
 # Never travel: version control, caches of compiled code (numba's are keyed by this machine's
 # paths, of no use elsewhere), virtual environments, and the arena's own runs (written as they play).
 LEFT_BEHIND = {".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache", ".venv", "venv"}
-LEFT_BEHIND |= {"node_modules", "arena-runs"}
-LEFT_BEHIND_SUFFIXES = (".pyc", ".nbi", ".nbc", ".sqlite", ".sqlite-wal", ".sqlite-shm", ".sqlite-journal")
+LEFT_BEHIND |= {"node_modules", RUNS_FOLDER}
+LEFT_BEHIND_SUFFIXES = (".pyc", ".nbi", ".nbc", *DATABASE_SUFFIXES)
 MAX_BYTES = 256 * 2**20  # what one thing may weigh: a folder larger than this is no bot's
 DIGEST_CHARS = 24
 FETCH_S = 300.0  # the longest wait for one thing's bytes

@@ -21,6 +21,7 @@ from referee.platform.interrupt import INTERRUPTED
 from tqdm import tqdm
 
 from arena.errors import UsageError
+from arena.project import RUNS_FOLDER
 from arena.games.base import Game
 from arena.play import replays
 from arena.play.cluster import NoMachine, check_travel, connected, make_executor
@@ -34,7 +35,7 @@ from arena.stats.estimates import Z95
 from arena.stats.units import game_key
 from arena.stats.tables import SprtCourse, UnitCounter, text_report, units_of, unplayed, versus
 
-RUNS_DIR = Path("arena-runs")
+RUNS_DIR = Path(RUNS_FOLDER)
 DEFAULT_UNITS = {"match": 50, "tournament": 16, "sprt": 5000}
 LADDER_PAIRS, LADDER_REACH = 8, 2  # `arena tournament` alone: each bot against the next two, ~1 min on 2 cores
 

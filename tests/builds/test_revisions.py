@@ -70,6 +70,21 @@ def test_uncommitted_changes_are_named_in_the_version(repository, tmp_path):
     assert not build("src/bot.cpp@HEAD", cache=tmp_path / "cache").version.endswith("+dirty")
 
 
+def test_the_arena_s_own_databases_in_a_bot_s_folder_are_no_part_of_it(repository, tmp_path):
+    """`arena match ./ random` from inside the bot's folder makes arena-runs/ there: it was hashed
+    with the bot's sources, each run a new version, `+dirty`, built again."""
+    needs("cpp")
+    repo, git = repository
+    write(repo, "solo/bot.cpp", CPP_BOT.replace("{k}", "1"))
+    git("add", ".")
+    git("commit", "-q", "-m", "solo")
+    clean = build("solo/", cache=tmp_path / "cache")
+    for name in ("arena-runs/match-20260101-120000.sqlite", "arena-runs/league.sqlite-wal", "mine.sqlite"):
+        write(repo, f"solo/{name}", "SQLite format 3")
+    again = build("solo/", cache=tmp_path / "cache")
+    assert (again.version, again.folder) == (clean.version, clean.folder) and not again.version.endswith("+dirty")
+
+
 def test_a_file_gone_from_the_working_tree_is_still_there_at_its_revision(repository, tmp_path):
     needs("cpp")
     repo, _ = repository
