@@ -129,9 +129,7 @@ def _status(path: Path, action: str, rest: list[str]) -> int:
 
     if rest:
         raise UsageError("arena league status takes no argument but --db")
-    if not path.is_file():
-        raise StoreError(f"no league at {path}")
-    store = Store.open(path, readonly=True)
+    store = members.open_league(path, readonly=True)
     try:
         config, standing, failures = store.config, store.league_players(), store.failures()
         board = Board([label for label, row in standing.items() if row["status"] != REMOVED], history=False)

@@ -54,14 +54,15 @@ def create(
     return store
 
 
-def open_league(path: Path) -> Store:
-    """The league at `path`, opened to be written; StoreError where there is none."""
+def open_league(path: Path, readonly: bool = False) -> Store:
+    """The league at `path`, opened to be written (or only read); StoreError where there is none."""
     if not path.is_file():
         raise StoreError(f"no league at {path}: start one with arena league PLAYER ... --db {path}")
-    store = Store.open(path)
-    if store.config["command"] != "league":
+    store = Store.open(path, readonly=readonly)
+    command = store.config["command"]
+    if command != "league":
         store.close()
-        raise StoreError(f"{path} holds a {store.config['command']}, not a league")
+        raise StoreError(f"{path} holds a {command}, not a league")
     return store
 
 

@@ -208,6 +208,8 @@ class PairwiseResults:
 
     def fit(self, prior_draws: float = 1.0) -> BradleyTerryFit:
         n = len(self.labels)
+        if not n:  # (a page with every player unticked, a league whose players all left)
+            return BradleyTerryFit({}, np.zeros((0, 0)))
         played, scored = self._matrices(prior_draws)
         ratings = np.zeros(n)
         covariance = information = np.zeros((n, n))

@@ -98,6 +98,29 @@ def test_a_board_of_some_players_or_some_data_rates_their_games_alone():
             DataFilter(text)
 
 
+def test_a_board_of_no_player_is_empty():
+    """A league whose players were all removed: its status and its page rate no one."""
+    board = Board([])
+    for game in plackett_luce({"a": 0, "b": 0}, 2, 5):
+        board.add(game)
+    assert board.rows() == [] and board.count == 0
+
+
+@pytest.fixture(scope="module")
+def a_match(tmp_path_factory):
+    db = tmp_path_factory.mktemp("match") / "m.sqlite"
+    assert main(["match", "random", "greedy", "--pairs", "1", "--workers", "1", "--db", str(db), "--quiet"]) == 0
+    return db
+
+
+@pytest.mark.parametrize("action", [["add", "x=random"], ["pause", "random"], ["status"], []])
+def test_a_league_command_on_another_run_s_database_is_one_line(action, a_match, capsys):
+    """Each ended in a traceback (the database read once closed), `status` in a table of no one."""
+    capsys.readouterr()
+    assert main(["league", *action, "--db", str(a_match)]) == 2
+    assert capsys.readouterr().err.strip() == f"arena league: {a_match} holds a match, not a league"
+
+
 def standing(strengths: dict[str, float], games: list[dict], **units) -> matchmaking.Standing:
     fit = bradley_terry_fit(games, list(strengths)) if games else None
     return matchmaking.Standing(active=list(strengths), seats=2, fit=fit, units=dict(units.get("units", {})))

@@ -77,6 +77,15 @@ def test_an_odd_path_is_answered_not_a_traceback(server, path):
     assert "error" in json.loads(body)
 
 
+@pytest.mark.parametrize("chosen", ["", ",,,"])
+def test_a_page_with_every_player_unticked_shows_an_empty_board(server, chosen):
+    """The page sends `bots=` when every box is unticked: the fit of no player answered 500."""
+    _, port, _ = server
+    status, body = get(port, f"/api/state?bots={chosen}")
+    assert status == 200, (status, body[:200])
+    assert json.loads(body)["leaderboard"] == []
+
+
 @pytest.mark.parametrize(
     "target", [b"/game/\xb2/1", b"/game/0/\xb2", b"/game/0/\xc2\xb2", b"/api/state?run=\xb2", b"/\xff"]
 )
