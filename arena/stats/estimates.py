@@ -56,6 +56,14 @@ class Estimate:
 
     @property
     def score_interval(self) -> tuple[float, float]:
+        """The 95% interval of the score. Where every observation scored the same (`stderr` 0: a
+        clean sweep, or every pair split by colour) the data show no spread to build one from: the
+        bound is then that of `sweep_bound`, p, on the share of observations that would score
+        otherwise, each at worst 0 or 1 ([s - p s, s + p (1 - s)] about the score s; [0, p] for a
+        sweep lost). It was [s, s], a zero-width interval from a single pair."""
+        if self.n and self.stderr == 0.0:
+            p = sweep_bound(self.n)
+            return self.score * (1.0 - p), self.score + p * (1.0 - self.score)
         return max(self.score - Z95 * self.stderr, 0.0), min(self.score + Z95 * self.stderr, 1.0)
 
     @property
@@ -65,12 +73,7 @@ class Estimate:
     @property
     def elo_interval(self) -> tuple[float, float]:
         """The 95% interval of the Elo difference; one end is infinite where the score's interval
-        reaches 0 or 1 (a one-sided bound). A clean sweep has no spread to build an interval from,
-        so its one finite end is the exact bound of `sweep_bound`."""
-        if self.n and self.score <= 0.0:
-            return -math.inf, elo_from_score(sweep_bound(self.n))
-        if self.n and self.score >= 1.0:
-            return elo_from_score(1.0 - sweep_bound(self.n)), math.inf
+        reaches 0 or 1 (a one-sided bound, as for a clean sweep)."""
         low, high = self.score_interval
         return elo_from_score(low), elo_from_score(high)
 

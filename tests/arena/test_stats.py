@@ -34,6 +34,19 @@ def test_a_clean_sweep_has_a_one_sided_bound():
     assert sweep_bound(64) < sweep_bound(16)  # more pairs, a tighter bound
 
 
+def test_pairs_that_all_scored_alike_have_an_interval_not_a_point():
+    """Every pair split by colour (1 point of 2): no spread in the data, and the interval was
+    [+0, +0], even from one pair. With the sweep's bound p on the share of pairs that would score
+    otherwise (at worst 0 or 1): [0.5 - 0.5 p, 0.5 + 0.5 p]."""
+    one, thirty = pentanomial_estimate([0, 0, 1, 0, 0]), pentanomial_estimate([0, 0, 30, 0, 0])
+    p = sweep_bound(30)  # 0.1155
+    assert thirty.score_interval == pytest.approx((0.5 - 0.5 * p, 0.5 + 0.5 * p))
+    assert thirty.elo_interval == pytest.approx((-40.38, 40.38), abs=0.01)
+    assert one.elo_interval[1] > 700 and one.elo_interval[0] == pytest.approx(-one.elo_interval[1])
+    low, high = pentanomial_estimate([0, 20, 0, 0, 0]).elo_interval  # every pair 1/2 point of 2
+    assert low < elo_from_score(0.25) < high
+
+
 def test_trinomial_interval_by_hand():
     # 60 wins, 40 losses: score 0.6, variance 0.6 * 0.4 = 0.24, standard error sqrt(0.24 / 100).
     est = trinomial_estimate(60, 0, 40)
