@@ -324,7 +324,10 @@ class Store:
         return [_decoded(dict(row)) for row in rows]
 
     def game(self, game_id: int) -> dict | None:
-        """One game's whole record, by its id."""
+        """One game's whole record, by its id (None where there is none: an id past SQLite's
+        integers too)."""
+        if not -(2**63) <= game_id < 2**63:
+            return None
         if self._old_schema():
             row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
             return _from_schema_2(dict(row)) if row else None

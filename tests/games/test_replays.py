@@ -258,6 +258,8 @@ def test_a_game_is_exported_with_its_page_frames_and_viewer(tmp_path, capsys, mo
 
     assert main(["replay", str(db), "9", "-o", str(tmp_path / "x")]) == 2
     assert "has no game 9" in capsys.readouterr().err
+    assert main(["replay", str(db), str(2**63), "-o", str(tmp_path / "x")]) == 2  # past SQLite's integers
+    assert f"has no game {2**63}" in capsys.readouterr().err
     none = pebbles_run(tmp_path, "--replays", "none", name="none.sqlite")
     assert main(["replay", str(none), "1", "-o", str(tmp_path / "y")]) == 2
     err = capsys.readouterr().err
