@@ -106,14 +106,29 @@ class RunView:
         self.boards: OrderedDict[tuple, Board] = OrderedDict()
         self.cache: dict[tuple, tuple[str, bytes]] = {}
         self._game = None
+        self._run = None  # which run the file held at the last look
 
     def _store(self) -> Store:
         return Store.open(self.path, readonly=True)
 
+    def _forget(self) -> None:
+        """Drop what was read of the file: it now holds another run."""
+        self.total, self.last_id, self.failures = 0, 0, []
+        self.boards.clear()
+        self.cache.clear()
+        self._game = None
+
     def refresh(self) -> None:
-        """Read what was added to the file since the last look, into every board kept."""
+        """Read what was added to the file since the last look, into every board kept; all of it
+        afresh where the file now holds another run (a league started again on the same path: its
+        games, numbered from 1 again, were never read, and the page showed the old run's)."""
         store = self._store()
         try:
+            run = (store.get("created"), store.config.get("command"), store.config.get("seed"))
+            if run != self._run:
+                if self._run is not None:
+                    self._forget()
+                self._run = run
             self.config = store.config
             self.standing = store.league_players()
             self.labels = [p.label for p in store.players()]
@@ -174,7 +189,8 @@ class RunView:
     def _state_locked(self, players: list[str] | None, where: str | None, known: str | None) -> bytes:
         self.refresh()
         board = self.board(players, where)
-        tag = f"{self.total}.{len(self.failures)}.{hash(json.dumps(self.standing, sort_keys=True)) & 0xFFFFFF:x}"
+        standing = hash((self._run, json.dumps(self.standing, sort_keys=True))) & 0xFFFFFF  # (another run: another tag)
+        tag = f"{self.total}.{len(self.failures)}.{standing:x}"
         key = (frozenset(board.subset), where or "")
         if known == tag:
             return json.dumps({"etag": tag, "unchanged": True}).encode()

@@ -146,3 +146,18 @@ def test_a_poll_does_not_wait_for_another_requests_work(server, monkeypatch):
     assert status == 200 and json.loads(body)["etag"] == tag
     assert waited < 3, f"a poll waited {waited:.1f} s for another request's work"
     other.join(30)
+
+
+def test_a_file_that_now_holds_another_run_is_read_afresh(tmp_path):
+    """A league started again on the path served (its file removed, then made anew): its games,
+    numbered from 1 again, were never read, and the page kept the old run's numbers."""
+    from arena.cli import main
+
+    served, other = tmp_path / "served.sqlite", tmp_path / "other.sqlite"
+    for db, pairs in ((served, "2"), (other, "1")):
+        args = ["match", "random", "greedy", "--pairs", pairs, "--workers", "1", "--quiet", "--db", str(db)]
+        assert main(args) == 0
+    view = serve.RunView(served)
+    assert json.loads(view.state(None, None, None))["run"]["games"] == 4
+    other.replace(served)
+    assert json.loads(view.state(None, None, None))["run"]["games"] == 2
