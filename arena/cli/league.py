@@ -16,7 +16,7 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from arena.cli.options import add_run_options, game_of, names_a_game, run_options_of
+from arena.cli.options import add_run_options, game_of, refuse_another_game, run_options_of
 from arena.errors import UsageError
 from arena.play import members, replays
 from arena.play.cluster import connected
@@ -75,8 +75,7 @@ def _go_on(args, path: Path) -> Store:
         if args.seed is not None and args.seed != config["seed"]:
             raise StoreError(f"{path} was started with --seed {config['seed']}, not {args.seed}")
         game = stored_game(config)
-        if names_a_game(args) and game_of(args).config() != game.config():
-            raise StoreError(f"{path} is a league of {config['game'].get('name')}: its game was chosen when it began")
+        refuse_another_game(args, game, path, "a league")
         if args.mode and args.mode != config.get("mode"):
             config["mode"] = args.mode
             store.put("config", config)

@@ -15,6 +15,7 @@ from arena.games.config import CONFIG_FILE, chosen_game
 from arena.games.protocols import EXTERNAL, PROTOCOLS
 from arena.play import replays
 from arena.play.runs import RUNS_DIR, RunOptions
+from arena.play.store import StoreError
 from arena.stats.units import SEATINGS
 
 
@@ -138,6 +139,30 @@ def game_of(args: argparse.Namespace) -> Game:
 def names_a_game(args: argparse.Namespace) -> bool:
     """Whether the game options name a game other than the default."""
     return args.game is not None or args.referee is not None or args.protocol is not None
+
+
+# The game's options a run keeps from its start (option -> its flag): given again when it goes on (a
+# resumed run, a league started again), each must say what the run began with; it was ignored.
+KEPT_GAME_OPTIONS = {
+    "turn_ms": "--turn-ms",
+    "first_turn_ms": "--first-turn-ms",
+    "seats": "--players",
+    "league": "--league",
+}
+
+
+def refuse_another_game(args: argparse.Namespace, game: Game, path, what: str = "a run") -> None:
+    """StoreError where the game options of a run that goes on (`game`: the one stored at `path`)
+    say otherwise than it began with: a run keeps its game and the game's options."""
+    if names_a_game(args) and game_of(args).config() != game.config():
+        raise StoreError(f"{path} is {what} of {game.name}: its game was chosen when it began")
+    config = game.config()
+    for name, flag in KEPT_GAME_OPTIONS.items():
+        value = getattr(args, name)
+        before = game.seats if name == "seats" else config.get(name)
+        if value is not None and value != before:
+            began = f"with {flag} {before:g}" if before is not None else f"without {flag}"
+            raise StoreError(f"{path} was begun {began}, not {flag} {value:g}: {what} keeps its game's options")
 
 
 def run_options_of(args: argparse.Namespace) -> RunOptions:

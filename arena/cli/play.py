@@ -3,14 +3,24 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from referee.platform.options import count, number
 
-from arena.cli.options import add_run_options, game_of, run_options_of
+from arena.cli.options import (
+    KEPT_GAME_OPTIONS,
+    add_run_options,
+    game_of,
+    names_a_game,
+    refuse_another_game,
+    run_options_of,
+)
 from arena.errors import UsageError
 from arena.play import runs, tune
 from arena.play.cluster import connected
 from arena.players import registry as players
 from arena.players.base import PlayerError
+from arena.play.store import Store, stored_game
 
 
 def register(sub) -> None:
@@ -112,12 +122,12 @@ def _tune_parser(sub) -> None:
 
 def cmd_match(args) -> int:
     return runs.play(
-        "match", args.players, args.pairs, run_options_of(args), _new_game(args), runs.one_lineup, exact=True
+        "match", args.players, args.pairs, run_options_of(args), _new_game(args, "match"), runs.one_lineup, exact=True
     )
 
 
 def cmd_tournament(args) -> int:
-    game = _new_game(args)
+    game = _new_game(args, "tournament")
     specs, units = args.players, args.pairs
     default = not args.resume and not specs
     if default:  # the game's own ladder, strongest first
@@ -137,12 +147,25 @@ def cmd_sprt(args) -> int:
             raise UsageError(f"--{name} must lie strictly between 0 and 1, not {getattr(args, name):g}")
     sprt = {"elo0": args.elo0, "elo1": args.elo1, "alpha": args.alpha, "beta": args.beta}
     options = run_options_of(args)
-    return runs.play("sprt", args.players, args.pairs, options, _new_game(args), runs.one_lineup, sprt, exact=True)
+    return runs.play(
+        "sprt", args.players, args.pairs, options, _new_game(args, "sprt"), runs.one_lineup, sprt, exact=True
+    )
 
 
-def _new_game(args):
-    """The game of a new run (a resumed run's is in its database)."""
-    return None if args.resume else game_of(args)
+def _new_game(args, command: str):
+    """The game of a new run (a resumed run's is in its database: game options given with --resume
+    must say what it began with)."""
+    if not args.resume:
+        return game_of(args)
+    if names_a_game(args) or any(getattr(args, name) is not None for name in KEPT_GAME_OPTIONS):
+        path = Path(args.db) if args.db else runs.newest_run(command)
+        store = Store.open(path, readonly=True)
+        try:
+            game = stored_game(store.config)
+        finally:
+            store.close()
+        refuse_another_game(args, game, path)
+    return None
 
 
 def cmd_tune(args) -> int:
@@ -154,6 +177,7 @@ def cmd_tune(args) -> int:
 def _tune(args, options) -> int:
     settings = {key: getattr(args, key) for key in tune.DEFAULTS}
     if args.resume:
+        _new_game(args, "tune")
         store = runs.resume("tune", [], None, options)
         try:
             tune.check_resumable(store, args.bot, args.params, dict(settings, opponent=args.opponent))

@@ -203,3 +203,17 @@ def test_a_report_whose_reader_has_gone_ends_quietly(tmp_path):
         )
         os.close(write)
         assert done.returncode == 0 and "Error" not in done.stderr, (command, unbuffered, done.stderr)
+
+
+def test_a_game_option_given_again_must_say_what_the_run_began_with(tmp_path, capsys):
+    """`arena match --resume --turn-ms 5` played on at the stored 100 ms, saying nothing."""
+    db = tmp_path / "m.sqlite"
+    assert main(["match", "random", "greedy", "--pairs", "1", "--workers", "1", "--db", str(db), "--quiet"]) == 0
+    capsys.readouterr()
+    for given, said in (
+        (["--turn-ms", "5"], "was begun with --turn-ms 100, not --turn-ms 5"),
+        (["--league", "2"], "was begun without --league, not --league 2"),
+    ):
+        assert main(["match", "--resume", "--db", str(db), *given]) == 2
+        assert capsys.readouterr().err.strip() == f"arena match: {db} {said}: a run keeps its game's options"
+    assert main(["match", "--resume", "--db", str(db), "--turn-ms", "100", "--pairs", "2", "--quiet"]) == 0
