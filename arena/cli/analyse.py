@@ -14,6 +14,7 @@ from __future__ import annotations
 from bots.volcanoes.registry import ANALYSIS_ENGINE as ENGINE
 from bots.volcanoes.registry import ANALYSIS_ITERATIONS as ITERATIONS
 from referee.platform.options import count
+from referee.platform.pools import check_workers
 
 
 def register(subparsers) -> None:
@@ -53,4 +54,6 @@ def _run(args) -> int:
     # command runs, so that `arena` on another game loads no numba.
     from arena.analyse import run_analyse
 
+    if args.workers is not None:
+        check_workers(args.workers)
     return run_analyse(args)

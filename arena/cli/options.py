@@ -8,6 +8,7 @@ import os
 from dataclasses import fields
 
 from referee.platform.options import count, positive_ms
+from referee.platform.pools import check_workers
 
 from arena.errors import UsageError
 from arena.games.base import Game
@@ -166,5 +167,8 @@ def refuse_another_game(args: argparse.Namespace, game: Game, path, what: str = 
 
 
 def run_options_of(args: argparse.Namespace) -> RunOptions:
-    """A run's options, as the run options give them (each option is named as its field)."""
+    """A run's options, as the run options give them (each option is named as its field); workers
+    more than this machine runs at once are refused before anything is made."""
+    if args.backend == "pool":
+        check_workers(args.workers)
     return RunOptions(**{option.name: getattr(args, option.name) for option in fields(RunOptions)})

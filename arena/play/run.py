@@ -18,6 +18,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 
+from referee.platform.pools import cores as this_machine_cores
 from referee.platform.pools import start_pool
 from referee.platform.process import claim_orphans, close_all
 
@@ -53,7 +54,7 @@ def play_job(game: Game, job: Job, players: dict[str, Player]) -> dict:
 
 def machine_load() -> str:
     """The machine's load against its cores, in words: `load 3.1 on 2 cores`."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cores = this_machine_cores()
     try:
         load = os.getloadavg()[0]
     except OSError:

@@ -258,7 +258,8 @@ def play_on(store: Store, options: RunOptions) -> int:
         print(report(store, list(by_label)))
         return 0
 
-    executor = make_executor(options.backend, max(options.workers, 1), options.ray_address)  # before the bar's thread
+    workers = max(min(options.workers, total - len(done)), 1)  # (no more processes than games left)
+    executor = make_executor(options.backend, workers, options.ray_address)  # before the bar's thread
     bar = tqdm(total=total, initial=len(done), unit="game", disable=options.quiet, dynamic_ncols=True, file=sys.stderr)
     bar.set_postfix_str(live.describe(), refresh=False)
 

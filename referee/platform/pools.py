@@ -3,13 +3,38 @@ is safe, so that a worker has what its parent loaded, else by spawn."""
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
+from .errors import UserError
+
 _RESET = (signal.SIGINT, signal.SIGTERM)  # a worker's, not its parent's: see start_pool
+# The most worker processes a pool may hold, per core of this machine: past it they only share the
+# cores (a timed game's bots then lose on time) and the memory (an analysis worker holds its
+# engines': some 450 MB). `--workers 100000` filled the memory and held off SIGTERM for minutes
+# while it forked.
+WORKERS_PER_CORE = 4
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def check_workers(workers: int) -> int:
+    """`workers`, once known to be what this machine can run at once; UserError saying so in one line
+    otherwise."""
+    most = WORKERS_PER_CORE * cores()
+    if workers > most:
+        raise UserError(
+            f"--workers {workers}: more processes than this machine runs at once ({cores()} cores: "
+            f"{most} at most, {WORKERS_PER_CORE} a core)"
+        )
+    return workers
 
 
 def worker_start_method() -> str:
@@ -26,7 +51,9 @@ def start_pool(workers: int, initializer=None, initargs: tuple = ()) -> ProcessP
     any thread of this process (a progress bar's included): a forking pool starts its workers at
     once. SIGINT and SIGTERM are blocked while they are forked, until each worker has set them back
     to their defaults: a handler copied from this process (the league's, which only asks to stop)
-    would keep alive a worker that the pool ends with SIGTERM."""
+    would keep alive a worker that the pool ends with SIGTERM. UserError where `workers` is more than
+    this machine runs at once (`check_workers`)."""
+    check_workers(workers)
     method = worker_start_method()
     pool = ProcessPoolExecutor(
         workers, mp_context=get_context(method), initializer=_start_worker, initargs=(initializer, initargs)

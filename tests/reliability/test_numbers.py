@@ -9,6 +9,7 @@ import argparse
 import pytest
 
 from referee.platform.options import MAX_MS, count, number, positive_ms
+from referee.platform.pools import WORKERS_PER_CORE, cores
 from tests.reliability.commands import one_line, run
 
 
@@ -80,3 +81,17 @@ def test_the_arenas_numbers_are_refused_by_argparse(argv, where, tmp_path, reque
     done = run("arena.cli", *argv, "--db", str(tmp_path / "run.sqlite"), cwd=tmp_path, timeout=60)
     one_line(done, f"arena {argv[0]}", argv[-2])
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["match", "greedy", "random", "--pairs", "1"], ["analyse", "no-such-replay.json"]],
+    ids=["match", "analyse"],
+)
+def test_more_workers_than_the_machine_runs_at_once_are_one_line(command, tmp_path):
+    """`arena analyse g.json --workers 100000` forked until the memory was full, SIGTERM held off for
+    minutes; a match of 2 games forked 12 workers. Refused before anything is made."""
+    workers = str(WORKERS_PER_CORE * cores() + 1)
+    done = run("arena.cli", *command, "--workers", workers, cwd=tmp_path)
+    one_line(done, f"arena {command[0]}", f"--workers {workers}", "more processes than this machine runs at once")
+    assert not (tmp_path / "arena-runs").exists()
