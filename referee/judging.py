@@ -218,6 +218,8 @@ def report_verdicts(
         for verdict in judging():
             verdicts.append(verdict)
             print(json.dumps(to_dict(verdict)) if as_json else describe(verdict), flush=True)
+    except BrokenPipeError:  # the reader left (`| head`): no fault of the file's (run_command stops quietly)
+        raise
     except (InputFormatError, UnicodeDecodeError, OSError, BotStartError, OracleError) as exc:
         print(f"{prog}: {_refusal(exc, source)}", file=sys.stderr)
         return 2

@@ -56,3 +56,13 @@ def test_a_solver_stops_quietly_when_its_reader_leaves(name):
     example = puzzle.load(name).examples[0]
     done = _first_line_then_leave([sys.executable, "-m", f"bots.{name}.solver"], "\n\n".join([example] * 20))
     assert done.returncode == 0 and "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+def test_a_judge_stops_quietly_when_its_reader_leaves(name, tmp_path):
+    """It said "cannot read FILE: Broken pipe", blaming the puzzle file for the reader's leaving."""
+    source = tmp_path / "puzzles.txt"
+    source.write_text("\n\n".join([puzzle.load(name).examples[0]] * 20) + "\n")
+    solver = f"{sys.executable} -m bots.{name}.solver"
+    done = _first_line_then_leave([sys.executable, "-m", "referee.cli", name, "judge", str(source), solver])
+    assert done.returncode == 0 and not done.stderr, done
