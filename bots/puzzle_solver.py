@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 
 from referee.platform.errors import CommandParser, InputFormatError, reader_gone, shorten
+from referee.platform.interrupt import INTERRUPTED, terminate_as_interrupt
 from referee.puzzle import Puzzle
 
 # report(text, instance, answer, seconds, cpu_seconds) after each answer; `instance` is None for
@@ -40,27 +41,37 @@ def bad_input(puzzle: Puzzle, text: str, error: InputFormatError) -> str:
 
 
 def run(puzzle: Puzzle, solve: Callable, report: Report | None = None, stdin=None, stdout=None) -> int:
-    """Answer every instance on `stdin` (default sys.stdin) with `solve(instance)`; the exit status."""
+    """Answer every instance on `stdin` (default sys.stdin) with `solve(instance)`; the exit status
+    (130, saying so, when Ctrl+C or SIGTERM stops it)."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
-    bad = False
     try:
-        while (text := puzzle.read_instance(stdin)) is not None:
-            start, start_cpu = time.perf_counter(), time.process_time()
-            try:
-                instance = puzzle.parse_instance(text)
-            except InputFormatError as exc:
-                print(bad_input(puzzle, text, exc), file=sys.stderr, flush=True)
-                bad, instance, answer, line = True, None, None, ""
-            else:
-                answer = solve(instance)
-                line = puzzle.no_solution_answer if answer is None else puzzle.format_answer(answer)
-            stdout.write(line + "\n")
-            stdout.flush()
-            if report is not None:
-                report(text, instance, answer, time.perf_counter() - start, time.process_time() - start_cpu)
+        with terminate_as_interrupt():
+            return _answer_all(puzzle, solve, report, stdin, stdout)
     except UnicodeDecodeError:
         print(f"{puzzle.name} solver: the input is not UTF-8 text", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `... | head`: the reader has what it wanted
         return reader_gone()
+    except KeyboardInterrupt:  # Ctrl+C, SIGTERM
+        print(f"\n{puzzle.name} solver: interrupted", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _answer_all(puzzle: Puzzle, solve: Callable, report: Report | None, stdin, stdout) -> int:
+    """`run`'s work: each instance read, answered and reported; 2 where one was malformed."""
+    bad = False
+    while (text := puzzle.read_instance(stdin)) is not None:
+        start, start_cpu = time.perf_counter(), time.process_time()
+        try:
+            instance = puzzle.parse_instance(text)
+        except InputFormatError as exc:
+            print(bad_input(puzzle, text, exc), file=sys.stderr, flush=True)
+            bad, instance, answer, line = True, None, None, ""
+        else:
+            answer = solve(instance)
+            line = puzzle.no_solution_answer if answer is None else puzzle.format_answer(answer)
+        stdout.write(line + "\n")
+        stdout.flush()
+        if report is not None:
+            report(text, instance, answer, time.perf_counter() - start, time.process_time() - start_cpu)
     return 2 if bad else 0

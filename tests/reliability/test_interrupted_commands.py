@@ -140,3 +140,18 @@ def _games(db: Path) -> int:
         return 0
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_puzzle_solver_stopped_says_so(signum, tmp_path):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bots.coroutine.solver"],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    time.sleep(1.5)  # waiting for its first puzzle
+    interrupted(proc, "coroutine solver", signum)
