@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import statistics
@@ -86,6 +87,24 @@ def load_baseline(path: str, any_machine: bool) -> dict:
                 "compare two versions here with --against REV, or pass --any-machine)"
             )
         print(f"warning: {message}", file=sys.stderr)
+    return _checked_figures(path, figures)
+
+
+def _checked_figures(path: str, figures) -> dict:
+    """A baseline's figures, each with two values or more, every one a positive finite number (a
+    ratio's interval needs a spread; a value of 0 or text has no logarithm); BenchError naming the
+    first that is not (a file edited by hand, damaged). Those were a traceback, or passed unnoticed."""
+    if not isinstance(figures, dict):
+        raise BenchError(f"{path} is not a baseline saved by `arena bench --save` (its figures are no table)")
+    for name, figure in figures.items():
+        values = figure.get("values") if isinstance(figure, dict) else None
+        if not isinstance(values, list) or len(values) < 2:
+            raise BenchError(
+                f"{path}: figure {name!r} has fewer than two values (a baseline of one round has no spread)"
+            )
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
+                raise BenchError(f"{path}: figure {name!r} holds {value!r}, not a positive number")
     return figures
 
 
