@@ -26,10 +26,11 @@ _DESCRIPTOR = re.compile(r"/dev/fd/|/proc/[^/]+/fd/")
 
 
 def read_text(path: str | os.PathLike, kind: str = "") -> str:
-    """The text of the UTF-8 file `path`; where it cannot be read, a UserError saying why in one
-    line, of the file of `kind` (a replay) where one is named."""
+    """The text of the UTF-8 file `path` (less a byte order mark, which some editors begin a file
+    with); where it cannot be read, a UserError saying why in one line, of the file of `kind` (a
+    replay) where one is named."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise UserError(f"cannot read {f'the {kind} ' if kind else ''}{path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
