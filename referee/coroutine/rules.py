@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from referee.platform.errors import InputFormatError
+from referee.platform.errors import InputFormatError, shorten
 
 DIRECTION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 _DELTAS = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))  # (row, column)
@@ -140,9 +140,9 @@ def _parse_cell(cell: str, where: str) -> int:
     mask = 0
     for char in cell:
         if char not in "01234567":
-            raise InputFormatError(f"{cell!r}: a cell is direction digits 0-7 or '-'", where)
+            raise InputFormatError(f"{shorten(cell)}: a cell is direction digits 0-7 or '-'", where)
         if mask >> int(char) & 1:
-            raise InputFormatError(f"{cell!r}: direction {char} appears twice", where)
+            raise InputFormatError(f"{shorten(cell)}: direction {char} appears twice", where)
         mask |= 1 << int(char)
     return mask
 

@@ -52,6 +52,13 @@ def test_malformed_puzzles_say_what_and_where(text, where, what):
     assert what in caught.value.what
 
 
+def test_a_huge_bad_cell_is_not_echoed_whole():
+    """A cell of 5,000,000 characters made a 5 MB "one line" error."""
+    with pytest.raises(InputFormatError) as caught:
+        parse_puzzle("0" * 5_000_000 + " 1 2\n1 - 2\n1 2 3")
+    assert len(str(caught.value)) < 200 and "(5,000,000 characters)" in caught.value.what
+
+
 def test_a_file_of_puzzles_numbers_lines_from_its_top():
     boards = parse_puzzles(PUBLISHED + "\n\n" + PUBLISHED)
     assert len(boards) == 2
