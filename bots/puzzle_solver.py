@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 
 from referee.platform.errors import CommandParser, InputFormatError, reader_gone, shorten
-from referee.platform.interrupt import INTERRUPTED, terminate_as_interrupt
+from referee.platform.commands import INTERRUPTED, terminate_as_interrupt
 from referee.puzzle import Puzzle
 
 # report(text, instance, answer, seconds, cpu_seconds) after each answer; `instance` is None for

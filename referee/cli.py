@@ -14,7 +14,8 @@ import importlib.util
 import sys
 
 from referee import puzzle
-from referee.platform.errors import CommandParser, run_command
+from referee.platform.commands import run_command
+from referee.platform.errors import CommandParser
 from referee.platform.version import VersionAction
 from referee.judging import add_judge_command
 

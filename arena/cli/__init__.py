@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from referee.platform.errors import CommandParser, run_command
+from referee.platform.commands import run_command
+from referee.platform.errors import CommandParser
 from referee.platform.version import VersionAction
 
 from arena.cli import analyse, bench, bundle, league, play, serve

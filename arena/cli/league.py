@@ -46,7 +46,11 @@ def register(sub) -> None:
         help="uncertain (default): games go where the leaderboard's order is least certain; leader: each "
         "new version plays the leader until their order is settled",
     )
-    add_run_options(p)
+    add_run_options(  # a league's database is one file, gone on with: not a run's new file
+        p,
+        db_help=f"the league's database (default: {DEFAULT_DB})",
+        resume_help="go on with the league in --db (as arena league does anyway where it exists)",
+    )
     p.set_defaults(run=cmd_league)
 
 

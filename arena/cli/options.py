@@ -20,17 +20,20 @@ from arena.play.store import StoreError
 from arena.stats.units import SEATINGS
 
 
-def add_run_options(p: argparse.ArgumentParser) -> None:
+def add_run_options(p: argparse.ArgumentParser, db_help: str | None = None, resume_help: str | None = None) -> None:
+    """The options of a run; `db_help` and `resume_help` say what --db and --resume mean where a
+    command's run is not a new file each time (a league's)."""
     p.add_argument(
         "--db",
         metavar="PATH",
-        help=f"the run's database (default: a new file in {RUNS_DIR}/ named by command and time)",
+        help=db_help or f"the run's database (default: a new file in {RUNS_DIR}/ named by command and time)",
     )
     p.add_argument(
         "--resume",
         action="store_true",
-        help="continue the run in --db (default: the newest of this command in "
-        f"{RUNS_DIR}/), with its stored players, seeds and settings",
+        help=resume_help
+        or f"continue the run in --db (default: the newest of this command in {RUNS_DIR}/), with its stored "
+        "players, seeds and settings",
     )
     p.add_argument("--seed", type=int, help="run seed; every game's seed derives from it (default: random)")
     add_seeds_option(p)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from referee.platform.interrupt import INTERRUPTED
+from referee.platform.commands import INTERRUPTED
 from tqdm import tqdm
 
 from arena.errors import UsageError

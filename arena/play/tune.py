@@ -19,7 +19,7 @@ import shlex
 import sys
 from dataclasses import asdict, replace
 
-from referee.platform.interrupt import INTERRUPTED
+from referee.platform.commands import INTERRUPTED
 from tqdm import tqdm
 
 from arena.errors import UsageError

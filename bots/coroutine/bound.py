@@ -27,7 +27,8 @@ from bots import puzzle_solver
 from bots.coroutine.fast import MOST_TURNS, NEIGHBOUR, START_STATE, enqueue, fewest_turns
 from referee.coroutine.puzzle import PUZZLE
 from referee.coroutine.rules import CENTRE, Board, format_puzzle, neighbour
-from referee.platform.errors import UserError, run_command
+from referee.platform.commands import run_command
+from referee.platform.errors import UserError
 
 # The direction from each square to the centre: the arrow under the other token that wins.
 TO_CENTRE = np.array([next((d for d in range(8) if neighbour(s, d) == CENTRE), -1) for s in range(9)], np.int64)

@@ -21,7 +21,8 @@ from bots.coroutine.fast import MOST_TURNS, NEIGHBOUR, climb, optimal_turns
 from bots.coroutine.search import solve
 from referee.coroutine.puzzle import PUZZLE
 from referee.coroutine.rules import Board, format_answer, format_puzzle
-from referee.platform.errors import UserError, run_command
+from referee.platform.commands import run_command
+from referee.platform.errors import UserError
 from referee.platform.options import count, positive_seconds
 
 DENSITY = 0.3  # a restart's board shows each arrow with this probability: sparse boards run long

@@ -31,7 +31,8 @@ from bots import puzzle_solver
 from referee.iqtwist.pieces import CELLS, COLUMNS, PEG_LIMITS, PEGS, colour, footprint
 from referee.iqtwist.rules import Placement, State, canonical, parse_placement
 from bots.iqtwist.search import count_solutions, solutions
-from referee.platform.errors import UserError, run_command
+from referee.platform.commands import run_command
+from referee.platform.errors import UserError
 from referee.iqtwist.puzzle import PUZZLE
 
 # level -> (pieces given, pegs given)

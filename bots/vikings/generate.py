@@ -18,7 +18,8 @@ import numpy as np
 
 from bots import puzzle_solver
 from bots.vikings import search
-from referee.platform.errors import UserError, run_command
+from referee.platform.commands import run_command
+from referee.platform.errors import UserError
 from referee.vikings import rules
 from referee.vikings.puzzle import PUZZLE
 

@@ -9,8 +9,6 @@ import argparse
 import os
 import sys
 
-from .interrupt import INTERRUPTED, terminate_as_interrupt
-
 
 class UserError(Exception):
     """A user's mistake (an option, a file, a command that cannot start): the message says what to
@@ -64,21 +62,3 @@ def reader_gone() -> int:
     the closed pipe again. The exit status, 0: the reader has what it wanted."""
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
-
-
-def run_command(args: argparse.Namespace) -> int:
-    """Run the chosen command (`args.run`); a UserError is its one line and exit status 2, a reader
-    that left is no error (`reader_gone`), and Ctrl+C or SIGTERM one line, `PROG: interrupted`, and
-    status 130, once the command has cleaned up (a command that stores games says more itself)."""
-    try:
-        with terminate_as_interrupt():
-            code = args.run(args)
-            sys.stdout.flush()  # (where stdout is buffered, a reader that left shows here, not at exit)
-        return code
-    except UserError as exc:
-        return report(args, exc)
-    except BrokenPipeError:
-        return reader_gone()
-    except KeyboardInterrupt:
-        print(f"\n{args.prog}: interrupted", file=sys.stderr)
-        return INTERRUPTED
