@@ -4,11 +4,10 @@ game's (Volcanoes by default, a game of arena.toml, or an external referee given
 from __future__ import annotations
 
 import argparse
-import os
 from dataclasses import fields
 
 from referee.platform.options import count, positive_ms
-from referee.platform.pools import check_workers
+from referee.platform.pools import check_workers, cores
 
 from arena.errors import UsageError
 from arena.games.base import Game
@@ -40,7 +39,7 @@ def add_run_options(p: argparse.ArgumentParser, db_help: str | None = None, resu
     p.add_argument(
         "--workers",
         type=count(1),
-        default=os.cpu_count() or 1,
+        default=cores(),
         help="games at once on this machine (default: every core; 1 plays in this "
         "process); on a Ray cluster, every CPU of the cluster",
     )

@@ -8,12 +8,11 @@ fresh, reseeded tree: the same replay gets the same analysis on any machine, wha
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from referee.platform.pools import start_pool, worker_start_method
+from referee.platform.pools import cores, start_pool, worker_start_method
 from referee.volcanoes import analysis
 from referee.volcanoes.board import N_TILES
 
@@ -66,7 +65,7 @@ class Analyser:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         self.engine, self.iterations = engine, iterations
-        workers = workers or os.cpu_count() or 1
+        workers = workers or cores()
         self._pool = None
         if workers == 1 or worker_start_method() == "fork":
             _load(engine, seed)  # here: the engine's kernels, which forked workers then have loaded
