@@ -130,6 +130,24 @@ def check_command(command: str | Sequence[str], cwd: str | None = None, shown: s
     return args
 
 
+# Lines of a crash's report that say where, not why: a stack's frames (indented: Java's "\tat ...",
+# C#'s and Node's "   at ...", Go's "\t/path/main.go:5"), and what some runtimes print after the
+# message (Node's version, Rust's advice, Java's "... 3 more").
+_NOT_WHY = re.compile(r"\s|Node\.js v\d|note: run with `RUST_BACKTRACE|\.\.\. \d+ more")
+
+
+def why_it_ended(text: str) -> str:
+    """What a program's stderr says of why it ended: its last line that is not blank nor part of a
+    stack (where a stack follows the message, as in Java, C#, Node and Go, the message, not the
+    last frame); its last line where every line is; "" for none."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    goroutines = next((i for i, line in enumerate(lines) if line.startswith("goroutine ")), None)
+    if goroutines:  # Go: the panic's message comes before the stacks of its goroutines
+        lines = lines[:goroutines]
+    said = [line for line in lines if not _NOT_WHY.match(line)]
+    return (said or lines or [""])[-1].strip()
+
+
 def _check_starts(run: list[str], assignments: dict[str, str], cwd: str | None, shown: str | None) -> None:
     """BotStartError when the program and arguments `run` (`env`'s `assignments` in its environment)
     cannot play here: started once with its input open and nothing written to it, it must start
@@ -144,16 +162,16 @@ def _check_starts(run: list[str], assignments: dict[str, str], cwd: str | None, 
         raise BotStartError(f"{run[0]} cannot start on this machine: {_why_not_started(exc, run[0], cwd)}") from None
     if code is None:
         return
-    said = said.strip().splitlines()
+    lines = said.strip().splitlines()
     if code == LOAD_FAILED:
         raise BotStartError(
             f"{run[0]} cannot start on this machine ({programs.this_machine()}): it exited at once with status "
             f"{LOAD_FAILED}, that of a program whose libraries or commands are not here: "
-            f"{said[0] if said else '(nothing on stderr)'}"
+            f"{lines[0] if lines else '(nothing on stderr)'}"
         )
     how = f"killed by {signal_name(-code)}" if code < 0 else f"status {code}"
     raise BotStartError(
-        f"{shown or shlex.join(run)} ended before its first input ({how}): {said[-1] if said else '(nothing on stderr)'}"
+        f"{shown or shlex.join(run)} ended before its first input ({how}): {why_it_ended(said) or '(nothing on stderr)'}"
     )
 
 
@@ -392,12 +410,12 @@ class _StderrSink(threading.Thread):
                 pass
 
     def last_line(self) -> str:
-        """The last line it wrote that is not blank, whole or not ("" if none): most often why it
-        ended (an exception's message), past whatever `take` kept of its turn."""
+        """What the end of all it wrote says of why it ended (`why_it_ended`: an exception's message,
+        not its stack's last frame), past whatever `take` kept of its turn; "" if nothing."""
         with self._lock:
             self._drain()
-            lines = self._tail.decode("utf-8", "replace").strip().splitlines()
-        return lines[-1].strip() if lines else ""
+            text = self._tail.decode("utf-8", "replace")
+        return why_it_ended(text)
 
     def take(self) -> str:
         with self._lock:

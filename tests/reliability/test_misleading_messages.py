@@ -1,7 +1,8 @@
 """Messages that said something else than what happened: a cli referee printing garbage (with `log =
 true`) blamed for writing no log; a relay referee flooding `###Error` lines said not to send in time;
 a run's summary after `--resume` still asking for a `--resume` that had played its failed games; the
-league's back-off always said to be "5 s or more"."""
+league's back-off always said to be "5 s or more"; a Java (C#, Node, Go...) bot that crashed described
+by its stack's last frame, not its exception."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from arena.games.base import Player, RefereeFailure
 from arena.games.cli import CliGame
 from arena.games.relay import RelayGame
+from referee.platform.process import BotStartError, check_command, why_it_ended
 from tests.reliability.commands import run
 
 SCRIPTS = Path(__file__).parent / "scripts"
@@ -75,3 +77,25 @@ def test_the_leagues_back_off_says_how_long_it_is(tmp_path):
         "[league] 4 games failed in a row: no new games for 10 s",
         "[league] 5 games failed in a row: no new games for 20 s",
     ]
+
+
+CRASHES = {
+    "java": 'Exception in thread "main" java.lang.RuntimeException: no config\n\tat Player.main(Player.java:9)\n',
+    "csharp": "Unhandled exception. System.Exception: no config\n   at Player.Main(String[] args) in P.cs:line 9\n",
+    "node": "Error: no config\n    at Object.<anonymous> (/b/bot.js:3:7)\n\nNode.js v18.19.0\n",
+    "rust": "thread 'main' panicked at src/main.rs:3:5:\nno config\nnote: run with `RUST_BACKTRACE=1` to see\n",
+    "go": "panic: no config\n\ngoroutine 1 [running]:\nmain.main()\n\t/b/main.go:5 +0x25\nexit status 2\n",
+    "python": 'Traceback (most recent call last):\n  File "b.py", line 1\nValueError: no config\n',
+}
+
+
+@pytest.mark.parametrize("language", sorted(CRASHES))
+def test_a_crash_is_described_by_its_message_not_its_last_frame(language):
+    assert "no config" in why_it_ended(CRASHES[language])
+
+
+def test_a_bot_that_crashes_at_start_is_refused_with_its_exception(tmp_path):
+    """`Player.java ended before its first input (status 1): \\tat Player.main(Player.java:1)`."""
+    (tmp_path / "stack.txt").write_text(CRASHES["java"])
+    with pytest.raises(BotStartError, match=r"\(status 1\): Exception in thread .*: no config$"):
+        check_command(f"sh -c 'cat {tmp_path / 'stack.txt'} >&2; exit 1'")
