@@ -15,11 +15,9 @@ final path (numba's cache of a pinned bot's kernels is keyed by it).
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import subprocess
-import tarfile
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,11 +47,17 @@ class Source:
 
 def split_revision(spec: str, cwd: Path | None = None) -> tuple[str, str | None]:
     """(`PATH`, `REV`) of `PATH@REV`, or (spec, None) where `spec` is an existing path (from `cwd`)
-    or has no `@`."""
-    if "@" not in spec or (Path(cwd or os.getcwd()) / spec).exists():
+    or has no `@`. A revision may hold `@` too (`HEAD@{1}`, `main@{yesterday}`, `@{u}`): the split
+    is at the first `@` before which an existing path stands, else at the first that begins no
+    reflog's `@{`."""
+    base = Path(cwd or os.getcwd())
+    if "@" not in spec or (base / spec).exists():
         return spec, None
-    path, _, revision = spec.rpartition("@")
-    return path, revision or None
+    ats = [i for i, char in enumerate(spec) if char == "@"]
+    at = next((i for i in ats if i and (base / spec[:i]).exists()), None)
+    if at is None:
+        at = next((i for i in ats if spec[i + 1 : i + 2] != "{"), ats[-1])
+    return spec[:at], spec[at + 1 :] or None
 
 
 def resolve_source(spec: str, cache: Path | None = None, cwd: Path | None = None) -> Source:
@@ -80,7 +84,9 @@ def resolve_source(spec: str, cache: Path | None = None, cwd: Path | None = None
 
 
 def repository_of(path: Path) -> Path | None:
-    """The top of the git working tree that holds `path` (which need not exist), or None."""
+    """The top of the git working tree that holds `path` (which need not exist; a symbolic link: where
+    it leads), or None."""
+    path = path.resolve() if path.exists() else path
     folder = path if path.is_dir() else path.parent
     while not folder.is_dir():
         folder = folder.parent
@@ -106,10 +112,17 @@ def _inside(path: Path, repository: Path) -> Path:
         raise SourceError(f"{path} is outside its repository {repository}") from None
 
 
-def git(repository: Path, *args: str) -> bytes:
-    """git's output for `args` in `repository`; SourceError with what git said if it fails."""
+def git(repository: Path, *args: str, env: dict | None = None) -> bytes:
+    """git's output for `args` in `repository` (`env`: variables added to its environment);
+    SourceError with what git said if it fails."""
     try:
-        done = subprocess.run(["git", "-C", str(repository), *args], capture_output=True, check=True, timeout=600)
+        done = subprocess.run(
+            ["git", "-C", str(repository), *args],
+            capture_output=True,
+            check=True,
+            timeout=600,
+            env={**os.environ, **env} if env else None,
+        )
     except FileNotFoundError:
         raise SourceError("a revision (SPEC@REV) needs git on PATH") from None
     except subprocess.TimeoutExpired:
@@ -133,20 +146,23 @@ def tree_at(repository: Path, revision: str, cache: Path | None = None) -> tuple
 
 
 def extract(repository: Path, commit: str, tree: Path) -> None:
-    """The repository's tree at `commit` (without its submodules' files), at `tree`; a concurrent
-    extraction of the same commit is harmless (each writes its own folder, the first rename wins)."""
-    archive = git(repository, "archive", "--format=tar", commit)
+    """The repository's tree at `commit` (without its submodules' files), at `tree`, every file of it
+    as a checkout writes it: through an index of its own (`git archive` left out the files that
+    .gitattributes marks export-ignore, a header a bot includes among them). A concurrent extraction
+    of the same commit is harmless (each writes its own folder, the first rename wins)."""
     partial = tree.with_name(f".{tree.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
+    index = {"GIT_INDEX_FILE": str(partial.with_name(partial.name + ".index").resolve())}
     partial.mkdir(parents=True)
     try:
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(partial, filter="data")
+        git(repository, "read-tree", commit, env=index)
+        git(repository, "checkout-index", "--all", f"--prefix={partial.resolve()}{os.sep}", env=index)
         partial.rename(tree)
     except OSError:
         if not tree.is_dir():
             raise
     finally:
         shutil.rmtree(partial, ignore_errors=True)
+        Path(index["GIT_INDEX_FILE"]).unlink(missing_ok=True)
 
 
 def head(repository: Path) -> str | None:

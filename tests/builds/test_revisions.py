@@ -111,3 +111,33 @@ def test_a_path_with_an_at_sign_that_exists_is_a_path(tmp_path):
     write(tmp_path, "me@home/bot.py", "print(1)\n")
     source = resolve_source("me@home/bot.py", tmp_path / "cache", cwd=tmp_path)
     assert source.path == (tmp_path / "me@home" / "bot.py").resolve() and not source.pinned
+
+
+def test_a_revision_may_hold_an_at_sign(repository, tmp_path):
+    """`src/bot.cpp@HEAD@{1}` was split at its last `@`: "no commit {1}"."""
+    repo, git = repository
+    source = resolve_source("src/bot.cpp@HEAD@{1}", tmp_path / "cache")
+    assert source.commit == git("rev-parse", "HEAD@{1}")
+    assert revisions.split_revision("gone.cpp@main@{1}", repo) == ("gone.cpp", "main@{1}")
+    write(repo, "me@home/bot.cpp", "x")
+    assert revisions.split_revision("me@home/bot.cpp@HEAD", repo) == ("me@home/bot.cpp", "HEAD")
+
+
+def test_a_symbolic_link_to_a_file_of_a_repository_has_its_revisions(repository, tmp_path):
+    """`link.c@HEAD` said "link.c is in no git repository", where a link to a folder worked."""
+    repo, git = repository
+    link = tmp_path / "link.cpp"
+    link.symlink_to(repo / "src" / "bot.cpp")
+    source = resolve_source(f"{link}@HEAD~1", tmp_path / "cache")
+    assert source.commit == git("rev-parse", "HEAD~1") and source.path.read_text() == CPP_BOT.replace("{k}", "1")
+    assert resolve_source(str(link), tmp_path / "cache").repository == repo
+
+
+def test_a_file_that_gitattributes_keeps_out_of_archives_is_at_its_revision(repository, tmp_path):
+    """`git archive` leaves out what .gitattributes marks export-ignore: a header the bot includes."""
+    repo, git = repository
+    write(repo, "src/pick.h", "int pick();\n")
+    write(repo, ".gitattributes", "src/pick.h export-ignore\n")
+    git("add", ".")
+    git("commit", "-q", "-m", "a header kept out of archives")
+    assert (resolve_source("src/pick.h@HEAD", tmp_path / "cache").path).read_text() == "int pick();\n"
