@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from bots.volcanoes import registry
-from referee.platform.files import refuse_one_file_twice, refuse_overwriting
+from referee.platform.files import refuse_one_file_twice, refuse_overwriting, usable_folder
 
 from arena.errors import UsageError
 from arena.play import runs, tune
@@ -32,9 +32,12 @@ def register(sub) -> None:
 
 
 def cmd_report(args) -> int:
-    for output in (args.output, args.csv, args.json):
+    for option, output in (("-o", args.output), ("--csv", args.csv), ("--json", args.json)):
+        if output is not None and not output.strip():
+            raise UsageError(f"{option} needs a file name (it was given an empty one)")
         if output:
             refuse_overwriting(output, args.db)
+            usable_folder(Path(output).parent, f"the folder of {output}")  # (made, as a page's is)
     refuse_one_file_twice({"-o": args.output, "--csv": args.csv, "--json": args.json})
     store = Store.open(args.db, readonly=True)  # a report never changes the file it reads
     try:
@@ -80,7 +83,7 @@ def _export(args, config, labels, games, failures) -> None:
     try:
         export.export(config, labels, games, failures, args.csv, args.json)
     except OSError as exc:
-        raise UsageError(f"cannot write the export: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write {exc.filename or 'the export'}: {exc.strerror or exc}") from None
 
 
 def cmd_bots(args) -> int:

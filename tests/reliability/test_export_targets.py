@@ -104,3 +104,12 @@ def test_bundle_to_a_fifo_goes_to_its_reader(tmp_path):
     assert done.returncode == 0, done.stderr
     assert got and "def " in got[0]
     assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+@pytest.mark.parametrize("option", ["--csv", "--json"])
+def test_an_export_into_a_new_folder_makes_it_and_an_empty_name_is_refused(arena_run, tmp_path, option):
+    """`--csv newdir/r.csv` failed with "cannot write the export: No such file or directory", naming
+    no file, after the whole report; `-o` made its folder. `--csv ''` wrote nothing, saying nothing."""
+    target = tmp_path / "new" / "folder" / "export"
+    assert report(arena_run, option, str(target)).returncode == 0 and target.is_file()
+    one_line(report(arena_run, option, ""), "arena report", f"{option} needs a file name")
