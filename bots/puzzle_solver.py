@@ -13,6 +13,7 @@ with one line and exit status 2.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -33,11 +34,39 @@ def parser(puzzle: Puzzle, description: str, command: str = "solver") -> argpars
     return CommandParser(prog=f"python -m bots.{puzzle.name}.{command}", description=description)
 
 
-def bad_input(puzzle: Puzzle, text: str, error: InputFormatError) -> str:
-    """The one line a solver writes on stderr for text that is not an instance."""
-    if "\n" in text.strip():  # a block of lines: the error names the line
-        return f"{puzzle.name} solver: bad {puzzle.item}: {error}"
+def bad_input(puzzle: Puzzle, text: str, error: InputFormatError, number: int = 1, lines: list[int] = ()) -> str:
+    """The one line a solver writes on stderr for text that is not an instance: the `number`-th of
+    its input, whose non-blank lines are the input's `lines` (numbered from 1), so that an error's
+    "line k" of the instance is said as the input's line."""
+    if "\n" in text.strip():  # a block of lines: the error names the line, in the input
+        found = _INSTANCE_LINE.match(error.where or "")
+        if found and 0 < int(found[1]) <= len(lines):
+            error = InputFormatError(error.what, f"line {lines[int(found[1]) - 1]}{error.where[found.end() :]}")
+        return f"{puzzle.name} solver: bad {puzzle.item} ({puzzle.item} {number} of the input): {error}"
     return f"{puzzle.name} solver: {puzzle.item} {shorten(text.strip())}: {error}"
+
+
+_INSTANCE_LINE = re.compile(r"line (\d+)")
+
+
+class _CountingLines:
+    """A text stream's `readline`, counting its lines: which ones were not blank since `mark`."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self.read = 0
+        self.not_blank: list[int] = []
+
+    def mark(self) -> None:
+        self.not_blank = []
+
+    def readline(self) -> str:
+        line = self._stream.readline()
+        if line:
+            self.read += 1
+            if line.strip().lstrip("\ufeff"):
+                self.not_blank.append(self.read)
+        return line
 
 
 def run(puzzle: Puzzle, solve: Callable, report: Report | None = None, stdin=None, stdout=None) -> int:
@@ -60,12 +89,15 @@ def run(puzzle: Puzzle, solve: Callable, report: Report | None = None, stdin=Non
 def _answer_all(puzzle: Puzzle, solve: Callable, report: Report | None, stdin, stdout) -> int:
     """`run`'s work: each instance read, answered and reported; 2 where one was malformed."""
     bad = False
-    while (text := puzzle.read_instance(stdin)) is not None:
+    counted = _CountingLines(stdin)
+    number = 0
+    while (text := puzzle.read_instance(counted)) is not None:
+        number += 1
         start, start_cpu = time.perf_counter(), time.process_time()
         try:
             instance = puzzle.parse_instance(text)
         except InputFormatError as exc:
-            print(bad_input(puzzle, text, exc), file=sys.stderr, flush=True)
+            print(bad_input(puzzle, text, exc, number, counted.not_blank), file=sys.stderr, flush=True)
             bad, instance, answer, line = True, None, None, ""
         else:
             answer = solve(instance)
@@ -74,4 +106,5 @@ def _answer_all(puzzle: Puzzle, solve: Callable, report: Report | None, stdin, s
         stdout.flush()
         if report is not None:
             report(text, instance, answer, time.perf_counter() - start, time.process_time() - start_cpu)
+        counted.mark()
     return 2 if bad else 0

@@ -10,6 +10,7 @@ import contextlib
 import functools
 import importlib
 import io
+import re
 import sys
 
 import pytest
@@ -179,7 +180,13 @@ def test_the_solver_command_answers_each_instance_says_none_and_refuses_bad_inpu
     expected += ["", expected[0]]  # the bad instance: an empty answer line, then the next is answered
     assert stdout.getvalue() == "".join(line + "\n" for line in expected)
     (message,) = capsys.readouterr().err.splitlines()
-    assert message.startswith(f"{name} solver: ") and puzzle.malformed[0][1] in message
+    where = puzzle.malformed[0][1]
+    if separator == "\n\n":  # a block of lines: its place is said as the input's line, and which it is
+        before = sum(len(text.splitlines()) + 1 for text in puzzle.examples)
+        line, rest = re.fullmatch(r"line (\d+)(.*)", where).groups()
+        where = f"line {before + int(line)}{rest}"
+        assert f"({puzzle.item} {len(puzzle.examples) + 1} of the input)" in message
+    assert message.startswith(f"{name} solver: ") and where in message
 
 
 @pytest.mark.parametrize("name, text", EXAMPLES)

@@ -24,7 +24,7 @@ def test_solver_answers_are_legal_and_optimal(solver, recorded, cards, name, met
 def test_solver_rejects_a_bad_card(solver):
     done = solver("stormyseas", "--#-#-###\n" * 8)
     assert done.returncode == 2
-    assert done.stderr.strip() == "stormyseas solver: bad card: no red boat 'X'"
+    assert done.stderr.strip() == "stormyseas solver: bad card (card 1 of the input): no red boat 'X'"
 
 
 def test_solver_says_when_there_is_no_solution(solver, recorded):
