@@ -14,7 +14,7 @@ import importlib.util
 import sys
 
 from referee import puzzle
-from referee.platform.commands import run_command
+from referee.platform.commands import INTERRUPTED, run_command, terminate_as_interrupt
 from referee.platform.errors import CommandParser
 from referee.platform.version import VersionAction
 from referee.judging import add_judge_command
@@ -39,7 +39,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run_command(build_parser().parse_args(argv))
+    with terminate_as_interrupt():  # (the parser imports Volcanoes' rules, numba's: seconds on a cold cache)
+        try:
+            args = build_parser().parse_args(argv)
+        except KeyboardInterrupt:
+            print("\nreferee: interrupted", file=sys.stderr)
+            return INTERRUPTED
+        return run_command(args)
 
 
 if __name__ == "__main__":

@@ -23,12 +23,13 @@ from arena.play.store import Store
 from tests.processes import holding, kill_holding, lingering
 
 ROOT = Path(__file__).resolve().parents[2]
-SLOW_BOT = """import sys, time
+SLOW_BOT = """import pathlib, sys, time
 n = int(input())
 for _ in range(n):
     input()
 while True:
     input(); input()
+    pathlib.Path(sys.argv[1]).touch()  # the game has begun
     time.sleep(0.05)
     print("RANDOM", flush=True)
 """
@@ -96,11 +97,14 @@ def test_a_game_of_the_referee_stopped_ends_its_bots_and_says_so(signum, tmp_pat
     marker = f"caldera-slow-{secrets.token_hex(4)}.py"
     bot = tmp_path / marker
     bot.write_text(SLOW_BOT)
-    command = shlex.join([sys.executable, str(bot)])
+    begun = tmp_path / "begun"
+    command = shlex.join([sys.executable, str(bot), str(begun)])
     proc = started(["referee.cli", "volcanoes", "play", command, command], tmp_path)
     try:
-        wait_for(marker)
-        time.sleep(0.5)  # in the middle of the game
+        deadline = time.monotonic() + 120  # (a cold numba cache: the referee compiles first)
+        while not begun.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)  # in the middle of the game
         interrupted(proc, "referee volcanoes play", signum)
         assert lingering(marker, "cmdline") == []
     finally:
@@ -155,3 +159,16 @@ def test_a_puzzle_solver_stopped_says_so(signum, tmp_path):
     )
     time.sleep(1.5)  # waiting for its first puzzle
     interrupted(proc, "coroutine solver", signum)
+
+
+def test_the_referee_stopped_while_it_starts_says_so(monkeypatch, capsys):
+    """Its parser imports Volcanoes' rules (numba's kernels: seconds on a cold cache): stopped then, it
+    ended in a traceback (Ctrl+C) or silently (SIGTERM). A fresh clone's CI run showed both."""
+    import referee.cli
+
+    def stopped():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(referee.cli, "build_parser", stopped)
+    assert referee.cli.main(["volcanoes", "play", "a", "b"]) == 130
+    assert capsys.readouterr().err.strip() == "referee: interrupted"
