@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from arena.play.store import Store
+from referee import puzzle
 from tests.processes import holding, kill_holding, lingering
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -152,13 +153,18 @@ def test_a_puzzle_solver_stopped_says_so(signum, tmp_path):
         [sys.executable, "-m", "bots.coroutine.solver"],
         cwd=ROOT,
         stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
-    time.sleep(1.5)  # waiting for its first puzzle
-    interrupted(proc, "coroutine solver", signum)
+    proc.stdin.write(puzzle.load("coroutine").examples[0] + "\n\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline()  # its first answer: now it waits for the next puzzle
+    proc.send_signal(signum)
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) in (130, -signal.SIGINT) and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1] == "coroutine solver: interrupted", err
 
 
 def test_the_referee_stopped_while_it_starts_says_so(monkeypatch, capsys):
