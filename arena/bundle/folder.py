@@ -29,8 +29,9 @@ from arena.bundle import python as bundler
 
 
 def is_file_bot(bot: str) -> bool:
-    """Whether `arena bundle BOT` names a bot's entry file (not a project bot's name or module)."""
-    return bot.endswith(".py") or "/" in bot
+    """Whether `arena bundle BOT` names a bot's entry file (not a project bot's name or module): a
+    file's name or path (`Player.java` too, to be told what can be bundled)."""
+    return bot.endswith(".py") or "/" in bot or Path(bot).is_file()
 
 
 def build_file(entry: Path, compress: str = "auto", limit: int = bundler.CODE_UNITS) -> bundler.Bundle:
@@ -40,7 +41,10 @@ def build_file(entry: Path, compress: str = "auto", limit: int = bundler.CODE_UN
     if not entry.is_file():
         raise bundler.BundleError(f"no bot file {entry}")
     if entry.suffix != ".py" or not entry.stem.isidentifier():
-        raise bundler.BundleError(f"{entry}: the entry must be a Python file named as a module is (main.py, my_bot.py)")
+        raise bundler.BundleError(
+            f"{entry}: the entry must be a Python file named as a module is (main.py, my_bot.py), or a C or C++ "
+            "file (main.cpp); a bot in another language is submitted as its own file"
+        )
     root = entry.resolve().parent
     modules, external = bundler.collect(entry.stem, root, local=lambda top: bundler.module_file(top, root) is not None)
     return bundler.assemble(entry.stem, modules, external, compress, limit)

@@ -128,6 +128,9 @@ def _bundle_file_bot(args: argparse.Namespace) -> int:
     return 0
 
 
+SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")  # a C or C++ file compiled on its own, not included
+
+
 def _is_c_family(bot: str) -> bool:
     language = by_suffix(Path(bot))
     return language is not None and language.key in ("c", "cpp")
@@ -149,6 +152,17 @@ def _bundle_c_family(args: argparse.Namespace) -> int:
     )
     if merged.unresolved:
         print(f"left to the compiler (found in no local folder): {', '.join(sorted(set(merged.unresolved)))}")
+    merged_in = {path.resolve() for path in merged.files}
+    left_out = sorted(
+        path.name
+        for path in entry.resolve().parent.iterdir()
+        if path.suffix in SOURCE_SUFFIXES and path.resolve() not in merged_in
+    )
+    if left_out:  # (their definitions are not in the file: it builds only if the bot needs none of them)
+        print(
+            f"warning: not in the file, for only what {entry.name} includes is merged: {', '.join(left_out)} "
+            "(a function defined there does not link; --check builds and plays the file)"
+        )
     if args.check or args.turns:
         game = None if args.turns else game_of(args)
         return check.check_built_bot(entry, Path(args.output), args.check or 1, args.turns, game, args.opponent)

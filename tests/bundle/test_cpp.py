@@ -172,3 +172,22 @@ def test_arena_bundle_refuses_to_write_over_a_file_of_the_bot(tmp_path, capsys):
     assert main(["bundle", str(main_file), "-o", str(header)]) == 2
     assert "is an input of this command" in capsys.readouterr().err
     assert main(["bundle", str(main_file), "-o", str(tmp_path / "one.cpp"), "--compress", "always"]) == 2
+
+
+def test_a_source_file_beside_the_entry_that_it_does_not_include_is_named(tmp_path, capsys, monkeypatch):
+    """Only what the entry includes is merged: a function defined in util.cpp is not in the file (it
+    was written, exit 0, with no word of it; only --check saw it not link)."""
+    bot = tmp_path / "bot"
+    write(bot, "main.cpp", '#include "util.h"\nint main() { return f(); }\n')
+    write(bot, "util.h", "int f();\n")
+    write(bot, "util.cpp", "int f() { return 0; }\n")
+    assert main(["bundle", str(bot / "main.cpp"), "-o", str(tmp_path / "s.cpp")]) == 0
+    assert "warning: not in the file, for only what main.cpp includes is merged: util.cpp" in capsys.readouterr().out
+
+
+def test_a_bot_file_of_another_language_is_told_what_can_be_bundled(tmp_path, capsys, monkeypatch):
+    """`arena bundle Player.java` looked for a project bot named so, or said only "a Python file"."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "Player.java", "class Player {}\n")
+    assert main(["bundle", "Player.java", "-o", "x"]) == 2
+    assert "or a C or C++ file (main.cpp)" in capsys.readouterr().err
