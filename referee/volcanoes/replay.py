@@ -76,6 +76,8 @@ def replay_problem(replay) -> str | None:
     field the page or a command reads."""
     if not isinstance(replay, dict) or not isinstance(replay.get("turn_log"), list):
         return "it has no list of turns (turn_log)"
+    if replay.get("game", "volcanoes") != "volcanoes":  # (an old replay may name none)
+        return f"it is a replay of {str(replay['game'])[:40]!r}, not of volcanoes"
     players = replay.get("players", {})
     if not isinstance(players, dict) or not all(isinstance(name, str) for name in players.values()):
         return "its players are not an object of names"

@@ -66,6 +66,7 @@ BAD = {
     "negative time": (_set(("turn_log", 0, "time_ms"), -1), "its time is not a number"),
     "seed": (_set(("seed",), "\x1b]0;title\x07" + ATTACK), "its seed is not a whole number"),
     "winner": (_set(("winner",), ATTACK), "its winner is not one of"),
+    "game": (_set(("game",), "chess"), "it is a replay of 'chess', not of volcanoes"),
     "reason": (_set(("reason",), {"a": 1}), "its reason is not text"),
     "players": (_set(("players",), {"blue": ["x"]}), "its players are not an object of names"),
     "loss on a growth": (
