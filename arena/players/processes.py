@@ -18,6 +18,7 @@ from referee.platform.process import (
     BotStartError,
     check_command,
     command_files,
+    module_file,
     run_folder,
     warm_up,
 )
@@ -167,9 +168,7 @@ def command_version(args: list[str], cwd: str | None = None) -> str:
             path = Path(shutil.which(arg))
         if path.is_file():
             chunks.append(path.read_bytes())
-    if "-m" in args[:-1]:
-        module = folder.joinpath(*args[args.index("-m") + 1].split("."))
-        for path in (module.with_name(module.name + ".py"), module / "__main__.py"):
-            if path.is_file():
-                chunks.append(path.read_bytes())
+    module = module_file(args, cwd)
+    if module is not None:
+        chunks.append(module.read_bytes())
     return hash_bytes(*chunks)

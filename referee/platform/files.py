@@ -20,7 +20,7 @@ import stat
 from pathlib import Path
 
 from .errors import UserError
-from .process import run_folder
+from .process import module_file, run_folder
 
 _DESCRIPTOR = re.compile(r"/dev/fd/|/proc/[^/]+/fd/")
 
@@ -115,6 +115,9 @@ def files_named(*specs: str | None) -> list[str]:
             words = []
         folder = run_folder(words)  # (`env -C DIR ...` names its files from DIR)
         named += [spec] if os.path.isfile(spec) else [str(folder / w) for w in words if (folder / w).is_file()]
+        module = module_file(words)  # (`python3 -m mybots.lowest` runs mybots/lowest.py)
+        if module is not None:
+            named.append(str(module))
     return named
 
 

@@ -270,6 +270,18 @@ def run_folder(args: Sequence[str], cwd: str | None = None) -> Path:
     return base
 
 
+def module_file(args: Sequence[str], cwd: str | None = None) -> Path | None:
+    """The file of the module a Python command runs (`python3 -m mybots.lowest`: mybots/lowest.py,
+    or a package's __main__.py), found from the folder it runs in; None for another command, or a
+    module found elsewhere (installed)."""
+    if "-m" not in args[:-1]:
+        return None
+    module = run_folder(args, cwd).joinpath(*args[args.index("-m") + 1].split("."))
+    return next(
+        (path for path in (module.with_name(module.name + ".py"), module / "__main__.py") if path.is_file()), None
+    )
+
+
 def command_files(command: str | Sequence[str], cwd: str | None = None) -> list[Path]:
     """The files a command line names outside the folder it runs in (`cwd`), each once, absolute:
     an argument that is the path of a file, relative to `cwd` or absolute (`java -jar ../ref.jar`,

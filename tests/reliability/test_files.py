@@ -225,3 +225,5 @@ def test_files_named_are_a_spec_s_files_whole_or_word_by_word(tmp_path, monkeypa
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "b.py").write_text("x")
     assert files_named("env -C sub python3 b.py", "env --chdir=sub python3 b.py") == ["sub/b.py", "sub/b.py"]
+    (tmp_path / "sub" / "__init__.py").write_text("")
+    assert files_named("python3 -m sub.b") == ["sub/b.py"]  # as the docs write a bot (it was written over)
