@@ -382,3 +382,35 @@ def test_a_viewer_without_a_drawer_or_its_pixi_is_no_viewer(tmp_path):
 def test_a_stored_replay_is_gzipped_json():
     blob, raw = replays.pack(frames_of(2))
     assert json.loads(gzip.decompress(blob)) == {"format": 1, "frames": frames_of(2)} and raw > len(blob)
+
+
+def test_a_volcanoes_game_forfeited_has_its_forfeit_in_its_replay(tmp_path, capsys):
+    """Rebuilt from the moves alone, the forfeited turn was missing (`arena analyse --db` never saw
+    it), a game forfeited on its first turn had no replay at all, and no turn had its stderr."""
+    from arena.games.volcanoes.game import VolcanoesGame
+
+    bot = tmp_path / "bad.py"
+    bot.write_text(
+        "import sys\nn = int(input())\nfor _ in range(n): input()\n"
+        "input(); input()\nprint('thinking', file=sys.stderr, flush=True)\nprint('ZZZ', flush=True)\n"
+    )
+    db = tmp_path / "v.sqlite"
+    args = ["match", f"bad={sys.executable} {bot}", "random", "--pairs", "1", "--workers", "1", "--quiet"]
+    assert main([*args, "--db", str(db)]) == 0
+    store = Store.open(db, readonly=True)
+    games = store.games()
+    store.close()
+    for record in games:  # blue's and orange's first turn, each an invalid move
+        log = VolcanoesGame().replay(record)["turn_log"]
+        seat = record["seats"].index("bad")
+        assert log[-1].pop("time_ms") >= 0  # it answered (ZZZ), in time
+        assert log[-1] == {
+            "turn": record["turns"],
+            "actor": ("blue", "orange")[seat],
+            "move": None,
+            "levels": [],
+            "dormant": [],
+            "stderr": "thinking\n",
+        }
+    first = next(g for g in games if g["turns"] == 1)  # forfeited before any move
+    assert main(["replay", str(db), str(first["id"]), "-o", str(tmp_path / "page")]) == 0

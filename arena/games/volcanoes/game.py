@@ -53,13 +53,16 @@ class VolcanoesGame(Game):
                 seat.close()
 
     def replay(self, record: dict) -> dict | None:
-        """The replay of a stored game, rebuilt from its moves (the store keeps no positions)."""
-        moves = (record.get("data") or {}).get("moves")
-        if not moves:
-            return None
+        """The replay of a stored game, rebuilt from its moves (the store keeps no positions), with
+        the turn a player forfeited (it played no move, so its moves did not show it: `arena
+        analyse` left it out, and a game forfeited on its first turn had no replay) and each turn's
+        stderr and time as the store kept them; None for a game of no turn (a bot that could not start)."""
+        data = record.get("data") or {}
+        moves = (data.get("moves") or "").split()
+        forfeited = next((COLOURS[i] for i, error in enumerate(record.get("errors") or ()) if error), None)
         winner = "draw" if record["ranks"][0] == record["ranks"][1] else COLOURS[record["ranks"].index(0)]
-        return replay_from_moves(
-            moves.split(),
+        replay = replay_from_moves(
+            moves,
             seed=record["seed"],
             players=dict(zip(COLOURS, record["seats"], strict=True)),
             winner=winner,
@@ -67,6 +70,22 @@ class VolcanoesGame(Game):
             detail=record["detail"],
             turns=record["turns"],
         )
+        log = replay["turn_log"]
+        if forfeited is not None and record["turns"] == len(moves) + 1:
+            log.append({"turn": record["turns"], "actor": forfeited, "move": None, "levels": [], "dormant": []})
+        if not log:
+            return None
+        stderr, times = data.get("stderr") or [[], []], record.get("times") or [[], []]
+        played = {colour: 0 for colour in COLOURS}
+        for entry in log:  # (a seat's k-th turn: its k-th stderr and time, where kept)
+            if entry["actor"] in played:
+                seat, k = COLOURS.index(entry["actor"]), played[entry["actor"]]
+                played[entry["actor"]] += 1
+                if k < len(stderr[seat]):
+                    entry["stderr"] = stderr[seat][k]
+                if k < len(times[seat]):
+                    entry["time_ms"] = times[seat][k]
+        return replay
 
     def replay_page(self, record: dict) -> str | None:
         replay = self.replay(record)
