@@ -12,6 +12,7 @@ this module.
 from __future__ import annotations
 
 import gc
+import operator
 import sys
 import time
 from abc import ABC, abstractmethod
@@ -164,7 +165,7 @@ class Player:
         if first_turn and self.cold_start:
             budget = min(budget, COLD_START_SECONDS - process_age())
             self.cold_start = False
-        tile = int(self.bot.choose(state, max(budget, 0.001)))
+        tile = _tile(self.bot.choose(state, max(budget, 0.001)), self.bot.name)
         self.view.played(tile)
         return NAMES[tile]
 
@@ -186,6 +187,18 @@ class Player:
                     answered()
                 if self.bot.collect_between_turns:
                     gc.collect(1)
+
+
+def _tile(chosen, who: str) -> int:
+    """A bot's choice as a tile index; ValueError naming what it returned where it is none (-1 or 3.7
+    had played S40 or N04)."""
+    try:
+        tile = operator.index(chosen)  # (an int or NumPy's: not a float, nor None)
+    except TypeError:
+        tile = -1
+    if isinstance(chosen, bool) or not 0 <= tile < N_TILES:
+        raise ValueError(f"{who}: choose() returned {chosen!r}, not a tile index (0 to {N_TILES - 1})")
+    return tile
 
 
 def read_turns(stdin):

@@ -254,3 +254,28 @@ def test_a_replay_that_cannot_be_written_gets_one_line(tmp_path):
     normal = " ".join(HOSTILE + ["normal"])
     out = _referee("play", normal, normal, "--max-turns", "3", "--replay", str(tmp_path / "no" / "r.json"))
     assert out.returncode == 2 and "cannot write the replay" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("chosen", ["-1", "3.7", "None", "80", "True"])
+def test_a_bot_whose_choice_is_no_tile_crashes_saying_what_it_returned(chosen, tmp_path):
+    """A bot written on `bots.volcanoes.bot.Bot` whose choose() returned -1 or 3.7 played S40 or N04
+    (Python's indexing), a tile it never chose; 80 and None crashed inside the adapter."""
+    (tmp_path / "mine.py").write_text(
+        "from bots.volcanoes.bot import Bot, main\n"
+        "class Mine(Bot):\n    name = 'mine'\n"
+        f"    def choose(self, state, budget):\n        return {chosen}\n"
+        "main(Mine())\n"
+    )
+    prefix = "80\n" + "\n".join(f"{i} x" for i in range(80)) + "\n"
+    out = subprocess.run(
+        [sys.executable, str(tmp_path / "mine.py")],
+        input=prefix + EMPTY + "\nN01 N02\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=ENV,
+    )
+    assert out.stdout == "" and out.returncode != 0
+    assert out.stderr.strip().splitlines()[-1] == (
+        f"ValueError: mine: choose() returned {chosen}, not a tile index (0 to 79)"
+    )
