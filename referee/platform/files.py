@@ -104,6 +104,22 @@ def refuse_overwriting(output: str | os.PathLike, *inputs: str | os.PathLike) ->
             raise UserError(f"{shown} is an input of this command: it will not write over it; name another output")
 
 
+def check_writable(path: str, option: str) -> None:
+    """UserError, before a command's work, where `path` (the value of `option`) cannot be written:
+    an empty name, a folder, or a folder of it missing or closed to this user. Checked first, so that
+    a game's or a run's result is not lost to a mistyped output path found at its end."""
+    if not path.strip():
+        raise UserError(f"{option} needs a file name (it was given an empty one)")
+    target = Path(path)
+    if target.is_dir():
+        raise UserError(f"{option} {path} is a folder: name a file")
+    folder = target.parent
+    if not folder.is_dir():
+        raise UserError(f"cannot write {path}: its folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UserError(f"cannot write {path}: its folder {folder} is not writable")
+
+
 def files_named(*specs: str | None) -> list[str]:
     """The existing files that players' specs or command lines name, whole or word by word (a bot's
     file, the script its command runs): inputs that no output of the command may be written over."""

@@ -9,7 +9,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from ..platform.errors import UserError
-from ..platform.files import files_named, refuse_overwriting, write_atomic
+from ..platform.files import check_writable, files_named, refuse_overwriting, write_atomic
 from ..platform.options import count, positive_ms
 from ..platform.process import BotError, BotProcess, check_command, warm_up
 from . import community, rules
@@ -61,7 +61,8 @@ def run_play(args: argparse.Namespace) -> int:
     settings = Settings(args.turn_ms, args.first_turn_ms, args.max_turns, args.soft_timeouts)
     rules.warm_up()
     commands = list(dict.fromkeys((args.blue, args.orange)))
-    if args.replay:  # (a bot's own file, named by its command, is an input: never written over)
+    if args.replay is not None:  # (a bot's own file, named by its command, is an input: never written over)
+        check_writable(args.replay, "--replay")
         refuse_overwriting(args.replay, *files_named(*commands))
     try:
         for command in commands:  # both checked before any warm-up, both ready before any clock runs

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ..platform import brutaltester
 from ..platform.errors import UserError
-from ..platform.files import files_named, refuse_overwriting
+from ..platform.files import check_writable, files_named, refuse_overwriting
 from ..platform.process import BotError, BotProcess, claim_orphans, warm_up
 from . import rules
 from .board import N_TILES
@@ -172,7 +172,8 @@ def run_brutaltester(args: argparse.Namespace) -> int:
     if not brutaltester.given(args):
         raise UserError("choose a COMMAND, or play one game as brutaltester's referees do: -p1 CMD -p2 CMD")
     commands = brutaltester.player_commands(args, range(len(SEATS), len(SEATS) + 1))
-    if args.cg_log:  # (a bot's own file, named by its command, is an input: never written over)
+    if args.cg_log is not None:  # (a bot's own file, named by its command, is an input: never written over)
+        check_writable(args.cg_log, "-l")
         refuse_overwriting(args.cg_log, *files_named(*commands))
     seed = _seed(brutaltester.seed(args))
     played = play(commands, seed)

@@ -227,3 +227,18 @@ def test_files_named_are_a_spec_s_files_whole_or_word_by_word(tmp_path, monkeypa
     assert files_named("env -C sub python3 b.py", "env --chdir=sub python3 b.py") == ["sub/b.py", "sub/b.py"]
     (tmp_path / "sub" / "__init__.py").write_text("")
     assert files_named("python3 -m sub.b") == ["sub/b.py"]  # as the docs write a bot (it was written over)
+
+
+@pytest.mark.parametrize(
+    "replay,said",
+    [
+        ("/nonexistent/x.json", "cannot write /nonexistent/x.json: its folder /nonexistent does not exist"),
+        ("", "--replay needs a file name"),
+        (".", "--replay . is a folder"),
+    ],
+)
+def test_a_replay_that_cannot_be_written_is_refused_before_the_game(replay, said, tmp_path):
+    """Found at the game's end, the mistake cost the game's result (nothing printed); an empty
+    name wrote no replay, saying nothing."""
+    done = run("referee.cli", "volcanoes", "play", "python3 -c pass", "python3 -c pass", "--replay", replay)
+    one_line(done, "referee volcanoes play", said)
