@@ -21,6 +21,7 @@ import atexit
 import ctypes
 import errno
 import functools
+import importlib.util
 import itertools
 import multiprocessing.util
 import os
@@ -306,14 +307,33 @@ def warm_up_command(command: str | Sequence[str], cwd: str | None = None) -> lis
 
     The convention: a bot run as a module (`python -m PACKAGE.NAME`) whose package also has a
     `warmup` module is prepared by `python -m PACKAGE.warmup NAME` (for this project's bots it
-    compiles their numba kernels into the cache, so no game's clock runs while they compile)."""
+    compiles their numba kernels into the cache, so no game's clock runs while they compile). The
+    package is looked for in the folder the command runs in (`python -m` imports from there first),
+    and, where that folder holds none of it and the program is this very Python, wherever this Python
+    finds it (installed: the command given from another folder)."""
     args = split_command(command)
-    if len(args) != 3 or args[1] != "-m" or "." not in args[2]:
+    if "-m" not in args[1:-1] or "." not in args[args.index("-m") + 1]:
         return None
-    package, name = args[2].rsplit(".", 1)
-    if not (Path(cwd or ".") / Path(*package.split(".")) / "warmup.py").is_file():
-        return None
-    return [args[0], "-m", f"{package}.warmup", name]
+    at = args.index("-m")
+    package, name = args[at + 1].rsplit(".", 1)
+    here = Path(cwd or ".")
+    if (here / package.split(".")[0]).exists():
+        found = (here / Path(*package.split(".")) / "warmup.py").is_file()
+    else:
+        found = _is_this_python(args[0]) and _has_module(f"{package}.warmup")
+    return [*args[:at], "-m", f"{package}.warmup", name] if found else None
+
+
+def _is_this_python(program: str) -> bool:
+    found = shutil.which(program)
+    return found is not None and os.path.realpath(found) == os.path.realpath(sys.executable)
+
+
+def _has_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # (a parent package that cannot be imported)
+        return False
 
 
 def warm_up(command: str | Sequence[str], cwd: str | None = None, log=sys.stderr, label: str | None = None) -> None:

@@ -135,7 +135,17 @@ def test_registered_module_commands_have_a_warm_up_and_other_commands_none(tmp_p
         "bots.volcanoes.warmup",
         "mcts",
     ]
-    assert warm_up_command(f"{sys.executable} -m bots.volcanoes.mcts", str(tmp_path)) is None  # no such tree
+    (tmp_path / "bots").mkdir()  # a tree of the package without the warm-up (an old commit's)
+    assert warm_up_command(f"{sys.executable} -m bots.volcanoes.mcts", str(tmp_path)) is None
+    elsewhere = tmp_path / "elsewhere"  # none of the package here: this Python finds it (installed)
+    elsewhere.mkdir()
+    assert warm_up_command(f"{sys.executable} -u -m bots.volcanoes.mcts", str(elsewhere)) == [
+        sys.executable,
+        "-u",
+        "-m",
+        "bots.volcanoes.warmup",
+        "mcts",
+    ]
     assert warm_up_command(f"{sys.executable} my_bot.py", str(ROOT)) is None
     assert warm_up_command("java -jar bot.jar", str(ROOT)) is None
 
