@@ -12,15 +12,19 @@ import os
 
 LATE_SHARE = 0.1  # of a turn's limit: a wait for a processor this long, in a timeout, is the machine's
 BUSY_SHARE = 0.5  # of a turn's limit: a bot that ran or waited to run this long wanted a processor
+FULL_SHARE = 0.95  # of a turn's limit: a bot that ran this long had a processor (its waits were its own)
 
 
 def late_by_machine(ran: float, waited: float, limit: float) -> bool:
     """Whether a turn that timed out after `limit` seconds, in which the bot ran `ran` seconds on a
     processor and waited `waited` for one, timed out by the machine's fault: it wanted a processor
     half the turn or more (a bot that sleeps, or hangs on its input, does not; a first turn's start
-    reads files) and waited for one a tenth of the limit or more (a bot that searches until near its
-    limit has no more to spare; on a quiet machine such waits are a millisecond or less)."""
-    return waited >= LATE_SHARE * limit and ran + waited >= BUSY_SHARE * limit
+    reads files), waited for one a tenth of the limit or more (a bot that searches until near its
+    limit has no more to spare; on a quiet machine such waits are a millisecond or less), and did not
+    have one processor's worth of the turn all the same: a bot whose own processes or threads
+    waited for each other on the processors it filled (a cgroup's pressure counts those waits too)
+    had what CodinGame gives a bot, and its timeout is its own."""
+    return waited >= LATE_SHARE * limit and ran + waited >= BUSY_SHARE * limit and ran < FULL_SHARE * limit
 
 
 def cpu_times_of(pid: int) -> tuple[float, float] | None:

@@ -61,6 +61,9 @@ def test_the_rule():
     assert late_by_machine(ran=0.08, waited=0.02, limit=0.1) and late_by_machine(ran=0.5, waited=0.5, limit=1.0)
     assert not late_by_machine(ran=0.1, waited=0.005, limit=0.1)  # it had the processor: its own overrun
     assert not late_by_machine(ran=0.01, waited=0.03, limit=0.1)  # it slept, or waited for input, most of the turn
+    # Two of its own processes on the one processor they filled: the cgroup's pressure counts their
+    # waits for each other, and a bot that hung so was excused as the machine's.
+    assert not late_by_machine(ran=1.0, waited=1.0, limit=1.0)
 
 
 def test_a_bot_starved_of_processor_times_out_late_by_the_machine(busy):
