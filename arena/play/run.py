@@ -34,6 +34,7 @@ REFEREE, MACHINE = "referee", "machine"  # what a failed game failed of: not a b
 # whole, and the bots that use their time (whose games a busy machine makes late) would lose most.
 LATE_ADVICE = "run fewer --workers (or less beside the run) so that the bots get their time"
 FAILURE_STDERR_KEPT = 4096  # the end of what a failed game's referee or bots wrote, stored with the failure
+IDLE_WORKER_EXIT_S = 2.0  # how long a pool's idle workers have to end, once told, before they are killed
 MACHINE_TRIES = 3  # a game whose machine failed (lost, or unable to play) is played again up to this often
 
 
@@ -185,7 +186,18 @@ class PoolExecutor:
         return future.cancel()
 
     def shutdown(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        """End the pool: tasks not begun are cancelled, and a game still in play ends with its worker
+        (its bots and referee with it, by their watchers). A run ends its pool once every game it
+        submitted is in, unless it was interrupted: then a game in play counts for nothing, and
+        waiting for it held an interrupted run until its referee's time limit, minutes."""
+        workers = list(getattr(self._pool, "_processes", {}).values())  # (CPython's: the pool's processes)
+        self._pool.shutdown(wait=False, cancel_futures=True)  # (an idle worker ends, its cleanup done)
+        deadline = time.monotonic() + IDLE_WORKER_EXIT_S
+        for worker in workers:
+            worker.join(max(deadline - time.monotonic(), 0.0))
+            if worker.is_alive():  # playing a game
+                worker.terminate()
+        self._pool.shutdown(wait=True)
 
 
 def pool_executor(workers: int):

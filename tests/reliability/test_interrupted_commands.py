@@ -178,3 +178,39 @@ def test_the_referee_stopped_while_it_starts_says_so(monkeypatch, capsys):
     monkeypatch.setattr(referee.cli, "build_parser", stopped)
     assert referee.cli.main(["volcanoes", "play", "a", "b"]) == 130
     assert capsys.readouterr().err.strip() == "referee: interrupted"
+
+
+HANGING_REFEREE = """import pathlib, sys, time
+if pathlib.Path("hang").exists():
+    time.sleep(3600)  # (a referee that hangs: its game ends at the game's time limit, 300 s)
+seed = next(a for a in sys.argv if a.startswith("seed="))
+print(1); print(0); print(seed)
+"""
+
+
+def test_a_run_stopped_while_its_referees_hang_ends_at_once(tmp_path):
+    """With --workers 2 the pool was shut down waiting for the games in play, whose results are
+    thrown away: an interrupted run went on until its referees' time limit (5 minutes)."""
+    referee = f"hanging-{secrets.token_hex(4)}.py"  # (not referee.py: `python -m arena.cli` would import it)
+    (tmp_path / referee).write_text(HANGING_REFEREE)
+    (tmp_path / "arena.toml").write_text(
+        f'[games.hangs]\nprotocol = "cli"\ncommand = "{sys.executable} {referee}"\nplayers = 2\nlog = false\n'
+    )
+    bots = ROOT / "tests" / "games" / "pebbles" / "bots"
+    args = ["arena.cli", "match", f"python {bots / 'greedy.py'}", f"python {bots / 'first.py'}", "--pairs", "500"]
+    proc = started([*args, "--game", "hangs", "--workers", "2", "--quiet", "--db", "run.sqlite"], tmp_path)
+    try:
+        for line in proc.stderr:  # the seed's check played (before any game hangs)
+            if line.startswith("  seed") and "played twice" in line:
+                break
+        (tmp_path / "hang").touch()
+        wait_for(referee)
+        time.sleep(0.5)
+        began = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+        assert proc.returncode == 130 and time.monotonic() - began < 20
+        assert lingering(referee, "cmdline", seconds=2.0) == []
+    finally:
+        proc.kill()
+        kill_holding(referee, "cmdline")
