@@ -54,7 +54,7 @@ def _report(args, store: Store) -> int:
     if config["command"] == "tune":
         if args.output:
             raise UsageError("a tune's report is text only: drop -o")
-        print(printable(tune.text_report(config, games, store.iterations())))
+        print(printable(tune.text_report(config, games, store.iterations(), failures)))
         _export(args, config, labels, games, failures)
         return 0
     print(text_report(config, labels, games, failures))

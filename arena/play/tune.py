@@ -33,7 +33,7 @@ from arena.play.schedule import derive_seed, jobs
 from arena.play.seeds import seed_list, seed_verdict
 from arena.play.store import Store, StoreError, stored_game
 from arena.stats.spsa import C_END, Plan, Spsa, Tuned, rounded
-from arena.stats.tables import lineups_rows, players_rows, printable, table, versus
+from arena.stats.tables import failures_lines, lineups_rows, players_rows, printable, table, versus
 
 PLUS, MINUS, OPPONENT = "plus", "minus", "opponent"  # the labels of an iteration's games
 TUNED, START = "tuned", "start"  # the labels of the confirmation's games
@@ -253,7 +253,7 @@ def play_to_end(store: Store, options) -> int:
         return INTERRUPTED
     finally:
         executor.shutdown()
-    print(printable(text_report(store.config, store.games(), store.iterations())))
+    print(printable(text_report(store.config, store.games(), store.iterations(), store.failures())))
     print(f"\nDatabase: {store.path}  (arena report {store.path} rebuilds this report)", file=sys.stderr)
     return 0
 
@@ -385,8 +385,10 @@ class Tuning:
 # ---------------------------------------------------------------- the report
 
 
-def text_report(config: dict, games: list[dict], iterations: list[dict]) -> str:
-    """The run's course, the tuned values and the confirmation, from its database alone."""
+def text_report(config: dict, games: list[dict], iterations: list[dict], failures: list[dict] = ()) -> str:
+    """The run's course, the tuned values and the confirmation, and the games that failed (the
+    referee's, the machine's: an iteration's step is made from its other games), from its database
+    alone."""
     params = [Tuned(**p) for p in config["params"]]
     finished = [row for row in iterations if row["after"] is not None]
     against = f"each against {config['opponent']}" if config["opponent"] else "plus against minus"
@@ -428,4 +430,6 @@ def text_report(config: dict, games: list[dict], iterations: list[dict]) -> str:
         if row[0] in (PLUS, MINUS):
             row[-1] = "(per iteration)"  # each game's version holds the values it played
     lines += ["", "Players (errors score as losses; times in ms after the first turn):", table(rows, header)]
+    if failures:  # (said nowhere: 8 of 20 games failed, and the report showed 12 games and no failure)
+        lines += ["", failures_lines(list(failures), games, "each iteration's step made from its other games")]
     return "\n".join(lines)

@@ -402,15 +402,16 @@ def unplayed(failures: list[dict], games: list[dict]) -> set[tuple]:
     return {game_key(f) for f in failures} - {game_key(g) for g in games}
 
 
-def failures_lines(failures: list[dict], games: list[dict] = ()) -> str:
-    """The games that did not happen, by what failed, with the last reason of each kind; apart,
-    those that failed and were played since (a machine lost mid-game, a late game, a --resume)."""
-    left = unplayed(failures, list(games))
-    failed = [f for f in failures if game_key(f) in left]
-    since = [f for f in failures if game_key(f) not in left]
+def failures_lines(failures: list[dict], games: list[dict] = (), left: str = "played again by --resume") -> str:
+    """The games that did not happen, by what failed, with the last reason of each kind, and what
+    becomes of them (`left`); apart, those that failed and were played since (a machine lost
+    mid-game, a late game, a --resume)."""
+    left_keys = unplayed(failures, list(games))
+    failed = [f for f in failures if game_key(f) in left_keys]
+    since = [f for f in failures if game_key(f) not in left_keys]
     lines = []
     for group, head in (
-        (failed, "games failed and count for nobody (played again by --resume)"),
+        (failed, f"games failed and count for nobody ({left})"),
         (since, "failures of games played again since (each counted once, as played)"),
     ):
         if group:

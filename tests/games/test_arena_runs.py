@@ -111,6 +111,21 @@ def test_tune_a_command_line_bot_through_its_environment(tmp_path, capsys):
     assert tuned.startswith("tuned: env K=") and "tunable.py" in tuned
 
 
+def test_a_tune_says_which_of_its_games_failed(tmp_path, capsys):
+    """Games the referee failed count for nobody, each iteration's step made from its others: said
+    nowhere, neither as it played nor in its report (8 of 20 failed, the report showed 12 games)."""
+    db = tmp_path / "tune.sqlite"
+    start = f"env K=6 {shlex.join([sys.executable, str(BOTS / 'tunable.py')])}"
+    argv = ["tune", start, "--params", "K=0:8", *game("cli", "--misbehave", "crash-odd")]
+    argv += ["--iterations", "2", "--pairs-per-iteration", "2", "--confirm-pairs", "1", "--seed", "2"]
+    assert main([*argv, "--workers", "1", "--db", str(db), "--quiet"]) == 0
+    failures = len(stored(db)[2])
+    assert failures and f"{failures} games failed and count for nobody (each iteration's step made" in (
+        capsys.readouterr().out
+    )
+    assert main(["report", str(db)]) == 0 and "count for nobody" in capsys.readouterr().out
+
+
 def test_an_interrupted_run_resumes_without_losing_or_repeating_games(tmp_path):
     args = ["match", bot("greedy"), bot("first"), *game("relay"), "--pairs", "8", "--seed", "5", "--quiet"]
     assert main([*args, "--workers", "1", "--db", str(tmp_path / "whole.sqlite")]) == 0
