@@ -128,7 +128,7 @@ class RelayGame(RefereeGame):
         places: list[int | None] = [None] * self.seats
         for place, group in enumerate(line[len("###End") :].split()):
             for digit in group:
-                seat = int(digit) if digit.isdigit() else -1
+                seat = int(digit) if "0" <= digit <= "9" else -1  # (not isdigit: '²' is one)
                 if not 0 <= seat < self.seats or places[seat] is not None:
                     raise referee.failure(f"the referee's result {garbage(line)} does not place each player once")
                 places[seat] = place

@@ -101,7 +101,8 @@ def _number(text: str) -> float:
 
 
 def _is_integer(text: str) -> bool:
-    return text.strip().lstrip("+-").isdigit()
+    digits = text.strip().lstrip("+-")
+    return digits.isascii() and digits.isdigit()
 
 
 def spec_with(bot: str, values: dict, game: Game, config: str | None = None) -> str:

@@ -18,4 +18,5 @@ TOKEN_VARIABLE = "CALDERA_BOT_TOKEN"
 def given_seed() -> int | None:
     """The seed this process was given (None if none, or not an integer)."""
     text = os.environ.get(SEED_VARIABLE, "")
-    return int(text) if text.lstrip("-").isdigit() else None
+    digits = text.lstrip("-")
+    return int(text) if digits.isascii() and digits.isdigit() else None

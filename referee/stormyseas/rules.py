@@ -215,7 +215,7 @@ def parse_solution(line: str, *, rotation: bool = False) -> list[Slide]:
             continue
         if action not in STEPS:
             raise InputFormatError("the direction is U, D, L or R", where)
-        if not rest.isdigit() or int(rest) < 1:
+        if not (rest.isascii() and rest.isdigit()) or int(rest) < 1:  # ('²' is a digit to isdigit)
             raise InputFormatError("the distance is a whole number of cells, at least 1", where)
         slides.append(Slide(piece, action, int(rest)))
     return slides

@@ -1,7 +1,8 @@
 """A referee's result that is not one is refused, never stored as if it were: a cli referee printing
 three scores for two players (its first taken for a line of its own, `[2, 3]` stored), sdk SCORES that
 leave a player out (ranked last, with no error and no word of why) or score one twice (the last line
-silently won). Each fails the game as the referee's."""
+silently won), a relay `###End` placing a seat '²' (a digit to str.isdigit, not to int: a traceback).
+Each fails the game as the referee's."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from arena.games.base import Player, RefereeFailure
 from arena.games.cli import CliGame
+from arena.games.relay import RelayGame
 from arena.games.sdk import SdkGame
 
 SCRIPTS = Path(__file__).parent / "scripts"
@@ -59,3 +61,9 @@ def test_sdk_scores_that_score_a_player_twice_are_refused():
 def test_sdk_scores_of_every_player_once_are_the_result():
     outcome = play(sdk_game("fair"))
     assert outcome.scores == [0, 10] and outcome.ranks == [1, 0] and outcome.errors == [None, None]
+
+
+def test_a_relay_result_placing_a_seat_by_a_digit_of_another_script_is_refused():
+    referee = shlex.join([sys.executable, "-c", "input(); input(); print('###End 0 1\u00b2', flush=True)"])
+    with pytest.raises(RefereeFailure, match="does not place each player once"):
+        play(RelayGame(command=referee))

@@ -214,3 +214,9 @@ def test_card_files_name_the_bad_card():
         parse_cards(CARD_3 + "\n\n" + SIDE_BY_SIDE.replace("AB#-#-###", "AB#-#-##"))
     with pytest.raises(InputFormatError, match="no card"):
         parse_cards("\n\n")
+
+
+def test_a_distance_in_digits_of_another_script_is_malformed():
+    """'²' is a digit to str.isdigit, not to int: `4L²` ended in a ValueError traceback."""
+    with pytest.raises(InputFormatError, match="the distance is a whole number"):
+        parse_solution("4L\u00b2")
