@@ -13,6 +13,7 @@ theta that k's results made); the games of one iteration run at once on the work
 
 from __future__ import annotations
 
+import math
 import os
 import secrets
 import shlex
@@ -77,6 +78,8 @@ def parse_params(bot: str, text: str, game: Game, config: str | None = None) -> 
                 raise UsageError(f"--params: {exc}") from None
             if not colon or not low < high:
                 raise UsageError(f"--params: {item!r}: give a range NAME=LOW:HIGH with LOW < HIGH")
+            if not math.isfinite(high - low):  # (each end finite, the span past a float: an overflow later)
+                raise UsageError(f"--params: {item!r}: the range is wider than a number holds")
             integer = integer or (p is None and _is_integer(low_text) and _is_integer(high_text))
         elif p is None:
             raise UsageError(f"--params: {key}: a command-line bot's parameter needs its range, {key}=LOW:HIGH")

@@ -194,6 +194,7 @@ def _without_times(state):
         (["tune", "synthetic", "--params", "x=0.5:2"], "out of range"),
         (["tune", "synthetic", "--params", "x=0.5:0.6"], "x starts at 0.2, outside [0.5, 0.6]"),
         (["tune", "synthetic", "--params", "x=0.6:0.5"], "LOW < HIGH"),
+        (["tune", "env K=0 true", "--params", "K=-1e308:1e308"], "the range is wider than a number holds"),
         (["tune", "synthetic", "--params", "x,x"], "given twice"),
         (["tune", "random", "--params", "x"], "'random' has no parameters to tune"),
         (["tune", "synthetic"], "arena tune BOT --params"),
