@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from bots.volcanoes import registry
-from referee.platform.files import files_named, refuse_overwriting, write_atomic
+from referee.platform.files import files_named, refuse_overwriting, refuse_replacing_another_kind, write_atomic
 
 from arena.bench import transcripts
 from arena.bench.bots import bot_command, command_at, measure_bots, turns_to_time
@@ -172,6 +172,10 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
         refuse_overwriting(args.save, args.compare)
     for output in filter(None, (args.save, args.record)):  # (a bot's own files are inputs too)
         refuse_overwriting(output, *files_named(args.bot, args.against_bot))
+    if args.save:
+        refuse_replacing_another_kind(args.save, "a baseline of arena bench --save", ("machine", "figures"))
+    if args.record:
+        refuse_replacing_another_kind(args.record, "turns of arena bench --record", ("format", "transcripts"))
     baseline = load_baseline(args.compare, args.any_machine) if args.compare else None  # refused before measuring
     new = version(args.tree) if args.tree else Version("working tree", PROJECT_ROOT)
     if args.bot:

@@ -12,6 +12,7 @@ one of its inputs (the same file by any name) is a user's mistake, said in one l
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -118,6 +119,27 @@ def check_writable(path: str, option: str) -> None:
         raise UserError(f"cannot write {path}: its folder {folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise UserError(f"cannot write {path}: its folder {folder} is not writable")
+
+
+def refuse_replacing_another_kind(path: str | os.PathLike, kind: str, keys: tuple[str, ...]) -> None:
+    """UserError where `path` holds a file that is not what the command writes there (`kind`: a JSON
+    object with `keys`), a bot's module above all: `--record _common.py` replaced the module the bot
+    it timed imports (named by no command line, so no input by `files_named`). A missing or empty
+    file, or one of the kind (an earlier run's), is written over."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        return  # (none yet; a folder or a closed file: the write says why)
+    except (OSError, UnicodeDecodeError):
+        text = "?"
+    if not text.strip():
+        return
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if not (isinstance(data, dict) and all(key in data for key in keys)):
+        raise UserError(f"{path} holds something else than {kind}: it will not write over it; name another output")
 
 
 def files_named(*specs: str | None) -> list[str]:

@@ -242,3 +242,16 @@ def test_a_replay_that_cannot_be_written_is_refused_before_the_game(replay, said
     name wrote no replay, saying nothing."""
     done = run("referee.cli", "volcanoes", "play", "python3 -c pass", "python3 -c pass", "--replay", replay)
     one_line(done, "referee volcanoes play", said)
+
+
+@pytest.mark.parametrize("option", ["--save", "--record"])
+def test_bench_refuses_to_replace_a_file_that_is_not_its_own_output(option, tmp_path):
+    """`--record _common.py` replaced the module the timed bot imports: named by no command line, it
+    was no input of the command; only an output of the same kind (an earlier run's) is replaced."""
+    module = tmp_path / "_common.py"
+    module.write_text("def helper():\n    return 42\n")
+    bot = f"python3 {tmp_path / 'bot.py'}"
+    extra = ["--bot", bot, "--referee", "python -m tests.games.pebbles.sdk_referee", "--protocol", "sdk"]
+    done = run("arena.cli", "bench", *(extra if option == "--record" else ["--only", "pure"]), option, str(module))
+    one_line(done, "arena bench", f"{module} holds something else than")
+    assert module.read_text() == "def helper():\n    return 42\n"
