@@ -27,6 +27,14 @@ CONFIG_FILE = "arena.toml"
 CONFIG_BYTES = 1 << 20
 
 
+def config_path(given: str | None) -> Path:
+    """The config file a command reads: the one `--config` gives, which must be there (a name
+    mistyped was said to declare no game), else ./arena.toml, which need not."""
+    if given is not None and not Path(given).exists():
+        raise GameError(f"--config {given}: no such file")
+    return Path(given or CONFIG_FILE)
+
+
 def read_config(path: Path) -> dict:
     """The tables of a config file ({} if there is no such file); GameError if it cannot be read. Only
     a regular file is read, and one of CONFIG_BYTES at most (a FIFO would hang the command, /dev/zero
@@ -71,7 +79,7 @@ def game_config(name: str | None, referee: str | None, options: dict, config_fil
             raise GameError(f"--referee needs --protocol: one of {', '.join(EXTERNAL)}")
         return _where({"name": f"{given['protocol']} game", "command": referee, **given})
     if name and name != "volcanoes":
-        path = Path(config_file or CONFIG_FILE)
+        path = config_path(config_file)
         games = declared_games(path)
         if name not in games:
             where = f"{path} declares {', '.join(games)}" if games else f"{path} declares no game"

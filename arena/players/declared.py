@@ -20,7 +20,7 @@ from pathlib import Path
 
 from arena.builds.revisions import split_revision
 from arena.games.base import Player
-from arena.games.config import CONFIG_FILE, read_config
+from arena.games.config import config_path, read_config
 from arena.players.base import PlayerError
 from arena.players.environment import env_split
 from arena.players.sources import Sources
@@ -53,7 +53,7 @@ def resolve(label: str | None, spec: str, sources: Sources, cache: Path, config:
         return None
     if len(words) != 1:
         return None
-    path = Path(config or CONFIG_FILE)
+    path = config_path(config)
     name, at, revision = words[0].partition("@")
     tables = declared_players(path) if path.is_file() else {}
     if name not in tables:

@@ -55,3 +55,11 @@ def test_a_bad_value_in_arena_toml_is_one_line_naming_its_key(table, says, tmp_p
     err = capsys.readouterr().err
     assert err.startswith("arena match: ") and says in err and err.count("\n") == 1, err
     assert "Traceback" not in err and not db.exists()
+
+
+@pytest.mark.parametrize("argv", [["a", "b", "--game", "g"], ["random", "greedy"]])
+def test_a_config_file_given_that_is_not_there_is_said_so(argv, tmp_path, capsys):
+    """`--config nosuch.toml --game g` said "nosuch.toml declares no game", as if it were empty."""
+    missing = tmp_path / "nosuch.toml"
+    assert main(["match", *argv, "--config", str(missing), "--pairs", "1", "--quiet"]) == 2
+    assert capsys.readouterr().err.strip() == f"arena match: --config {missing}: no such file"
