@@ -240,6 +240,13 @@ class Game(ABC):
     replays_seeds: bool = False
     # What to fix where the referee turns out to ignore the seed (the arena's seed check).
     seed_advice: str = "give the referee the seed"
+
+    @property
+    def passes_seed(self) -> bool:
+        """Whether the game can give its referee the seed at all (a json command without a seed
+        placeholder cannot: its games are known unseeded before any is played)."""
+        return True
+
     # Absolute paths the user declares present on every machine of a cluster (a JDK, a data folder):
     # a command may name them there, though they do not travel with the run (see `travels`).
     node_paths: Sequence[str] = ()

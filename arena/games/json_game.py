@@ -12,7 +12,7 @@ pipes or `cd`, write `sh -c '...'`), in which these placeholders are replaced:
   with the player's command in its place (`bots/%ALL_PLAYERS%` -> `bots/CMD1 bots/CMD2`).
 - the seed: `{seed}` (`{SEED}`, CGArena's) or `%SEED%`. psyleague passes none: a command without a
   seed placeholder draws its own, and paired statistics on it are not honest (the arena's seed
-  check, which compares what the command reports of its seed, says so).
+  check refuses it without playing, `passes_seed`, unless the user allows it).
 Every player must be placed, once or through an all-players placeholder.
 
 Its stdout must be one JSON object (or a list holding one, as psyleague also accepts): `ranks`
@@ -69,6 +69,10 @@ class JsonGame(CommandGame):
                 f"its command must place each of its {self.seats} players once "
                 f"({{p1}}..., %P1%..., {{players}} or %ALL_PLAYERS%); it places {given}"
             )
+
+    @property
+    def passes_seed(self) -> bool:
+        return bool(_SEED.search(self.command))
 
     def arguments(self, seed: int, commands: list[str]) -> list[str]:
         """The command line for one game."""

@@ -32,7 +32,10 @@ class SeedVerdict:
 def check_seed(game: Game, players: list[Player], seed: int, plays=None) -> SeedVerdict:
     """Play `seed` twice between `players` (one per seat) and compare the games' fingerprints; on a
     cluster (`plays`: `Cluster.seed_plays`), on two of its machines, the verdict saying which.
-    A RefereeFailure of either game is the caller's to report."""
+    A RefereeFailure of either game is the caller's to report. A game that cannot pass the seed
+    ignores it, played or not (its games said nothing of their seed, and passed as unchecked)."""
+    if not game.passes_seed:
+        return SeedVerdict(IGNORED, "its command gives the referee no seed ({seed} or %SEED%): each game draws its own")
     if plays is None:
         bot_seeds = [seed] * len(players)
         first = game.play(seed, players, bot_seeds)

@@ -252,3 +252,14 @@ def test_a_mistake_in_the_game_is_one_line(argv, says, tmp_path, capsys):
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1, err
     assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_a_json_template_that_passes_no_seed_is_known_unseeded(tmp_path, capsys):
+    """It was "cannot be checked", and the run's pairs counted as pairs of one seed each."""
+    referee = shlex.join([sys.executable, "-c", "import json; print(json.dumps({'ranks': [0, 1], 'errors': [0, 0]}))"])
+    argv = ["match", bot("greedy"), bot("first"), "--referee", f"{referee} {{players}}", "--protocol", "json"]
+    argv += ["--pairs", "1", "--workers", "1", "--quiet"]
+    assert main([*argv, "--db", str(tmp_path / "a.sqlite")]) == 2
+    assert "its command gives the referee no seed" in capsys.readouterr().err
+    assert main([*argv, "--db", str(tmp_path / "b.sqlite"), "--allow-unseeded"]) == 0
+    assert stored(tmp_path / "b.sqlite")[0]["unpaired"]
