@@ -125,8 +125,11 @@ def refuse_replacing_another_kind(path: str | os.PathLike, kind: str, keys: tupl
     """UserError where `path` holds a file that is not what the command writes there (`kind`: a JSON
     object with `keys`), a bot's module above all: `--record _common.py` replaced the module the bot
     it timed imports (named by no command line, so no input by `files_named`). A missing or empty
-    file, or one of the kind (an earlier run's), is written over."""
+    file, or one of the kind (an earlier run's), is written over; so is what is no regular file (a
+    device, a FIFO: written through, never read here, where a read would wait)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return
         text = Path(path).read_text(encoding="utf-8-sig")
     except (FileNotFoundError, IsADirectoryError, PermissionError):
         return  # (none yet; a folder or a closed file: the write says why)
