@@ -32,10 +32,9 @@ class SeedVerdict:
 def check_seed(game: Game, players: list[Player], seed: int, plays=None) -> SeedVerdict:
     """Play `seed` twice between `players` (one per seat) and compare the games' fingerprints; on a
     cluster (`plays`: `Cluster.seed_plays`), on two of its machines, the verdict saying which.
-    A RefereeFailure of either game is the caller's to report. A game that cannot pass the seed
-    ignores it, played or not (its games said nothing of their seed, and passed as unchecked)."""
-    if not game.passes_seed:
-        return SeedVerdict(IGNORED, "its command gives the referee no seed ({seed} or %SEED%): each game draws its own")
+    A RefereeFailure of either game is the caller's to report (a referee that cannot play is
+    refused before the run). A game that cannot pass the seed ignores it, whatever its games say
+    (they said nothing of their seed, and passed as unchecked)."""
     if plays is None:
         bot_seeds = [seed] * len(players)
         first = game.play(seed, players, bot_seeds)
@@ -44,6 +43,8 @@ def check_seed(game: Game, players: list[Player], seed: int, plays=None) -> Seed
     else:
         (first, here), (second, there) = plays(game, players, seed)
         where = f" on {here} and {there}" if here != there else f" on {here}"
+    if not game.passes_seed:
+        return SeedVerdict(IGNORED, "its command gives the referee no seed ({seed} or %SEED%): each game draws its own")
     if first.fingerprint is None or second.fingerprint is None:
         return SeedVerdict(UNKNOWN, "the referee says nothing that depends on the seed alone: it cannot be checked")
     if first.fingerprint != second.fingerprint:
