@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 
 from referee.platform.errors import CommandParser, InputFormatError, reader_gone, shorten
-from referee.platform.commands import INTERRUPTED, terminate_as_interrupt
+from referee.platform.commands import interrupted, terminate_as_interrupt
 from referee.puzzle import Puzzle
 
 # report(text, instance, answer, seconds, cpu_seconds) after each answer; `instance` is None for
@@ -82,8 +82,7 @@ def run(puzzle: Puzzle, solve: Callable, report: Report | None = None, stdin=Non
     except BrokenPipeError:  # `... | head`: the reader has what it wanted
         return reader_gone()
     except KeyboardInterrupt:  # Ctrl+C, SIGTERM
-        print(f"\n{puzzle.name} solver: interrupted", file=sys.stderr)
-        return INTERRUPTED
+        return interrupted(f"{puzzle.name} solver")
 
 
 def _answer_all(puzzle: Puzzle, solve: Callable, report: Report | None, stdin, stdout) -> int:

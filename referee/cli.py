@@ -14,7 +14,7 @@ import importlib.util
 import sys
 
 from referee import puzzle
-from referee.platform.commands import INTERRUPTED, run_command, terminate_as_interrupt
+from referee.platform.commands import interrupted, run_command, terminate_as_interrupt
 from referee.platform.errors import CommandParser
 from referee.platform.version import VersionAction
 from referee.judging import add_judge_command
@@ -43,8 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             args = build_parser().parse_args(argv)
         except KeyboardInterrupt:
-            print("\nreferee: interrupted", file=sys.stderr)
-            return INTERRUPTED
+            return interrupted("referee")
         return run_command(args)
 
 

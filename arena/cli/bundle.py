@@ -128,9 +128,6 @@ def _bundle_file_bot(args: argparse.Namespace) -> int:
     return 0
 
 
-SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")  # a C or C++ file compiled on its own, not included
-
-
 def _is_c_family(bot: str) -> bool:
     language = by_suffix(Path(bot))
     return language is not None and language.key in ("c", "cpp")
@@ -156,7 +153,7 @@ def _bundle_c_family(args: argparse.Namespace) -> int:
     left_out = sorted(
         path.name
         for path in entry.resolve().parent.iterdir()
-        if path.suffix in SOURCE_SUFFIXES and path.resolve() not in merged_in
+        if _is_c_family(path.name) and path.resolve() not in merged_in
     )
     if left_out:  # (their definitions are not in the file: it builds only if the bot needs none of them)
         print(

@@ -51,5 +51,11 @@ def run_command(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         return reader_gone()
     except KeyboardInterrupt:
-        print(f"\n{args.prog}: interrupted", file=sys.stderr)
-        return INTERRUPTED
+        return interrupted(args.prog)
+
+
+def interrupted(prog: str) -> int:
+    """What a command stopped by Ctrl+C or SIGTERM says (one line, `PROG: interrupted`), once it
+    cleaned up; its exit status."""
+    print(f"\n{prog}: interrupted", file=sys.stderr)
+    return INTERRUPTED

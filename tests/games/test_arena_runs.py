@@ -15,7 +15,7 @@ import pytest
 
 from arena.cli import main
 from arena.play.store import Store
-from tests.games.pebbles.harness import stored
+from tests.games.pebbles.harness import games_stored, stored
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "tests" / "games" / "pebbles" / "bots"
@@ -137,7 +137,7 @@ def test_an_interrupted_run_resumes_without_losing_or_repeating_games(tmp_path):
     finally:
         os.killpg(proc.pid, signal.SIGKILL)  # the run, its workers, its referees and bots at once
         proc.wait()
-    assert 4 <= _count(killed) < 16, "the run was not killed part-way"
+    assert 4 <= games_stored(killed) < 16, "the run was not killed part-way"
     assert main(["match", "--resume", "--db", str(killed), "--workers", "1", "--quiet"]) == 0
 
     def key(g):
@@ -157,7 +157,7 @@ def test_a_run_stopped_by_sigterm_says_how_to_go_on_and_resumes(tmp_path):
         err = proc.communicate(timeout=60)[1]
     finally:
         proc.kill()
-    assert 4 <= _count(db) < 16, "the run was not stopped part-way"
+    assert 4 <= games_stored(db) < 16, "the run was not stopped part-way"
     assert proc.returncode == 130 and f"Continue with:\n  arena match --resume --db {db}" in err, err
     assert main(["match", "--resume", "--db", str(db), "--workers", "1", "--quiet"]) == 0
     games = stored(db)[1]
@@ -173,23 +173,8 @@ def _started(args: list[str], db: Path, **popen) -> subprocess.Popen:
 def _until_stored(db: Path, games: int) -> None:
     """Wait (two minutes at most) until `db` holds `games` games."""
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and _count(db) < games:
+    while time.monotonic() < deadline and games_stored(db) < games:
         time.sleep(0.05)
-
-
-def _count(db: Path) -> int:
-    if not db.exists():
-        return 0
-    try:
-        store = Store.open(db, readonly=True)
-    except Exception:  # noqa: BLE001 - not created yet
-        return 0
-    try:
-        return len(store.games())
-    except Exception:  # noqa: BLE001 - being written
-        return 0
-    finally:
-        store.close()
 
 
 def test_a_referee_that_ignores_the_seed_is_refused_unless_allowed(tmp_path, capsys):

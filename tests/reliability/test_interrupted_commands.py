@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.play.store import Store
 from referee import puzzle
+from tests.games.pebbles.harness import games_stored, until
 from tests.processes import holding, kill_holding, lingering
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,29 +122,12 @@ def test_a_league_stopped_by_a_signal_to_its_group_lets_the_games_in_play_end(tm
     args += ["--referee", f"{sys.executable} -m tests.games.pebbles.relay_referee", "--protocol", "relay"]
     proc = started([*args, "--db", str(db), "--workers", "2", "--quiet"], ROOT, start_new_session=True)
     try:
-        deadline = time.monotonic() + 120
-        while _games(db) < 4 and time.monotonic() < deadline:
-            time.sleep(0.1)
+        until(lambda: games_stored(db) >= 4, timeout=120, what="the league's first games")
         os.killpg(proc.pid, signal.SIGTERM)
         err = proc.communicate(timeout=120)[1]
     finally:
         proc.kill()
     assert "[league] stopped" in err and "worker process died" not in err, err
-
-
-def _games(db: Path) -> int:
-    if not db.exists():
-        return 0
-    try:
-        store = Store.open(db, readonly=True)
-    except Exception:  # noqa: BLE001 - not created yet
-        return 0
-    try:
-        return len(store.games())
-    except Exception:  # noqa: BLE001 - being written
-        return 0
-    finally:
-        store.close()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])

@@ -114,3 +114,20 @@ def stored(db: Path) -> tuple[dict, list[dict], list[dict]]:
         return store.config, store.games(), store.failures()
     finally:
         store.close()
+
+
+def games_stored(db: Path) -> int:
+    """How many games a run's database holds now: 0 while it is not made yet or being written (a run
+    that plays in another process)."""
+    if not db.exists():
+        return 0
+    try:
+        store = Store.open(db, readonly=True)
+    except Exception:  # noqa: BLE001 - not created yet
+        return 0
+    try:
+        return len(store.games())
+    except Exception:  # noqa: BLE001 - being written
+        return 0
+    finally:
+        store.close()
