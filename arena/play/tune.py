@@ -93,6 +93,19 @@ def parse_params(bot: str, text: str, game: Game, config: str | None = None) -> 
     return start, tuned
 
 
+def at_its_start(start: Player, tuned: list[Tuned], game: Game, config: str | None = None) -> Player:
+    """The start player playing every tuned value it starts from: a command's parameter left out of
+    its environment starts from the middle of its range, and the confirmation's baseline (and the
+    suggested check's) must play that value too, not the bot's own default, which the tune never
+    played. A bot that declares its parameters starts from its own values already."""
+    provider = players.provider_of(start, game)
+    values = provider.values(start)
+    unset = {t.name: t.start for t in tuned if t.name not in values}
+    if provider.parameters(start) is not None or not unset:
+        return start
+    return players.resolve(f"{START}={provider.with_values(start.spec, unset)}", game, config=config)
+
+
 def _number(text: str) -> float:
     try:
         value = float(text)
@@ -129,6 +142,7 @@ def new_config(
     tuned: list[Tuned],
     *,
     opponent: Player | None,
+    baseline: Player | None = None,
     iterations: int,
     pairs: int,
     seed: int,
@@ -140,6 +154,7 @@ def new_config(
     config = {
         "command": "tune",
         "bot": start.spec,
+        "start": (baseline or start).spec,  # the start's values all played (`at_its_start`)
         "params": [asdict(t) for t in tuned],
         "players": [START] + ([OPPONENT] if opponent else []),
         "opponent": opponent.spec if opponent else None,
@@ -182,12 +197,14 @@ def create_run(bot: str | None, params: str | None, opponent: str | None, settin
     if game.seats != 2:
         raise UsageError(f"arena tune plays 2-player games; {game.name} seats {game.seats}")
     start, tuned = parse_params(bot, params, game, options.config)
+    baseline = at_its_start(start, tuned, game, options.config)
     rival = opponent_player(opponent, game, options.config) if opponent else None
     seed = options.seed if options.seed is not None else secrets.randbelow(2**31)
     config = new_config(
         start,
         tuned,
         opponent=rival,
+        baseline=baseline,
         iterations=given["iterations"],
         pairs=given["pairs_per_iteration"],
         seed=seed,
@@ -204,11 +221,11 @@ def create_run(bot: str | None, params: str | None, opponent: str | None, settin
     config["replays"] = replays.chosen(options.replays, config["players"])
     # Where its players are declared: each iteration resolves the bot's spec again, with new values.
     config["config_file"] = os.path.abspath(options.config) if options.config else None
-    fixed = [start] + ([rival] if rival else [])
+    fixed = [baseline] + ([rival] if rival else [])
     with new_store(options.db, config, fixed) as store:
         players.prepare(fixed, game)
         check_travel(game, fixed)
-        verdict = seed_verdict(game, [start, rival or start], seed, options.allow_unseeded)
+        verdict = seed_verdict(game, [baseline, rival or baseline], seed, options.allow_unseeded)
         if verdict:
             store.put("config", {**config, **verdict})
     return store
@@ -418,7 +435,7 @@ def text_report(config: dict, games: list[dict], iterations: list[dict], failure
     if len(finished) == config["iterations"]:
         values = tuned_values(params, finished[-1]["after"])
         tuned_spec = spec_with(config["bot"], values, stored_game(config), config.get("config_file"))
-        check = shlex.join(["arena", "sprt", f"tuned={tuned_spec}", config["bot"]])
+        check = shlex.join(["arena", "sprt", f"tuned={tuned_spec}", config.get("start", config["bot"])])
         lines += ["", f"tuned: {tuned_spec}   (check it: {check})"]
     confirmation = [g for g in games if g["lineup"][0] == TUNED]
     if confirmation:

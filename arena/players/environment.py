@@ -35,5 +35,6 @@ def env_values(spec: str) -> dict[str, float]:
 def with_env(spec: str, values: dict) -> str:
     """The command line `spec` with `values` in its `env` prefix, its other assignments kept."""
     assignments, args = env_split(spec)
-    assignments.update({key: f"{value:g}" if isinstance(value, int) else repr(value) for key, value in values.items()})
+    # (an integer as its digits: `{:g}` wrote 1000000 as 1e+06, which C's atoi reads as 1)
+    assignments.update({key: str(value) if isinstance(value, int) else repr(value) for key, value in values.items()})
     return shlex.join(["env", *(f"{k}={v}" for k, v in assignments.items()), *args])

@@ -36,6 +36,7 @@ A_RATIO = 0.1  # A, the gain's stability constant, as a fraction of the iteratio
 C_END = 0.1  # the last perturbation, as a fraction of each parameter's range
 WANDER = 0.1  # how far (a fraction of each range, one sd) theta wanders on coin tosses: the default r_end
 MIN_INT_C = 0.5  # an integer parameter is perturbed by at least half a unit (rounded at random)
+SIGNIFICANT = 3  # a tuned value's digits kept, at least (`rounded`)
 
 
 @dataclass(frozen=True)
@@ -134,9 +135,18 @@ class Spsa:
 
 def rounded(value: float, param: Tuned) -> float | int:
     """`value` to a thousandth of the parameter's range (at least to units for an integer), for a spec
-    that reads well: a tuned value is not known more closely than that."""
+    that reads well: a tuned value is not known more closely than that. Never to fewer than
+    SIGNIFICANT digits of its own, though: on a range as wide as a bot's declared one (0 to 1e7) a
+    thousandth of it would round 304 to 0, and the tuned spec would name another bot."""
     if param.integer:
         return int(round(value))
-    step = 10.0 ** math.floor(math.log10(param.span / 1000.0)) if param.span > 0 else 1.0
+    step = _power_of_ten(param.span / 1000.0) if param.span > 0 else 1.0
+    if value != 0:
+        step = min(step, _power_of_ten(abs(value)) / 10.0 ** (SIGNIFICANT - 1))
     digits = max(0, -math.floor(math.log10(step)))
     return param.clip(round(round(value / step) * step, digits))
+
+
+def _power_of_ten(x: float) -> float:
+    """The largest power of ten not above `x` (> 0)."""
+    return 10.0 ** math.floor(math.log10(x))

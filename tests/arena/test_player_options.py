@@ -150,3 +150,11 @@ def test_in_process_bot_budget_follows_the_run_s_limits(tmp_path):
     play_game(seat, _Clock(), seed=3, settings=settings)
     seat.close()
     assert 0.1 < budgets[0] <= 0.5 and all(b <= 0.02 for b in budgets[1:])
+
+
+def test_a_commands_values_reach_its_environment_as_written():
+    """`{:g}` wrote the integer 1000000 as 1e+06, which C's atoi reads as 1."""
+    from arena.players.environment import with_env
+
+    spec = with_env("env A=1 ./bot", {"N": 1_000_000, "C": 0.125})
+    assert spec == "env A=1 N=1000000 C=0.125 ./bot"

@@ -49,3 +49,12 @@ def test_tuned_values_are_rounded_to_a_thousandth_of_the_range():
     assert rounded(1234.5678, Tuned("k", 100.0, 20000.0, 3000.0)) == 1230.0
     assert rounded(4.6, N) == 5
     assert rounded(10.0004, X) == 10.0
+
+
+def test_a_tuned_value_keeps_three_significant_digits_on_a_wide_range():
+    """A thousandth of rave_k's declared range (0 to 1e7) rounded 304 to 0: the tuned spec named
+    another bot, and the confirmation played it."""
+    wide = Tuned("rave_k", 0.0, 1e7, 304.0)
+    assert rounded(304.2, wide) == 304.0
+    assert rounded(844_912.0, wide) == 845_000.0
+    assert rounded(0.0, wide) == 0.0

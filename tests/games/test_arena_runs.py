@@ -111,6 +111,23 @@ def test_tune_a_command_line_bot_through_its_environment(tmp_path, capsys):
     assert tuned.startswith("tuned: env K=") and "tunable.py" in tuned
 
 
+def test_a_tune_of_a_command_without_its_values_confirms_against_the_values_it_started_from(tmp_path, capsys):
+    """K left out of the bot's environment starts from the middle of its range (4): the confirmation's
+    start, and the suggested check's, played the bot's own default (K=0), which the tune never played."""
+    db = tmp_path / "tune.sqlite"
+    command = shlex.join([sys.executable, str(BOTS / "tunable.py")])
+    argv = ["tune", command, "--params", "K=0:8", *game("cli"), "--iterations", "1", "--pairs-per-iteration", "1"]
+    assert main([*argv, "--confirm-pairs", "1", "--seed", "11", "--workers", "1", "--db", str(db), "--quiet"]) == 0
+    tuned = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("tuned: "))
+    assert tuned.endswith(f"{shlex.quote(f'env K=4 {command}')})")
+    store = Store.open(db, readonly=True)
+    start = {p.label: p for p in store.players()}["start"]
+    store.close()
+    assert start.spec == f"env K=4 {command}"
+    # resumed with the command as first given (the tune is done: nothing left to play)
+    assert main(["tune", command, "--params", "K=0:8", "--resume", "--db", str(db), "--quiet"]) == 0
+
+
 def test_a_tune_says_which_of_its_games_failed(tmp_path, capsys):
     """Games the referee failed count for nobody, each iteration's step made from its others: said
     nowhere, neither as it played nor in its report (8 of 20 failed, the report showed 12 games)."""
