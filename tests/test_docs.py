@@ -70,6 +70,9 @@ def blocks(path: Path) -> list[Block]:
         words = match.group(1).split()
         end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("```")), None)
         assert end is not None, f"{path.relative_to(ROOT)}:{i + 1}: a fence that is never closed"
+        # (Markdown closes a fence only with a line of backticks alone: text after them leaves the
+        # block open, and the page below shows as code.)
+        assert not lines[end].strip("`").strip(), f"{path.relative_to(ROOT)}:{end + 1}: text after a closing fence"
         options = dict(word.split("=", 1) for word in words[1:] if "=" in word)
         found.append(Block(path, i + 1, words[0] if words else "", options, "\n".join(lines[i + 1 : end]) + "\n"))
         i = end + 1

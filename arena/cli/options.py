@@ -82,7 +82,7 @@ def add_seeds_option(p: argparse.ArgumentParser) -> None:
         "--seeds",
         metavar="FILE",
         help="the referee's seeds, one integer a line: unit k plays the k-th (as CGBenchmark); "
-        "--pairs defaults to their number, and more units than seeds is refused",
+        "a match's or tournament's --pairs defaults to their number, and a run of more units than seeds is refused",
     )
 
 

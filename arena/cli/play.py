@@ -77,7 +77,8 @@ def _tune_parser(sub) -> None:
         "bot",
         nargs="?",
         metavar="BOT",
-        help="a registered bot with parameters (see `arena bots`); mcts:c=0.3 starts from c=0.3",
+        help="a registered bot with parameters (see `arena bots`; mcts:c=0.3 starts from c=0.3), or a "
+        "command line or file that reads them from its environment ('env C=0.3 ./bot', docs/tuning.md)",
     )
     p.add_argument(
         "--params",

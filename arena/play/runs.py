@@ -255,7 +255,7 @@ def play_on(store: Store, options: RunOptions) -> int:
         file=sys.stderr,
     )
     if live.finished():
-        print(report(store, list(by_label)))
+        print(report(store, list(by_label)), flush=True)  # (before what follows on stderr, where both go to one file)
         return 0
 
     workers = max(min(options.workers, total - len(done)), 1)  # (no more processes than games left)
@@ -267,11 +267,14 @@ def play_on(store: Store, options: RunOptions) -> int:
         if record.get("failure"):
             store.add_failure(record)
             live.fail(record)
+            bar.set_postfix_str(live.describe())
         else:
             store.add_game(record)
             live.add(record)
+            # (the figures before the count: `update` draws the line, which showed the last game's
+            # count beside the figures of the game before)
+            bar.set_postfix_str(live.describe(), refresh=False)
             bar.update(1)
-        bar.set_postfix_str(live.describe(), refresh=False)
 
     try:
         run_jobs(  # (Ctrl+C or SIGTERM, the command line's KeyboardInterrupt, stops it: below)
@@ -302,7 +305,7 @@ def play_on(store: Store, options: RunOptions) -> int:
     finally:
         executor.shutdown()
     bar.close()
-    print(report(store, list(by_label)))
+    print(report(store, list(by_label)), flush=True)  # (before what follows on stderr, where both go to one file)
     left = len(unplayed(store.failures(), store.games()))
     if left:
         print(

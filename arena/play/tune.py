@@ -274,7 +274,7 @@ def play_to_end(store: Store, options) -> int:
         return INTERRUPTED
     finally:
         executor.shutdown()
-    print(printable(text_report(store.config, store.games(), store.iterations(), store.failures())))
+    print(printable(text_report(store.config, store.games(), store.iterations(), store.failures())), flush=True)
     print(f"\nDatabase: {store.path}  (arena report {store.path} rebuilds this report)", file=sys.stderr)
     return 0
 

@@ -154,6 +154,10 @@ def command_label(args: list[str]) -> str:
         return args[args.index("-m") + 1].rpartition(".")[2]
     folder = run_folder(args)
     files = [a for a in args[1:] if (folder / a).is_file()]
+    # A file that is not there is named too (`python bots/greedy.py` run from another folder): two
+    # such players were both 'python', and a user was told to label them, not that the files are
+    # missing (which the start check then says).
+    files = files or [a for a in args[1:] if not a.startswith("-") and ("/" in a or Path(a).suffix)]
     return Path(files[-1] if files else args[0]).stem or args[0]
 
 

@@ -378,9 +378,11 @@ def sprt_lines(games: list[dict], config: dict) -> str:
         f"alpha {sprt['alpha']:g}, beta {sprt['beta']:g}"
     )
     what = "pairs" if units_of(config) == 2 else "units"
-    state = f"LLR {current.llr:.3f} in [{current.lower:.3f}, {current.upper:.3f}] after {current.pairs} {what}"
+    state = f"LLR {current.llr:.3f} after {current.pairs} {what} (bounds {current.lower:.3f} and {current.upper:.3f})"
     if verdict:
-        end = f"accepted {verdict.verdict} after {verdict.pairs} {what} (LLR {verdict.llr:.3f})"
+        end = f"accepted {verdict.verdict} after {verdict.pairs} {what}, where the LLR crossed a bound ({verdict.llr:.3f})"
+        if current.pairs > verdict.pairs:  # (games in play when it was decided: they finish and count)
+            end += f"; the {current.pairs - verdict.pairs} more were in play then"
     elif current.pairs >= config["units"]:
         end = f"no decision within {config['units']} {what}"
     else:

@@ -323,3 +323,14 @@ def test_a_file_or_folder_whose_path_has_spaces_is_that_path_quoted_or_not(tmp_p
             assert resolve(spec, tmp_path / "cache").kind == "source"
     with pytest.raises(PlayerError, match="unknown player 'my bots/v3.py'"):
         resolve("my bots/v3.py", tmp_path / "cache")  # a path that is nowhere is still no player
+
+
+def test_a_command_is_labelled_by_the_file_it_names_even_where_the_file_is_not():
+    """Two Pebbles bots run from outside the checkout were both 'python', and the user was told to
+    label them apart rather than that their files are missing (which the start check says)."""
+    from arena.players.processes import command_label
+
+    assert command_label(["python", "no/such/greedy.py"]) == "greedy"
+    assert command_label(["python", "-u", "first.py", "--depth", "3"]) == "first"
+    assert command_label(["./bot"]) == "bot"
+    assert command_label(["python", "-m", "bots.volcanoes.greedy"]) == "greedy"

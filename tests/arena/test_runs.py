@@ -217,3 +217,13 @@ def test_a_game_option_given_again_must_say_what_the_run_began_with(tmp_path, ca
         assert main(["match", "--resume", "--db", str(db), *given]) == 2
         assert capsys.readouterr().err.strip() == f"arena match: {db} {said}: a run keeps its game's options"
     assert main(["match", "--resume", "--db", str(db), "--turn-ms", "100", "--pairs", "2", "--quiet"]) == 0
+
+
+def test_the_progress_lines_figures_count_the_games_its_counter_does(tmp_path, capsys):
+    """The line drew each game's count beside the figures of the game before (`3/4 ... W-D-L 1-0-1`)."""
+    import re
+
+    args = "match random greedy --pairs 2 --seed 3 --workers 1 --turn-ms 1000".split()
+    assert main([*args, "--db", str(tmp_path / "r.sqlite")]) == 0
+    drawn = re.findall(r" (\d+)/4 .*?W-D-L (\d+)-(\d+)-(\d+)", capsys.readouterr().err.replace("\r", "\n"))
+    assert drawn and all(int(n) == int(w) + int(d) + int(lost) for n, w, d, lost in drawn), drawn

@@ -133,3 +133,23 @@ def test_error_rates_on_simulated_pairs():
     better = np.array([0.2 - shift, 0.0, 0.6, 0.0, 0.2 + shift])
     ahead = _simulated_verdicts(better, 60, 6000, rng)
     assert ahead.count("H1") >= 50  # 1 - beta = 0.95: 57 expected
+
+
+def test_an_sprt_says_where_it_was_decided_and_how_many_pairs_were_in_play_then():
+    """It said `LLR 14.609 in [-2.944, 2.944] after 11 pairs`, an LLR "in" bounds it lay outside,
+    then `accepted H1 after 10 pairs` with another LLR: the pairs in play at the decision finish."""
+    from arena.stats.tables import sprt_lines
+
+    config = {"lineups": [["a", "b"]], "sprt": {"elo0": 0, "elo1": 100, "alpha": 0.05, "beta": 0.05}, "units": 100}
+    games = [
+        {"lineup": ["a", "b"], "unit": unit, "seating": seating, "seats": seats, "ranks": [0, 1]}
+        for unit in range(12)
+        for seating, seats in enumerate((["a", "b"], ["b", "a"]))
+    ]
+    for game in games:
+        game["ranks"] = [0, 1] if game["seats"][0] == "a" else [1, 0]
+    head, state, end = sprt_lines(games, config).splitlines()
+    assert state.startswith("LLR ") and "after 12 pairs (bounds -2.944 and 2.944)" in state
+    decided = int(end.split(" after ")[1].split()[0])
+    assert end.startswith("accepted H1 after") and decided < 12
+    assert end.endswith(f"; the {12 - decided} more were in play then")
