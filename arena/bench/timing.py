@@ -18,6 +18,7 @@ same machine only. The method is in docs/timing.md.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -29,7 +30,14 @@ from pathlib import Path
 import numpy as np
 
 from bots.volcanoes import registry
-from referee.platform.files import files_named, refuse_overwriting, refuse_replacing_another_kind, write_atomic
+from referee.platform.files import (
+    UserError,
+    check_writable,
+    files_named,
+    refuse_overwriting,
+    refuse_replacing_another_kind,
+    write_atomic,
+)
 
 from arena.bench import transcripts
 from arena.bench.bots import bot_command, command_at, measure_bots, turns_to_time
@@ -63,20 +71,36 @@ def machine() -> dict[str, str]:
     }
 
 
-def save(path: str, measured: Measured) -> None:
+def save(path: str, measured: Measured, timed: dict | None = None, load: float | None = None) -> None:
+    """The figures of one version, with the machine, what was timed (`timed`, see `what_was_timed`)
+    and the machine's load per core while it ran."""
     figures = {
         name: {"unit": s.unit, "higher_is_better": s.higher_is_better, "values": measured.values[name][0]}
         for name, s in measured.specs.items()
     }
-    write_atomic(path, json.dumps({"machine": machine(), "figures": figures}, indent=1) + "\n")
+    saved = {"machine": machine(), "timed": timed, "load per core": load, "figures": figures}
+    write_atomic(path, json.dumps(saved, indent=1) + "\n")
 
 
-def load_baseline(path: str, any_machine: bool) -> dict:
+def load_baseline(path: str, any_machine: bool, timed: dict | None = None) -> dict:
+    """A saved baseline, refused (BenchError) where it is none, came from another machine (unless
+    `any_machine`) or timed other turns than `timed` (a baseline of before these were recorded: not
+    checked)."""
     try:
         saved = json.loads(Path(path).read_text())
         figures, recorded = saved["figures"], saved["machine"]
+        if not isinstance(recorded, dict):
+            raise TypeError("its machine is no table")
+    except FileNotFoundError:
+        raise BenchError(f"no such baseline: {path}") from None
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise BenchError(f"{path} is not a baseline saved by `arena bench --save` ({exc})") from None
+    then = saved.get("timed")
+    if timed is not None and isinstance(then, dict) and then.get("turns") != timed["turns"]:
+        raise BenchError(
+            f"{path} timed {then.get('what', 'other turns')}, this run {timed['what']}: figures of other "
+            "turns say nothing about a change (give the options the baseline was saved with)"
+        )
     here = machine()
     differs = [f"{k} {recorded.get(k)!r} there, {here[k]!r} here" for k in here if recorded.get(k) != here[k]]
     if differs:
@@ -87,7 +111,25 @@ def load_baseline(path: str, any_machine: bool) -> dict:
                 "compare two versions here with --against REV, or pass --any-machine)"
             )
         print(f"warning: {message}", file=sys.stderr)
-    return _checked_figures(path, figures)
+    return {"figures": _checked_figures(path, figures), "load per core": saved.get("load per core"), "timed": then}
+
+
+def what_was_timed(label: str, scripts: list[transcripts.Transcript]) -> dict:
+    """What a bot's figures were measured on: its turns (a hash of every line given), said in words."""
+    turns = sum(len(t.turns) for t in scripts)
+    unit = scripts[0].unit if scripts else "turn"
+    digest = hashlib.sha256("\n".join(line for t in scripts for turn in t.turns for line in turn.given).encode())
+    return {"what": f"{turns} {unit}s of {label}", "turns": digest.hexdigest()[:16]}
+
+
+def load_per_core() -> float:
+    """The machine's load (the last minute's runnable processes) per core of this process."""
+    return os.getloadavg()[0] / max(len(os.sched_getaffinity(0)), 1)
+
+
+# A run's load per core above this makes its wall-clock figures the machine's as much as the bot's:
+# more processes wanted a processor than there were.
+BUSY_LOAD = 1.0
 
 
 def _checked_figures(path: str, figures) -> dict:
@@ -163,11 +205,21 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
     if args.list:
         print("\n".join(spec.name for spec in kernel_specs(args.only)))
         return 0
-    rounds = args.rounds or (8 if args.quick else 12)
+    rounds = args.rounds if args.rounds is not None else (8 if args.quick else 12)
     if rounds < 4:
         raise BenchError("--rounds must be at least 4 (an interval needs several pairs of processes)")
     if args.against_bot and not args.bot:
         raise BenchError("--against-bot needs --bot")
+    if args.compare and (args.against or args.against_bot):
+        raise BenchError(
+            "--compare holds one version against a saved baseline, --against/--against-bot two versions "
+            "against each other in this run: give one or the other"
+        )
+    if args.save:
+        try:
+            check_writable(args.save, "--save")  # before the measurement, not after it
+        except UserError as exc:
+            raise BenchError(str(exc)) from None
     if args.save and args.compare:
         refuse_overwriting(args.save, args.compare)
     for output in filter(None, (args.save, args.record)):  # (a bot's own files are inputs too)
@@ -176,7 +228,12 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
         refuse_replacing_another_kind(args.save, "a baseline of arena bench --save", ("machine", "figures"))
     if args.record:
         refuse_replacing_another_kind(args.record, "turns of arena bench --record", ("format", "transcripts"))
-    baseline = load_baseline(args.compare, args.any_machine) if args.compare else None  # refused before measuring
+    if args.compare:  # refused before measuring (again, once the turns are known, for a bot's)
+        load_baseline(args.compare, args.any_machine)
+    baseline, timed = None, None
+    # The human-readable lines go to stderr where stdout is JSON: `--json | json.tool` read both.
+    say = sys.stderr if args.json else sys.stdout
+    load_before = load_per_core()
     new = version(args.tree) if args.tree else Version("working tree", PROJECT_ROOT)
     if args.bot:
         other = args.against_bot
@@ -191,6 +248,7 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
             other = f"{args.bot} @ {old.label}"
         labels = [args.bot] + ([other] if other else [])
         scripts, check, limits = turns_to_time(args, game, commands[0])
+        timed = what_was_timed(game.name if game else "Volcanoes' fixed positions", scripts)
         if args.record:
             transcripts.save(args.record, scripts, game.config() if game else None)
             print(f"turns saved to {args.record}", file=sys.stderr)
@@ -203,16 +261,17 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
         for name, why in measured.skipped.items():
             if "reports no" not in why:  # a bot without that kind of search: nothing to say
                 print(f"skipped {name}: {why}", file=sys.stderr)
-    if args.json:
-        print(json.dumps({"versions": labels, "figures": measured.values}, indent=1))
+    load = max(load_before, load_per_core())
+    if args.compare:
+        baseline = load_baseline(args.compare, args.any_machine, timed)
     if len(labels) == 2:
-        print(f"new: {labels[0]}\nold: {labels[1]}")
+        print(f"new: {labels[0]}\nold: {labels[1]}", file=say)
         rows, regressions = comparison(measured, args.threshold)
     elif baseline is not None:
-        common = {n: s for n, s in measured.specs.items() if n in baseline}
+        common = {n: s for n, s in measured.specs.items() if n in baseline["figures"]}
         measured.specs = common
         rows, regressions = comparison(
-            measured, args.threshold, unpaired_ratio, {n: baseline[n]["values"] for n in common}
+            measured, args.threshold, unpaired_ratio, {n: baseline["figures"][n]["values"] for n in common}
         )
     else:
         rows, regressions = summary(measured), []
@@ -221,17 +280,37 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
         raise BenchError(
             f"no figure could be compared with {against} (each was skipped: see above), so none is known not to regress"
         )
-    print("\n".join(rows))
+    print("\n".join(rows), file=say)
     if args.save:
         try:
-            save(args.save, measured)
+            save(args.save, measured, timed, round(load, 2))
         except OSError as exc:
             raise BenchError(f"cannot write {args.save}: {exc.strerror or exc}") from None
-        print(f"figures saved to {args.save}")
+        print(f"figures saved to {args.save}", file=say)
     for message in regressions:
         print(f"REGRESSION {message}", file=sys.stderr)
+    if regressions and baseline is not None:
+        busy = busy_note(load, baseline.get("load per core"))
+        if busy:
+            print(busy, file=sys.stderr)
+    if args.json:
+        print(json.dumps({"versions": labels, "figures": measured.values, "regressions": regressions}, indent=1))
     if regressions:
         return 1
     if len(labels) == 2 or args.compare:
-        print(f"no figure regressed by more than {args.threshold:.0%} with 95% confidence")
+        print(f"no figure regressed by more than {args.threshold:.0%} with 95% confidence", file=say)
     return 0
+
+
+def busy_note(load: float, then: float | None) -> str | None:
+    """A line where this run's machine was busy (its load per core over BUSY_LOAD): a baseline was
+    not measured beside the new version, as `--against` is, so load slows the new figures alone."""
+    if load <= BUSY_LOAD:
+        return None
+    was = "" if then is None else f", {then:.2f} when the baseline was saved"
+    return (
+        f"note: the machine was busy during this run (load {load:.2f} per core{was}): the times above "
+        "may have grown by the machine's fault, not the bot's. A baseline was measured at another time; "
+        "measure on a quiet machine, or compare both versions in one run (--against or --against-bot), "
+        "whose alternating rounds share the load"
+    )

@@ -229,6 +229,11 @@ def _lines(value) -> tuple[str, ...]:
 # ---------------------------------------------------------------- replaying
 
 
+# What a turn's stderr keeps: the work a bot reports there ("iterations=5230") may follow pages of
+# its debug output, which a referee's 4 KiB a turn cut off, and the work figure with it.
+STDERR_BYTES = 1 << 20
+
+
 @dataclass
 class Replayed:
     """What one process of a bot did over one transcript."""
@@ -259,7 +264,7 @@ def replay(
     replayed = Replayed(0.0, [], [], [])
     i = 0
     try:
-        with BotProcess(command, cwd=cwd, env=env, seed=transcript.seed) as bot:
+        with BotProcess(command, cwd=cwd, env=env, seed=transcript.seed, stderr_bytes_per_turn=STDERR_BYTES) as bot:
             try:
                 for i, turn in enumerate(transcript.turns):
                     answer, seconds = _ask(bot, turn, first_s if i == 0 else turn_s)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from referee.platform.options import count, number, positive_seconds
+from referee.platform.options import count, given, number, positive_seconds
 from referee.volcanoes.constants import MAX_TURNS
 
 from arena.bench import stress, timing
@@ -24,17 +24,21 @@ def register(commands) -> None:
     what.add_argument(
         "--against",
         metavar="REV",
+        type=given,
         help="compare with this git revision (main, HEAD~1, a tag) or a directory holding a copy "
         "of the project; with --bot, that bot (a registered one, or the files of this project its command names) at REV",
     )
-    what.add_argument("--tree", metavar="DIR", default=None, help="the new version (default: this working tree)")
+    what.add_argument(
+        "--tree", metavar="DIR", type=given, default=None, help="the new version (default: this working tree)"
+    )
     what.add_argument(
         "--bot",
         metavar="SPEC",
+        type=given,
         help='time a bot through the protocol: a command line ("python my_bot.py"), a file, '
         "a registered bot or NAME@REV",
     )
-    what.add_argument("--against-bot", metavar="SPEC", help="the older bot to compare --bot with")
+    what.add_argument("--against-bot", metavar="SPEC", type=given, help="the older bot to compare --bot with")
     what.add_argument(
         "--only",
         nargs="+",
@@ -62,8 +66,8 @@ def register(commands) -> None:
         help="a figure regresses when worse with 95%% confidence AND by more than this (default %(default)s = 5%%)",
     )
     saved = bench.add_argument_group("saved baselines (this machine only)")
-    saved.add_argument("--save", metavar="FILE", help="store the figures, with this machine's description")
-    saved.add_argument("--compare", metavar="FILE", help="exit 1 if a figure regressed against FILE")
+    saved.add_argument("--save", metavar="FILE", type=given, help="store the figures, with this machine's description")
+    saved.add_argument("--compare", metavar="FILE", type=given, help="exit 1 if a figure regressed against FILE")
     saved.add_argument(
         "--any-machine",
         action="store_true",
@@ -73,13 +77,20 @@ def register(commands) -> None:
         "a bot of any game (--bot with --game NAME or --referee CMD): timed on turns recorded from its games"
     )
     recorded.add_argument(
-        "--opponent", metavar="SPEC", help="the bot's opponent in the recorded games (default: the bot itself)"
+        "--opponent",
+        metavar="SPEC",
+        type=given,
+        help="the bot's opponent in the recorded games (default: the bot itself)",
     )
     recorded.add_argument(
         "--seed", type=int, default=1, help="the recorded games' seeds derive from it (default %(default)s)"
     )
-    recorded.add_argument("--record", metavar="FILE", help="save the turns timed to FILE (JSON), for --turns")
-    recorded.add_argument("--turns", metavar="FILE", help="time the bot on the turns saved in FILE by --record")
+    recorded.add_argument(
+        "--record", metavar="FILE", type=given, help="save the turns timed to FILE (JSON), for --turns"
+    )
+    recorded.add_argument(
+        "--turns", metavar="FILE", type=given, help="time the bot on the turns saved in FILE by --record"
+    )
     add_game_options(bench)
     bench.add_argument("--json", action="store_true", help="print every measured value as JSON")
     bench.add_argument("--list", action="store_true", help="list the figures (for --only) and exit")

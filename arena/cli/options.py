@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import fields
 
-from referee.platform.options import count, positive_ms
+from referee.platform.options import count, given, positive_ms
 from referee.platform.pools import check_workers, cores
 
 from arena.errors import UsageError
@@ -25,6 +25,7 @@ def add_run_options(p: argparse.ArgumentParser, db_help: str | None = None, resu
     p.add_argument(
         "--db",
         metavar="PATH",
+        type=given,
         help=db_help or f"the run's database (default: a new file in {RUNS_DIR}/ named by command and time)",
     )
     p.add_argument(

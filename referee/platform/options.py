@@ -1,7 +1,8 @@
 """Argparse types for numbers on the project's command lines: finite, in range, never absurd. An
 option that takes a time or a count uses them (one rule everywhere), so no NaN, infinity or number
 out of range reaches arithmetic that overflows, hangs or poisons a stored result: argparse refuses
-it with one line (`PROG: argument --turn-ms: must be a finite number, not inf`)."""
+it with one line (`PROG: argument --turn-ms: must be a finite number, not inf`). And `given`, for an
+option that names a file or a command: an empty value is refused, not taken for the option left out."""
 
 from __future__ import annotations
 
@@ -52,3 +53,14 @@ positive_seconds = number(float, above=0, most=MAX_SECONDS)
 def count(least: int = 1) -> Callable[[str], int]:
     """An argparse type: a whole number, at least `least` (how many games, rounds, ...)."""
     return number(int, least=least)
+
+
+def given(text: str) -> str:
+    """An argparse type: a file's or a command's name, not empty. `--compare "$BASELINE"` with the
+    variable unset in a CI script was taken for no --compare at all, and passed with nothing compared."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty: give a value (or leave the option out)")
+    return text
+
+
+given.__name__ = "value"

@@ -53,6 +53,7 @@ WARM_UP_SECONDS = 600  # for a bot's warm-up command: compiling numba kernels on
 START_CHECK_S = 0.25
 LOAD_FAILED = 127
 RUN_STDERR_BYTES = 16384  # the end of the stderr kept of a check or a warm-up: the error is there
+STDERR_CUT = "more bytes of stderr not kept"  # the end of a turn's stderr cut at its bound
 TAIL_BYTES = 1024  # the end of all a bot wrote on stderr, kept for its last line (`last_stderr_line`)
 
 
@@ -456,7 +457,7 @@ class _StderrSink(threading.Thread):
             if self._dropped and self._keep_end:
                 text = f"[{self._dropped} earlier bytes of stderr not kept]\n" + text
             elif self._dropped:
-                text += f"\n[{self._dropped} more bytes of stderr not kept]"
+                text += f"\n[{self._dropped} {STDERR_CUT}]"
             self._kept.clear()
             self._dropped = 0
         return text

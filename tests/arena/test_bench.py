@@ -73,7 +73,7 @@ def _measured(values):
 def test_a_baseline_from_another_machine_is_refused(tmp_path, monkeypatch):
     path = tmp_path / "base.json"
     timing.save(str(path), _measured([100.0, 101.0, 99.0]))
-    assert timing.load_baseline(str(path), any_machine=False)["playouts/s pure python"]["values"] == [
+    assert timing.load_baseline(str(path), any_machine=False)["figures"]["playouts/s pure python"]["values"] == [
         100.0,
         101.0,
         99.0,
@@ -212,6 +212,42 @@ def test_a_bot_that_exits_or_answers_nonsense_is_a_clear_error(tmp_path):
     (tmp_path / "wrong.py").write_text(BOT.format(sleep=0).replace("valid[0]", '"Z99"'))
     out = _bench("--bot", f"{sys.executable} {tmp_path / 'wrong.py'}", "--rounds", "4", "--positions", "3")
     assert out.returncode == 2 and "answered 'Z99' on position 1, not a legal move" in out.stderr
+
+
+# Reports a million iterations on its first turn, one on each later turn, and pages of debug output
+# on a turn when asked.
+WORKER = """
+import sys
+n = int(input())
+for _ in range(n):
+    input()
+turn = 0
+while True:
+    input()
+    valid = input().split()
+    if turn == 2 and {flood}:
+        sys.stderr.write(("debug " * 20 + "\\n") * 12000)
+    print(f"iterations={{1_000_000 if turn == 0 else 1}}", file=sys.stderr, flush=True)
+    print(valid[0], flush=True)
+    turn += 1
+"""
+
+
+def test_a_bots_work_per_second_counts_its_later_turns_only(tmp_path):
+    """The first turn's work over the later turns' time made a bot whose first turn works longer
+    (CodinGame's 1000 ms) look faster: `FIRST=0.5` against `FIRST=0.05` at 0.36 the iterations/s."""
+    (tmp_path / "worker.py").write_text(WORKER.format(flood=False))
+    figures = bots.bot_run(f"{sys.executable} {tmp_path / 'worker.py'}", None, [bots.positions_transcript(10)])
+    # 9 iterations over 9 later turns of at least tens of microseconds each; 1,000,009 before
+    assert 0 < figures["iterations/s"] < 100_000, figures
+
+
+def test_a_bot_whose_debug_output_would_hide_its_work_is_told_so(tmp_path):
+    """A turn's stderr kept its first 4 KiB: a bot whose debug output came first lost its work
+    figure on those turns, and was reported a regression of half its speed."""
+    (tmp_path / "worker.py").write_text(WORKER.format(flood=True))
+    with pytest.raises(versions.BenchError, match=r"more than 1,048,576 bytes of stderr in 1 turn"):
+        bots.bot_run(f"{sys.executable} {tmp_path / 'worker.py'}", None, [bots.positions_transcript(5)])
 
 
 def test_a_command_of_this_project_taken_at_another_version(tmp_path):

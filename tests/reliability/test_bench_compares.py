@@ -45,3 +45,77 @@ def test_a_damaged_baseline_is_named_not_a_traceback(values, said, tmp_path):
     path.write_text(json.dumps({"machine": timing.machine(), "figures": figures}))
     with pytest.raises(BenchError, match=f"^{re.escape(str(path))}: figure 'playouts/s' {re.escape(said)}"):
         timing.load_baseline(str(path), any_machine=False)
+
+
+BOT = """
+import sys
+n = int(input())
+for _ in range(n):
+    input()
+while True:
+    input()
+    valid = input().split()
+    print(valid[0], flush=True)
+"""
+
+
+def _saved(tmp_path, *options):
+    (tmp_path / "bot.py").write_text(BOT)
+    bot = f"python {tmp_path / 'bot.py'}"
+    done = run("arena.cli", "bench", "--bot", bot, "--rounds", "4", *options, timeout=300)
+    return bot, done
+
+
+@pytest.mark.parametrize(
+    "options,said",
+    [
+        (["--compare", ""], "argument --compare: is empty"),  # `--compare "$UNSET"` passed, compared with nothing
+        (["--against-bot", ""], "argument --against-bot: is empty"),
+        (["--save", ""], "argument --save: is empty"),
+        (["--rounds", "0"], "--rounds must be at least 4"),  # (0 ran the default 12)
+        (["--save", "."], "--save . is a folder"),  # (said after the whole measurement)
+        (["--compare", "base.json", "--against-bot", "python x.py"], "--compare holds one version"),  # (ignored)
+        (["--compare", "missing.json"], "no such baseline: missing.json"),
+    ],
+)
+def test_a_bench_that_would_compare_nothing_or_lose_its_figures_is_refused_first(tmp_path, options, said):
+    (tmp_path / "base.json").write_text(json.dumps({"machine": timing.machine(), "figures": {}}))
+    (tmp_path / "bot.py").write_text(BOT)
+    options = [o.replace("base.json", str(tmp_path / "base.json")) for o in options]
+    done = run("arena.cli", "bench", "--bot", f"python {tmp_path / 'bot.py'}", *options, timeout=300)
+    assert done.returncode == 2 and said in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_a_baseline_of_other_turns_or_a_damaged_one_is_refused(tmp_path):
+    """A baseline saved with --quick (10 positions) compared with 20 flagged a 67% regression of an
+    unchanged bot; another game's baseline was taken silently; a machine of null, a traceback."""
+    bot, done = _saved(tmp_path, "--positions", "5", "--save", str(tmp_path / "five.json"))
+    assert done.returncode == 0, done.stderr
+    saved = json.loads((tmp_path / "five.json").read_text())
+    assert saved["timed"]["what"] == "5 positions of Volcanoes' fixed positions"
+    done = run("arena.cli", "bench", "--bot", bot, "--rounds", "4", "--positions", "6", "--compare",
+               str(tmp_path / "five.json"), timeout=300)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "five.json timed 5 positions of Volcanoes' fixed positions, this run 6 positions" in done.stderr
+    saved["machine"] = None
+    (tmp_path / "null.json").write_text(json.dumps(saved))
+    with pytest.raises(BenchError, match="is not a baseline saved by `arena bench --save` \\(its machine is no table"):
+        timing.load_baseline(str(tmp_path / "null.json"), any_machine=False)
+
+
+def test_json_output_is_json_alone_with_its_verdict(tmp_path):
+    (tmp_path / "bot.py").write_text(BOT)
+    bot = f"python {tmp_path / 'bot.py'}"
+    done = run("arena.cli", "bench", "--bot", bot, "--against-bot", bot, "--rounds", "4", "--positions", "3",
+               "--json", timeout=300)  # fmt: skip
+    parsed = json.loads(done.stdout)  # (the table followed the JSON on stdout)
+    assert parsed["versions"] == [bot, bot] and parsed["regressions"] == [] and "new/old" in done.stderr
+
+
+def test_a_busy_machine_is_named_beside_a_regression_against_a_baseline():
+    assert timing.busy_note(0.5, 0.4) is None
+    assert timing.busy_note(0.9, None) is None
+    assert "the machine was busy during this run (load 2.50 per core, 0.30 when the baseline was saved)" in (
+        timing.busy_note(2.5, 0.3)
+    )
+    assert timing.busy_note(1.6, 1.5) is not None
