@@ -54,10 +54,14 @@ def add_run_options(p: argparse.ArgumentParser, db_help: str | None = None, resu
     p.add_argument(
         "--backend",
         choices=("pool", "ray"),
-        default="pool",
-        help="pool: processes on this machine (default); ray: a Ray cluster",
+        help="pool: processes on this machine (default); ray: a Ray cluster (the default with --ray-address)",
     )
-    p.add_argument("--ray-address", help="Ray cluster address (default: start a local Ray)")
+    p.add_argument(
+        "--ray-address",
+        type=given,
+        metavar="HOST:PORT",
+        help="a Ray cluster's head, to play on (implies --backend ray; with --backend ray alone: a Ray started here)",
+    )
     p.add_argument(
         "--replays",
         type=replays_option,
@@ -172,6 +176,10 @@ def refuse_another_game(args: argparse.Namespace, game: Game, path, what: str = 
 def run_options_of(args: argparse.Namespace) -> RunOptions:
     """A run's options, as the run options give them (each option is named as its field); workers
     more than this machine runs at once are refused before anything is made."""
+    if args.backend is None:  # (an address given alone was ignored: the games played here, unsaid)
+        args.backend = "ray" if args.ray_address else "pool"
+    elif args.backend == "pool" and args.ray_address:
+        raise UsageError("--ray-address names a Ray cluster to play on: it goes with --backend ray, not pool")
     if args.backend == "pool":
         check_workers(args.workers)
     return RunOptions(**{option.name: getattr(args, option.name) for option in fields(RunOptions)})

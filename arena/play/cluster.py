@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import socket
 import re
 import sys
 import tempfile
@@ -51,7 +53,8 @@ from arena.play.shipment import DEPENDENCIES, Shipment, play_seed, play_shipped,
 # The project's packages travel without their compiled caches (numba's are keyed by this machine's
 # paths: of no use on another, and ten times the size of the code).
 PACKAGE_EXCLUDES = ["__pycache__", "*.pyc", "*.nbi", "*.nbc"]
-CONNECT_TRIES = 8  # seconds, roughly, that a driver tries to reach a cluster (Ray's default: 20)
+CONNECT_TRIES = 8  # Ray's tries to reach a cluster's GCS (its default: 20), each of many seconds
+REACH_S = 5.0  # how long a head given by --ray-address has to accept a connection at all
 NO_MACHINE_S = 60.0  # how long a run waits for a machine to play on before it stops, saying why
 WATCH_S = 5.0  # how often the executor looks whether the cluster still has a machine to play on
 TOKEN_HELP = (
@@ -124,6 +127,7 @@ class Cluster:
         in one line, for a cluster that cannot be reached or refuses this driver."""
         if address:  # Ray tries a cluster for 20 s by default (read when ray is imported)
             os.environ.setdefault("RAY_NUM_REDIS_GET_RETRIES", str(CONNECT_TRIES))
+            _check_reachable(address)
         try:
             import ray  # (optional: only the ray backend needs it)
         except ImportError as exc:
@@ -137,11 +141,18 @@ class Cluster:
             root = os.path.dirname(os.path.dirname(arena.__file__))
             path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
             options = {"num_cpus": workers, "runtime_env": {"env_vars": {"PYTHONPATH": path}}}
+        on_sigterm = signal.getsignal(signal.SIGTERM)
         try:
             with _stderr_kept_back():  # Ray's own lines on each try, which the one line below replaces
                 ray.init(log_to_driver=False, include_dashboard=False, logging_level=logging.WARNING, **options)
         except (ConnectionError, ray.exceptions.AuthenticationError, ValueError) as exc:
             raise UsageError(_unreachable(address, exc, ray.exceptions.AuthenticationError)) from None
+        finally:
+            # ray.init puts its own SIGTERM handler (sys.exit) in place of the command's, which turns
+            # SIGTERM into an interruption like Ctrl+C (stored games said, exit 130): a run on Ray
+            # ended with Ray's crash dump and status 15 instead.
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGTERM, on_sigterm)
         return cls(ray, address, started=True)
 
     def close(self) -> None:
@@ -263,6 +274,24 @@ class Cluster:
             else:
                 plays.append((rest[0], where))
         return plays
+
+
+def _check_reachable(address: str) -> None:
+    """UsageError at once where nothing accepts a connection at `address` (HOST:PORT): a mistyped
+    host or port, or a head not started. Ray itself tried such an address for more than 5 minutes,
+    silent, before its error (its tries, each tens of seconds, are not all set by its options). An
+    address of another form (`auto`, `ray://...`) is left to Ray."""
+    host, colon, port = address.rpartition(":")
+    if not colon or not host or "/" in address or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_S).close()
+    except (OSError, OverflowError, ValueError) as exc:
+        why = "nothing answered" if isinstance(exc, TimeoutError) else (getattr(exc, "strerror", None) or exc)
+        raise UsageError(
+            f"cannot connect to the Ray cluster at {address} ({why}): is `ray start --head` running there, "
+            "and reachable from here?"
+        ) from None
 
 
 def _unreachable(address: str | None, exc: Exception, refused: type) -> str:

@@ -59,3 +59,53 @@ def test_ray_plays_an_external_referee_s_games_where_they_were_given(tmp_path, m
         )
 
     assert games("ray.sqlite") == games("local.sqlite") and len(games("ray.sqlite")) == 4
+
+
+def test_sigterm_stops_a_run_on_ray_as_ctrl_c_does(tmp_path):
+    """ray.init put its own SIGTERM handler in place of the command's: `timeout` or a scheduler's
+    SIGTERM ended a run with Ray's crash dump and status 15, no word of the games stored."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from tests.games.pebbles.harness import games_stored
+
+    db = tmp_path / "r.sqlite"
+    root = Path(__file__).resolve().parents[2]
+    argv = ["match", "random", "greedy", "--pairs", "500", "--backend", "ray", "--workers", "1", "--db", str(db)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", *argv, "--quiet"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while games_stored(db) < 2:
+            assert time.monotonic() < deadline and proc.poll() is None, "no game was stored"
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        err = proc.communicate(timeout=60)[1]
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, (proc.returncode, err[-2000:])
+    assert "games are stored. Continue with:" in err and "SIGTERM received" not in err
+
+
+def test_a_cluster_address_is_checked_at_once_and_never_ignored(capsys):
+    """Nothing listening at --ray-address: Ray tried for more than 5 minutes, silent; an address
+    without --backend ray was ignored and the games played here."""
+    import time
+
+    started = time.monotonic()
+    assert main(["match", "random", "greedy", "--pairs", "1", "--ray-address", "127.0.0.1:1"]) == 2
+    assert time.monotonic() - started < 30
+    err = capsys.readouterr().err
+    assert "cannot connect to the Ray cluster at 127.0.0.1:1 (Connection refused)" in err
+    argv = ["match", "random", "greedy", "--pairs", "1", "--backend", "pool", "--ray-address", "127.0.0.1:1"]
+    assert main(argv) == 2
+    assert "--ray-address names a Ray cluster to play on: it goes with --backend ray" in capsys.readouterr().err
