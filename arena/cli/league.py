@@ -22,10 +22,12 @@ from arena.play import members, replays
 from arena.play.cluster import connected
 from arena.play.league import ACTIVE, DEFAULT_DB, REMOVED, play_until_stopped
 from arena.play.matchmaking import MODES
+from arena.play.runs import refuse_another_draw
 from arena.play.seeds import seed_list
 from arena.play.store import Store, StoreError, playing, stored_game
 from arena.stats.board import Board
 from arena.stats.tables import printable, table
+from arena.stats.units import SEATINGS
 
 ACTIONS = ("add", *members.STANDINGS, "status")
 
@@ -80,6 +82,7 @@ def _go_on(args, path: Path) -> Store:
             raise StoreError(f"{path} was started with --seed {config['seed']}, not {args.seed}")
         game = stored_game(config)
         refuse_another_game(args, game, path, "a league")
+        refuse_another_draw(path, config, args.seatings, args.seeds, "started")
         if args.mode and args.mode != config.get("mode"):
             config["mode"] = args.mode
             store.put("config", config)
@@ -101,7 +104,7 @@ def _begin(args, path: Path) -> Store:
     settings = {
         "seed": args.seed if args.seed is not None else secrets.randbelow(2**31),
         "seeds": seeds,
-        "seatings": args.seatings,
+        "seatings": args.seatings or SEATINGS[0],
         "mode": args.mode or MODES[0],
         "replays": replays.chosen(args.replays),
     }

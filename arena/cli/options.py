@@ -119,7 +119,6 @@ def add_game_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--seatings",
         choices=SEATINGS,
-        default=SEATINGS[0],
         help="how one seed seats its lineup: balanced (default: 2 players, both sides; N players, every "
         "rotation of the lineup and of it reversed), rotations, or permutations",
     )

@@ -20,7 +20,7 @@ from arena.play import runs, tune
 from arena.play.cluster import connected
 from arena.players import registry as players
 from arena.players.base import PlayerError
-from arena.play.store import Store, stored_game
+from arena.play.store import Store, StoreError, stored_game
 
 
 def register(sub) -> None:
@@ -53,10 +53,8 @@ def register(sub) -> None:
         ("--max-pairs", "--max-units"),
         "stop undecided after this many units (default 5000)",
     )
-    p.add_argument("--elo0", type=number(float), default=0.0, help="Elo difference of H0 (default 0)")
-    p.add_argument("--elo1", type=number(float), default=10.0, help="Elo difference of H1 (default 10)")
-    p.add_argument("--alpha", type=number(float), default=0.05, help="false positive rate (default 0.05)")
-    p.add_argument("--beta", type=number(float), default=0.05, help="false negative rate (default 0.05)")
+    for name, value, what in SPRT_BOUNDS:
+        p.add_argument(f"--{name}", type=number(float), help=f"{what} (default {value:g})")
     _tune_parser(sub)
 
 
@@ -136,17 +134,44 @@ def cmd_tournament(args) -> int:
         if not specs:
             raise PlayerError(f"a tournament of {game.name} needs its players: arena tournament A B C ...")
         units = runs.LADDER_PAIRS if units is None else units
+    if args.resume and args.gauntlet:  # (it was taken and ignored: every lineup went on, unsaid)
+        _refuse_another_gauntlet(args)
     lineups = runs.tournament_lineups(specs, default, args.gauntlet)
     return runs.play("tournament", specs, units, run_options_of(args), game, lineups)
 
 
+def _refuse_another_gauntlet(args) -> None:
+    config = _stored_config(args, "tournament")
+    path = args.db or "the run"
+    labels, seats = config["players"], len(config["lineups"][0])
+    wanted = runs.tournament_lineups(labels, False, args.gauntlet)(labels, seats)
+    if sorted(map(list, wanted)) != sorted(config["lineups"]):
+        raise StoreError(f"{path} was not begun as a gauntlet of {args.gauntlet}: a run keeps its lineups")
+
+
+# The SPRT's hypotheses and error rates: each option's name, default and meaning.
+SPRT_BOUNDS = (
+    ("elo0", 0.0, "Elo difference of H0"),
+    ("elo1", 10.0, "Elo difference of H1"),
+    ("alpha", 0.05, "false positive rate"),
+    ("beta", 0.05, "false negative rate"),
+)
+
+
 def cmd_sprt(args) -> int:
-    if not args.elo1 > args.elo0:
-        raise UsageError(f"--elo1 ({args.elo1:g}) must be greater than --elo0 ({args.elo0:g})")
+    given = {name: getattr(args, name) for name, _, _ in SPRT_BOUNDS if getattr(args, name) is not None}
+    if args.resume:  # a resumed SPRT keeps its bounds (other ones were taken and ignored, unsaid)
+        config = _stored_config(args, "sprt")
+        for name, value in given.items():
+            if config.get("sprt") and value != config["sprt"][name]:
+                path = args.db or "the run"
+                raise StoreError(f"{path} was run with --{name} {config['sprt'][name]:g}, not {value:g}")
+    sprt = {name: given.get(name, value) for name, value, _ in SPRT_BOUNDS}
+    if not sprt["elo1"] > sprt["elo0"]:
+        raise UsageError(f"--elo1 ({sprt['elo1']:g}) must be greater than --elo0 ({sprt['elo0']:g})")
     for name in ("alpha", "beta"):
-        if not 0 < getattr(args, name) < 1:
-            raise UsageError(f"--{name} must lie strictly between 0 and 1, not {getattr(args, name):g}")
-    sprt = {"elo0": args.elo0, "elo1": args.elo1, "alpha": args.alpha, "beta": args.beta}
+        if not 0 < sprt[name] < 1:
+            raise UsageError(f"--{name} must lie strictly between 0 and 1, not {sprt[name]:g}")
     options = run_options_of(args)
     return runs.play(
         "sprt", args.players, args.pairs, options, _new_game(args, "sprt"), runs.one_lineup, sprt, exact=True
@@ -160,13 +185,17 @@ def _new_game(args, command: str):
         return game_of(args)
     if names_a_game(args) or any(getattr(args, name) is not None for name in KEPT_GAME_OPTIONS):
         path = Path(args.db) if args.db else runs.newest_run(command)
-        store = Store.open(path, readonly=True)
-        try:
-            game = stored_game(store.config)
-        finally:
-            store.close()
-        refuse_another_game(args, game, path)
+        refuse_another_game(args, stored_game(_stored_config(args, command)), path)
     return None
+
+
+def _stored_config(args, command: str) -> dict:
+    """The configuration of the run `--resume` goes on with (read only)."""
+    store = Store.open(Path(args.db) if args.db else runs.newest_run(command), readonly=True)
+    try:
+        return store.config
+    finally:
+        store.close()
 
 
 def cmd_tune(args) -> int:

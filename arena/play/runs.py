@@ -32,7 +32,7 @@ from arena.play.store import Store, StoreError, stored_game
 from arena.players import registry as players
 from arena.players.base import PlayerError
 from arena.stats.estimates import Z95
-from arena.stats.units import game_key
+from arena.stats.units import SEATINGS, game_key
 from arena.stats.tables import SprtCourse, UnitCounter, text_report, units_of, unplayed, versus
 
 RUNS_DIR = Path(RUNS_FOLDER)
@@ -52,7 +52,7 @@ class RunOptions:
     games_per_worker: int = 1
     backend: str = "pool"
     ray_address: str | None = None
-    seatings: str = "balanced"
+    seatings: str | None = None  # how a seed seats its lineup (None: as stored, or SEATINGS[0])
     allow_unseeded: bool = False
     quiet: bool = False
     replays: str | None = None  # which games keep their replay (arena/play/replays.py; None: as stored, or all)
@@ -143,7 +143,7 @@ def create(
         "players": labels,
         "lineups": [list(lineup) for lineup in lineups(labels, n)],
         "units": units,
-        "seatings": options.seatings,
+        "seatings": options.seatings or SEATINGS[0],
         "seed": seed,
         "sprt": sprt,
         "seeds": seeds,
@@ -195,6 +195,7 @@ def _check_resumable(store: Store, command: str, specs: list[str], units: int | 
         raise StoreError(f"{path} holds a {config['command']}, not a {command}")
     if options.seed is not None and options.seed != config["seed"]:
         raise StoreError(f"{path} was run with --seed {config['seed']}, not {options.seed}")
+    refuse_another_draw(path, config, options.seatings, options.seeds)
     stored = store.players()
     if specs and (
         len(specs) != len(stored)
@@ -217,6 +218,17 @@ def _check_resumable(store: Store, command: str, specs: list[str], units: int | 
             raise UsageError(f"--pairs {units} needs {units} seeds; the run has {len(config['seeds'])}")
         config["units"] = units
         store.put("config", config)
+
+
+def refuse_another_draw(path: Path, config: dict, seatings: str | None, seeds: str | None, what: str = "run") -> None:
+    """StoreError where a run (or league) that goes on is given other seatings or another seed file
+    than it began with: what shapes its games is its own (both were taken and ignored, unsaid)."""
+    began = config.get("seatings", SEATINGS[0])
+    if seatings is not None and seatings != began:
+        raise StoreError(f"{path} was {what} with --seatings {began}, not {seatings}")
+    if seeds is not None and seed_list(seeds, None)[0] != config.get("seeds"):
+        own = "the seeds of its own seed file" if config.get("seeds") else f"seeds derived from --seed {config['seed']}"
+        raise StoreError(f"{path} was {what} with {own}, not those of {seeds}")
 
 
 def newest_run(command: str) -> Path:

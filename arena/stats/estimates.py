@@ -64,7 +64,14 @@ class Estimate:
         if self.n and self.stderr == 0.0:
             p = sweep_bound(self.n)
             return self.score * (1.0 - p), self.score + p * (1.0 - self.score)
-        return max(self.score - Z95 * self.stderr, 0.0), min(self.score + Z95 * self.stderr, 1.0)
+        low, high = max(self.score - Z95 * self.stderr, 0.0), min(self.score + Z95 * self.stderr, 1.0)
+        if self.n and math.isfinite(self.stderr):
+            # Never surer than a clean sweep of as many: one unit short of it, the normal interval
+            # (its spread nearly none) gave a lower bound far above the sweep's (23-0-1 in 8 units of
+            # 3 games: +349 Elo; 24-0-0: +93): a better result must not read as less certain.
+            p = sweep_bound(self.n)
+            low, high = min(low, 1.0 - p), max(high, p)
+        return low, high
 
     @property
     def elo(self) -> float:

@@ -227,3 +227,25 @@ def test_the_progress_lines_figures_count_the_games_its_counter_does(tmp_path, c
     assert main([*args, "--db", str(tmp_path / "r.sqlite")]) == 0
     drawn = re.findall(r" (\d+)/4 .*?W-D-L (\d+)-(\d+)-(\d+)", capsys.readouterr().err.replace("\r", "\n"))
     assert drawn and all(int(n) == int(w) + int(d) + int(lost) for n, w, d, lost in drawn), drawn
+
+
+@pytest.mark.parametrize(
+    "command,given,said",
+    [
+        ("sprt", ["--elo1", "50"], "was run with --elo1 100, not 50"),
+        ("sprt", ["--seatings", "rotations"], "was run with --seatings balanced, not rotations"),
+        ("sprt", ["--seeds", "SEEDS"], "was run with seeds derived from --seed 4, not those of"),
+        ("tournament", ["--gauntlet", "greedy"], "was not begun as a gauntlet of greedy: a run keeps its lineups"),
+    ],
+)
+def test_a_resumed_run_refuses_what_would_draw_other_games(tmp_path, capsys, command, given, said):
+    """Given again with --resume, these were taken and ignored: the run went on with its own, unsaid."""
+    db, seeds = tmp_path / "r.sqlite", tmp_path / "seeds.txt"
+    seeds.write_text("5\n6\n")
+    players = ["greedy", "random"] + (["boss"] if command == "tournament" else [])
+    begin = [command, *players, "--seed", "4", "--workers", "1", "--db", str(db), *CALM]
+    assert main(begin + (["--elo1", "100", "--max-pairs", "1"] if command == "sprt" else ["--pairs", "1"])) == 0
+    capsys.readouterr()
+    given = [str(seeds) if word == "SEEDS" else word for word in given]
+    assert main([command, "--resume", "--db", str(db), *given]) == 2
+    assert said in capsys.readouterr().err

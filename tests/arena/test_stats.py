@@ -153,3 +153,19 @@ def test_an_sprt_says_where_it_was_decided_and_how_many_pairs_were_in_play_then(
     decided = int(end.split(" after ")[1].split()[0])
     assert end.startswith("accepted H1 after") and decided < 12
     assert end.endswith(f"; the {12 - decided} more were in play then")
+
+
+def test_a_result_short_of_a_sweep_is_never_surer_than_the_sweep():
+    """23-0-1 in 8 units of 3 games read +545 [> +349], the sweep 24-0-0 [> +93]: the normal interval
+    one unit short of a sweep has nearly no spread."""
+    from arena.stats.estimates import unit_estimate
+
+    sweep = unit_estimate([0, 0, 0, 0, 0, 0, 8])  # units of 3 games: 7 classes, k/6 a game
+    short = unit_estimate([0, 0, 0, 0, 1, 0, 7])
+    assert short.score_interval[0] <= sweep.score_interval[0]
+    assert short.elo_interval[0] <= sweep.elo_interval[0]
+    lost = unit_estimate([8, 0, 0, 0, 0, 0, 0])
+    nearly = unit_estimate([7, 0, 1, 0, 0, 0, 0])
+    assert nearly.score_interval[1] >= lost.score_interval[1]
+    wide = unit_estimate([30, 0, 40, 0, 30, 0, 0])  # far from either end: the normal interval, untouched
+    assert wide.score_interval[0] == pytest.approx(wide.score - 1.959963984540054 * wide.stderr)
