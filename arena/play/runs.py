@@ -9,6 +9,7 @@ from its database, and plays exactly the games it had not finished.
 
 from __future__ import annotations
 
+import itertools
 import secrets
 import sys
 from collections.abc import Callable, Iterator
@@ -28,7 +29,7 @@ from arena.play.cluster import NoMachine, check_travel, connected, make_executor
 from arena.play.run import run_jobs
 from arena.play.schedule import gauntlet, jobs, ladder, round_robin
 from arena.play.seeds import seed_list, seed_verdict
-from arena.play.store import Store, StoreError, stored_game
+from arena.play.store import Store, StoreError, StoreExists, stored_game
 from arena.players import registry as players
 from arena.players.base import PlayerError
 from arena.stats.estimates import Z95
@@ -164,9 +165,18 @@ def new_store(db: str | None, config: dict, resolved) -> Iterator[Store]:
     and locked before the checks that take time (its players prepared, the seed check), so that a
     database that cannot be made is said first; where a check fails (a build, a bot that cannot
     start, a referee that ignores the seed), the run is discarded: nothing of it is left."""
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-    path = Path(db) if db else RUNS_DIR / f"{config['command']}-{stamp}.sqlite"
-    store = Store.create(path, config, resolved)
+    if db:
+        store = Store.create(db, config, resolved)
+    else:  # two runs begun in one second (a script's, a job array's) each get a file of their own
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+        for n in itertools.count(1):
+            try:
+                store = Store.create(
+                    RUNS_DIR / f"{config['command']}-{stamp}{f'-{n}' if n > 1 else ''}.sqlite", config, resolved
+                )
+                break
+            except StoreExists:
+                continue
     try:
         store.lock()
         yield store
@@ -220,6 +230,12 @@ def _check_resumable(store: Store, command: str, specs: list[str], units: int | 
         store.put("config", config)
 
 
+def _begun(path: Path) -> tuple[str, int]:
+    """A default run file's place in time: its stamp, then its number within the second (`-2`)."""
+    stamp, dash, n = path.stem.rpartition("-")
+    return (stamp, int(n)) if dash and n.isdigit() and len(n) < 4 else (path.stem, 1)
+
+
 def refuse_another_draw(path: Path, config: dict, seatings: str | None, seeds: str | None, what: str = "run") -> None:
     """StoreError where a run (or league) that goes on is given other seatings or another seed file
     than it began with: what shapes its games is its own (both were taken and ignored, unsaid)."""
@@ -232,7 +248,7 @@ def refuse_another_draw(path: Path, config: dict, seatings: str | None, seeds: s
 
 
 def newest_run(command: str) -> Path:
-    runs = sorted(RUNS_DIR.glob(f"{command}-*.sqlite"))
+    runs = sorted(RUNS_DIR.glob(f"{command}-*.sqlite"), key=_begun)
     if not runs:
         raise StoreError(f"no {command} to resume in {RUNS_DIR}/: give its database with --db")
     return runs[-1]

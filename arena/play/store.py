@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import secrets
 import shutil
 import sqlite3
 import tempfile
@@ -101,6 +102,10 @@ class StoreError(UsageError, RuntimeError):
     """A database that cannot be used as asked; the message says why."""
 
 
+class StoreExists(StoreError):
+    """A new run's database where one is already."""
+
+
 def stored_game(config: dict) -> Game:
     """The game of a stored run's configuration; StoreError where it cannot be made (a file of a
     newer project, or edited by hand)."""
@@ -128,33 +133,41 @@ class Store:
 
     @classmethod
     def create(cls, path: str | Path, config: dict, players: list[Player]) -> "Store":
+        """A new run's file at `path`, whole or not at all: it is written beside under a name of its
+        own, closed, then linked into place (a link fails where the path exists: of two runs created
+        on one path at once, one gets it). A run killed while its file was made left a half-made one
+        at `path` that `--resume` refused as no database and a new run as existing."""
         path = Path(path)
         if path.is_dir():
             raise StoreError(f"{path} is a folder: give --db the path of a database file")
+        if path.exists():
+            raise StoreExists(f"{path} exists: resume it with --resume, or choose another --db")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            # Made here, exclusively: of two runs created on one path at once, one gets the file.
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-        except FileExistsError:
-            raise StoreError(f"{path} exists: resume it with --resume, or choose another --db") from None
         except OSError as exc:
             raise StoreError(f"cannot create the database {path}: {exc.strerror or exc}") from None
-        store = None
+        aside = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")
         try:
-            store = cls(path)
-            store._set_up()
-            with store.transaction():
-                store._put("schema", SCHEMA_VERSION)
-                store._put("config", config)
-                store._put("created", datetime.now(timezone.utc).isoformat(timespec="seconds"))
-                for p in players:
-                    store._add_player(p)
-        except (sqlite3.Error, StoreError) as exc:  # a full disk, say: leave no unusable file behind
-            if store is not None:
-                store.close()
-            _remove(path)
-            raise StoreError(f"cannot create the database {path}: {_why(exc, path)}") from None
-        return store
+            store = cls(aside)
+            try:
+                store._set_up()
+                with store.transaction():
+                    store._put("schema", SCHEMA_VERSION)
+                    store._put("config", config)
+                    store._put("created", datetime.now(timezone.utc).isoformat(timespec="seconds"))
+                    for p in players:
+                        store._add_player(p)
+            finally:
+                store.close()  # (the last connection: SQLite folds its WAL into the file)
+            os.link(aside, path)
+        except FileExistsError:
+            raise StoreExists(f"{path} exists: resume it with --resume, or choose another --db") from None
+        except (sqlite3.Error, StoreError, OSError) as exc:  # a full disk, say: no file is left
+            why = _why(exc, aside, "start the run again") if isinstance(exc, sqlite3.Error) else exc.strerror or exc
+            raise StoreError(f"cannot create the database {path}: {why}") from None
+        finally:
+            _remove(aside)  # (also on an interruption: nothing half-made is left)
+        return cls(path)
 
     def _add_player(self, p: Player) -> None:
         self.db.execute(
@@ -305,7 +318,25 @@ class Store:
     def games(self, after: int = 0, light: bool = False) -> list[dict]:
         """Every game, in the order they ended, as records (the JSON columns decoded); those after
         game id `after` only. `light` leaves out what only a game's own page shows (its moves, its
-        bots' stderr, its referee's summaries): `data` keeps only the bots' pdata and tdata."""
+        bots' stderr, its referee's summaries): `data` keeps only the bots' pdata and tdata.
+        StoreError naming the first game whose record cannot be read (bytes of the file damaged:
+        every command that read it ended in a traceback)."""
+        try:
+            return self._games(after, light)
+        except (sqlite3.OperationalError, ValueError) as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "JSON" not in str(exc):
+                raise
+            raise StoreError(f"{self.path}: {self._first_damaged(after)} cannot be read: the file is damaged") from None
+
+    def _first_damaged(self, after: int) -> str:
+        for row in self.db.execute("SELECT * FROM games WHERE id > ? ORDER BY id", (after,)):
+            try:
+                _decoded(dict(row))
+            except ValueError:
+                return f"game {row['id']}"
+        return "a game"
+
+    def _games(self, after: int, light: bool) -> list[dict]:
         if self._old_schema():
             rows = self.db.execute("SELECT * FROM games WHERE id > ? ORDER BY id", (after,))
             return [_from_schema_2(dict(row)) for row in rows]
@@ -332,7 +363,10 @@ class Store:
             row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
             return _from_schema_2(dict(row)) if row else None
         row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-        return _decoded(dict(row)) if row else None
+        try:
+            return _decoded(dict(row)) if row else None
+        except ValueError:
+            raise StoreError(f"{self.path}: game {game_id} cannot be read: the file is damaged") from None
 
     def failures(self, after: int = 0) -> list[dict]:
         """Every failed game, in the order they failed (none in files of schemas 1 and 2); those
@@ -426,12 +460,12 @@ def _remove(path: Path) -> None:
 FULL_BELOW = 256 * 1024  # free bytes under which a failed write is taken for a full disk
 
 
-def _why(exc: Exception, path: Path) -> str:
+def _why(exc: Exception, path: Path, then: str = "resume the run") -> str:
     """What an SQLite error on `path` means to a person: SQLite says "disk I/O error" or "database
     or disk is full" on a full disk, and "attempt to write a readonly database" in a read-only folder."""
     try:
         if shutil.disk_usage(path.parent).free < FULL_BELOW:
-            return f"its disk is full ({exc}); free some space, then resume the run"
+            return f"its disk is full ({exc}); free some space, then {then}"
     except OSError:
         pass
     if not os.access(path.parent, os.W_OK):

@@ -63,7 +63,11 @@ def _bad_files(real_db: Path, folder: Path) -> dict[str, tuple[Path, str]]:
     newer = folder / "newer.sqlite"
     shutil.copy(real_db, newer)
     _sqlite(newer, "UPDATE run SET value = '7' WHERE key = 'schema'")
+    damaged = folder / "damaged.sqlite"  # bytes of one game's record overwritten: a traceback everywhere
+    shutil.copy(real_db, damaged)
+    _sqlite(damaged, "UPDATE games SET ranks = '[#, 1]' WHERE id = 2")
     return {
+        "damaged": (damaged, "game 2 cannot be read: the file is damaged"),
         "garbage": (garbage, "is not an arena database"),
         "truncated": (truncated, "is not an arena database"),
         "empty": (empty, "is not an arena database"),
@@ -73,7 +77,7 @@ def _bad_files(real_db: Path, folder: Path) -> dict[str, tuple[Path, str]]:
     }
 
 
-@pytest.mark.parametrize("name", ["garbage", "truncated", "empty", "foreign", "lookalike", "newer"])
+@pytest.mark.parametrize("name", ["damaged", "garbage", "truncated", "empty", "foreign", "lookalike", "newer"])
 @pytest.mark.parametrize("command", ["report", "resume"])
 def test_a_file_that_is_not_an_arena_database_gets_one_line_and_stays_as_it_was(
     name, command, real_db, tmp_path, capsys

@@ -249,3 +249,23 @@ def test_a_resumed_run_refuses_what_would_draw_other_games(tmp_path, capsys, com
     given = [str(seeds) if word == "SEEDS" else word for word in given]
     assert main([command, "--resume", "--db", str(db), *given]) == 2
     assert said in capsys.readouterr().err
+
+
+def test_runs_begun_in_one_second_each_get_a_file_of_their_own(tmp_path, monkeypatch, capsys):
+    """The second of two runs a script began together was refused: `arena-runs/match-STAMP.sqlite
+    exists: resume it with --resume`, for a --db it never gave, naming another's run."""
+    from arena.play import runs
+
+    monkeypatch.chdir(tmp_path)
+
+    class Frozen(runs.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return runs.datetime(2026, 11, 29, 12, 0, 0, tzinfo=tz)
+
+    monkeypatch.setattr(runs, "datetime", Frozen)
+    for seed in ("1", "2"):
+        assert main(["match", "greedy", "random", "--pairs", "1", "--seed", seed, "--workers", "1", *CALM]) == 0
+    made = sorted(p.name for p in (tmp_path / "arena-runs").glob("*.sqlite"))
+    assert made == ["match-20261129-120000-2.sqlite", "match-20261129-120000.sqlite"]
+    assert runs.newest_run("match").name == "match-20261129-120000-2.sqlite"

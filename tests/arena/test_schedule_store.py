@@ -144,6 +144,28 @@ SCHEMA_2_GAMES = """CREATE TABLE games (
     UNIQUE (a, b, pair, swap))"""
 
 
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, sqlite3.OperationalError("database or disk is full")])
+def test_a_run_stopped_while_its_file_is_made_leaves_nothing(tmp_path, monkeypatch, stop):
+    """Killed while its database was made, a run left a half-made file that --resume refused as no
+    database and a new run as existing: neither could go on. The file is made aside, then linked."""
+    players = resolve_all(["random", "boss"])
+
+    def stopped(self, player):
+        raise stop
+
+    monkeypatch.setattr(Store, "_add_player", stopped)
+    with pytest.raises(KeyboardInterrupt if stop is KeyboardInterrupt else StoreError):
+        Store.create(tmp_path / "run.sqlite", CONFIG, players)
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.undo()
+    store = Store.create(tmp_path / "run.sqlite", CONFIG, players)  # a fresh start is free to begin
+    store.close()
+    assert [p.name for p in tmp_path.iterdir()] == ["run.sqlite"]
+    with pytest.raises(StoreError, match="exists: resume it with --resume"):
+        Store.create(tmp_path / "run.sqlite", CONFIG, players)
+    Store.open(tmp_path / "run.sqlite").close()
+
+
 def test_a_volcanoes_run_of_schema_2_is_read_as_today_s_records_but_not_resumed(tmp_path):
     """Before any game could be played, runs were Volcanoes' alone, blue and orange: such a file
     reads as today's records (its report is rebuilt), and refuses to be played on."""
