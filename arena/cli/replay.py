@@ -21,6 +21,11 @@ def register(sub) -> None:
     p.add_argument("db", metavar="DB", help="the run's database")
     p.add_argument("game", type=int, metavar="GAME", help="the game's id (the reports and pages show it)")
     p.add_argument("-o", "--output", required=True, metavar="FOLDER", help="where to write the page, game and viewer")
+    p.add_argument(
+        "--viewer",
+        metavar="PATH",
+        help="the game's viewer, where the run was begun without one (the referee's jar, or a folder holding view/)",
+    )
     p.set_defaults(run=cmd_replay)
 
 
@@ -28,7 +33,7 @@ def cmd_replay(args) -> int:
     refuse_overwriting(args.output, args.db)
     store = Store.open(args.db, readonly=True)
     try:
-        done = viewer.export(store, args.game, Path(args.output))
+        done = viewer.export(store, args.game, Path(args.output), args.viewer)
     finally:
         store.close()
     if done.own_page:

@@ -21,6 +21,7 @@ Functions answer a request's path, so that any server can use them (arena/web/se
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import html
 import json
@@ -360,11 +361,12 @@ class Exported:
     own_page: bool = False  # the game's own replay page, whole in index.html (no frames, no viewer)
 
 
-def export(store: Store, game_id: int, folder: Path) -> Exported:
+def export(store: Store, game_id: int, folder: Path, viewer: str | None = None) -> Exported:
     """Game `game_id` of a run in `folder`: its page (`index.html`), its frames, its record's page and
-    its viewer (`viewer/`), for any static server; where it kept no frames, the game's own replay
-    page (Volcanoes refereed in-process: its board, move by move), which needs no server.
-    UsageError where it can be shown in neither."""
+    its viewer (`viewer/`, from `viewer` where given: a run begun without one kept its frames all
+    the same), for any static server; where it kept no frames, the game's own replay page
+    (Volcanoes refereed in-process: its board, move by move), which needs no server. UsageError
+    where it can be shown in neither."""
     record = store.game(game_id)
     if record is None:
         raise UsageError(f"{store.path} has no game {game_id}")
@@ -386,11 +388,18 @@ def export(store: Store, game_id: int, folder: Path) -> Exported:
         raise UsageError(
             f"game {game_id} of {store.path} kept no frames ({why}): arena serve {store.path} shows its record"
         )
+    if viewer is not None:
+        if not hasattr(game, "viewer"):
+            raise UsageError(f"--viewer: {game.name} plays in its own page, with no viewer of its referee's")
+        game = dataclasses.replace(game, viewer=os.path.abspath(viewer))
     paths = game.viewer_paths()
     shown = Viewers().of(paths)
     if shown is None:
-        where = ", ".join(paths) if paths else "its referee's command names no jar (set the game's viewer)"
-        raise UsageError(f"game {game_id}'s referee has no viewer this page can play: {where}")
+        where = ", ".join(paths) if paths else "its referee's command names no jar"
+        raise UsageError(
+            f"game {game_id}'s referee has no viewer this page can play: {where} "
+            "(give one with --viewer PATH: the referee's jar, or a folder holding view/)"
+        )
     folder = usable_folder(folder, "the replay's folder")
     size = write_viewer(shown, folder / EXPORT_VIEWER)
     replay = Replay(record, game.name, FRAMES_FILE, EXPORT_VIEWER, shown.info(), "record.html")

@@ -275,6 +275,20 @@ def test_a_game_is_exported_with_its_page_frames_and_viewer(tmp_path, capsys, mo
     assert (tmp_path / "z" / "record.html").is_file() and not (tmp_path / "z" / "viewer").exists()
 
 
+def test_a_run_begun_without_a_viewer_is_replayed_with_one_given_later(tmp_path, capsys, monkeypatch):
+    """Its frames were kept, yet no command could play them: `arena replay` had no --viewer."""
+    monkeypatch.chdir(ROOT)
+    db = tmp_path / "r.sqlite"
+    argv = ["match", f"first={sys.executable} {BOTS / 'first.py'}", f"chatty={sys.executable} {BOTS / 'chatty.py'}"]
+    argv += ["--referee", REFEREE, "--protocol", "sdk", "--pairs", "1", "--seed", "3", "--workers", "1", "--quiet"]
+    assert main([*argv, "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(db), "1", "-o", str(tmp_path / "x")]) == 2
+    assert "(give one with --viewer PATH: the referee's jar, or a folder holding view/)" in capsys.readouterr().err
+    assert main(["replay", str(db), "1", "-o", str(tmp_path / "x"), "--viewer", str(VIEWER)]) == 0
+    assert (tmp_path / "x" / "viewer" / "core" / "Drawer.js").is_file()
+
+
 def test_the_report_s_page_links_each_game_to_its_viewer(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     db = pebbles_run(tmp_path)
