@@ -36,6 +36,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import combinations
 from pathlib import Path
 
 from arena.project import RUNS_FOLDER
@@ -118,6 +119,7 @@ class League:
         self._data_version = None
         self.stop_requested = False
         self.games_played = 0
+        self.idle_said: str | None = None  # why it last said it plays nothing (said once)
         self._restore()
 
     # ------------------------------------------------------------ state from the file
@@ -406,6 +408,10 @@ class League:
                 play_again=False,  # a failed game is played again after its back-off (`_on_failure`), a late one too
             )
             self._forget_in_flight()
+            idle = self.idle_reason()
+            if idle is not None and idle != self.idle_said:  # (it sat idle, its status "playing now", unsaid)
+                self.say(idle)
+            self.idle_said = idle
             if not self.quiet and time.monotonic() - last_word > 30:
                 last_word = time.monotonic()
                 self.say(self.describe())
@@ -413,6 +419,25 @@ class League:
                 break
             if not self.sync():
                 time.sleep(self.wait_s())
+
+    def idle_reason(self) -> str | None:
+        """Why the league has nothing to play until a player joins or is resumed, where that is so
+        (None while it plays, or waits on games to play again or on its back-off)."""
+        if self.in_flight and any(self.in_flight.values()) or self.retries or time.monotonic() < self.quiet_until:
+            return None
+        active, seats = self.active(), self.game.seats
+        join = f"arena league add LABEL=SPEC --db {self.store.path}, or resume a paused player"
+        if len(active) < seats:
+            return (
+                f"waiting: {len(active)} active player{'s' * (len(active) != 1)}, and a game of {self.game.name} "
+                f"seats {seats}: {join}"
+            )
+        done = {
+            frozenset(lineup) for lineup, n in self.units.items() if self.seeds is not None and n >= len(self.seeds)
+        }
+        if self.seeds is not None and all(frozenset(lineup) in done for lineup in combinations(active, seats)):
+            return f"waiting: every lineup of the active players has played the {len(self.seeds)} seeds of its seed file: {join}"
+        return None
 
     def _forget_in_flight(self) -> None:
         """After the workers' tasks ended every unit handed out ended too: its games were stored, or

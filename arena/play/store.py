@@ -163,10 +163,16 @@ class Store:
         except FileExistsError:
             raise StoreExists(f"{path} exists: resume it with --resume, or choose another --db") from None
         except (sqlite3.Error, StoreError, OSError) as exc:  # a full disk, say: no file is left
-            why = _why(exc, aside, "start the run again") if isinstance(exc, sqlite3.Error) else exc.strerror or exc
+            if isinstance(exc, sqlite3.Error):
+                why = _why(exc, aside, "start the run again")
+            else:
+                why = getattr(exc, "strerror", None) or exc
             raise StoreError(f"cannot create the database {path}: {why}") from None
         finally:
-            _remove(aside)  # (also on an interruption: nothing half-made is left)
+            try:
+                _remove(aside)  # (also on an interruption: nothing half-made is left)
+            except OSError:  # (a read-only place, where nothing was made)
+                pass
         return cls(path)
 
     def _add_player(self, p: Player) -> None:

@@ -79,6 +79,29 @@ def test_the_leagues_back_off_says_how_long_it_is(tmp_path):
     ]
 
 
+def test_a_league_with_nothing_to_play_says_why(tmp_path):
+    """A league whose seeds were all played, or with fewer active players than its game seats, sat
+    idle, its status "playing now", and said nothing."""
+    from arena.games.protocols import make as game_from
+    from arena.play.league import League
+    from arena.play.store import Store
+
+    game = game_from({"protocol": "cli", "name": "three", "command": "true", "players": 3})
+    config = {"command": "league", "game": game.config(), "players": [], "lineups": [], "units": None}
+    config |= {"seatings": "balanced", "seed": 1, "sprt": None, "seeds": [11, 12], "mode": "uncertain"}
+    store = Store.create(tmp_path / "league.sqlite", config, [])
+    for player in PLAYERS:
+        store.join_league(player)
+    league = League(store, game, log=io.StringIO())
+    assert league.idle_reason().startswith("waiting: 2 active players, and a game of three seats 3: arena league add")
+    store.join_league(Player("c", "true", "command", "true", "test"))
+    league = League(store, game, log=io.StringIO())
+    assert league.idle_reason() is None  # a lineup to play
+    league.units[("a", "b", "c")] = 2
+    assert "every lineup of the active players has played the 2 seeds of its seed file" in league.idle_reason()
+    store.close()
+
+
 CRASHES = {
     "java": 'Exception in thread "main" java.lang.RuntimeException: no config\n\tat Player.main(Player.java:9)\n',
     "csharp": "Unhandled exception. System.Exception: no config\n   at Player.Main(String[] args) in P.cs:line 9\n",
