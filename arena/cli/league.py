@@ -24,7 +24,7 @@ from arena.play.league import ACTIVE, DEFAULT_DB, REMOVED, play_until_stopped
 from arena.play.matchmaking import MODES
 from arena.play.runs import refuse_another_draw
 from arena.play.seeds import seed_list
-from arena.play.store import Store, StoreError, playing, stored_game
+from arena.play.store import Store, StoreError, playing, quoted, stored_game
 from arena.stats.board import Board
 from arena.stats.tables import printable, table
 from arena.stats.units import SEATINGS
@@ -99,7 +99,7 @@ def _go_on(args, path: Path) -> Store:
 
 def _begin(args, path: Path) -> Store:
     if args.resume:
-        raise StoreError(f"no league to resume at {path}: start one with arena league PLAYER ... --db {path}")
+        raise StoreError(f"no league to resume at {path}: start one with arena league PLAYER ... --db {quoted(path)}")
     seeds, _ = seed_list(args.seeds, None)
     settings = {
         "seed": args.seed if args.seed is not None else secrets.randbelow(2**31),

@@ -47,7 +47,7 @@ from arena.play.cluster import check_travel, make_executor
 from arena.play.run import REFEREE, run_jobs
 from arena.play.schedule import Job, derive_seed, unit_seed
 from arena.stats.units import game_key, seatings
-from arena.play.store import Store, stored_game
+from arena.play.store import Store, quoted, stored_game
 from arena.stats.board import Board, one_blas_thread
 
 ACTIVE, PAUSED, REMOVED = "active", "paused", "removed"
@@ -202,7 +202,7 @@ class League:
         self.store.set_standing(label, PAUSED, reason)
         self.standing[label] = {**self.standing[label], "status": PAUSED, "reason": reason}
         self._data_version = self._version()
-        self.say(f"paused {label}: {reason} (arena league resume {label} --db {self.store.path})")
+        self.say(f"paused {label}: {reason} (arena league resume {label} --db {quoted(self.store.path)})")
 
     def ready(self, labels: list[str]) -> None:
         """Prepare the active players among `labels` (compile, warm up); pause those that cannot be,
@@ -426,7 +426,7 @@ class League:
         if self.in_flight and any(self.in_flight.values()) or self.retries or time.monotonic() < self.quiet_until:
             return None
         active, seats = self.active(), self.game.seats
-        join = f"arena league add LABEL=SPEC --db {self.store.path}, or resume a paused player"
+        join = f"arena league add LABEL=SPEC --db {quoted(self.store.path)}, or resume a paused player"
         if len(active) < seats:
             return (
                 f"waiting: {len(active)} active player{'s' * (len(active) != 1)}, and a game of {self.game.name} "
@@ -472,7 +472,7 @@ def play_until_stopped(store: Store, options, log=None) -> int:
     print(
         f"league of {league.game.name} in {store.path}: {league.board.count} games, "
         f"{len(league.active())} active players, mode {league.mode}. Stop with Ctrl+C; "
-        f"arena league add LABEL=SPEC --db {store.path} adds a player while it plays",
+        f"arena league add LABEL=SPEC --db {quoted(store.path)} adds a player while it plays",
         file=log,
     )
 
@@ -493,5 +493,5 @@ def play_until_stopped(store: Store, options, log=None) -> int:
         executor.shutdown()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    print(f"[league] stopped: {league.describe()}. Go on with: arena league --db {store.path}", file=log)
+    print(f"[league] stopped: {league.describe()}. Go on with: arena league --db {quoted(store.path)}", file=log)
     return 0

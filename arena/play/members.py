@@ -14,7 +14,7 @@ from arena.games.base import Game, Player
 from arena.play.cluster import check_travel
 from arena.play.league import ACTIVE, PAUSED, REMOVED
 from arena.play.seeds import seed_verdict
-from arena.play.store import Store, StoreError, playing
+from arena.play.store import Store, StoreError, playing, quoted
 from arena.players import registry as players
 from arena.players.base import PlayerError
 
@@ -57,7 +57,7 @@ def create(
 def open_league(path: Path, readonly: bool = False) -> Store:
     """The league at `path`, opened to be written (or only read); StoreError where there is none."""
     if not path.is_file():
-        raise StoreError(f"no league at {path}: start one with arena league PLAYER ... --db {path}")
+        raise StoreError(f"no league at {path}: start one with arena league PLAYER ... --db {quoted(path)}")
     store = Store.open(path, readonly=readonly)
     command = store.config["command"]
     if command != "league":
@@ -130,4 +130,7 @@ def changing(path: Path, log=None) -> Iterator[Store]:
     finally:
         store.close()
     if playing(path) is False:
-        print(f"no league process plays {path} now: arena league --db {path} goes on with it", file=log or sys.stderr)
+        print(
+            f"no league process plays {path} now: arena league --db {quoted(path)} goes on with it",
+            file=log or sys.stderr,
+        )

@@ -29,7 +29,7 @@ from arena.play.cluster import NoMachine, check_travel, connected, make_executor
 from arena.play.run import run_jobs
 from arena.play.schedule import gauntlet, jobs, ladder, round_robin
 from arena.play.seeds import seed_list, seed_verdict
-from arena.play.store import Store, StoreError, StoreExists, stored_game
+from arena.play.store import Store, StoreError, StoreExists, quoted, stored_game
 from arena.players import registry as players
 from arena.players.base import PlayerError
 from arena.stats.estimates import Z95
@@ -320,7 +320,7 @@ def play_on(store: Store, options: RunOptions) -> int:
         bar.close()
         print(
             f"\ninterrupted; {len(store.done_keys())} games are stored. Continue with:\n"
-            f"  arena {config['command']} --resume --db {store.path}",
+            f"  arena {config['command']} --resume --db {quoted(store.path)}",
             file=sys.stderr,
         )
         return INTERRUPTED
@@ -338,10 +338,10 @@ def play_on(store: Store, options: RunOptions) -> int:
     if left:
         print(
             f"\n{left} failed games are still to play (see above); arena {config['command']} --resume "
-            f"--db {store.path} plays them again",
+            f"--db {quoted(store.path)} plays them again",
             file=sys.stderr,
         )
-    print(f"\nDatabase: {store.path}  (arena report {store.path} rebuilds this report)", file=sys.stderr)
+    print(f"\nDatabase: {store.path}  (arena report {quoted(store.path)} rebuilds this report)", file=sys.stderr)
     return 0
 
 

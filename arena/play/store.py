@@ -13,6 +13,7 @@ import fcntl
 import json
 import os
 import secrets
+import shlex
 import shutil
 import sqlite3
 import tempfile
@@ -106,6 +107,12 @@ class StoreExists(StoreError):
     """A new run's database where one is already."""
 
 
+def quoted(path) -> str:
+    """A path as a command line shown to copy takes it (`'my runs/a.sqlite'`): one with a space was
+    shown bare, and the command pasted from it failed."""
+    return shlex.quote(str(path))
+
+
 def stored_game(config: dict) -> Game:
     """The game of a stored run's configuration; StoreError where it cannot be made (a file of a
     newer project, or edited by hand)."""
@@ -185,6 +192,8 @@ class Store:
     def open(cls, path: str | Path, readonly: bool = False) -> "Store":
         """An existing run: to play on (`readonly=False`), or only to read."""
         path = Path(path)
+        if path.is_dir():
+            raise StoreError(f"{path} is a folder, not a run's database")
         if not path.is_file():
             raise StoreError(f"no such database: {path}")
         store = cls(path, readonly=True)  # checked before anything may be written to it

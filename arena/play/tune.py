@@ -32,7 +32,7 @@ from arena.play.run import run_jobs
 from arena.play.runs import new_store
 from arena.play.schedule import derive_seed, jobs
 from arena.play.seeds import seed_list, seed_verdict
-from arena.play.store import Store, StoreError, stored_game
+from arena.play.store import Store, StoreError, quoted, stored_game
 from arena.stats.spsa import C_END, Plan, Spsa, Tuned, rounded
 from arena.stats.tables import failures_lines, lineups_rows, players_rows, printable, table, versus
 
@@ -268,14 +268,14 @@ def play_to_end(store: Store, options) -> int:
     except KeyboardInterrupt:
         print(
             f"\ninterrupted; {len(store.done_keys())} games are stored. Continue with:\n"
-            f"  arena tune --resume --db {store.path}",
+            f"  arena tune --resume --db {quoted(store.path)}",
             file=sys.stderr,
         )
         return INTERRUPTED
     finally:
         executor.shutdown()
     print(printable(text_report(store.config, store.games(), store.iterations(), store.failures())), flush=True)
-    print(f"\nDatabase: {store.path}  (arena report {store.path} rebuilds this report)", file=sys.stderr)
+    print(f"\nDatabase: {store.path}  (arena report {quoted(store.path)} rebuilds this report)", file=sys.stderr)
     return 0
 
 

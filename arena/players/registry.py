@@ -71,10 +71,23 @@ def resolve(text: str, game: Game, cache: Path | None = None, config: str | None
     known = [said for said in (provider.known() for provider in providers(game)) if said]
     known.append(f"a player declared in {config or CONFIG_FILE} ([players.NAME])")
     first = spec.split()[0] if spec.split() else ""
+    before, equals, after = text.partition("=")
+    if label is None and equals and _resolves(after, game, cache, config):  # the player was fine, its label not
+        raise PlayerError(
+            f"{before!r} cannot be a label: a label (LABEL=SPEC) is ASCII letters, digits and _ . + - only"
+        )
     raise PlayerError(
         f"unknown player {text!r}: not {', '.join(known[:-1])} or {known[-1]}"
         + (f" (no such file: {first})" if "/" in first else "")
     )
+
+
+def _resolves(text: str, game: Game, cache: Path, config: str | None) -> bool:
+    try:
+        resolve(text, game, cache, config)
+    except PlayerError:
+        return False
+    return True
 
 
 def resolve_all(texts: list[str], game: Game, cache: Path | None = None, config: str | None = None) -> list[Player]:

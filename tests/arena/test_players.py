@@ -334,3 +334,12 @@ def test_a_command_is_labelled_by_the_file_it_names_even_where_the_file_is_not()
     assert command_label(["python", "-u", "first.py", "--depth", "3"]) == "first"
     assert command_label(["./bot"]) == "bot"
     assert command_label(["python", "-m", "bots.volcanoes.greedy"]) == "greedy"
+
+
+@pytest.mark.parametrize("label", ["ünï", "a b", "a:b"])
+def test_a_label_that_cannot_be_one_is_said_to_be_the_label(label):
+    """`ünï=greedy` was 'unknown player', though greedy is known: its label was what was wrong."""
+    with pytest.raises(PlayerError, match=f"^'{label}' cannot be a label: a label"):
+        arena_players.resolve(f"{label}=greedy", VolcanoesGame())
+    with pytest.raises(PlayerError, match="^unknown player 'mctz:c=0.3'"):  # a misspelt bot stays unknown
+        arena_players.resolve("mctz:c=0.3", VolcanoesGame())

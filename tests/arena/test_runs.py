@@ -269,3 +269,14 @@ def test_runs_begun_in_one_second_each_get_a_file_of_their_own(tmp_path, monkeyp
     made = sorted(p.name for p in (tmp_path / "arena-runs").glob("*.sqlite"))
     assert made == ["match-20261129-120000-2.sqlite", "match-20261129-120000.sqlite"]
     assert runs.newest_run("match").name == "match-20261129-120000-2.sqlite"
+
+
+def test_the_commands_a_run_suggests_can_be_pasted_whatever_its_path(tmp_path, capsys):
+    """`(arena report my runs/r.sqlite rebuilds this report)` failed when pasted; a folder given as a
+    database was 'no such database'."""
+    db = tmp_path / "my runs" / "r 1.sqlite"
+    assert main(["match", "greedy", "random", "--pairs", "1", "--workers", "1", "--db", str(db), *CALM]) == 0
+    err = capsys.readouterr().err
+    assert f"(arena report '{db}' rebuilds this report)" in err
+    assert main(["report", str(tmp_path / "my runs")]) == 2
+    assert "my runs is a folder, not a run's database" in capsys.readouterr().err
