@@ -10,6 +10,7 @@ viewer's files once, in `report_games/viewer/`), or its record's page where its 
 from __future__ import annotations
 
 import html
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -249,7 +250,22 @@ def _write_pages(config, labels, games, out: Path, folder: Path, failures, frame
             write_atomic(folder / name, page)
             pages.add(g["id"])
     write_atomic(out, render(config, labels, games, folder.name, pages, failures, viewed))
+    _remove_stale(folder, pages)
     return Written(folder, viewed)
+
+
+_GAME_FILE = re.compile(r"game-(\d+)\.(html|record\.html|frames\.json\.gz)")
+
+
+def _remove_stale(folder: Path, pages: set[int]) -> None:
+    """The folder holds this report's pages alone: another run's report written there before left
+    its games' pages (game-15.html of another run, beside this one's), and a writer killed there its
+    temporary files (`.game-104.html.9334b69f.part`)."""
+    for path in folder.iterdir():
+        found = _GAME_FILE.fullmatch(path.name)
+        stale = found is not None and int(found.group(1)) not in pages
+        if stale or (path.name.startswith(".") and path.name.endswith(".part") and path.is_file()):
+            path.unlink(missing_ok=True)
 
 
 _PAGE = """<!DOCTYPE html>

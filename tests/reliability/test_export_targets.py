@@ -113,3 +113,21 @@ def test_an_export_into_a_new_folder_makes_it_and_an_empty_name_is_refused(arena
     target = tmp_path / "new" / "folder" / "export"
     assert report(arena_run, option, str(target)).returncode == 0 and target.is_file()
     one_line(report(arena_run, option, ""), "arena report", f"{option} needs a file name")
+
+
+def test_a_report_written_where_another_was_leaves_only_its_own_game_pages(tmp_path):
+    """Another run's report written there first left its games' pages beside this one's, unlinked,
+    titled with the other run's players; a writer killed there left its temporary files for good."""
+    from arena.cli import main
+
+    for name, pairs in (("big", "3"), ("small", "1")):
+        argv = ["match", "greedy", "random", "--pairs", pairs, "--workers", "1", "--quiet", "--turn-ms", "1000"]
+        assert main([*argv, "--db", str(tmp_path / f"{name}.sqlite")]) == 0
+    page = tmp_path / "out" / "r.html"
+    page.parent.mkdir()
+    assert main(["report", str(tmp_path / "big.sqlite"), "-o", str(page)]) == 0
+    folder = tmp_path / "out" / "r_games"
+    assert {p.name for p in folder.iterdir()} == {f"game-{n}.html" for n in range(1, 7)}
+    (folder / ".game-9.html.0123abcd.part").write_text("half")
+    assert main(["report", str(tmp_path / "small.sqlite"), "-o", str(page)]) == 0
+    assert {p.name for p in folder.iterdir()} == {"game-1.html", "game-2.html"}
