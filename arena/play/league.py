@@ -39,6 +39,8 @@ from datetime import datetime
 from itertools import combinations
 from pathlib import Path
 
+from referee.platform.commands import INTERRUPTED
+
 from arena.project import RUNS_FOLDER
 from arena.games.base import Game, Player
 from arena.play import matchmaking
@@ -485,13 +487,14 @@ def play_until_stopped(store: Store, options, log=None) -> int:
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     league.ready(league.active())  # before the pool starts: forked workers then have the kernels loaded
     executor = make_executor(options.backend, max(options.workers, 1), options.ray_address)
+    status = 0  # stopped as a league stops: the games in play stored
     try:
         league.play(executor)
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt:  # a second Ctrl+C: the games in play dropped
+        status = INTERRUPTED
     finally:
         executor.shutdown()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     print(f"[league] stopped: {league.describe()}. Go on with: arena league --db {quoted(store.path)}", file=log)
-    return 0
+    return status

@@ -26,6 +26,8 @@ import traceback
 import warnings
 from contextlib import contextmanager
 
+from referee.platform.options import given
+
 
 class _Shape(Exception):
     def __init__(self, parser):
@@ -46,7 +48,7 @@ def _describe(parser: argparse.ArgumentParser) -> dict:
                 {
                     "flag": max(action.option_strings, key=len),
                     "takes_value": action.nargs != 0,
-                    "typed": action.type not in (None, str),
+                    "typed": action.type not in (None, str, given),  # (a number's: `given` is text)
                     "choices": None if action.choices is None else [str(c) for c in action.choices],
                 }
             )
