@@ -162,7 +162,7 @@ def parse_stdout(finished: Finished, seats: int) -> tuple[list[float], list[str]
             raise finished.failure(f"the referee printed {shorten(line)} where player {len(scores)}'s score comes")
         scores.append(score)
     if len(scores) < seats:
-        raise finished.failure(f"the referee printed {len(scores)} score(s) for {seats} players")
+        raise finished.failure(f"the referee printed {len(scores)} score{'s' * (len(scores) != 1)} for {seats} players")
     parameters = lines[seats:]
     for line in parameters:
         if not _PARAMETER.fullmatch(line):

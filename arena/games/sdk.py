@@ -253,9 +253,11 @@ def read_scores(lines: list[str], referee: Referee, players: int) -> list[float 
     else the referee fails."""
     scores: list[float | None] = [None] * players
     scored: set[int] = set()
+    skipped = []
     for line in lines:
         parts = line.split(" ")
         if len(parts) < 2:
+            skipped.append(line)
             continue
         seat, score = _integers(parts[:2], "[[SCORES]]", referee)
         if not is_finite_number(score):
@@ -270,7 +272,8 @@ def read_scores(lines: list[str], referee: Referee, players: int) -> list[float 
         scores[seat] = score
     if len(scored) < players:
         missing = min(set(range(players)) - scored)
-        raise referee.failure(f"the referee's [[SCORES]] give no score for player {missing}")
+        shape = f" (a line such as {garbage(skipped[0])} is no `index score`)" if skipped and skipped[0].strip() else ""
+        raise referee.failure(f"the referee's [[SCORES]] give no score for player {missing}{shape}")
     return scores
 
 

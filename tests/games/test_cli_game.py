@@ -87,7 +87,7 @@ def test_a_referee_whose_game_failed_is_a_referee_failure_whatever_its_stdout():
     "stdout, says",
     [
         ("null\nnull\n", "'null' where player 0's score comes"),  # an SDK runner's game that never ended
-        ("12\n", "printed 1 score(s) for 2 players"),
+        ("12\n", "printed 1 score for 2 players"),
         ("12\n3\nseed=4\ngame over\n", "'game over' after the scores"),
         ("12\n\n3\n", "'' where player 1's score comes"),
         ("12 3\n", "where player 0's score comes"),

@@ -24,7 +24,7 @@ SAYS = {
     "crash": "exited with status 1",
     "exit": "exited with status 3",
     "garbage": {"cli": "where player 0's score comes", "json": "printed what is not JSON"},
-    "missing-score": {"cli": "printed 1 score(s) for 2 players", "json": "gives 1 ranks for 2 players"},
+    "missing-score": {"cli": "printed 1 score for 2 players", "json": "gives 1 ranks for 2 players"},
     "hang": "no result within 2 s",
 }
 

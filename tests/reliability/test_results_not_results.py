@@ -53,6 +53,11 @@ def test_sdk_scores_that_leave_a_player_out_are_refused():
         play(sdk_game("omit-player"))
 
 
+def test_sdk_scores_without_their_players_say_what_a_score_line_is():
+    with pytest.raises(RefereeFailure, match=r"no score for player 0 \(a line such as '0' is no `index score`\)"):
+        play(sdk_game("bare"))
+
+
 def test_sdk_scores_that_score_a_player_twice_are_refused():
     with pytest.raises(RefereeFailure, match="player 0 twice"):
         play(sdk_game("duplicate"))

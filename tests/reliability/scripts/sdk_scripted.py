@@ -8,6 +8,7 @@ MODE:
   huge-limit    asks each player for its answer within 999999999999 ms
   omit-player   scores player 0 alone
   duplicate     scores every player, then player 0 again with another score
+  bare          scores without their players' indices (`0`, `10`)
 Its input (the arena's frames) is read line by line; what it asks is answered with whatever comes."""
 
 import sys
@@ -61,4 +62,6 @@ elif mode == "omit-player":
     scores = scores[:1]
 elif mode == "duplicate":
     scores.append("0 99")
+elif mode == "bare":
+    scores = [score.split()[1] for score in scores]
 frames(("VIEW", ["view"]), ("INFOS", []), ("SCORES", scores))
