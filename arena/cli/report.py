@@ -83,7 +83,9 @@ def _export(args, config, labels, games, failures) -> None:
     try:
         export.export(config, labels, games, failures, args.csv, args.json)
     except OSError as exc:
-        raise UsageError(f"cannot write {exc.filename or 'the export'}: {exc.strerror or exc}") from None
+        # (a full disk fails the write, whose error names no file: name the export's)
+        named = exc.filename or " or ".join(filter(None, (args.csv, args.json)))
+        raise UsageError(f"cannot write {named}: {exc.strerror or exc}") from None
 
 
 def cmd_bots(args) -> int:
