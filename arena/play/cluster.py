@@ -25,6 +25,7 @@ executor of that run use it.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import signal
@@ -57,6 +58,8 @@ CONNECT_TRIES = 8  # Ray's tries to reach a cluster's GCS (its default: 20), eac
 REACH_S = 5.0  # how long a head given by --ray-address has to accept a connection at all
 NO_MACHINE_S = 60.0  # how long a run waits for a machine to play on before it stops, saying why
 WATCH_S = 5.0  # how often the executor looks whether the cluster still has a machine to play on
+GONE_S = 20.0  # a cluster that has not answered a look for this long is gone (Ray itself ends the
+# process after 60 s without its head)
 TOKEN_HELP = (
     "set RAY_AUTH_MODE=token and the cluster's token (RAY_AUTH_TOKEN, or RAY_AUTH_TOKEN_PATH naming its file) "
     "in this command's environment, as on the cluster's machines"
@@ -120,6 +123,7 @@ class Cluster:
         self._parcels: dict[str, Parcel] = {}  # by source path: each thing packed and put once
         self._shipments: dict[str, Shipment] = {}
         self.left_out: dict[str, str] = {}  # node id -> why it cannot play this run
+        self.gone = False  # it stopped answering: Ray's calls hang now (`RayExecutor._watch_machines`)
 
     @classmethod
     def connect(cls, address: str | None, workers: int) -> Cluster:
@@ -156,8 +160,14 @@ class Cluster:
         return cls(ray, address, started=True)
 
     def close(self) -> None:
-        if self._started:
+        if self._started and not self.gone:
             self.ray.shutdown()
+
+    def forget(self) -> None:
+        """The cluster stopped answering: no call of Ray's is made now, at the process's exit
+        neither (Ray's own shutdown waits on the cluster there, until Ray ends the process)."""
+        self.gone = True
+        atexit.unregister(self.ray.shutdown)
 
     # ------------------------------------------------------------ machines
 
@@ -394,16 +404,36 @@ class RayExecutor:
 
     def _watch_machines(self) -> None:
         """A run on a cluster with no machine left to play on stops, saying so, after NO_MACHINE_S,
-        rather than waiting for ever on tasks no machine takes."""
+        rather than waiting for ever on tasks no machine takes; one whose cluster stopped answering
+        (its head gone: Ray's calls then hang, and Ray ends the whole process after a minute with a
+        line of its own) stops after GONE_S, saying so and how to go on."""
         missing_since = None
+        look: Future | None = None
+        asked = 0.0
         while not self._stop.wait(WATCH_S):
+            if look is None:
+                look, asked = Future(), time.monotonic()
+                threading.Thread(target=_answer, args=(look, self.cluster.playable), daemon=True).start()
             try:
-                playable = self.cluster.playable()
+                playable = look.result(timeout=0.5)
+            except TimeoutError:
+                if time.monotonic() - asked > GONE_S:
+                    self.cluster.forget()
+                    where = f" at {self.cluster.address}" if self.cluster.address else ""
+                    self._fail_all(
+                        NoMachine(
+                            f"the Ray cluster{where} has not answered for {GONE_S:.0f} s: its head is gone or out of reach"
+                        )
+                    )
+                    return
+                continue
             except NoMachine as exc:
                 self._fail_all(exc)
                 return
             except Exception:  # noqa: BLE001 - the connection going down: the tasks say it themselves
+                look = None
                 continue
+            look = None
             if playable:
                 missing_since = None
             elif missing_since is None:
@@ -427,11 +457,21 @@ class RayExecutor:
 
     def shutdown(self) -> None:
         self._stop.set()
+        if self.cluster.gone:  # (Ray's calls hang on a cluster gone: the run says why and ends without them)
+            return
         for future in list(self._refs):
             if not future.done():
                 self.cancel(future)
         if self._owned:
             self.cluster.close()
+
+
+def _answer(future: Future, ask) -> None:
+    """`future` given what `ask()` returns or raises (a call that may hang, in a thread of its own)."""
+    try:
+        _settled(future, result=ask())
+    except BaseException as exc:  # noqa: BLE001 - handed to the one who waits
+        _settled(future, error=exc)
 
 
 def _settled(future: Future, result=None, error: BaseException | None = None) -> None:

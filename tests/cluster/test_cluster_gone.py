@@ -1,0 +1,60 @@
+"""A cluster that goes away whole mid-run (its head stopped: every Ray call then hangs, and Ray ends
+the driver after a minute with a line of its own, status 1, nothing said of the games stored). The
+run now stops itself first, in one line that says what happened and how to go on, status 2. On a
+cluster of its own (simulated, as tests/cluster/test_cluster.py's), which the test stops."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.cluster import simulated
+from tests.cluster.test_cluster import (  # (helpers and the user's folder; no test of that module)
+    FIRST,
+    GREEDY,
+    REFEREES,
+    REFUSED,
+    RUN_S,
+    count,
+    driver_env,
+    on_cluster,
+    place,  # noqa: F401 - the fixture
+    wait_for_games,
+)
+
+pytestmark = pytest.mark.skipif(REFUSED is not None, reason=REFUSED or "")
+
+
+def test_a_cluster_gone_whole_stops_the_run_saying_so(place, tmp_path):  # noqa: F811 - the fixture
+    cluster = simulated.Cluster.start(nodes=1, cpus=1, hide=[str(place)])
+    try:
+        db = tmp_path / "run.sqlite"
+        command = [sys.executable, "-m", "arena.cli", "match", GREEDY, FIRST, *REFEREES["relay"],
+                   "--pairs", "200", "--seed", "12", "--db", str(db), *on_cluster(cluster)]  # fmt: skip
+        # (not marked as the cluster's: its stop would end the driver too, as it ends what the
+        # driver leaves behind in the other tests)
+        env = {k: v for k, v in driver_env(cluster, place).items() if k != simulated.MARK}
+        run = subprocess.Popen(command, cwd=place / "user", env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
+        try:
+            wait_for_games(db, 4, run)
+            assert run.poll() is None and count(db) >= 4, "the run did not play on the cluster"
+            cluster.stop()
+            stopped = time.monotonic()
+            err = run.communicate(timeout=RUN_S)[1]
+        finally:
+            if run.poll() is None:
+                os.killpg(run.pid, signal.SIGKILL)
+                run.wait()
+        took = time.monotonic() - stopped
+    finally:
+        cluster.stop()
+    assert run.returncode == 2, err[-3000:]
+    assert took < 55, f"ended {took:.0f} s after its cluster: Ray's own end, not the run's"
+    assert "has not answered for 20 s: its head is gone or out of reach;" in err
+    assert f"games are stored, and arena match --resume --db {db} plays the others" in err
