@@ -12,3 +12,27 @@ PROJECT_PACKAGES = ("referee", "bots", "arena")
 # bot's build hashes and what travels to a cluster's machines leave both out.
 RUNS_FOLDER = "arena-runs"
 DATABASE_SUFFIXES = (".sqlite", ".sqlite-wal", ".sqlite-shm", ".sqlite-journal")
+
+# What the arena writes into a folder that may be a bot's (a report, a replay, a C++ bundle) is marked
+# so, and a bot's build and what travels to a cluster leave it out: a report written in the bot's
+# folder made the bot `+dirty`, a new version, and a bundle there (a second `main`) broke its build.
+# A file: OUTPUT_MARK in its first bytes (a comment); a folder: OUTPUT_FOLDER_MARK, a file inside.
+OUTPUT_MARK = "written by the arena, no bot's source"
+OUTPUT_FOLDER_MARK = ".arena-output"
+_MARK_BYTES = 256
+
+
+def arena_output(path: Path) -> bool:
+    """Whether `path` (a file or a folder) is something the arena wrote, marked as such."""
+    if path.is_dir():
+        return (path / OUTPUT_FOLDER_MARK).is_file()
+    try:
+        with open(path, "rb") as file:
+            return OUTPUT_MARK.encode() in file.read(_MARK_BYTES)
+    except OSError:
+        return False
+
+
+def mark_output_folder(folder: Path) -> None:
+    """`folder`, made by the arena for its output, marked as such (`arena_output`)."""
+    (folder / OUTPUT_FOLDER_MARK).write_text(f"{OUTPUT_MARK}: this folder's files are the arena's\n")

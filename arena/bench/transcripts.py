@@ -113,11 +113,18 @@ def recorded_command(command: str, log: Path) -> str:
 
 
 def record_games(
-    game: Game, bot: Player, opponent: Player | None, games: int, seed: int, log=sys.stderr
+    game: Game,
+    bot: Player,
+    opponent: Player | None,
+    games: int,
+    seed: int,
+    log=sys.stderr,
+    forfeits: list[str] | None = None,
 ) -> list[Transcript]:
     """Play `games` games of `game` and keep the transcripts of the seats `bot` took: every seat
     when it plays itself (`opponent` None), else one seat a game, in turn, the opponent in the
-    others. Game k's seeds derive from `seed` as the arena's schedule derives them."""
+    others. Game k's seeds derive from `seed` as the arena's schedule derives them. Each seat of the
+    bot's that lost by an error (a timeout, a crash) is said, and added to `forfeits` where given."""
     if games < 1:
         raise TranscriptError(f"the number of games to record must be at least 1, not {games}")
     for player in (bot, opponent):
@@ -151,6 +158,8 @@ def record_games(
                     if error == "timeout" and turns:  # an answer that came too late is no turn of a game
                         turns.pop()
                     print(f"recording {source}: the bot lost by {error} ({outcome.detail})", file=log)
+                    if forfeits is not None:
+                        forfeits.append(error)
                 if turns:
                     transcripts.append(Transcript(tuple(turns), bot_seeds[s], source))
     if not transcripts:

@@ -41,7 +41,7 @@ from arena.builds.languages import LanguageError
 from arena.builds.revisions import Source, SourceError, dirty, head, resolve_source
 from arena.bundle.cpp import local_includes
 from arena.errors import UsageError
-from arena.project import DATABASE_SUFFIXES, RUNS_FOLDER
+from arena.project import DATABASE_SUFFIXES, RUNS_FOLDER, arena_output
 
 BUILD_FORMAT = "caldera build 2"  # part of every hash: change it when a build's folder changes
 CUSTOM = "custom"  # the language of a build made by the user's own commands
@@ -284,11 +284,12 @@ def _folder_files(folder: Path, spec: str) -> list[Path]:
             and name not in IGNORED_FOLDERS
             and name != RUNS_FOLDER
             and not name.startswith("cmake-build-")
+            and not arena_output(Path(top) / name)
         )
         for name in sorted(names):
             path = Path(top) / name
-            if name.startswith(".") or name.endswith(DATABASE_SUFFIXES) or not path.is_file():
-                continue  # (the arena's own run databases, made in the folder a run is given in, are no bot's)
+            if name.startswith(".") or name.endswith(DATABASE_SUFFIXES) or not path.is_file() or arena_output(path):
+                continue  # (the arena's own run databases and outputs, made in the folder a run is given in, are no bot's)
             files.append(path)
             total += path.stat().st_size
             if len(files) > MAX_FILES or total > MAX_BYTES:

@@ -94,10 +94,11 @@ def compare(
     bundle is) and compare their answers: 0 if the bundle answered every turn as the original did,
     1 if not. The turns: `turns_file`'s, or those of `games` games of `game` recorded now, the
     original against itself or `opponent`."""
+    forfeits: list[str] = []
     if turns_file:
         scripts, recorded_by_original = transcripts.load(turns_file), False
     else:
-        scripts, recorded_by_original = _record(original, games, game, opponent), True
+        scripts, recorded_by_original = _record(original, games, game, opponent, forfeits), True
     turns = sum(len(t.turns) for t in scripts)
     first_ms, later_ms = [], []
     for script in scripts:
@@ -128,10 +129,19 @@ def compare(
         f"original did; first answer max {max(first_ms):.0f} ms; later turns median "
         f"{later_ms[len(later_ms) // 2] if later_ms else 0:.1f} ms, max {max(later_ms, default=0):.1f} ms"
     )
+    if forfeits:  # (the check passed over every recorded game lost to a crash: a forfeit is no pass)
+        print(
+            f"check: but the original forfeited {len(forfeits)} of its recorded games "
+            f"({', '.join(sorted(set(forfeits)))}): the turn each lost is not compared, and on CodinGame "
+            "the bundle loses it as the original did"
+        )
+        return 1
     return 0
 
 
-def _record(original: Player, games: int, game: Game, opponent: str | None) -> list[transcripts.Transcript]:
+def _record(
+    original: Player, games: int, game: Game, opponent: str | None, forfeits: list[str]
+) -> list[transcripts.Transcript]:
     """The transcripts of `games` games of `game` played by the original (a game's own bot opposing
     it runs as a process: recorded games need processes)."""
     rival = None
@@ -139,7 +149,7 @@ def _record(original: Player, games: int, game: Game, opponent: str | None) -> l
         command, cwd = players.command(players.resolve(opponent, game), game)
         rival = Player(opponent, opponent, "command", command, "check", cwd)
     print(f"check: recording {games} game(s) of {game.name} ...", file=sys.stderr, flush=True)
-    return transcripts.record_games(game, original, rival, games, RECORDING_SEED)
+    return transcripts.record_games(game, original, rival, games, RECORDING_SEED, forfeits=forfeits)
 
 
 def _text(answer: tuple[str, ...]) -> str:

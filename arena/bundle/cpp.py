@@ -25,6 +25,7 @@ from pathlib import Path
 from referee.platform.limits import CODE_UNITS
 
 from arena.bundle.python import BundleError, utf16_units
+from arena.project import OUTPUT_MARK
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 _PRAGMA_ONCE = re.compile(r"^\s*#\s*pragma\s+once\b")
@@ -54,7 +55,8 @@ def merge(
     UTF-16 units (None: no limit)."""
     merger = _Merger(entry.resolve().parent, tuple(d.resolve() for d in include_dirs), line_markers)
     merger.emit(entry.resolve(), outside_depth=0)
-    text = f"// One file made from {entry.name} and its local includes.\n" + "\n".join(merger.lines) + "\n"
+    head = f"// One file made from {entry.name} and its local includes ({OUTPUT_MARK}).\n"
+    text = head + "\n".join(merger.lines) + "\n"
     merged = Merged(text, merger.files, merger.unresolved)
     if limit is not None and merged.size > limit:
         raise BundleError(

@@ -15,7 +15,7 @@ from referee.platform.options import count
 from arena.builds.languages import by_suffix
 from arena.bundle import check, cpp, folder
 from arena.bundle.python import COMPRESS_CHOICES, BundleError, build, module_file
-from arena.project import PROJECT_ROOT
+from arena.project import PROJECT_ROOT, arena_output
 from arena.cli.options import add_game_options, game_of, names_a_game
 
 
@@ -150,10 +150,14 @@ def _bundle_c_family(args: argparse.Namespace) -> int:
     if merged.unresolved:
         print(f"left to the compiler (found in no local folder): {', '.join(sorted(set(merged.unresolved)))}")
     merged_in = {path.resolve() for path in merged.files}
-    left_out = sorted(
+    written = Path(args.output).resolve()
+    left_out = sorted(  # (not the file written, nor another bundle: the arena's own outputs)
         path.name
         for path in entry.resolve().parent.iterdir()
-        if _is_c_family(path.name) and path.resolve() not in merged_in
+        if _is_c_family(path.name)
+        and path.resolve() not in merged_in
+        and path.resolve() != written
+        and not arena_output(path)
     )
     if left_out:  # (their definitions are not in the file: it builds only if the bot needs none of them)
         print(

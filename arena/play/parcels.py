@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import UsageError
-from arena.project import DATABASE_SUFFIXES, RUNS_FOLDER
+from arena.project import DATABASE_SUFFIXES, RUNS_FOLDER, arena_output
 
 # Never travel: version control, caches of compiled code (numba's are keyed by this machine's
 # paths, of no use elsewhere), virtual environments, and the arena's own runs (written as they play).
@@ -94,11 +94,11 @@ def contents(path: str | Path) -> list[tuple[str, Path]]:
             dirs[:] = []
             continue
         seen.add(real)
-        dirs[:] = sorted(d for d in dirs if not _left_behind(d))
+        dirs[:] = sorted(d for d in dirs if not _left_behind(d) and not arena_output(Path(root) / d))
         for name in [*dirs, *files]:
-            if _left_behind(name):
-                continue
             full = Path(root) / name
+            if _left_behind(name) or (name in files and arena_output(full)):
+                continue
             try:
                 mode = os.stat(full).st_mode
             except OSError:  # a dangling link

@@ -19,6 +19,7 @@ from pathlib import Path
 from referee.platform.files import usable_folder, write_atomic
 
 from arena.games.protocols import make
+from arena.project import OUTPUT_MARK, mark_output_folder
 from arena.play import replays
 from arena.web import record_page, viewer
 from arena.stats.ratings import openskill_ratings
@@ -168,9 +169,8 @@ def render(
         *([_viewed_note(config, viewed)] if viewed else []),
         _games_table(games, folder, pages),
     ]
-    return _PAGE.replace("__TITLE__", html.escape(f"arena {config['command']}")).replace(
-        "__BODY__", "\n".join(sections)
-    )
+    page = _PAGE.replace("__MARK__", OUTPUT_MARK).replace("__TITLE__", html.escape(f"arena {config['command']}"))
+    return page.replace("__BODY__", "\n".join(sections))
 
 
 def _viewed_note(config: dict, viewed: int) -> str:
@@ -208,6 +208,7 @@ def write(
     folder = out.with_name(out.stem + "_games")
     made = not folder.exists()
     usable_folder(folder, "the folder of the report's game pages")
+    mark_output_folder(folder)
     try:
         return _write_pages(config, labels, games, out, folder, failures, frames, game)
     except BaseException:  # a full disk, a damaged game: no half-written folder left behind
@@ -269,6 +270,7 @@ def _remove_stale(folder: Path, pages: set[int]) -> None:
 
 
 _PAGE = """<!DOCTYPE html>
+<!-- __MARK__ -->
 <html lang="en"><head><meta charset="utf-8"><title>__TITLE__</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 20px; background: #1b1e24; color: #e8e8e8; }

@@ -39,6 +39,7 @@ from referee.platform.files import usable_folder, write_atomic
 from arena.errors import UsageError
 from arena.play import replays
 from arena.play.store import Store, stored_game
+from arena.project import mark_output_folder
 from arena.web import record_page
 
 VIEW = "view/"
@@ -376,6 +377,7 @@ def export(store: Store, game_id: int, folder: Path, viewer: str | None = None) 
     own = game.replay_page(record) if frames is None else None
     if own is not None:
         folder = usable_folder(folder, "the replay's folder")
+        mark_output_folder(folder)
         write_atomic(folder / "index.html", own)
         write_atomic(folder / "record.html", record_page.render(record, config))
         return Exported(folder, 0, 0, 0, [], own_page=True)
@@ -401,6 +403,7 @@ def export(store: Store, game_id: int, folder: Path, viewer: str | None = None) 
             "(give one with --viewer PATH: the referee's jar, or a folder holding view/)"
         )
     folder = usable_folder(folder, "the replay's folder")
+    mark_output_folder(folder)
     size = write_viewer(shown, folder / EXPORT_VIEWER)
     replay = Replay(record, game.name, FRAMES_FILE, EXPORT_VIEWER, shown.info(), "record.html")
     write_game(folder, "index.html", replay, frames)

@@ -343,3 +343,30 @@ def test_a_label_that_cannot_be_one_is_said_to_be_the_label(label):
         arena_players.resolve(f"{label}=greedy", VolcanoesGame())
     with pytest.raises(PlayerError, match="^unknown player 'mctz:c=0.3'"):  # a misspelt bot stays unknown
         arena_players.resolve("mctz:c=0.3", VolcanoesGame())
+
+
+def test_what_the_arena_wrote_in_a_bots_folder_is_no_part_of_the_bot(tmp_path):
+    """A report, a replay or a C++ bundle written in a folder bot's own folder made it `+dirty`, a
+    new version, and the bundle (a second `main`) broke its build."""
+    from arena.builds.build import _folder_files
+    from arena.bundle import cpp
+    from arena.play.parcels import contents
+    from arena.project import mark_output_folder
+
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "main.cpp").write_text('#include "util.h"\nint main() { return helper(); }\n')
+    (bot / "util.h").write_text("inline int helper() { return 0; }\n")
+    mine = _folder_files(bot, "bot/")
+    (bot / "submission.cpp").write_text(cpp.merge(bot / "main.cpp", (bot,)).text)
+    (bot / "lost1").mkdir()  # an `arena replay -o` folder
+    mark_output_folder(bot / "lost1")
+    (bot / "lost1" / "index.html").write_text("<!DOCTYPE html>")
+    from arena.cli import main
+
+    db = tmp_path / "run.sqlite"
+    assert main(["match", "greedy", "random", "--pairs", "1", "--workers", "1", "--quiet", "--db", str(db)]) == 0
+    assert main(["report", str(db), "-o", str(bot / "report.html")]) == 0  # and its report_games/
+    assert (bot / "report_games").is_dir()
+    assert _folder_files(bot, "bot/") == mine
+    assert [name for name, _ in contents(bot)] == ["main.cpp", "util.h"]

@@ -183,6 +183,37 @@ def test_a_source_file_beside_the_entry_that_it_does_not_include_is_named(tmp_pa
     write(bot, "util.cpp", "int f() { return 0; }\n")
     assert main(["bundle", str(bot / "main.cpp"), "-o", str(tmp_path / "s.cpp")]) == 0
     assert "warning: not in the file, for only what main.cpp includes is merged: util.cpp" in capsys.readouterr().out
+    for _ in range(2):  # written in the bot's folder: neither it nor an earlier bundle is named
+        assert main(["bundle", str(bot / "main.cpp"), "-o", str(bot / "submission.cpp")]) == 0
+        assert "is merged: util.cpp (a function" in capsys.readouterr().out
+
+
+CRASHING = """#include <iostream>
+#include <string>
+int main() {
+    std::string line;
+    int n;
+    std::cin >> n;
+    std::getline(std::cin, line);
+    for (int i = 0; i < n; i++) std::getline(std::cin, line);
+    for (int turn = 0;; turn++) {
+        if (!std::getline(std::cin, line)) return 0;
+        std::getline(std::cin, line);
+        if (turn == 2) return 3;  // a bug
+        std::cout << "RANDOM" << std::endl;
+    }
+}
+"""
+
+
+def test_a_check_whose_original_forfeits_its_recorded_games_fails(tmp_path, capsys):
+    """Every recorded game lost to a crash, yet the check said the bundle answered all its turns as
+    the original did, exit 0: the turn that crashed was never compared."""
+    needs("cpp")
+    write(tmp_path, "bot.cpp", CRASHING)
+    assert main(["bundle", str(tmp_path / "bot.cpp"), "-o", str(tmp_path / "s.cpp"), "--check", "1"]) == 1
+    out = capsys.readouterr().out
+    assert re.search(r"check: but the original forfeited \d of its recorded games \(crash\): the turn each lost", out)
 
 
 def test_a_bot_file_of_another_language_is_told_what_can_be_bundled(tmp_path, capsys, monkeypatch):

@@ -237,7 +237,7 @@ def test_a_game_is_exported_with_its_page_frames_and_viewer(tmp_path, capsys, mo
     assert main(["replay", str(db), "2", "-o", str(out)]) == 0
     said = capsys.readouterr().out
     assert f"wrote {out}: game 2 (" in said and "python -m http.server -d" in said
-    assert {p.name for p in out.iterdir()} == {"index.html", "frames.json.gz", "record.html", "viewer"}
+    assert {p.name for p in out.iterdir()} == {"index.html", "frames.json.gz", "record.html", "viewer", ".arena-output"}
     store = Store.open(db, readonly=True)
     assert (out / "frames.json.gz").read_bytes() == store.frames(2)
     store.close()
