@@ -228,9 +228,11 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
         refuse_replacing_another_kind(args.save, "a baseline of arena bench --save", ("machine", "figures"))
     if args.record:
         refuse_replacing_another_kind(args.record, "turns of arena bench --record", ("format", "transcripts"))
-    if args.compare:  # refused before measuring (again, once the turns are known, for a bot's)
-        load_baseline(args.compare, args.any_machine)
     baseline, timed = None, None
+    if args.compare and not args.bot:  # refused before measuring (a bot's once its turns are known)
+        baseline = load_baseline(args.compare, args.any_machine)
+    elif args.compare and not Path(args.compare).is_file():
+        raise BenchError(f"no such baseline: {args.compare}")
     # The human-readable lines go to stderr where stdout is JSON: `--json | json.tool` read both.
     say = sys.stderr if args.json else sys.stdout
     load_before = load_per_core()
@@ -249,6 +251,8 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
         labels = [args.bot] + ([other] if other else [])
         scripts, check, limits = turns_to_time(args, game, commands[0])
         timed = what_was_timed(game.name if game else "Volcanoes' fixed positions", scripts)
+        if args.compare:  # a baseline of other turns refused before the measurement, not after it
+            baseline = load_baseline(args.compare, args.any_machine, timed)
         if args.record:
             transcripts.save(args.record, scripts, game.config() if game else None)
             print(f"turns saved to {args.record}", file=sys.stderr)
@@ -262,13 +266,14 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
             if "reports no" not in why:  # a bot without that kind of search: nothing to say
                 print(f"skipped {name}: {why}", file=sys.stderr)
     load = max(load_before, load_per_core())
-    if args.compare:
-        baseline = load_baseline(args.compare, args.any_machine, timed)
     if len(labels) == 2:
         print(f"new: {labels[0]}\nold: {labels[1]}", file=say)
         rows, regressions = comparison(measured, args.threshold)
     elif baseline is not None:
         common = {n: s for n, s in measured.specs.items() if n in baseline["figures"]}
+        unmatched = [n for n in measured.specs if n not in common]
+        if unmatched:  # (measured, then dropped unsaid)
+            print(f"not in {args.compare}, so not compared: {', '.join(unmatched)}", file=sys.stderr)
         measured.specs = common
         rows, regressions = comparison(
             measured, args.threshold, unpaired_ratio, {n: baseline["figures"][n]["values"] for n in common}

@@ -42,6 +42,7 @@ def register(commands) -> None:
     what.add_argument(
         "--only",
         nargs="+",
+        type=given,
         metavar="WORD",
         help="only the kernel figures whose name contains one of these words (pure, numba, mcts...)",
     )

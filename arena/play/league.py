@@ -438,7 +438,11 @@ class League:
             frozenset(lineup) for lineup, n in self.units.items() if self.seeds is not None and n >= len(self.seeds)
         }
         if self.seeds is not None and all(frozenset(lineup) in done for lineup in combinations(active, seats)):
-            return f"waiting: every lineup of the active players has played the {len(self.seeds)} seeds of its seed file: {join}"
+            n = len(self.seeds)
+            return (
+                f"waiting: every lineup of the active players has played the {n} seed{'s' * (n != 1)} of its "
+                f"seed file: {join} (or start the league again with a longer --seeds file that begins with them)"
+            )
         return None
 
     def _forget_in_flight(self) -> None:

@@ -205,7 +205,10 @@ def _check_resumable(store: Store, command: str, specs: list[str], units: int | 
         raise StoreError(f"{path} holds a {config['command']}, not a {command}")
     if options.seed is not None and options.seed != config["seed"]:
         raise StoreError(f"{path} was run with --seed {config['seed']}, not {options.seed}")
+    seeds_before = config.get("seeds")
     refuse_another_draw(path, config, options.seatings, options.seeds)
+    if config.get("seeds") != seeds_before:
+        store.put("config", config)
     stored = store.players()
     if specs and (
         len(specs) != len(stored)
@@ -238,13 +241,20 @@ def _begun(path: Path) -> tuple[str, int]:
 
 def refuse_another_draw(path: Path, config: dict, seatings: str | None, seeds: str | None, what: str = "run") -> None:
     """StoreError where a run (or league) that goes on is given other seatings or another seed file
-    than it began with: what shapes its games is its own (both were taken and ignored, unsaid)."""
+    than it began with: what shapes its games is its own (both were taken and ignored, unsaid). A
+    seed file that begins with the run's seeds and holds more extends them: `config` takes them."""
     began = config.get("seatings", SEATINGS[0])
     if seatings is not None and seatings != began:
         raise StoreError(f"{path} was {what} with --seatings {began}, not {seatings}")
-    if seeds is not None and seed_list(seeds, None)[0] != config.get("seeds"):
-        own = "the seeds of its own seed file" if config.get("seeds") else f"seeds derived from --seed {config['seed']}"
-        raise StoreError(f"{path} was {what} with {own}, not those of {seeds}")
+    if seeds is None:
+        return
+    given, own = seed_list(seeds, None)[0], config.get("seeds")
+    if own and given[: len(own)] == own:
+        config["seeds"] = given  # (the same, or more: a run of a seed file goes on to more units)
+        return
+    began = "the seeds of its own seed file" if own else f"seeds derived from --seed {config['seed']}"
+    more = " (a longer file that begins with them extends the run)" if own else ""
+    raise StoreError(f"{path} was {what} with {began}, not those of {seeds}{more}")
 
 
 def newest_run(command: str) -> Path:

@@ -382,7 +382,8 @@ def sprt_lines(games: list[dict], config: dict) -> str:
     if verdict:
         end = f"accepted {verdict.verdict} after {verdict.pairs} {what}, where the LLR crossed a bound ({verdict.llr:.3f})"
         if current.pairs > verdict.pairs:  # (games in play when it was decided: they finish and count)
-            end += f"; the {current.pairs - verdict.pairs} more were in play then"
+            more = current.pairs - verdict.pairs
+            end += f"; the {more} more {'were' if more > 1 else 'was'} in play then"
     elif current.pairs >= config["units"]:
         end = f"no decision within {config['units']} {what}"
     else:

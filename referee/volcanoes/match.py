@@ -19,7 +19,7 @@ import numpy as np
 from ..platform.clock import waited_for_cpu
 from ..platform.lateness import late_by_machine
 from ..platform.java_random import JavaRandom
-from ..platform.process import BotError, BotExited, BotTimeout
+from ..platform.process import BotError, BotExited, BotTimeout, why_it_ended
 from . import rules
 from .board import N_TILES, NAMES
 from ..platform.limits import FIRST_TURN_MS, GRACE_MS, OVERRUNS_ALLOWED, TURN_MS, Limits
@@ -190,7 +190,11 @@ def play_game(
                 line, seconds = seat.ask(lines, wait_ms / 1000.0)
             except BotError as exc:
                 entry.stderr = seat.take_stderr()
-                result = forfeit(who, exc.reason, str(exc), turn)
+                detail = str(exc)
+                said = why_it_ended(entry.stderr or "")[:200] if isinstance(exc, BotExited) else ""
+                if said and said not in detail:  # (a crash was `exited with code 3`, the bot's words unsaid)
+                    detail = f"{detail}: {said}"
+                result = forfeit(who, exc.reason, detail, turn)
                 if isinstance(exc, BotTimeout) and late_by_machine(exc.ran, exc.waited, wait_ms / 1000.0):
                     waited = f"{exc.waited * 1000:.0f} ms of its {wait_ms:g} ms"
                     result.late = f"{COLOURS[who]} timed out waiting {waited} for a processor"

@@ -280,3 +280,19 @@ def test_the_commands_a_run_suggests_can_be_pasted_whatever_its_path(tmp_path, c
     assert f"(arena report '{db}' rebuilds this report)" in err
     assert main(["report", str(tmp_path / "my runs")]) == 2
     assert "my runs is a folder, not a run's database" in capsys.readouterr().err
+
+
+def test_a_run_of_a_seed_file_goes_on_with_a_longer_one_that_begins_with_its_seeds(tmp_path, capsys):
+    """--pairs past the seeds needed more seeds, and any other seed file was refused: such a run
+    could never be extended."""
+    db, first, longer, other = (tmp_path / name for name in ("r.sqlite", "a.txt", "b.txt", "c.txt"))
+    first.write_text("1\n2\n3\n")
+    longer.write_text("1\n2\n3\n7\n8\n")
+    other.write_text("5\n6\n7\n8\n9\n")
+    begin = ["match", "greedy", "random", "--seeds", str(first), "--pairs", "2", "--workers", "1", "--db", str(db)]
+    assert main([*begin, *CALM]) == 0
+    assert main(["match", "--resume", "--db", str(db), "--seeds", str(other), "--pairs", "5"]) == 2
+    assert "(a longer file that begins with them extends the run)" in capsys.readouterr().err
+    assert main(["match", "--resume", "--db", str(db), "--seeds", str(longer), "--pairs", "5", "--quiet"]) == 0
+    games = Store.open(db, readonly=True).games()
+    assert sorted({g["seed"] for g in games}) == [1, 2, 3, 7, 8]

@@ -122,3 +122,14 @@ def test_a_bot_that_crashes_at_start_is_refused_with_its_exception(tmp_path):
     (tmp_path / "stack.txt").write_text(CRASHES["java"])
     with pytest.raises(BotStartError, match=r"\(status 1\): Exception in thread .*: no config$"):
         check_command(f"sh -c 'cat {tmp_path / 'stack.txt'} >&2; exit 1'")
+
+
+def test_a_bot_that_ends_mid_game_is_said_to_crash_with_what_it_said(tmp_path):
+    """A game's crash said `blue exited with code 1`, though the bot had said what failed (the bench
+    said it for the same bot; docs/languages.md promises the reason it gave)."""
+    bot = tmp_path / "quit.py"
+    bot.write_text('import sys\nsys.stdin.readline()\nraise SystemExit("config missing: weights.txt")\n')
+    done = run(
+        "referee.cli", "volcanoes", "play", f"{sys.executable} {bot}", f"{sys.executable} -m bots.volcanoes.random"
+    )
+    assert "crash: blue exited with code 1: config missing: weights.txt" in done.stdout + done.stderr, done
