@@ -52,7 +52,7 @@ def first_error(log: str) -> str | None:
             error = _following(lines, i, _NODE_ERROR, key="message")
             if error:
                 return f"{match['place']}: {error}"
-    for needle in ("undefined reference", "error"):
+    for needle in ("undefined reference", "multiple definition", "error"):  # (the linker's, before collect2's)
         found = next((line.strip() for line in lines if needle in line.lower()), None)
         if found:
             return found

@@ -49,6 +49,11 @@ LOGS = [
         "collect2: error: ld returned 1 exit status\n",
         "bot.cpp:(.text+0x9): undefined reference to `step()'",
     ),
+    (  # (it said only collect2's line: two files of a folder bot each defining main)
+        "/usr/bin/ld: /tmp/ccV.o: in function `main':\nother.cpp:(.text+0x0): multiple definition of `main'; "
+        "/tmp/ccL.o:main.cpp:(.text+0x0): first defined here\ncollect2: error: ld returned 1 exit status\n",
+        "other.cpp:(.text+0x0): multiple definition of `main'; /tmp/ccL.o:main.cpp:(.text+0x0): first defined here",
+    ),
 ]
 
 
