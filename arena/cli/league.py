@@ -20,6 +20,7 @@ from arena.cli.options import add_run_options, game_of, refuse_another_game, run
 from arena.errors import UsageError
 from arena.play import members, replays
 from arena.play.cluster import connected
+from arena.players import registry as players
 from arena.play.league import ACTIVE, DEFAULT_DB, REMOVED, play_until_stopped
 from arena.play.matchmaking import MODES
 from arena.play.runs import refuse_another_draw
@@ -117,8 +118,15 @@ def _begin(args, path: Path) -> Store:
 def _add(path: Path, texts: list[str], config: str | None) -> int:
     if not texts:
         raise UsageError("arena league add LABEL=SPEC ... (a player as every command takes it)")
-    with members.changing(path) as store:
+    store = members.open_league(path, readonly=True)
+    try:
         game = stored_game(store.config)
+    finally:
+        store.close()
+    # Checked (started, built) before it joins, as a match checks its players: one that cannot play
+    # "joined" and was paused by the league later, said only in its status.
+    players.prepare([players.resolve(text, game, config=config) for text in texts], game)
+    with members.changing(path) as store:
         for text in texts:
             members.join(store, game, text, config=config)
     return 0

@@ -187,3 +187,22 @@ def test_a_python_bot_of_several_files_given_by_its_main_file_is_told_to_give_it
     assert "built alone, as CodinGame takes one file" in last and "give its folder, bot/@HEAD" in last
     folder = run("arena.cli", "match", "bot/@HEAD", "random", "--pairs", "1", "--quiet", cwd=tmp_path)
     assert folder.returncode == 0, folder.stderr
+
+
+def test_a_league_refuses_to_add_a_player_that_cannot_play(tmp_path):
+    """`arena league add` said "joined", status 0, for a bot that could not start; the league paused
+    it later, which only its status showed."""
+    from arena.play import members
+    from arena.play.store import Store
+
+    db = tmp_path / "league.sqlite"
+    config = {"command": "league", "game": {"protocol": "volcanoes"}, "players": [], "lineups": [], "units": None}
+    config |= {"seatings": "balanced", "seed": 1, "sprt": None, "seeds": None, "mode": "uncertain"}
+    Store.create(db, config, []).close()
+    bot = tmp_path / "bot.py"
+    bot.write_text("import no_such_module_anywhere\n")
+    done = run("arena.cli", "league", "add", f"b={bot}", "--db", str(db), cwd=tmp_path)
+    assert done.returncode == 2 and "b cannot play" in done.stderr and "no_such_module_anywhere" in done.stderr
+    store = members.open_league(db, readonly=True)
+    assert store.league_players() == {}
+    store.close()
