@@ -208,8 +208,8 @@ def write(
     folder = out.with_name(out.stem + "_games")
     made = not folder.exists()
     usable_folder(folder, "the folder of the report's game pages")
-    mark_output_folder(folder)
     try:
+        mark_output_folder(folder)
         return _write_pages(config, labels, games, out, folder, failures, frames, game)
     except BaseException:  # a full disk, a damaged game: no half-written folder left behind
         if made:
@@ -270,8 +270,7 @@ def _remove_stale(folder: Path, pages: set[int]) -> None:
 
 
 _PAGE = """<!DOCTYPE html>
-<!-- __MARK__ -->
-<html lang="en"><head><meta charset="utf-8"><title>__TITLE__</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="generator" content="__MARK__"><title>__TITLE__</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 20px; background: #1b1e24; color: #e8e8e8; }
 h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 24px; }
