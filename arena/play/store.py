@@ -166,7 +166,7 @@ class Store:
                         store._add_player(p)
             finally:
                 store.close()  # (the last connection: SQLite folds its WAL into the file)
-            os.link(aside, path)
+            _put_in_place(aside, path)
         except FileExistsError:
             raise StoreExists(f"{path} exists: resume it with --resume, or choose another --db") from None
         except (sqlite3.Error, StoreError, OSError) as exc:  # a full disk, say: no file is left
@@ -464,6 +464,19 @@ class Store:
         failed): nothing of it is left."""
         self.close()
         _remove(self.path)
+
+
+def _put_in_place(made: Path, path: Path) -> None:
+    """`made` at `path` too, where nothing is (FileExistsError otherwise): a hard link, at once and
+    exclusive; where the file system makes none (some network and FAT ones), `path` is claimed
+    exclusively, empty, and `made` renamed over it."""
+    try:
+        os.link(made, path)
+    except FileExistsError:
+        raise
+    except OSError:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        os.replace(made, path)
 
 
 def _remove(path: Path) -> None:

@@ -239,3 +239,17 @@ def test_the_default_tournament_is_the_ladder(monkeypatch):
     assert seen == {"players": ladder_order, "pairs": runs.LADDER_PAIRS, "pairings": ladder(ladder_order, 2)}
     assert main(["tournament", "random", "boss", "greedy"]) == 0  # players named: a round robin
     assert seen["pairings"] == round_robin(["random", "boss", "greedy"]) and seen["pairs"] is None
+
+
+def test_a_run_file_is_made_where_the_file_system_has_no_hard_links(tmp_path, monkeypatch):
+    import os
+
+    def no_links(*args):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    Store.create(tmp_path / "run.sqlite", CONFIG, resolve_all(["random", "boss"])).close()
+    assert [p.name for p in tmp_path.iterdir()] == ["run.sqlite"]
+    Store.open(tmp_path / "run.sqlite").close()
+    with pytest.raises(StoreError, match="exists: resume it with --resume"):
+        Store.create(tmp_path / "run.sqlite", CONFIG, resolve_all(["random", "boss"]))
