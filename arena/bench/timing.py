@@ -38,6 +38,7 @@ from referee.platform.files import (
     refuse_replacing_another_kind,
     write_atomic,
 )
+from referee.platform.pools import cores
 
 from arena.bench import transcripts
 from arena.bench.bots import bot_command, command_at, measure_bots, turns_to_time
@@ -124,7 +125,7 @@ def what_was_timed(label: str, scripts: list[transcripts.Transcript]) -> dict:
 
 def load_per_core() -> float:
     """The machine's load (the last minute's runnable processes) per core of this process."""
-    return os.getloadavg()[0] / max(len(os.sched_getaffinity(0)), 1)
+    return os.getloadavg()[0] / cores()
 
 
 # A run's load per core above this makes its wall-clock figures the machine's as much as the bot's:
