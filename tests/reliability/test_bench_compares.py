@@ -72,6 +72,7 @@ def _saved(tmp_path, *options):
         (["--compare", ""], "argument --compare: is empty"),  # `--compare "$UNSET"` passed, compared with nothing
         (["--against-bot", ""], "argument --against-bot: is empty"),
         (["--save", ""], "argument --save: is empty"),
+        (["--only", ""], "argument --only: is empty"),  # (it timed every kernel figure)
         (["--rounds", "0"], "--rounds must be at least 4"),  # (0 ran the default 12)
         (["--save", "."], "--save . is a folder"),  # (said after the whole measurement)
         (["--compare", "base.json", "--against-bot", "python x.py"], "--compare holds one version"),  # (ignored)
