@@ -16,7 +16,7 @@ DATABASE_SUFFIXES = (".sqlite", ".sqlite-wal", ".sqlite-shm", ".sqlite-journal")
 # What the arena writes into a folder that may be a bot's (a report, a replay, a C++ bundle) is marked
 # so, and a bot's build and what travels to a cluster leave it out: a report written in the bot's
 # folder made the bot `+dirty`, a new version, and a bundle there (a second `main`) broke its build.
-# A file: OUTPUT_MARK in its first bytes (a comment); a folder: OUTPUT_FOLDER_MARK, a file inside.
+# A file: OUTPUT_MARK in its first bytes (a comment, a page's meta tag); a folder: OUTPUT_FOLDER_MARK inside it.
 OUTPUT_MARK = "written by the arena, no bot's source"
 OUTPUT_FOLDER_MARK = ".arena-output"
 _MARK_BYTES = 256
