@@ -337,11 +337,18 @@ class Store:
         StoreError naming the first game whose record cannot be read (bytes of the file damaged:
         every command that read it ended in a traceback)."""
         try:
-            return self._games(after, light)
+            games = self._games(after, light)
         except (sqlite3.OperationalError, ValueError) as exc:
             if isinstance(exc, sqlite3.OperationalError) and "JSON" not in str(exc):
                 raise
             raise StoreError(f"{self.path}: {self._first_damaged(after)} cannot be read: the file is damaged") from None
+        # (a tune's sides, plus and minus, are made anew each iteration: no stored players)
+        labels = None if self.config.get("command") == "tune" else {p.label for p in self.players()}
+        for game in games:
+            wrong = _misshapen(game, labels)
+            if wrong:  # (JSON still, but no game's: each command that read it ended in a traceback)
+                raise StoreError(f"{self.path}: game {game.get('id')} cannot be read: {wrong}; the file is damaged")
+        return games
 
     def _first_damaged(self, after: int) -> str:
         for row in self.db.execute("SELECT * FROM games WHERE id > ? ORDER BY id", (after,)):
@@ -512,6 +519,28 @@ def normal_config(config: dict) -> dict:
         config["units"] = config.pop("pairs")
     config["game"] = {"protocol": "volcanoes", **config.pop("settings", {})}
     return config
+
+
+def _misshapen(game: dict, labels: set[str] | None) -> str | None:
+    """What makes a stored game's record no record of this run's (None if nothing does): the shape
+    its readers take for granted, its players the run's own (`labels`; None: not checked)."""
+    seats, lineup, ranks = game.get("seats"), game.get("lineup"), game.get("ranks")
+    for name, value in (("seats", seats), ("lineup", lineup)):
+        if not isinstance(value, list) or not all(
+            isinstance(label, str) and (labels is None or label in labels) for label in value
+        ):
+            return f"its {name} are not players of the run"
+    if len(set(seats)) != len(seats) or set(seats) != set(lineup):
+        return "its seats are not its lineup's players, each once"
+    if not isinstance(ranks, list) or len(ranks) != len(seats) or not all(type(r) is int and r >= 0 for r in ranks):
+        return "its ranks are not one whole number a seat"
+    times = game.get("times")
+    if times is not None and not (
+        isinstance(times, list)
+        and all(t is None or isinstance(t, list) and all(type(x) in (int, float) for x in t) for t in times)
+    ):
+        return "its times are not lists of numbers"
+    return None
 
 
 def _decoded(row: dict) -> dict:

@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from arena.games.base import head_to_head
-from arena.stats.estimates import Estimate, SprtState, unit_estimate, unit_sprt_state
+from arena.stats.estimates import MIN_UNITS, Estimate, SprtState, unit_estimate, unit_sprt_state
 from arena.stats.ratings import bradley_terry_fit, openskill_ratings
 from arena.stats.units import HeadToHead, game_key, unit_games
 
@@ -388,6 +388,8 @@ def sprt_lines(games: list[dict], config: dict) -> str:
         end = f"no decision within {config['units']} {what}"
     else:
         end = "not decided yet"
+    if not verdict and not current.lower < current.llr < current.upper and current.pairs < MIN_UNITS:
+        end += f" (a bound is crossed, but the test decides from its {MIN_UNITS}th {what[:-1]} on)"
     return "\n".join([head, state, end])
 
 

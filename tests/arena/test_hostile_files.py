@@ -66,8 +66,12 @@ def _bad_files(real_db: Path, folder: Path) -> dict[str, tuple[Path, str]]:
     damaged = folder / "damaged.sqlite"  # bytes of one game's record overwritten: a traceback everywhere
     shutil.copy(real_db, damaged)
     _sqlite(damaged, "UPDATE games SET ranks = '[#, 1]' WHERE id = 2")
+    misshapen = folder / "misshapen.sqlite"  # JSON still, but no game's: a KeyError in the ratings
+    shutil.copy(real_db, misshapen)
+    _sqlite(misshapen, """UPDATE games SET seats = '["#%{dom", "boss"]' WHERE id = 2""")
     return {
         "damaged": (damaged, "game 2 cannot be read: the file is damaged"),
+        "misshapen": (misshapen, "game 2 cannot be read: its seats are not players of the run"),
         "garbage": (garbage, "is not an arena database"),
         "truncated": (truncated, "is not an arena database"),
         "empty": (empty, "is not an arena database"),
@@ -77,7 +81,9 @@ def _bad_files(real_db: Path, folder: Path) -> dict[str, tuple[Path, str]]:
     }
 
 
-@pytest.mark.parametrize("name", ["damaged", "garbage", "truncated", "empty", "foreign", "lookalike", "newer"])
+@pytest.mark.parametrize(
+    "name", ["damaged", "misshapen", "garbage", "truncated", "empty", "foreign", "lookalike", "newer"]
+)
 @pytest.mark.parametrize("command", ["report", "resume"])
 def test_a_file_that_is_not_an_arena_database_gets_one_line_and_stays_as_it_was(
     name, command, real_db, tmp_path, capsys

@@ -169,3 +169,18 @@ def test_a_result_short_of_a_sweep_is_never_surer_than_the_sweep():
     assert nearly.score_interval[1] >= lost.score_interval[1]
     wide = unit_estimate([30, 0, 40, 0, 30, 0, 0])  # far from either end: the normal interval, untouched
     assert wide.score_interval[0] == pytest.approx(wide.score - 1.959963984540054 * wide.stderr)
+
+
+def test_an_sprt_short_of_its_minimum_says_why_a_crossed_bound_decides_nothing():
+    """`LLR 3.623 after 4 pairs (bounds -2.944 and 2.944)` then `no decision within 4 pairs`, unsaid
+    why: the test decides from its tenth pair on."""
+    from arena.stats.tables import sprt_lines
+
+    config = {"lineups": [["a", "b"]], "sprt": {"elo0": 0, "elo1": 100, "alpha": 0.05, "beta": 0.05}, "units": 4}
+    games = [
+        {"lineup": ["a", "b"], "unit": unit, "seating": seating, "seats": seats, "ranks": [0, 1] if seating else [1, 0]}
+        for unit in range(4)
+        for seating, seats in enumerate((["b", "a"], ["a", "b"]))
+    ]
+    end = sprt_lines(games, config).splitlines()[-1]
+    assert end == "no decision within 4 pairs (a bound is crossed, but the test decides from its 10th pair on)"
