@@ -9,6 +9,7 @@ below (arena/play, arena/bench, arena/bundle, arena/web...), which import nothin
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from referee.platform.commands import run_command
@@ -17,6 +18,7 @@ from referee.platform.version import VersionAction
 
 from arena.cli import analyse, bench, bundle, league, play, serve
 from arena.cli import replay, report
+from arena.play.cluster import lost_cluster
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,7 +30,12 @@ def main(argv: list[str] | None = None) -> int:
     if not hasattr(args, "run"):
         parser.print_help(sys.stderr)
         return 2
-    return run_command(args)  # (a user's mistake is one line, `arena COMMAND: message`; a bug, a traceback)
+    status = run_command(args)  # (a user's mistake is one line, `arena COMMAND: message`; a bug, a traceback)
+    if lost_cluster():  # (said why already; Ray's threads would crash the interpreter's end)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    return status
 
 
 def build_parser() -> argparse.ArgumentParser:

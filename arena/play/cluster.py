@@ -92,6 +92,15 @@ def connected(backend: str, address: str | None, workers: int) -> Iterator[Clust
         cluster.close()
 
 
+_lost = False  # a cluster of this process's stopped answering (`Cluster.forget`)
+
+
+def lost_cluster() -> bool:
+    """Whether this process lost its cluster: it must then end without the interpreter's own end,
+    which Ray's threads, still waiting on the cluster, crashed (SIGSEGV) after the run had said why."""
+    return _lost
+
+
 def session() -> Cluster | None:
     """The Ray connection this process holds for its run (None on the pool)."""
     return _session
@@ -165,8 +174,11 @@ class Cluster:
 
     def forget(self) -> None:
         """The cluster stopped answering: no call of Ray's is made now, at the process's exit
-        neither (Ray's own shutdown waits on the cluster there, until Ray ends the process)."""
-        self.gone = True
+        neither (Ray's own shutdown waits on the cluster there, until Ray ends the process; and
+        Ray's threads, left running, may crash the interpreter's own end: the command ends at once,
+        `lost_cluster`)."""
+        global _lost
+        self.gone = _lost = True
         atexit.unregister(self.ray.shutdown)
 
     # ------------------------------------------------------------ machines

@@ -343,7 +343,7 @@ class Store:
                 raise
             raise StoreError(f"{self.path}: {self._first_damaged(after)} cannot be read: the file is damaged") from None
         # (a tune's sides, plus and minus, are made anew each iteration: no stored players)
-        labels = None if self.config.get("command") == "tune" else {p.label for p in self.players()}
+        labels = None if self.config.get("command") == "tune" else {p.label for p in self.players()} or None
         for game in games:
             wrong = _misshapen(game, labels)
             if wrong:  # (JSON still, but no game's: each command that read it ended in a traceback)
