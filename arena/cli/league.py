@@ -83,9 +83,7 @@ def _go_on(args, path: Path) -> Store:
             raise StoreError(f"{path} was started with --seed {config['seed']}, not {args.seed}")
         game = stored_game(config)
         refuse_another_game(args, game, path, "a league")
-        seeds_before = config.get("seeds")
-        refuse_another_draw(path, config, args.seatings, args.seeds, "started")
-        if config.get("seeds") != seeds_before:
+        if refuse_another_draw(path, config, args.seatings, args.seeds, "started"):
             store.put("config", config)
         if args.mode and args.mode != config.get("mode"):
             config["mode"] = args.mode

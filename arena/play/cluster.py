@@ -132,7 +132,6 @@ class Cluster:
         self._parcels: dict[str, Parcel] = {}  # by source path: each thing packed and put once
         self._shipments: dict[str, Shipment] = {}
         self.left_out: dict[str, str] = {}  # node id -> why it cannot play this run
-        self.gone = False  # it stopped answering: Ray's calls hang now (`RayExecutor._watch_machines`)
 
     @classmethod
     def connect(cls, address: str | None, workers: int) -> Cluster:
@@ -169,7 +168,7 @@ class Cluster:
         return cls(ray, address, started=True)
 
     def close(self) -> None:
-        if self._started and not self.gone:
+        if self._started and not _lost:
             self.ray.shutdown()
 
     def forget(self) -> None:
@@ -178,7 +177,7 @@ class Cluster:
         Ray's threads, left running, may crash the interpreter's own end: the command ends at once,
         `lost_cluster`)."""
         global _lost
-        self.gone = _lost = True
+        _lost = True
         atexit.unregister(self.ray.shutdown)
 
     # ------------------------------------------------------------ machines
@@ -469,7 +468,7 @@ class RayExecutor:
 
     def shutdown(self) -> None:
         self._stop.set()
-        if self.cluster.gone:  # (Ray's calls hang on a cluster gone: the run says why and ends without them)
+        if _lost:  # (Ray's calls hang on a cluster gone: the run says why and ends without them)
             return
         for future in list(self._refs):
             if not future.done():

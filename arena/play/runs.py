@@ -205,9 +205,7 @@ def _check_resumable(store: Store, command: str, specs: list[str], units: int | 
         raise StoreError(f"{path} holds a {config['command']}, not a {command}")
     if options.seed is not None and options.seed != config["seed"]:
         raise StoreError(f"{path} was run with --seed {config['seed']}, not {options.seed}")
-    seeds_before = config.get("seeds")
-    refuse_another_draw(path, config, options.seatings, options.seeds)
-    if config.get("seeds") != seeds_before:
+    if refuse_another_draw(path, config, options.seatings, options.seeds):
         store.put("config", config)
     stored = store.players()
     if specs and (
@@ -239,19 +237,20 @@ def _begun(path: Path) -> tuple[str, int]:
     return (stamp, int(n)) if dash and n.isdigit() and len(n) < 4 else (path.stem, 1)
 
 
-def refuse_another_draw(path: Path, config: dict, seatings: str | None, seeds: str | None, what: str = "run") -> None:
+def refuse_another_draw(path: Path, config: dict, seatings: str | None, seeds: str | None, what: str = "run") -> bool:
     """StoreError where a run (or league) that goes on is given other seatings or another seed file
     than it began with: what shapes its games is its own (both were taken and ignored, unsaid). A
-    seed file that begins with the run's seeds and holds more extends them: `config` takes them."""
+    seed file that begins with the run's seeds and holds more extends them: `config` takes them,
+    and the answer is whether it changed (to be stored)."""
     began = config.get("seatings", SEATINGS[0])
     if seatings is not None and seatings != began:
         raise StoreError(f"{path} was {what} with --seatings {began}, not {seatings}")
     if seeds is None:
-        return
+        return False
     given, own = seed_list(seeds, None)[0], config.get("seeds")
     if own and given[: len(own)] == own:
         config["seeds"] = given  # (the same, or more: a run of a seed file goes on to more units)
-        return
+        return given != own
     began = "the seeds of its own seed file" if own else f"seeds derived from --seed {config['seed']}"
     more = " (a longer file that begins with them extends the run)" if own else ""
     raise StoreError(f"{path} was {what} with {began}, not those of {seeds}{more}")

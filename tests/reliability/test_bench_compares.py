@@ -10,6 +10,7 @@ import pytest
 
 from arena.bench import timing
 from arena.bench.versions import BenchError
+from tests.arena.test_bench import BOT as COMMAND_LINE_BOT
 from tests.reliability.commands import run
 
 
@@ -47,16 +48,7 @@ def test_a_damaged_baseline_is_named_not_a_traceback(values, said, tmp_path):
         timing.load_baseline(str(path), any_machine=False)
 
 
-BOT = """
-import sys
-n = int(input())
-for _ in range(n):
-    input()
-while True:
-    input()
-    valid = input().split()
-    print(valid[0], flush=True)
-"""
+BOT = COMMAND_LINE_BOT.format(sleep=0)  # the bench tests' own bot, answering at once
 
 
 def _saved(tmp_path, *options):
