@@ -13,6 +13,7 @@ from referee.platform.limits import CODE_UNITS
 from referee.platform.options import count
 
 from arena.builds.languages import by_suffix
+from arena.builds.revisions import resolve_source, split_revision
 from arena.bundle import check, cpp, folder
 from arena.bundle.python import COMPRESS_CHOICES, BundleError, build, module_file
 from arena.project import PROJECT_ROOT, arena_output
@@ -75,12 +76,13 @@ def register(sub) -> None:
 
 def run_bundle(args: argparse.Namespace) -> int:
     refuse_overwriting(args.output, *files_named(args.opponent, args.turns))  # (the check's inputs)
-    if _is_c_family(args.bot):
-        return _bundle_c_family(args)
+    entry = _bot_file(args.bot)
+    if entry and _is_c_family(entry.name):
+        return _bundle_c_family(args, entry)
     if args.line_markers:
         raise BundleError("--line-markers is for a C or C++ bot (arena bundle main.cpp -o submission.cpp)")
-    if folder.is_file_bot(args.bot):
-        return _bundle_file_bot(args)
+    if entry:
+        return _bundle_file_bot(args, entry)
     if args.turns or names_a_game(args):
         raise BundleError(
             "--turns, --game and --referee check a bot file (arena bundle PATH/main.py); "
@@ -101,9 +103,21 @@ def run_bundle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bundle_file_bot(args: argparse.Namespace) -> int:
+def _bot_file(bot: str) -> Path | None:
+    """The entry file `arena bundle BOT` names, if BOT names one rather than a project bot: as it is
+    in the working tree, or as a commit holds it (`bot.cpp@HEAD~1`: taken out of git)."""
+    text, revision = split_revision(bot)
+    if not (folder.is_file_bot(text) or by_suffix(Path(text))):
+        return None
+    if revision is None:
+        return Path(bot)
+    source = resolve_source(bot)
+    print(f"{bot}: {text} as commit {source.commit[:12]} holds it")
+    return source.path
+
+
+def _bundle_file_bot(args: argparse.Namespace, entry: Path) -> int:
     """`arena bundle PATH/main.py -o FILE [--check [GAMES]]`."""
-    entry = Path(args.bot)
     result = folder.build_file(entry, args.compress, args.limit)
     output = Path(args.output)
     if output.resolve() in {path.resolve() for path in folder.module_files(entry, result)}:
@@ -111,7 +125,7 @@ def _bundle_file_bot(args: argparse.Namespace) -> int:
     _write(args.output, result.text)
     how = "compressed" if result.compressed else "not compressed"
     print(
-        f"wrote {args.output}: {entry} and {len(result.modules) - 1} more modules, "
+        f"wrote {args.output}: {args.bot} and {len(result.modules) - 1} more modules, "
         f"{result.size:,} UTF-16 units ({how}; limit {args.limit:,})"
     )
     if "numba" in result.modules:
@@ -133,9 +147,8 @@ def _is_c_family(bot: str) -> bool:
     return language is not None and language.key in ("c", "cpp")
 
 
-def _bundle_c_family(args: argparse.Namespace) -> int:
+def _bundle_c_family(args: argparse.Namespace, entry: Path) -> int:
     """`arena bundle src/main.cpp -o submission.cpp [--line-markers] [--check [GAMES]]`."""
-    entry = Path(args.bot)
     if not entry.is_file():
         raise BundleError(f"no bot file {entry}")
     if args.compress != "auto":
@@ -144,7 +157,7 @@ def _bundle_c_family(args: argparse.Namespace) -> int:
     refuse_overwriting(args.output, *merged.files)
     _write(args.output, merged.text)
     print(
-        f"wrote {args.output}: {entry} and {len(merged.files) - 1} local includes, "
+        f"wrote {args.output}: {args.bot} and {len(merged.files) - 1} local includes, "
         f"{merged.size:,} UTF-16 units (limit {args.limit:,})"
     )
     if merged.unresolved:

@@ -2,6 +2,7 @@
 CodinGame's flags, playing as the bot of several files does (`arena bundle main.cpp --check`)."""
 
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -222,3 +223,30 @@ def test_a_bot_file_of_another_language_is_told_what_can_be_bundled(tmp_path, ca
     write(tmp_path, "Player.java", "class Player {}\n")
     assert main(["bundle", "Player.java", "-o", "x"]) == 2
     assert "or a C or C++ file (main.cpp)" in capsys.readouterr().err
+
+
+def test_a_bot_at_a_commit_is_bundled_as_the_commit_holds_it(tmp_path, capsys, monkeypatch):
+    """`arena bundle main.cpp@HEAD~1`, as the arena plays it, was refused: "neither a bot name nor a
+    dotted module path". The commit's files are merged, not the working tree's."""
+    for who in ("AUTHOR", "COMMITTER"):
+        monkeypatch.setenv(f"GIT_{who}_NAME", "Test")
+        monkeypatch.setenv(f"GIT_{who}_EMAIL", "test@example.com")
+    repo = tmp_path / "mybot"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+
+    def commit(step: int) -> None:
+        write(repo, "step.h", f"#pragma once\nint step() {{ return {step}; }}\n")
+        write(repo, "main.cpp", '#include "step.h"\nint main() { return step(); }\n')
+        for args in (["add", "."], ["commit", "-q", "-m", f"step {step}"]):
+            subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
+
+    commit(1)
+    commit(2)
+    write(repo, "step.h", "#pragma once\nint step() { return 3; }\n")  # not committed
+    monkeypatch.chdir(repo)
+    for spec, step in (("main.cpp@HEAD~1", 1), ("main.cpp@HEAD", 2), ("main.cpp", 3)):
+        assert main(["bundle", spec, "-o", str(tmp_path / "s.cpp")]) == 0
+        assert f"wrote {tmp_path / 's.cpp'}: {spec} and 1 local includes" in capsys.readouterr().out
+        assert f"return {step};" in (tmp_path / "s.cpp").read_text()
+    assert main(["bundle", "main.cpp@HEAD~5", "-o", str(tmp_path / "s.cpp")]) == 2
+    assert "main.cpp@HEAD~5: no commit HEAD~5 in" in capsys.readouterr().err
