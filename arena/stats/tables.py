@@ -427,6 +427,21 @@ def failures_lines(failures: list[dict], games: list[dict] = (), left: str = "pl
     return "\n".join(lines)
 
 
+def repeated_games(games: list[dict]) -> int:
+    """How many games repeat an earlier one move for move, the same players in the same seats (of
+    the games that keep their moves: Volcanoes'). Bots that play alike whatever the seed (Volcanoes
+    starts from the same empty board, the seed draws only `RANDOM` answers) play one game again and
+    again, and the intervals take each copy for a new sample."""
+    seen, repeats = set(), 0
+    for game in games:
+        moves = (game.get("data") or {}).get("moves")
+        if moves:
+            key = (tuple(game["seats"]), tuple(game["versions"]), moves)
+            repeats += key in seen
+            seen.add(key)
+    return repeats
+
+
 def game_name(config: dict) -> str:
     return config["game"].get("name") or config["game"]["protocol"]
 
@@ -439,6 +454,13 @@ def text_report(config: dict, labels: list[str], games: list[dict], failures: li
         parts.append("the referee ignores the seed: every game counts on its own, as if unpaired")
     if game.get("protocol") in ("cli", "json"):
         parts.append("the referee ran and timed the bots: no time per turn is known to the arena")
+    repeats = repeated_games(games)
+    if repeats:
+        parts.append(
+            f"warning: {repeats} of the {len(games)} games repeat an earlier game move for move, the same players "
+            "in the same seats: the bots played alike whatever the seed, and the intervals and the SPRT take each "
+            "copy for a new game; let a bot vary its play (a random choice among its best moves)"
+        )
     if failures:
         parts += ["", failures_lines(list(failures), games)]
     if config["command"] == "sprt":

@@ -1,6 +1,9 @@
-"""The text report at the extremes: a clean sweep reads as a one-sided bound, never as infinity, and
-the ratings table gives each player's Elo over the next one down."""
+"""The text report at the extremes: a clean sweep reads as a one-sided bound, never as infinity, the
+ratings table gives each player's Elo over the next one down, and games that are copies of one are named."""
 
+import sys
+
+from arena.cli import main
 from arena.stats.tables import fmt_elo_interval, ratings_rows, text_report
 
 
@@ -45,3 +48,26 @@ def test_intervals_read_at_both_ends():
     assert fmt_elo_interval(-inf, -234.6) == "< -235"
     assert fmt_elo_interval(10, inf) == "> +10"
     assert fmt_elo_interval(-inf, inf) == "unbounded"
+
+
+# Plays the valid tile at index argv[1] of each turn's list, whatever the seed.
+FIXED_BOT = """
+import sys
+for line in sys.stdin:
+    words = line.split()
+    if words and words[0][0] in "NS" and len(words) != 4:  # the valid tiles' line
+        print(words[int(sys.argv[1])], flush=True)
+"""
+
+
+def test_games_that_repeat_move_for_move_are_named(tmp_path, capsys):
+    """Two bots that play alike whatever the seed play one Volcanoes game again and again (the seed
+    draws only RANDOM answers); the report gave its intervals over the copies, unsaid."""
+    bot = tmp_path / "fixed.py"
+    bot.write_text(FIXED_BOT)
+    first, last = (f"{name}={sys.executable} -S {bot} {index}" for name, index in (("first", 0), ("last", -1)))
+    argv = ["match", first, last, "--pairs", "3", "--seed", "1", "--db", str(tmp_path / "r.sqlite"), "--quiet"]
+    assert main(argv) == 0
+    assert "warning: 4 of the 6 games repeat an earlier game move for move" in capsys.readouterr().out
+    assert main(["match", "greedy", "random", "--pairs", "2", "--seed", "1", "--db", str(tmp_path / "g.sqlite")]) == 0
+    assert "repeat an earlier game" not in capsys.readouterr().out
