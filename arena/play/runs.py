@@ -9,6 +9,7 @@ from its database, and plays exactly the games it had not finished.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import secrets
 import sys
@@ -164,7 +165,9 @@ def new_store(db: str | None, config: dict, resolved) -> Iterator[Store]:
     """The new run's database (`db`, or a new file in RUNS_DIR named by command and time), written
     and locked before the checks that take time (its players prepared, the seed check), so that a
     database that cannot be made is said first; where a check fails (a build, a bot that cannot
-    start, a referee that ignores the seed), the run is discarded: nothing of it is left."""
+    start, a referee that ignores the seed), the run is discarded: nothing of it is left, not even the
+    runs' folder it made."""
+    made_folder = not db and not RUNS_DIR.exists()
     if db:
         store = Store.create(db, config, resolved)
     else:  # two runs begun in one second (a script's, a job array's) each get a file of their own
@@ -182,6 +185,9 @@ def new_store(db: str | None, config: dict, resolved) -> Iterator[Store]:
         yield store
     except BaseException:
         store.discard()
+        if made_folder:
+            with contextlib.suppress(OSError):  # (another run's file may be in it by now)
+                RUNS_DIR.rmdir()
         raise
 
 

@@ -139,11 +139,13 @@ def test_arena_refuses_a_player_that_cannot_run(unrunnable, tmp_path, what, word
 
 def test_arena_refuses_a_python_file_that_ends_before_its_first_input(tmp_path):
     """Its games would all be crashes: the run stops before the first, saying what the bot said,
-    and before the other player's kernels are compiled (nothing is said before the refusal)."""
+    and before the other player's kernels are compiled (nothing is said before the refusal); it left
+    an empty arena-runs/ behind."""
     bot = tmp_path / "bot.py"
     bot.write_text("import no_such_module_anywhere\n")
     done = run("arena.cli", "match", "random", str(bot), "--pairs", "1", cwd=tmp_path)
     one_line(done, "arena match", f"bot cannot play: {bot} ended before its first input", "no_such_module_anywhere")
+    assert not (tmp_path / "arena-runs").exists()  # the run is discarded, and the runs' folder it made
 
 
 def test_an_unusable_cache_folder_is_one_line(tmp_path):
