@@ -24,7 +24,9 @@ def register(sub) -> None:
         "-o", "--output", metavar="HTML", help="also write the report as a page, with each game's replay page beside it"
     )
     p.add_argument("--csv", metavar="FILE", help="also write the ratings and the cross-table as CSV (a row a player)")
-    p.add_argument("--json", metavar="FILE", help="also write the ratings and the cross-table as JSON")
+    p.add_argument(
+        "--json", metavar="FILE", help="also write the ratings and the cross-table (and an SPRT's test) as JSON"
+    )
     p.set_defaults(run=cmd_report)
 
     p = sub.add_parser("bots", help="the registered bots")

@@ -35,9 +35,12 @@ from arena.players import registry as players
 from arena.players.base import PlayerError
 from arena.stats.estimates import Z95
 from arena.stats.units import SEATINGS, game_key
-from arena.stats.tables import SprtCourse, UnitCounter, text_report, units_of, unplayed, versus
+from arena.stats.tables import SprtCourse, UnitCounter, sprt_course, text_report, units_of, unplayed, versus
 
 RUNS_DIR = Path(RUNS_FOLDER)
+# An SPRT's exit status: H1 accepted (better by elo1), H0 accepted (not better than elo0), or no decision
+# within its pairs (2 is a mistake on the command line, 130 an interruption).
+SPRT_STATUS = {"H1": 0, "H0": 1, None: 3}
 DEFAULT_UNITS = {"match": 50, "tournament": 16, "sprt": 5000}
 LADDER_PAIRS, LADDER_REACH = 8, 2  # `arena tournament` alone: each bot against the next two, ~1 min on 2 cores
 
@@ -299,7 +302,7 @@ def play_on(store: Store, options: RunOptions) -> int:
     )
     if live.finished():
         print(report(store, list(by_label)), flush=True)  # (before what follows on stderr, where both go to one file)
-        return 0
+        return finished_status(store)
 
     workers = max(min(options.workers, total - len(done)), 1)  # (no more processes than games left)
     executor = make_executor(options.backend, workers, options.ray_address)  # before the bar's thread
@@ -357,7 +360,17 @@ def play_on(store: Store, options: RunOptions) -> int:
             file=sys.stderr,
         )
     print(f"\nDatabase: {store.path}  (arena report {quoted(store.path)} rebuilds this report)", file=sys.stderr)
-    return 0
+    return finished_status(store)
+
+
+def finished_status(store: Store) -> int:
+    """The exit status of a run played to its end: 0, but for an SPRT what it decided (SPRT_STATUS),
+    so that a script or a CI job can tell a better version from one that is not."""
+    config = store.config
+    if config["command"] != "sprt":
+        return 0
+    decided = sprt_course(store.games(), config).decided
+    return SPRT_STATUS[decided.verdict if decided else None]
 
 
 def report(store: Store, labels: list[str]) -> str:

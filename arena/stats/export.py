@@ -4,7 +4,8 @@
 The CSV has one row per player, best first: its rank, Elo with standard error and 95% interval,
 results, errors, time per turn, the means of its [PDATA]/[TDATA], then one column per opponent,
 `vs LABEL`: its head-to-head score against that player (0..1, empty where they never met). The JSON
-holds the same rows, the cross-table with each cell's count of games, and the run's description.
+holds the same rows, the cross-table with each cell's count of games, the run's description, and for
+an SPRT its test (`sprt`: bounds, log-likelihood ratio, verdict).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import math
 from referee.platform.files import write_atomic
 
 from arena.stats.board import Board
+from arena.stats.tables import sprt_course
 
 _FIELDS = (
     "rank",
@@ -55,7 +57,28 @@ def _finite(value):
     return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
-def as_json(config: dict, board: Board, failures: list[dict]) -> dict:
+def sprt_of(config: dict, games: list[dict]) -> dict | None:
+    """An SPRT run's test as data: its bounds, where its log-likelihood ratio stands, and what it
+    decided (`verdict`: "H1", "H0", or None: undecided so far or within its pairs) after how many
+    pairs or units (`decided_after`). None for another run."""
+    if config["command"] != "sprt":
+        return None
+    course = sprt_course(games, config)
+    state, decided = course.state, course.decided
+    return {
+        **config["sprt"],
+        "players": config["lineups"][0][:2],
+        "llr": state.llr,
+        "lower": state.lower,
+        "upper": state.upper,
+        "units": state.units,
+        "max_units": config["units"],
+        "verdict": decided.verdict if decided else None,
+        "decided_after": decided.units if decided else None,
+    }
+
+
+def as_json(config: dict, board: Board, failures: list[dict], sprt: dict | None) -> dict:
     rows = board.rows()
     order = [row["label"] for row in rows]
     for row in rows:
@@ -71,6 +94,7 @@ def as_json(config: dict, board: Board, failures: list[dict]) -> dict:
         },
         "players": rows,
         "cross": board.cross_table(order),
+        **({"sprt": sprt} if sprt else {}),
     }
 
 
@@ -95,4 +119,5 @@ def export(config: dict, labels: list[str], games: list[dict], failures: list[di
     if csv_path:
         write_atomic(csv_path, as_csv(board))
     if json_path:
-        write_atomic(json_path, json.dumps(as_json(config, board, failures), indent=1) + "\n")
+        document = as_json(config, board, failures, sprt_of(config, games))
+        write_atomic(json_path, json.dumps(document, indent=1) + "\n")

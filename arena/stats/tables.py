@@ -15,6 +15,8 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from referee.platform.bot_env import SEED_VARIABLE
+
 from arena.games.base import head_to_head
 from arena.stats.estimates import MIN_UNITS, Estimate, SprtState, unit_estimate, unit_sprt_state
 from arena.stats.ratings import bradley_terry_fit, openskill_ratings
@@ -459,7 +461,7 @@ def text_report(config: dict, labels: list[str], games: list[dict], failures: li
         parts.append(
             f"warning: {repeats} of the {len(games)} games repeat an earlier game move for move, the same players "
             "in the same seats: the bots played alike whatever the seed, and the intervals and the SPRT take each "
-            "copy for a new game; let a bot vary its play (a random choice among its best moves)"
+            f"copy for a new game; let a bot vary its play, with the seed each game gives it in {SEED_VARIABLE}"
         )
     if failures:
         parts += ["", failures_lines(list(failures), games)]

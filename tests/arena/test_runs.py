@@ -6,6 +6,7 @@ the very same games; the turn limit is raised so a busy machine cannot turn a sl
 timeout and make two such runs differ."""
 
 import itertools
+import json
 import os
 import signal
 import sqlite3
@@ -177,10 +178,11 @@ def test_sprt_never_accepts_h1_between_copies_of_a_bot(tmp_path, capsys, seed):
     accept H0. The first pairs decide nothing, even a first pair won twice (an LLR in the tens)."""
     db = tmp_path / "h0.sqlite"
     args = f"sprt random copy=random --max-pairs 30 --seed {seed} --workers 1".split()
-    assert main([*args, "--db", str(db), *CALM]) == 0
+    status = main([*args, "--db", str(db), *CALM])
     out = capsys.readouterr().out
     assert "accepted H1" not in out
     assert "accepted H0" in out or "no decision within 30 pairs" in out
+    assert status == (1 if "accepted H0" in out else 3)
 
 
 def test_a_report_whose_reader_has_gone_ends_quietly(tmp_path):
@@ -244,7 +246,10 @@ def test_a_resumed_run_refuses_what_would_draw_other_games(tmp_path, capsys, com
     seeds.write_text("5\n6\n")
     players = ["greedy", "random"] + (["boss"] if command == "tournament" else [])
     begin = [command, *players, "--seed", "4", "--workers", "1", "--db", str(db), *CALM]
-    assert main(begin + (["--elo1", "100", "--max-pairs", "1"] if command == "sprt" else ["--pairs", "1"])) == 0
+    undecided = 3  # (the SPRT's status: one pair decides nothing)
+    assert main(begin + (["--elo1", "100", "--max-pairs", "1"] if command == "sprt" else ["--pairs", "1"])) in (
+        undecided if command == "sprt" else 0,
+    )
     capsys.readouterr()
     given = [str(seeds) if word == "SEEDS" else word for word in given]
     assert main([command, "--resume", "--db", str(db), *given]) == 2
@@ -296,3 +301,25 @@ def test_a_run_of_a_seed_file_goes_on_with_a_longer_one_that_begins_with_its_see
     assert main(["match", "--resume", "--db", str(db), "--seeds", str(longer), "--pairs", "5", "--quiet"]) == 0
     games = Store.open(db, readonly=True).games()
     assert sorted({g["seed"] for g in games}) == [1, 2, 3, 7, 8]
+
+
+@pytest.mark.parametrize(
+    "players,pairs,status,said",
+    [
+        (["greedy", "random"], 12, 0, "accepted H1"),
+        (["random", "greedy"], 12, 1, "accepted H0"),
+        (["greedy", "random"], 3, 3, "no decision within 3 pairs"),
+    ],
+)
+def test_an_sprt_s_exit_status_is_what_it_decided(tmp_path, capsys, players, pairs, status, said):
+    """A CI job asks "is this commit better?": the SPRT exited 0 whether it accepted H1, H0 or
+    decided nothing. Now 0, 1 and 3, the same again when the finished run is resumed."""
+    db = str(tmp_path / "s.sqlite")
+    argv = ["sprt", *players, "--elo0", "0", "--elo1", "300", "--max-pairs", str(pairs), "--seed", "2"]
+    assert main([*argv, "--workers", "1", "--db", db, *CALM]) == status
+    assert said in capsys.readouterr().out
+    assert main(["sprt", "--resume", "--db", db, "--quiet"]) == status
+    assert main(["report", db, "--json", str(tmp_path / "r.json")]) == 0
+    test = json.loads((tmp_path / "r.json").read_text())["sprt"]
+    assert test["verdict"] == {0: "H1", 1: "H0", 3: None}[status] and test["players"] == players
+    assert (test["elo1"], test["max_units"], test["lower"] < 0 < test["upper"]) == (300, pairs, True)
