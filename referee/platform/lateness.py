@@ -2,8 +2,9 @@
 all along, which it waited for a tenth of its limit or more, timed out by the machine's fault, not its
 own (`late_by_machine`), and the arena plays such a game again rather than charge the bot. What a
 bot process ran and waited is read from Linux's accounting of its threads (`cpu_times_of`) where its
-cgroup does not say. Apart from `clock` (a bot's own time) because the bundled submission carries
-that module and has no use for this one.
+cgroup does not say; whether it sleeps reading a pipe, its input most likely, from where Linux says
+each thread sleeps (`waits_on_a_pipe`). Apart from `clock` (a bot's own time) because the bundled
+submission carries that module and has no use for this one.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import os
 LATE_SHARE = 0.1  # of a turn's limit: a wait for a processor this long, in a timeout, is the machine's
 BUSY_SHARE = 0.5  # of a turn's limit: a bot that ran or waited to run this long wanted a processor
 FULL_SHARE = 0.95  # of a turn's limit: a bot that ran this long had a processor (its waits were its own)
+# Where Linux says a thread sleeps (/proc/PID/task/TID/wchan) when it reads a pipe, by kernel version.
+PIPE_READS = frozenset({"pipe_read", "pipe_wait", "pipe_read_wait", "anon_pipe_read"})
 
 
 def late_by_machine(ran: float, waited: float, limit: float) -> bool:
@@ -44,3 +47,28 @@ def cpu_times_of(pid: int) -> tuple[float, float] | None:
         except (OSError, ValueError, IndexError):
             continue
     return (ran * 1e-9, waited * 1e-9) if found else None
+
+
+def waits_on_a_pipe(pid: int) -> bool:
+    """Whether a thread of process `pid`, or of a process it started, sleeps reading a pipe (False
+    where the system does not say): a bot that timed out so waits for input, its answer unwritten."""
+    todo, seen = [pid], set()
+    while todo:
+        process = todo.pop()
+        if process in seen:
+            continue
+        seen.add(process)
+        try:
+            tasks = os.listdir(f"/proc/{process}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{process}/task/{task}/wchan") as wchan:
+                    if wchan.read().strip() in PIPE_READS:
+                        return True
+                with open(f"/proc/{process}/task/{task}/children") as children:
+                    todo += [int(child) for child in children.read().split()]
+            except (OSError, ValueError):
+                continue
+    return False

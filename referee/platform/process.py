@@ -42,7 +42,7 @@ from pathlib import Path
 from . import programs
 from .bot_env import SEED_VARIABLE, TOKEN_VARIABLE
 from .clock import turn_clock, turn_seconds
-from .lateness import cpu_times_of
+from .lateness import cpu_times_of, waits_on_a_pipe
 from .limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
 
 WARM_UP_SECONDS = 600  # for a bot's warm-up command: compiling numba kernels on a busy machine
@@ -61,6 +61,16 @@ class BotError(Exception):
     """A bot failed. `reason` is a short word for records (timeout, crash, ...)."""
 
     reason = "error"
+
+
+# What a bot that timed out waiting for input, having never written a byte, is told: a program whose
+# output is a pipe, not a terminal, holds its lines in a buffer (C's printf, C++'s "\n", Python's
+# print) until it is flushed; or the bot reads more than it was sent.
+UNFLUSHED = (
+    "it waits for input and wrote nothing: an answer printed but not flushed is still in its buffer "
+    "(flush after each answer: fflush(stdout), std::endl, print(..., flush=True); or run a C or C++ "
+    "program under `stdbuf -oL`), or it reads more lines than it was sent"
+)
 
 
 class BotTimeout(BotError):
@@ -1136,6 +1146,7 @@ class BotProcess:
         self._pending = bytearray()  # bytes read past the last answer
         self._after_cr = False  # a '\n' right after a '\r' ends nothing
         self._stdout_closed = False
+        self._wrote = False  # anything at all on its stdout so far
         self._stderr = _StderrSink(self._proc.stderr.fileno(), stderr_bytes_per_turn, stderr_keeps_end)
         self._stderr.start()
 
@@ -1263,13 +1274,17 @@ class BotProcess:
                     continue
                 if chunk:
                     self._pending += chunk
+                    self._wrote = True
                 else:
                     self._stdout_closed = True
 
     def _no_answer(self) -> str:
         """A timeout's words, with the start of a line the bot wrote and did not end, if any (an
-        answer printed without its newline is no answer, here as on CodinGame)."""
+        answer printed without its newline is no answer, here as on CodinGame); for a bot that never
+        wrote a byte and waits for input, the likeliest cause: an answer left in its output buffer."""
         if not self._pending:
+            if not self._wrote and waits_on_a_pipe(self._proc.pid):
+                return f"no answer in time: {UNFLUSHED}"
             return "no answer in time"
         shown = bytes(self._pending[:40]).decode("utf-8", "replace") + ("..." if len(self._pending) > 40 else "")
         return f"no answer in time: it wrote {shown!r} without ending the line"

@@ -5,6 +5,7 @@ line times out, saying what came."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 
 import pytest
@@ -37,3 +38,24 @@ def test_an_answer_without_its_end_of_line_times_out_saying_what_came(tmp_path):
         with pytest.raises(BotTimeout) as caught:
             bot.ask(["1"], timeout=1.0)
     assert str(caught.value) == "no answer in time: it wrote 'N12' without ending the line"
+
+
+def test_a_program_that_never_wrote_a_byte_is_told_of_its_output_buffer(tmp_path):
+    """A C bot compiled by hand (`gcc bot.c`, printf, no fflush) and given as a command keeps its
+    answers in its buffer: it timed out on its first turn with nothing said of why."""
+    needs("c")
+    source = write(tmp_path, "bot.c", PRINTF_BOT)
+    program = tmp_path / "bot"
+    subprocess.run(["gcc", "-o", str(program), str(source)], check=True)
+    with BotProcess(str(program)) as bot:
+        with pytest.raises(BotTimeout) as caught:
+            bot.ask(["1"], timeout=1.0)
+    assert str(caught.value).startswith("no answer in time: it waits for input and wrote nothing: an answer")
+    assert "stdbuf -oL" in str(caught.value)
+    with BotProcess(f"stdbuf -oL {program}") as bot:  # as the message says
+        assert bot.ask(["1"], timeout=5.0)[0] == "2"
+    slow = write(tmp_path, "slow.py", "import time\ntime.sleep(30)\n")  # a bot that thinks too long is not told so
+    with BotProcess(f"{sys.executable} {slow}") as bot:
+        with pytest.raises(BotTimeout) as caught:
+            bot.ask(["1"], timeout=1.0)
+    assert str(caught.value) == "no answer in time"
