@@ -13,7 +13,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from bots.volcanoes.analyse import Analyser, engines
-from referee.platform.files import refuse_overwriting, usable_folder, write_atomic
+from referee.platform.files import refuse_overwriting, refuse_replacing_a_non_page, usable_folder, write_atomic
 from referee.volcanoes import analysis
 from referee.volcanoes.replay import read_replay, replay_problem
 from referee.volcanoes.view import render
@@ -111,6 +111,7 @@ def _check_page(target: Path) -> None:
     refuse_overwriting(page, target)
     if page.is_dir():
         raise UsageError(f"cannot write the page {page}: it is a folder")
+    refuse_replacing_a_non_page(page, "a replay's page")
 
 
 def store_game(config: dict) -> str:

@@ -7,8 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.platform.files import refuse_overwriting
+from referee.platform.options import given
 
-from arena.play.store import Store
+from arena.errors import UsageError
+from arena.games.base import DamagedGame
+from arena.play.store import Store, StoreError
 from arena.web import viewer
 
 
@@ -20,7 +23,9 @@ def register(sub) -> None:
     )
     p.add_argument("db", metavar="DB", help="the run's database")
     p.add_argument("game", type=int, metavar="GAME", help="the game's id (the reports and pages show it)")
-    p.add_argument("-o", "--output", required=True, metavar="FOLDER", help="where to write the page, game and viewer")
+    p.add_argument(
+        "-o", "--output", required=True, type=given, metavar="FOLDER", help="where to write the page, game and viewer"
+    )
     p.add_argument(
         "--viewer",
         metavar="PATH",
@@ -34,6 +39,10 @@ def cmd_replay(args) -> int:
     store = Store.open(args.db, readonly=True)
     try:
         done = viewer.export(store, args.game, Path(args.output), args.viewer)
+    except DamagedGame as exc:
+        raise StoreError(f"{args.db} is damaged: game {args.game}: {exc}") from None
+    except OSError as exc:  # (a folder closed to this user, a full disk: the error names the file)
+        raise UsageError(f"cannot write {exc.filename or args.output}: {exc.strerror or exc}") from None
     finally:
         store.close()
     if done.own_page:

@@ -7,9 +7,16 @@ import sqlite3
 from pathlib import Path
 
 from bots.volcanoes import registry
-from referee.platform.files import refuse_one_file_twice, refuse_overwriting, usable_folder
+from referee.platform.files import (
+    refuse_one_file_twice,
+    refuse_overwriting,
+    refuse_replacing_a_non_page,
+    refuse_replacing_another_kind,
+    usable_folder,
+)
 
 from arena.errors import UsageError
+from arena.games.base import DamagedGame
 from arena.play import runs, tune
 from arena.play.store import Store, StoreError
 from arena.stats import export
@@ -41,6 +48,10 @@ def cmd_report(args) -> int:
             refuse_overwriting(output, args.db)
             usable_folder(Path(output).parent, f"the folder of {output}")  # (made, as a page's is)
     refuse_one_file_twice({"-o": args.output, "--csv": args.csv, "--json": args.json})
+    if args.output:  # (nor over a file of another kind that it names by mistake: a bot's module)
+        refuse_replacing_a_non_page(args.output, "a report's page")
+    if args.json:
+        refuse_replacing_another_kind(args.json, "a report's JSON", ("run", "players"))
     store = Store.open(args.db, readonly=True)  # a report never changes the file it reads
     try:
         return _report(args, store)
@@ -67,10 +78,11 @@ def _report(args, store: Store) -> int:
     if args.output:
         try:
             written = report_page.write(config, labels, games, Path(args.output), failures, store.frames)
-        except report_page.DamagedGame as exc:
+        except DamagedGame as exc:
             raise StoreError(f"{args.db} is damaged: {exc}") from None
-        except OSError as exc:
-            raise UsageError(f"cannot write the report {args.output}: {exc.strerror or exc}") from None
+        except OSError as exc:  # (the page, or a game's page in its folder: the error names which)
+            named = exc.filename or f"the report {args.output}"
+            raise UsageError(f"cannot write {named}: {exc.strerror or exc}") from None
         print(f"\nwrote {args.output} (game pages in {written.folder})")
         if written.viewed:
             print(

@@ -60,6 +60,11 @@ class GameError(UsageError, ValueError):
     message says which setting and why."""
 
 
+class DamagedGame(ValueError):
+    """A stored game no page can show (moves no game has, fields of no type, frames that do not
+    inflate): the message says what is wrong with it."""
+
+
 class RefereeFailure(Exception):
     """The referee failed, not a bot: the message says how (one line a person can act on), and
     `stderr` keeps the end of what the referee wrote on its stderr."""
@@ -277,7 +282,8 @@ class Game(ABC):
         return []
 
     def replay_page(self, record: dict) -> str | None:
-        """A page showing one stored game (None: the report shows its record alone)."""
+        """A page showing one stored game (None: the report shows its record alone); DamagedGame
+        for a record that no page can show."""
         return None
 
     def sends_frames(self) -> bool:

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import zlib
 
 from arena.errors import UsageError
+from arena.games.base import DamagedGame
 
 ALL, LOST, NONE = "all", "lost", "none"
 DEFAULT = ALL
@@ -92,5 +94,11 @@ def pack(frames: list[dict]) -> tuple[bytes, int]:
 
 
 def unpack(blob: bytes) -> list[dict]:
-    """The frames of a stored replay."""
-    return json.loads(gzip.decompress(blob))["frames"]
+    """The frames of a stored replay; DamagedGame where they are not (cut short, not gzip, not JSON)."""
+    try:
+        frames = json.loads(gzip.decompress(blob))["frames"]
+    except (OSError, EOFError, zlib.error, ValueError, TypeError, KeyError) as exc:
+        raise DamagedGame(f"its frames are damaged ({type(exc).__name__}: {exc})") from None
+    if not isinstance(frames, list):
+        raise DamagedGame("its frames are damaged (no list of frames)")
+    return frames

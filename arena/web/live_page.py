@@ -7,7 +7,7 @@ POLL_MS = 2000
 
 PAGE = (
     """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>arena: live</title>
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>arena: live</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 16px; background: #1b1e24; color: #e8e8e8; }
 h1 { font-size: 19px; margin: 0 0 6px; } h2 { font-size: 15px; margin: 22px 0 6px; }

@@ -77,7 +77,7 @@ def render(record: dict, config: dict) -> str:
 
 
 _PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>__TITLE__</title>
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>__TITLE__</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 20px; background: #1b1e24; color: #e8e8e8; }
 h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 24px; } h3 { font-size: 14px; }

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from referee.platform.files import usable_folder, write_atomic
 
+from arena.games.base import DamagedGame
 from arena.games.protocols import make
 from arena.project import OUTPUT_MARK, mark_output_folder
 from arena.play import replays
@@ -183,10 +184,6 @@ def _viewed_note(config: dict, viewed: int) -> str:
     )
 
 
-class DamagedGame(ValueError):
-    """A stored game no page can show (moves no game has, fields of no type): the message names it."""
-
-
 @dataclass
 class Written:
     folder: Path  # of the game pages
@@ -245,7 +242,7 @@ def _write_pages(config, labels, games, out: Path, folder: Path, failures, frame
             continue
         try:
             page = game.replay_page(g) or (record_page.render(g, config) if kept is not None else None)
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        except (DamagedGame, ValueError, TypeError, KeyError, AttributeError) as exc:  # (fields of no type)
             raise DamagedGame(f"game {g.get('id')}: {exc}") from None
         if page:
             write_atomic(folder / name, page)
@@ -270,7 +267,7 @@ def _remove_stale(folder: Path, pages: set[int]) -> None:
 
 
 _PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="generator" content="__MARK__"><title>__TITLE__</title>
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><meta name="generator" content="__MARK__"><title>__TITLE__</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 20px; background: #1b1e24; color: #e8e8e8; }
 h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 24px; }

@@ -38,7 +38,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from arena.errors import UsageError
-from arena.games.base import GameError
+from arena.games.base import DamagedGame, GameError
 from arena.games.protocols import make
 from arena.play.store import Store, StoreError
 from arena.stats.board import Board, DataFilter, DataFilterError, one_blas_thread
@@ -264,7 +264,10 @@ class RunView:
         if record_only or not self._game:
             return record_page.render(record, config)
         page = viewer.served_page(VIEWERS, self._game, record, url) if framed else None
-        return page or self._game.replay_page(record) or record_page.render(record, config)
+        try:
+            return page or self._game.replay_page(record) or record_page.render(record, config)
+        except DamagedGame as exc:  # (answered as a damaged database is: 503, in JSON, saying what)
+            raise StoreError(f"{self.path} is damaged: game {game_id}: {exc}") from None
 
     def frames(self, game_id: int) -> bytes | None:
         """A game's stored frames, as stored (gzipped JSON: the page inflates it)."""

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from referee.platform.files import usable_folder, write_atomic
+from referee.platform.files import refuse_overwriting, refuse_replacing_a_non_page, usable_folder, write_atomic
 
 from arena.errors import UsageError
 from arena.play import replays
@@ -367,7 +367,8 @@ def export(store: Store, game_id: int, folder: Path, viewer: str | None = None) 
     its viewer (`viewer/`, from `viewer` where given: a run begun without one kept its frames all
     the same), for any static server; where it kept no frames, the game's own replay page
     (Volcanoes refereed in-process: its board, move by move), which needs no server. UsageError
-    where it can be shown in neither."""
+    where it can be shown in neither; DamagedGame for a game no page can show, before anything is
+    written. Never over the run's database, nor over a file of another kind (linked from the folder)."""
     record = store.game(game_id)
     if record is None:
         raise UsageError(f"{store.path} has no game {game_id}")
@@ -375,6 +376,11 @@ def export(store: Store, game_id: int, folder: Path, viewer: str | None = None) 
     config = store.config
     game = stored_game(config)
     own = game.replay_page(record) if frames is None else None
+    count = len(replays.unpack(frames)) if frames is not None else 0
+    for name in ("index.html", "record.html", FRAMES_FILE):
+        refuse_overwriting(folder / name, store.path)
+        if name.endswith(".html"):
+            refuse_replacing_a_non_page(folder / name, "a game's page")
     if own is not None:
         folder = usable_folder(folder, "the replay's folder")
         mark_output_folder(folder)
@@ -408,4 +414,4 @@ def export(store: Store, game_id: int, folder: Path, viewer: str | None = None) 
     replay = Replay(record, game.name, FRAMES_FILE, EXPORT_VIEWER, shown.info(), "record.html")
     write_game(folder, "index.html", replay, frames)
     write_atomic(folder / "record.html", record_page.render(record, config))
-    return Exported(folder, len(replays.unpack(frames)), len(shown.names()), size, paths)
+    return Exported(folder, count, len(shown.names()), size, paths)

@@ -18,6 +18,7 @@ import re
 import secrets
 import shlex
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import UserError
@@ -127,21 +128,34 @@ def refuse_replacing_another_kind(path: str | os.PathLike, kind: str, keys: tupl
     it timed imports (named by no command line, so no input by `files_named`). A missing or empty
     file, or one of the kind (an earlier run's), is written over; so is what is no regular file (a
     device, a FIFO: written through, never read here, where a read would wait)."""
+
+    def of_the_kind(text: str) -> bool:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return False
+        return isinstance(data, dict) and all(key in data for key in keys)
+
+    _refuse_unless(path, kind, of_the_kind)
+
+
+def refuse_replacing_a_non_page(path: str | os.PathLike, kind: str) -> None:
+    """UserError where `path` holds a file that is no HTML page (`kind`: the page the command writes),
+    as `refuse_replacing_another_kind` does for JSON: `-o helper.py` replaced a bot's module."""
+    _refuse_unless(path, kind, lambda text: text.lstrip()[:20].lower().startswith(("<!doctype html", "<html")))
+
+
+def _refuse_unless(path: str | os.PathLike, kind: str, of_the_kind: Callable[[str], bool]) -> None:
+    """UserError where `path` is a regular file, not empty, whose text `of_the_kind` refuses."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return
         text = Path(path).read_text(encoding="utf-8-sig")
-    except (FileNotFoundError, IsADirectoryError, PermissionError):
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
         return  # (none yet; a folder or a closed file: the write says why)
     except (OSError, UnicodeDecodeError):
         text = "?"
-    if not text.strip():
-        return
-    try:
-        data = json.loads(text)
-    except ValueError:
-        data = None
-    if not (isinstance(data, dict) and all(key in data for key in keys)):
+    if text.strip() and not of_the_kind(text):
         raise UserError(f"{path} holds something else than {kind}: it will not write over it; name another output")
 
 

@@ -9,14 +9,21 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from ..platform.errors import UserError
-from ..platform.files import check_writable, files_named, refuse_overwriting, write_atomic
+from ..platform.files import (
+    check_writable,
+    files_named,
+    refuse_overwriting,
+    refuse_replacing_a_non_page,
+    refuse_replacing_another_kind,
+    write_atomic,
+)
 from ..platform.options import count, positive_ms
 from ..platform.process import BotError, BotProcess, check_command, warm_up
 from . import community, rules
 from ..platform.limits import FIRST_TURN_MS, GRACE_MS, OVERRUNS_ALLOWED, TURN_MS
 from .constants import MAX_TURNS
 from .match import Settings, play_game
-from .replay import read_replay
+from .replay import REPLAY_KEYS, read_replay
 from .view import render
 
 
@@ -64,6 +71,7 @@ def run_play(args: argparse.Namespace) -> int:
     if args.replay is not None:  # (a bot's own file, named by its command, is an input: never written over)
         check_writable(args.replay, "--replay")
         refuse_overwriting(args.replay, *files_named(*commands))
+        refuse_replacing_another_kind(args.replay, "a replay", REPLAY_KEYS)
     try:
         for command in commands:  # both checked before any warm-up, both ready before any clock runs
             check_command(command)
@@ -112,6 +120,7 @@ def run_view(args: argparse.Namespace) -> int:
     page = render(replay)
     target = Path(args.output) if args.output else source.with_suffix(".html")
     refuse_overwriting(target, source)
+    refuse_replacing_a_non_page(target, "a replay's page")
     try:
         write_atomic(target, page)
     except OSError as exc:

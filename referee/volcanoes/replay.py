@@ -43,6 +43,9 @@ def replay_from_moves(moves: list[str], **fields) -> dict:
     return {"game": "volcanoes", **fields, "moves": " ".join(moves), "turn_log": log}
 
 
+REPLAY_KEYS = ("turn_log",)  # what every replay file holds (an earlier game's may be written over)
+
+
 def read_replay(path: str | Path) -> dict:
     """The replay in file `path`, fit for the page (`replay_problem`); UserError saying in one line
     what is wrong with a file that is not one: unreadable, not JSON (NaN, Infinity and numbers

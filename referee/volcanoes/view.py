@@ -127,7 +127,7 @@ def render(replay: dict) -> str:
 
 
 _PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>__TITLE__</title>
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>__TITLE__</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 16px; background: #1b1e24; color: #e8e8e8; }
 h1 { font-size: 18px; margin: 0 0 8px; }

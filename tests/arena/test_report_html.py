@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+ICON = '<link rel="icon" href="data:,">'  # no request at all, not even the browser's for /favicon.ico
+
 
 @pytest.fixture(scope="module")
 def tournament(tmp_path_factory):
@@ -97,8 +99,12 @@ def test_report_page_matches_the_text_report(tournament, browser):
 
 
 def test_page_and_replays_need_no_network(tournament):
+    """Nor a request for /favicon.ico, which a page served by `arena serve` answered 404 (an error in
+    the browser's console): each page has an icon of its own, empty."""
     _, page = tournament
     text = page.read_text()
-    assert "https://" not in text and "<script src" not in text and "<link" not in text
+    assert "https://" not in text and "<script src" not in text
+    assert re.findall(r"<link[^>]*>", text) == [ICON]
     replays = list(page.with_name("report_games").glob("game-*.html"))
     assert len(replays) == 24
+    assert all(re.findall(r"<link[^>]*>", replay.read_text()) == [ICON] for replay in replays)

@@ -175,3 +175,27 @@ def test_an_exported_game_plays_from_any_static_server(runs, browser):
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.mark.parametrize("damage", [b"not gzip", "cut short", "no frames"])
+def test_a_game_whose_stored_frames_are_damaged_is_one_line_and_nothing_written(runs, tmp_path, capsys, damage):
+    """`arena replay` of a game whose frames do not inflate ended in a traceback (EOFError,
+    BadGzipFile, KeyError), its folder already half written."""
+    import gzip
+    import shutil
+    import sqlite3
+
+    kept, _, _ = runs
+    db = tmp_path / "damaged.sqlite"
+    shutil.copy(kept, db)
+    with sqlite3.connect(db) as connection:
+        body = connection.execute("SELECT body FROM frames WHERE game = 1").fetchone()[0]
+        broken = {"cut short": body[: len(body) // 2], "no frames": gzip.compress(b'{"frame": []}')}.get(damage, damage)
+        connection.execute("DROP TRIGGER frames_are_kept_as_stored")
+        connection.execute("UPDATE frames SET body = ? WHERE game = 1", (broken,))
+    connection.close()
+    out = tmp_path / "out"
+    assert main(["replay", str(db), "1", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{db} is damaged: game 1: its frames are damaged" in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()

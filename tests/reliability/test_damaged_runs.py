@@ -51,3 +51,18 @@ def test_report_page_names_a_damaged_game(damaged, name, tmp_path):
 def test_report_says_a_config_of_the_wrong_shape_in_one_line(damaged):
     db = damaged("UPDATE run SET value = '[1, 2]' WHERE key = 'config'")
     one_line(run("arena.cli", "report", str(db)), "arena report", str(db))
+
+
+@pytest.mark.parametrize("name", list(BAD_MOVES))
+def test_replay_and_the_served_page_name_a_damaged_game(damaged, name, tmp_path):
+    """`arena replay` ended in a traceback (ValueError, TypeError, AttributeError) and `arena serve`
+    answered 500 with the traceback in its log, where `arena report` said it in one line."""
+    from arena.play.store import StoreError
+    from arena.web.serve import RunView
+
+    db = damaged(BAD_MOVES[name])
+    out = tmp_path / "out"
+    one_line(run("arena.cli", "replay", str(db), "1", "-o", str(out)), "arena replay", f"{db} is damaged: game 1: ")
+    assert not out.exists()
+    with pytest.raises(StoreError, match=f"{db} is damaged: game 1: "):  # (answered 503, in JSON, as a damaged file)
+        RunView(db).game_page(1, "/game/0/1")

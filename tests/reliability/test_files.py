@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
+import subprocess
+import sys
 
 import pytest
 
@@ -255,3 +258,66 @@ def test_bench_refuses_to_replace_a_file_that_is_not_its_own_output(option, tmp_
     done = run("arena.cli", "bench", *(extra if option == "--record" else ["--only", "pure"]), option, str(module))
     one_line(done, "arena bench", f"{module} holds something else than")
     assert module.read_text() == "def helper():\n    return 42\n"
+
+
+HELPER = b"def pick(moves):\n    return moves[0]\n"  # a bot's module, named by no command line
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("referee volcanoes play", "referee.cli", "volcanoes", "play", "RANDOM", "RANDOM", "--replay", "OUT"),
+        ("referee volcanoes view", "referee.cli", "volcanoes", "view", "REPLAY", "-o", "OUT"),
+        ("arena report", "arena.cli", "report", "RUN", "-o", "OUT"),
+        ("arena report", "arena.cli", "report", "RUN", "--json", "OUT"),
+    ],
+)
+def test_an_output_over_a_file_of_another_kind_is_refused(command, arena_run, tmp_path):
+    """`--replay helper.py`, `-o helper.py`: a bot's module that no command line names was replaced
+    by a replay or a page, exit 0."""
+    prog, *argv = command
+    helper, replay = tmp_path / "helper.py", tmp_path / "game.json"
+    helper.write_bytes(HELPER)
+    replay.write_text(json.dumps(a_replay()))
+    bot = tmp_path / "bot.py"
+    bot.write_bytes(BOT_FILE)
+    given = {"OUT": str(helper), "RUN": str(arena_run), "REPLAY": str(replay), "RANDOM": f"python3 {bot}"}
+    one_line(run(*[given.get(word, word) for word in argv]), prog, f"{helper} holds something else than")
+    assert helper.read_bytes() == HELPER
+
+
+def test_replay_writes_no_file_of_its_folder_over_the_database_nor_another_kind(arena_run, tmp_path):
+    """A link in the folder to the run's database: `arena replay` wrote the page through it, and the
+    run was lost (`... is not an arena database`)."""
+    db = tmp_path / "run.sqlite"
+    db.write_bytes(arena_run.read_bytes())
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "index.html").symlink_to(db)
+    one_line(run("arena.cli", "replay", str(db), "1", "-o", str(out)), "arena replay", "is an input")
+    assert db.read_bytes() == arena_run.read_bytes()
+    (out / "index.html").unlink()
+    (out / "record.html").write_bytes(HELPER)
+    one_line(run("arena.cli", "replay", str(db), "1", "-o", str(out)), "arena replay", "holds something else than")
+    assert (out / "record.html").read_bytes() == HELPER
+
+
+def test_replay_to_an_empty_name_or_a_closed_folder_is_one_line(arena_run, tmp_path):
+    """`-o "$UNSET"` wrote into the current folder, over its index.html; a folder closed to the user
+    ended in a traceback."""
+    (tmp_path / "index.html").write_text("my own page")
+    done = run("arena.cli", "replay", str(arena_run), "1", "-o", "", cwd=tmp_path)
+    one_line(done, "arena replay", "-o/--output: is empty")
+    assert (tmp_path / "index.html").read_text() == "my own page"
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o555)
+    as_a_user = []  # (root writes in a folder closed to others: as root, without that power)
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("root writes in a folder closed to others, and setpriv is missing to drop that power")
+        as_a_user = ["setpriv", "--inh-caps=-dac_override", "--bounding-set=-dac_override"]
+    argv = [*as_a_user, sys.executable, "-m", "arena.cli", "replay", str(arena_run), "1", "-o", str(closed)]
+    done = subprocess.run(
+        argv, capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)}
+    )
+    one_line(done, "arena replay", f"cannot write {closed}/")

@@ -13,7 +13,7 @@ from referee.volcanoes.view import render
 
 from referee.platform.limits import FIRST_TURN_MS, STDERR_BYTES_PER_TURN, TURN_MS
 
-from arena.games.base import Game, Milliseconds, Outcome, Player
+from arena.games.base import DamagedGame, Game, Milliseconds, Outcome, Player
 from arena.games.volcanoes.seats import open_seat, turn_ms
 
 PROTOCOL = "volcanoes"
@@ -88,8 +88,11 @@ class VolcanoesGame(Game):
         return replay
 
     def replay_page(self, record: dict) -> str | None:
-        replay = self.replay(record)
-        return render(replay) if replay else None
+        try:
+            replay = self.replay(record)
+            return render(replay) if replay else None
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:  # (moves no game has, fields of no type)
+            raise DamagedGame(str(exc)) from None
 
 
 def _outcome(result: Result) -> Outcome:
