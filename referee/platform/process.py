@@ -128,7 +128,14 @@ def check_command(command: str | Sequence[str], cwd: str | None = None, shown: s
     program = run[0]
     if os.sep not in program:
         if shutil.which(program) is None:
-            raise BotStartError(f"{program}: no such command (not on PATH)")
+            here = Path(cwd or ".", program)
+            if not here.is_file():
+                hint = None
+            elif here.suffix == ".py":
+                hint = f"run the file here by its interpreter ({sys.executable} {program})"
+            else:
+                hint = programs.source_hint(here) or f"the file here is ./{program}"
+            raise BotStartError(f"{program}: no such command (not on PATH)" + (f"; {hint}" if hint else ""))
     else:
         path = Path(cwd or ".", program)
         if not path.exists():
@@ -136,6 +143,9 @@ def check_command(command: str | Sequence[str], cwd: str | None = None, shown: s
         if path.is_dir():
             raise BotStartError(f"{program} is a folder, not a program")
         if not os.access(path, os.X_OK):
+            source = programs.source_hint(path)
+            if source:
+                raise BotStartError(f"{program}: {source}")
             hint = f"run it by its interpreter ({sys.executable} {program}) or " if path.suffix == ".py" else ""
             raise BotStartError(f"{program} is not executable: {hint}make it so (chmod +x {program})")
     _check_starts(run, assignments, cwd, shown)
@@ -227,7 +237,9 @@ def _why_not_started(exc: OSError, program: str, cwd: str | None) -> str:
     path = Path(cwd or ".", program)
     kind = programs.describe(path)
     if exc.errno == errno.ENOEXEC and kind == programs.NOT_A_PROGRAM:
-        return f"it is {kind} ({exc.strerror}): begin it with a #! line naming its interpreter (#!/bin/sh)"
+        return programs.source_hint(path) or (
+            f"it is {kind} ({exc.strerror}): begin it with a #! line naming its interpreter (#!/bin/sh)"
+        )
     if exc.errno == errno.ENOEXEC and kind == programs.MARKED:
         return f"it is {kind} ({exc.strerror}): save it as UTF-8 without a byte order mark"
     if exc.errno == errno.ENOEXEC:

@@ -28,6 +28,24 @@ MARKED = "a script whose #! line follows a byte order mark (as Windows editors s
 _MACH_O = (b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf", b"\xce\xfa\xed\xfe", b"\xcf\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
 
 
+def source_hint(path: str | Path) -> str | None:
+    """What to do with `path` where it is a bot's source rather than a program (`bot.cpp`,
+    `Player.java`: text with no #! line, a suffix other than a script's), else None."""
+    path = Path(path)
+    if path.suffix.lower() in ("", ".py", ".sh") or describe(path) != NOT_A_PROGRAM:
+        return None
+    try:
+        with open(path, "rb") as f:
+            if b"\0" in f.read(4096):  # (a binary file of no known kind)
+                return None
+    except OSError:
+        return None
+    return (
+        f"{path.name} is source code, not a program: build it first, or give it to the arena, which builds a "
+        f"bot's source as CodinGame does (arena match {path} OPPONENT)"
+    )
+
+
 def this_machine() -> str:
     """This machine's processor and system, as `uname` says them: `x86_64 Linux`."""
     return f"{platform.machine() or 'unknown processor'} {platform.system() or 'unknown system'}"

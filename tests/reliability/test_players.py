@@ -42,7 +42,11 @@ def unrunnable(tmp_path):
     windows.write_bytes(b"#!/bin/sh\r\nwhile read line; do echo RANDOM; done\r\n")
     marked = tmp_path / "marked"
     marked.write_bytes(b"\xef\xbb\xbf#!/bin/sh\nwhile read line; do echo RANDOM; done\n")
-    for made in (bare, missing, library, quits, crashes, windows, marked):
+    source = tmp_path / "bot.cpp"  # (a C++ bot's source, given to the referee as if it ran)
+    source.write_text('#include <iostream>\nint main() { std::cout << "RANDOM" << std::endl; }\n')
+    built = tmp_path / "Player.java"
+    built.write_text("class Player { public static void main(String[] a) {} }\n")
+    for made in (bare, missing, library, quits, crashes, windows, marked, built):
         made.chmod(0o755)
     return {
         "not executable": str(script),
@@ -57,6 +61,8 @@ def unrunnable(tmp_path):
         "a module missing": f"{sys.executable} -c 'import no_such_module_anywhere'",
         "Windows line endings": str(windows),
         "a byte order mark": str(marked),
+        "source code": str(source),
+        "source code made executable": str(built),
     }
 
 
@@ -75,6 +81,8 @@ def unrunnable(tmp_path):
         ("a module missing", ["ended before its first input (status 1)", "No module named 'no_such_module_anywhere'"]),
         ("Windows line endings", ["cannot start on this machine", "carriage return", "dos2unix"]),
         ("a byte order mark", ["cannot start on this machine", "follows a byte order mark", "without a byte order"]),
+        ("source code", ["bot.cpp is source code, not a program: build it first", "arena match"]),
+        ("source code made executable", ["Player.java is source code, not a program", "builds a bot's source"]),
     ],
 )
 def test_check_command_says_why_a_program_cannot_run(unrunnable, what, words):
@@ -208,3 +216,14 @@ def test_a_league_refuses_to_add_a_player_that_cannot_play(tmp_path):
     store = members.open_league(db, readonly=True)
     assert store.league_players() == {}
     store.close()
+
+
+def test_a_file_named_alone_is_looked_for_on_path_and_the_file_here_is_named(tmp_path, monkeypatch):
+    """`referee volcanoes play bot.cpp ...` said only "no such command" of a file right there."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bot.cpp").write_text("int main() {}\n")
+    (tmp_path / "bot.py").write_text("print('RANDOM')\n")
+    with pytest.raises(BotStartError, match=r"bot.cpp: no such command \(not on PATH\); bot.cpp is source code"):
+        check_command("bot.cpp")
+    with pytest.raises(BotStartError, match=r"not on PATH\); run the file here by its interpreter \(.* bot.py\)"):
+        check_command("bot.py")
