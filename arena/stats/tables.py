@@ -23,6 +23,11 @@ from arena.stats.ratings import bradley_terry_fit, openskill_ratings
 from arena.stats.units import HeadToHead, game_key, unit_games
 
 ERROR_KINDS = ("timeout", "invalid", "crash")  # a bot that cannot start counts as a crash
+ERROR_NAMES = {
+    "timeout": ("timeout", "timeouts"),
+    "invalid": ("invalid move", "invalid moves"),
+    "crash": ("crash", "crashes"),
+}
 
 
 def seat(game: dict, label: str) -> int | None:
@@ -62,6 +67,7 @@ class PlayerLine:
     losses: int = 0
     points: float = 0.0  # head-to-head points against every opponent in every game, per game
     errors: Counter = field(default_factory=Counter)
+    last_errors: dict = field(default_factory=dict)  # kind -> (the game's id, what its referee said)
     first_turns: list = field(default_factory=list)  # ms of each game's first turn
     later_turns: list = field(default_factory=list)  # ms of every other turn
     versions: set = field(default_factory=set)
@@ -95,7 +101,9 @@ def count_game(lines: dict[str, PlayerLine], game: dict) -> None:
         line.losses += not first
         error = game["errors"][i]
         if error:
-            line.errors["crash" if error not in ERROR_KINDS else error] += 1
+            kind = "crash" if error not in ERROR_KINDS else error
+            line.errors[kind] += 1
+            line.last_errors[kind] = (game.get("id"), game.get("detail") or game.get("reason") or "")
         times = (game.get("times") or [None] * len(ranks))[i] or []
         line.first_turns += times[:1]
         line.later_turns += times[1:]
@@ -213,6 +221,20 @@ def table(rows: list[list[str]], header: list[str]) -> str:
 
 def players_table(games: list[dict], labels: list[str], order: list[str]) -> str:
     return table(*players_rows(games, labels, order))
+
+
+def errors_lines(games: list[dict], labels: list[str]) -> str:
+    """Why each player's games were lost by an error, the last game of each kind with what its
+    referee said (the players' table counts them): "" where none was."""
+    lines = player_lines(games, labels)
+    said = [
+        f"  {label}: {count} {ERROR_NAMES[kind][count > 1]}, the last in game {game}: {detail}"
+        for label in labels
+        for kind, count in lines[label].errors.items()
+        for game, detail in [lines[label].last_errors[kind]]
+    ]
+    head = "Errors (each a lost game; the last of each kind, which `arena replay DB GAME -o FOLDER` shows):"
+    return "\n".join([head, *said]) if said else ""
 
 
 def quantile(ordered: list[float], q: float) -> float:
@@ -486,4 +508,7 @@ def text_report(config: dict, labels: list[str], games: list[dict], failures: li
         "Players (errors score as losses, as on CodinGame; times in ms after the first turn):",
         players_table(games, labels, order),
     ]
+    errors = errors_lines(games, order)
+    if errors:
+        parts += ["", errors]
     return printable("\n".join(parts))

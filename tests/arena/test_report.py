@@ -71,3 +71,17 @@ def test_games_that_repeat_move_for_move_are_named(tmp_path, capsys):
     assert "warning: 4 of the 6 games repeat an earlier game move for move" in capsys.readouterr().out
     assert main(["match", "greedy", "random", "--pairs", "2", "--seed", "1", "--db", str(tmp_path / "g.sqlite")]) == 0
     assert "repeat an earlier game" not in capsys.readouterr().out
+
+
+def test_the_report_says_why_a_player_s_games_were_lost_by_errors(tmp_path, capsys):
+    """It counted timeouts, invalid moves and crashes, and said why nowhere but in the HTML pages."""
+    bot = tmp_path / "fixed.py"
+    bot.write_text(FIXED_BOT)
+    bad = tmp_path / "bad.py"
+    bad.write_text("import sys\nfor line in sys.stdin:\n    print('Z99', flush=True)\n")
+    players = [f"bad={sys.executable} -S {bad}", f"first={sys.executable} -S {bot} 0"]
+    assert main(["match", *players, "--pairs", "1", "--seed", "1", "--db", str(tmp_path / "r.sqlite"), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "Errors (each a lost game; the last of each kind" in out
+    assert "  bad: 2 invalid moves, the last in game 2: " in out and "'Z99' is not a tile name nor RANDOM" in out
+    assert "  first:" not in out
