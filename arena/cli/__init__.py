@@ -23,10 +23,7 @@ from arena.play.cluster import lost_cluster
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    _name_each_command(parser)
-    args, unknown = parser.parse_known_args(argv)
-    if unknown:  # said by the command they were given to (`arena match: unrecognized ...`)
-        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
+    args = parser.parse_args(argv)  # (arguments no command takes are said by the command given them)
     if not hasattr(args, "run"):
         parser.print_help(sys.stderr)
         return 2
@@ -51,13 +48,3 @@ def build_parser() -> argparse.ArgumentParser:
     bundle.register(sub)
     analyse.register(sub)
     return parser
-
-
-def _name_each_command(parser: argparse.ArgumentParser) -> None:
-    """Each command's parser set as the default `command_parser` of its own arguments, the deepest
-    one winning (`arena league add`)."""
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for command in action.choices.values():
-                command.set_defaults(command_parser=command)
-                _name_each_command(command)

@@ -39,12 +39,20 @@ class CommandParser(argparse.ArgumentParser):
     """An argument parser (and, through `add_subparsers`, each of its subcommands' parsers) whose
     mistakes are one line, `PROG: message`, with exit status 2, and whose parsed arguments hold
     `prog`, the prefix of the chosen command's own messages (`report`). Descriptions are shown as
-    written (they are the commands' docstrings, wrapped by hand)."""
+    written (they are the commands' docstrings, wrapped by hand). Arguments no command takes are
+    said by the command they were given to (`referee iqtwist check: unrecognized arguments: ...`),
+    not by the top one, whose help does not list the command's."""
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
         super().__init__(*args, **kwargs)
-        self.set_defaults(prog=self.prog)  # a subcommand's default overrides its parent's
+        self.set_defaults(prog=self.prog, command_parser=self)  # a subcommand's defaults override its parent's
+
+    def parse_args(self, args=None, namespace=None):
+        parsed, unknown = self.parse_known_args(args, namespace)
+        if unknown:
+            parsed.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+        return parsed
 
     def error(self, message: str):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")

@@ -17,7 +17,7 @@ from arena.games.base import Player, RefereeFailure
 from arena.games.cli import CliGame
 from arena.games.relay import RelayGame
 from referee.platform.process import BotStartError, check_command, why_it_ended
-from tests.reliability.commands import run
+from tests.reliability.commands import one_line, run
 
 SCRIPTS = Path(__file__).parent / "scripts"
 PLAYERS = [Player(name, "true", "command", "true", "test") for name in ("a", "b")]
@@ -133,3 +133,17 @@ def test_a_bot_that_ends_mid_game_is_said_to_crash_with_what_it_said(tmp_path):
         "referee.cli", "volcanoes", "play", f"{sys.executable} {bot}", f"{sys.executable} -m bots.volcanoes.random"
     )
     assert "crash: blue exited with code 1: config missing: weights.txt" in done.stdout + done.stderr, done
+
+
+@pytest.mark.parametrize(
+    "module, argv, prog",
+    [
+        ("referee.cli", ["iqtwist", "check", "a7A7", "b6A7"], "referee iqtwist check"),
+        ("referee.cli", ["vikings", "show", "A", "B", "extra"], "referee vikings show"),
+        ("arena.cli", ["match", "greedy", "random", "--zzz"], "arena match"),
+    ],
+)
+def test_an_argument_no_command_takes_is_said_by_the_command_given_it(module, argv, prog):
+    """`referee iqtwist check A B` said `referee: unrecognized arguments: B (see referee --help)`,
+    whose help does not list the command's arguments."""
+    one_line(run(module, *argv), prog, f"unrecognized arguments: {argv[-1]} (see {prog} --help)")
