@@ -115,6 +115,16 @@ def split_command(command: str | Sequence[str]) -> list[str]:
     return args
 
 
+def _unquoted_path(args: Sequence[str], cwd: str | None) -> str:
+    """ "; quote it" where the command's first words, joined by spaces, name a file: a path with
+    spaces given unquoted (`sp dir/my solver.sh` runs `sp`), else ""."""
+    for end in range(len(args), 1, -1):
+        joined = " ".join(args[:end])
+        if Path(cwd or ".", joined).is_file():
+            return f"; the file {joined!r} has spaces in its path: quote it ({shlex.quote(joined)})"
+    return ""
+
+
 def check_command(command: str | Sequence[str], cwd: str | None = None, shown: str | None = None) -> list[str]:
     """The command's argument list, once its program is known to run: found on PATH, or a file
     (relative to `cwd`) that is executable, and the command started here waits for its first input
@@ -135,11 +145,12 @@ def check_command(command: str | Sequence[str], cwd: str | None = None, shown: s
                 hint = f"run the file here by its interpreter ({sys.executable} {program})"
             else:
                 hint = programs.source_hint(here) or f"the file here is ./{program}"
-            raise BotStartError(f"{program}: no such command (not on PATH)" + (f"; {hint}" if hint else ""))
+            hint = f"; {hint}" if hint else _unquoted_path(run, cwd)
+            raise BotStartError(f"{program}: no such command (not on PATH){hint}")
     else:
         path = Path(cwd or ".", program)
         if not path.exists():
-            raise BotStartError(f"{program}: no such file")
+            raise BotStartError(f"{program}: no such file{_unquoted_path(run, cwd)}")
         if path.is_dir():
             raise BotStartError(f"{program} is a folder, not a program")
         if not os.access(path, os.X_OK):
@@ -1148,7 +1159,10 @@ class BotProcess:
             )
         except OSError as exc:
             self.tree.end(None)
-            raise BotStartError(f"cannot start {shlex.join(self.args)!r}: {_start_failure(exc, cwd)}") from exc
+            why = f"{_start_failure(exc, cwd)}{_unquoted_path(self.args, cwd)}"
+            raise BotStartError(
+                f"cannot start {self.args[0]!r} (the program of {shlex.join(self.args)}): {why}"
+            ) from exc
         self._closed = False
         _open.add(self)
         self._stdin_fd = self._proc.stdin.fileno()

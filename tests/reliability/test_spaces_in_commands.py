@@ -5,6 +5,7 @@ for each such player ("invalid": its command, cut at the space, could not start)
 
 from __future__ import annotations
 
+import re
 import shlex
 import shutil
 import sys
@@ -62,3 +63,29 @@ def test_a_plain_command_is_handed_over_as_it_is(tmp_path):
 
     assert split_on_spaces("env CALDERA_SEED=3 python bot.py", tmp_path / "w") == "env CALDERA_SEED=3 python bot.py"
     assert not (tmp_path / "w").exists()
+
+
+def test_a_path_with_spaces_given_unquoted_is_told_to_be_quoted(tmp_path, monkeypatch):
+    """`"sp dir/my solver.sh"` runs `sp`: the judge said `cannot start 'sp dir/my solver.sh': No such
+    file or directory` of a file that is there."""
+    from referee.platform.process import BotProcess, BotStartError, check_command
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sp dir").mkdir()
+    solver = tmp_path / "sp dir" / "my solver.sh"
+    solver.write_text("#!/bin/sh\nread line\n")
+    solver.chmod(0o755)
+    quote = "the file 'sp dir/my solver.sh' has spaces in its path: quote it ('sp dir/my solver.sh')"
+    with pytest.raises(BotStartError) as started:
+        BotProcess("sp dir/my solver.sh")
+    assert (
+        str(started.value)
+        == f"cannot start 'sp' (the program of sp dir/my solver.sh): No such file or directory; {quote}"
+    )
+    for command, said in (
+        ("sp dir/my solver.sh", "sp: no such command (not on PATH)"),
+        ("./sp dir/my solver.sh", "./sp: no such file"),
+    ):
+        with pytest.raises(BotStartError, match=re.escape(f"{said}; the file '{command}'")):
+            check_command(command)
+    check_command("'sp dir/my solver.sh'")  # quoted, it runs
