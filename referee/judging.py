@@ -115,7 +115,7 @@ class Oracle:
         process = self.processes[run]
         if process is None:
             try:
-                process = self.processes[run] = BotProcess(self.commands[run])
+                process = self.processes[run] = BotProcess(self.commands[run], line_ends_at_exit=True)
             except BotStartError as exc:
                 raise OracleError(f"oracle cannot start: {exc}") from None
         try:
@@ -159,7 +159,7 @@ def verdicts(
     try:
         for number, instance in enumerate(instances, start=1):
             if bot is None:
-                bot = BotProcess(command)
+                bot = BotProcess(command, line_ends_at_exit=True)
             read: list[str] = []
             try:
                 answer, seconds = judge.read_answer(puzzle, bot, instance, time_ms / 1000, read)

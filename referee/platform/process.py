@@ -1144,12 +1144,17 @@ class BotProcess:
         seed: int | None = None,
         max_line_bytes: int = MAX_ANSWER_BYTES,
         stderr_keeps_end: bool = False,
+        line_ends_at_exit: bool = False,
     ):
         """`max_line_bytes` and `stderr_keeps_end` are for a process that is no bot: an external
         referee, whose lines (a replay's frame) run to megabytes and whose stderr matters most at its
-        end (the exception it died of); `take_stderr` then gives the last `stderr_bytes_per_turn`."""
+        end (the exception it died of); `take_stderr` then gives the last `stderr_bytes_per_turn`.
+        `line_ends_at_exit`: for a puzzle's solver, whose last line may end where its output does (a
+        solver that writes its answer without a newline and exits), as CodinGame's puzzles take it;
+        a game's bot lives on, and its line without an end is no answer."""
         self.args = split_command(command)
         self._max_line_bytes = max_line_bytes
+        self._line_ends_at_exit = line_ends_at_exit
         if seed is not None:  # the bot's seed for this game, for a bot that takes it (referee/platform/bot_env.py)
             env = dict(os.environ if env is None else env, **{SEED_VARIABLE: str(seed)})
         self.tree = ProcessTree()  # `tree.mechanism` says how its end reaches every process
@@ -1288,6 +1293,10 @@ class BotProcess:
                 if line is not None:
                     return line
                 if self._stdout_closed:
+                    if self._line_ends_at_exit and self._pending:
+                        line = bytes(self._pending).decode("utf-8", "replace")
+                        self._pending.clear()
+                        return line
                     raise BotExited(self._exit_message())
                 left = deadline - time.perf_counter()
                 if left <= 0:

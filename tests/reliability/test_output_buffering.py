@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from arena.builds.build import build
-from referee.platform.process import BotProcess, BotTimeout
+from referee.platform.process import BotExited, BotProcess, BotTimeout
 
 from tests.builds.helpers import needs, write
 
@@ -59,3 +59,20 @@ def test_a_program_that_never_wrote_a_byte_is_told_of_its_output_buffer(tmp_path
         with pytest.raises(BotTimeout) as caught:
             bot.ask(["1"], timeout=1.0)
     assert str(caught.value) == "no answer in time"
+
+
+def test_a_solver_s_last_line_may_end_where_its_output_does_a_bot_s_not(tmp_path):
+    """A puzzle's solver that wrote its answer without a newline and exited was judged a crash
+    ("exited with code 0"), its answer thrown away; CodinGame's puzzles take it. A game's bot that
+    does so still has answered nothing (it lives on in a game; here it exits)."""
+    from tests.reliability.commands import run
+
+    objective = tmp_path / "objective.txt"
+    objective.write_text("N0O1N1N0O0O1N0N3N1Rt Rv\n")
+    solver = write(tmp_path, "solver.py", "import sys\nsys.stdin.readline()\nsys.stdout.write('8547776')\n")
+    done = run("referee.cli", "vikings", "judge", str(objective), f"{sys.executable} {solver}")
+    assert done.returncode == 0 and "solved, 7 moves, optimum 7" in done.stdout, done.stdout + done.stderr
+    bot = write(tmp_path, "bot.py", "import sys\nsys.stdin.readline()\nsys.stdout.write('N12')\n")
+    with BotProcess(f"{sys.executable} {bot}") as player:
+        with pytest.raises(BotExited):
+            player.ask(["1"], timeout=5.0)
