@@ -122,7 +122,9 @@ def render(replay: dict) -> str:
         "analysis": replay.get("analysis"),
         "mistakes": [vars(m) for m in mistakes(replay)] if replay.get("analysis") else [],
     }
-    title = html.escape(f"Volcanoes, seed {replay.get('seed')}: {replay.get('winner')} ({replay.get('reason')})")
+    winner = replay.get("winner")  # (a crash, a timeout: the loser's; "orange (crash)" read as orange's)
+    result = "a draw" if winner == "draw" else f"{winner} wins"
+    title = html.escape(f"Volcanoes, seed {replay.get('seed')}: {result} ({replay.get('reason')})")
     return _PAGE.replace("__TITLE__", title).replace("__DATA__", script_json(data))
 
 

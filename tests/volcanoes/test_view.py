@@ -185,3 +185,11 @@ def test_browser_steps_through_a_replay_whose_stderr_holds_a_script_comment(brow
     browser.find_element(By.ID, "last").click()
     assert browser.find_element(By.ID, "counter").text == f"turn {last_turn} / {last_turn}"
     assert browser.execute_script("return document.querySelectorAll('script').length") == 2
+
+
+def test_the_title_says_who_won_not_who_erred():
+    """The title "orange (crash)" read as orange's crash, where blue had crashed and orange won."""
+    page = render({"seed": 4, "winner": "orange", "reason": "crash", "detail": "blue exited", "turn_log": []})
+    assert "<title>Volcanoes, seed 4: orange wins (crash)</title>" in page
+    page = render({"seed": 4, "winner": "draw", "reason": "max-turns", "detail": "", "turn_log": []})
+    assert "<title>Volcanoes, seed 4: a draw (max-turns)</title>" in page
