@@ -12,9 +12,9 @@ bitboard rules core (`search/bitboard.py`), as `uct` and `mcts` do.
 from __future__ import annotations
 
 if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
-    from bots.volcanoes.launch import play
+    from bots.volcanoes.launch import play_command_line
 
-    play("alphabeta")
+    play_command_line("alphabeta")
     raise SystemExit
 
 import time

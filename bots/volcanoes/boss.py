@@ -5,9 +5,9 @@ RANDOM there; this bot draws the move itself so it always knows what it played).
 from __future__ import annotations
 
 if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
-    from bots.volcanoes.launch import play
+    from bots.volcanoes.launch import play_command_line
 
-    play("boss")
+    play_command_line("boss")
     raise SystemExit
 
 import numpy as np

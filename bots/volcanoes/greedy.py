@@ -5,9 +5,9 @@ connection distance minus its own (ties broken at random). Plays on the bitboard
 from __future__ import annotations
 
 if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
-    from bots.volcanoes.launch import play
+    from bots.volcanoes.launch import play_command_line
 
-    play("greedy")
+    play_command_line("greedy")
     raise SystemExit
 
 import numpy as np

@@ -201,6 +201,20 @@ def can_load_idle() -> bool:
         return False
 
 
+def play_command_line(name: str) -> None:
+    """`python -m bots.volcanoes.NAME`: play registered bot `name` on stdin and stdout. It takes no
+    arguments: one given (`--help`) is refused, where it was ignored and the bot waited for a game."""
+    if sys.argv[1:]:
+        print(
+            f"python -m bots.volcanoes.{name}: it takes no arguments ({' '.join(sys.argv[1:])}): it plays Volcanoes "
+            f"on stdin and stdout, as CodinGame runs a bot (docs/volcanoes.md); its options are the arena's "
+            f"({name}:OPTION=VALUE, which `arena bots` lists)",
+            file=sys.stderr,
+        )
+        sys.exit(2)
+    play(name)
+
+
 def play(name: str, stdin=None, stdout=None, log=None) -> None:
     """Play registered bot `name` on stdin/stdout (real files: the child inherits them), the
     stand-in answering until the bot is ready."""

@@ -17,9 +17,9 @@ players play its one line in every game up to its end (orange's fourth move, tur
 from __future__ import annotations
 
 if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
-    from bots.volcanoes.launch import play
+    from bots.volcanoes.launch import play_command_line
 
-    play("mcts")
+    play_command_line("mcts")
     raise SystemExit
 
 from .base import GameState

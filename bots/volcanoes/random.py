@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
-    from bots.volcanoes.launch import play
+    from bots.volcanoes.launch import play_command_line
 
-    play("random")
+    play_command_line("random")
     raise SystemExit
 
 import numpy as np

@@ -9,9 +9,9 @@ most visited move, a new tree every turn. The tree, playouts and backups run in 
 from __future__ import annotations
 
 if __name__ == "__main__":  # before the imports below, which load numba: answer from the first turn
-    from bots.volcanoes.launch import play
+    from bots.volcanoes.launch import play_command_line
 
-    play("uct")
+    play_command_line("uct")
     raise SystemExit
 
 import time
