@@ -83,6 +83,35 @@ def test_each_check_fails_with_its_reason(challenge, lines, flag, error):
     assert error in checks.error
 
 
+@pytest.mark.parametrize(
+    "lines, flags, solutions",
+    [
+        (["zz"], (False, None, None, None), 0),  # no placement string: nothing else checked
+        (["j3B0j5C0"], (False, None, None, None), 0),  # the challenge's pegs: no pieces to count
+        (["zz", BOOKLET_1_SOLUTION], (False, None, None, None), 1),  # not checked on line 1
+        ([BOOKLET_1_SOLUTION[:28]], (True, False, None, None), 0),
+        ([], (None, None, None, None), 0),  # no line: nothing checked
+        ([BOOKLET_1_SOLUTION] * 2, (True, True, True, True), 1),  # a solution counted once
+    ],
+)
+def test_a_check_not_made_is_neither_passed_nor_failed(lines, flags, solutions):
+    checks = check_answer(parse_state(BOOKLET_1), lines, [BOOKLET_1_SOLUTION])
+    assert (checks.valid, checks.complete, checks.consistent, checks.canonical) == flags
+    assert checks.solutions == solutions
+
+
+def test_checks_not_made_are_null_in_json_and_a_dash_in_the_table(tmp_path, capsys):
+    file = tmp_path / "challenges.txt"
+    file.write_text("j3B0j5C0\n")
+    assert run_cli("iqtwist", "judge", str(file), printing("zz"), "--json") == 1
+    verdict = json.loads(capsys.readouterr().out)
+    flags = [verdict[flag] for flag in ("valid", "complete", "consistent", "canonical", "all_found")]
+    assert flags == [False, None, None, None, False] and verdict["solutions"] == 0
+    assert run_cli("iqtwist", "judge", str(file), printing("zz")) == 1
+    row = capsys.readouterr().out.splitlines()[2]
+    assert row.split()[:7] == ["1", "NO", "-", "-", "-", "NO", "0/1"]
+
+
 def test_the_solver_bot_solves_all_108_recorded_challenges(challenges):
     verdicts = list(judge([row["challenge"] for row in challenges], SOLVER))
     assert len(verdicts) == 108
@@ -126,8 +155,8 @@ def test_cli_judge_prints_a_line_per_challenge_and_a_summary(tmp_path, capsys):
     file.write_text(f"# two challenges\n{BOOKLET_1}\n\n{TWO}\n")
     assert run_cli("iqtwist", "judge", str(file), SOLVER) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith(f"challenge 1 {BOOKLET_1}: solved, 1 line(s), 1 solution(s) in ")
-    assert out[1].startswith(f"challenge 2 {TWO}: solved, 2 line(s), 2 solution(s) in ")
+    assert out[0].startswith(f"challenge 1 {BOOKLET_1}: solved, 1 of 1 solution(s) found in ")
+    assert out[1].startswith(f"challenge 2 {TWO}: solved, 2 of 2 solution(s) found in ")
     assert out[2].split() == "# valid complete consistent canonical all found found ms".split()
     assert out[4].split()[:7] == ["2", "yes", "yes", "yes", "yes", "yes", "2/2"]
     assert out[5].startswith("solved 2 of 2; time per challenge: median ")
