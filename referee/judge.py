@@ -109,7 +109,7 @@ class Judge:
 
     def failure(self, error: BotError, stderr: str, read: list[str]) -> str:
         """Why a solver gave no answer, from its error, its stderr and the lines it did print."""
-        return f"solver {error.reason}: {error}" + last_stderr_line(stderr, "stderr: ")
+        return f"solver {error.reason}: {error}" + last_stderr_line(stderr)
 
     # --- verdicts ------------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from referee.answers import NONE, OracleError
+from referee.answers import NONE, OracleError, last_stderr_line
 from referee.coroutine.rules import START, Board, IllegalTurn, is_solved, parse_answer, play
 from referee.judge import Judge
 from referee.platform.errors import InputFormatError, shorten
@@ -115,9 +115,10 @@ class CoroutineJudge(Judge):
         return replace(expected, puzzle=number, error=failure)
 
     def failure(self, error, stderr: str, read: list[str]) -> str:
-        """Why a solver gave no answer (a timeout, most likely because it read its input to the end)."""
+        """Why a solver gave no answer (a timeout, most likely because it read its input to the end),
+        and its stderr's last line."""
         hint = " (the puzzle is 3 lines and stdin stays open)" if isinstance(error, BotTimeout) else ""
-        return f"solver {error.reason}: {error}{hint}"
+        return f"solver {error.reason}: {error}{hint}" + last_stderr_line(stderr)
 
     def summary(self, verdicts: list[Verdict]) -> str:
         """The line after every verdict."""

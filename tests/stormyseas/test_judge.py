@@ -85,7 +85,7 @@ def test_judge_with_the_solver(cards):
         ("print('hello')", "slide 1 'hello': the piece is a wave 1-8 or a boat letter A-Z"),
         ("import sys; sys.exit(3)", "solver crash: exited with code 3"),
         ("import time; time.sleep(30)", "solver timeout: no answer in time"),
-        ("import sys; sys.stderr.write('lost at sea\\n'); sys.exit(1)", "(stderr: lost at sea)"),
+        ("import sys; sys.stderr.write('lost at sea\\n'); sys.exit(1)", "(last stderr line: lost at sea)"),
     ],
 )
 def test_judge_states_why_a_solver_failed(cards, code, error):
