@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from referee.platform.errors import InputFormatError, UserError
+from referee.platform.errors import InputFormatError, UserError, shorten
 from referee.platform.files import write_atomic
 from referee.vikings import rules, view
 
@@ -27,9 +27,17 @@ def register(commands) -> None:
     show_cmd.set_defaults(run=run_show)
 
 
+def _argument(parse, text: str, name: str):
+    """`parse(text)`; its error names the argument, as both count their characters from 1."""
+    try:
+        return parse(text)
+    except InputFormatError as exc:
+        raise exc.within(f"{name} {shorten(text)}") from None
+
+
 def run_show(args: argparse.Namespace) -> int:
-    board = rules.parse_valid_board(args.board)
-    targets = rules.parse_targets(args.target) if args.target else ()
+    board = _argument(rules.parse_valid_board, args.board, "BOARD")
+    targets = _argument(rules.parse_targets, args.target, "TARGET") if args.target else ()
     missing = [c for c, _ in targets if c not in dict(board.boats)]
     if missing:
         raise InputFormatError(f"target names boat {missing[0]}, which is not on the board")

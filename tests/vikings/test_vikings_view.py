@@ -47,6 +47,10 @@ def test_show_command(run_cli, tmp_path, capsys):
     assert run_cli("vikings", "show", "N0O1N1N0O0O1N0N3N1Rt", "--moves", "850", "--no-color") == 1
     assert "stopped at move 3 (tile 0): no boat on tile 0's edges" in capsys.readouterr().out
     assert run_cli("vikings", "show", "N0O1N1N0O0O1N0N3N1Rz") == 2
-    assert capsys.readouterr().err.strip() == "referee vikings show: character 20: edge must be a letter a-x, not 'z'"
+    says = "referee vikings show: BOARD 'N0O1N1N0O0O1N0N3N1Rz', character 20: edge must be a letter a-x, not 'z'"
+    assert capsys.readouterr().err.strip() == says
+    assert run_cli("vikings", "show", "N0O1N1N0O0O1N0N3N1Rt", "Pv") == 2
+    says = "referee vikings show: TARGET 'Pv', character 1: boat colour must be one of B, G, R, Y, not 'P'"
+    assert capsys.readouterr().err.strip() == says
     assert run_cli("vikings", "show", "N0O1N1N0O0O1N0N3N1Rt", "--svg", str(tmp_path / "no" / "dir.svg")) == 2
     assert "referee vikings show: cannot write" in capsys.readouterr().err
