@@ -44,11 +44,11 @@ def run_show(args: argparse.Namespace) -> int:
     board, error = rules.replay(rules.Objective(board, targets), rules.parse_moves(args.moves))
     color = sys.stdout.isatty() if args.color is None else args.color
     print(view.text(board, targets, color=color))
-    if error:
-        print(f"stopped at {error}")
     if args.svg:
         try:
             write_atomic(args.svg, view.svg(board, targets))
         except OSError as exc:
             raise UserError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
-    return 1 if error else 0
+    if error:  # a user's mistake, said once the board before it is drawn
+        raise UserError(f"stopped at {error}")
+    return 0

@@ -191,10 +191,10 @@ def test_show_steps_through_a_solution_and_writes_svg(card_files, tmp_path, caps
 
 def test_show_stops_at_an_illegal_slide(card_files, capsys):
     one, _ = card_files
-    assert referee("show", str(one), "--solution", "4L2, XD1") == 1
+    assert referee("show", str(one), "--solution", "4L2, XD1") == 2
     captured = capsys.readouterr()
     assert captured.out.count("    1 2 3 4 5 6 7 8 9") == 2
-    assert captured.err.strip() == "slide 2 'XD1' is illegal: boat X would leave the board"
+    assert captured.err == "referee stormyseas show: slide 2 'XD1' is illegal: boat X would leave the board\n"
     assert referee("show", str(one), "--card", "2") == 2
     assert "the file has 1 card(s)" in capsys.readouterr().err
     assert referee("show", str(one), "--solution", "XZ") == 2
