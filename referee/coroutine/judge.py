@@ -6,6 +6,7 @@ for being optimal, and an answer with fewer turns (or as many, with fewer steps)
 
 Protocol: the solver gets the puzzle's 3 lines on stdin and prints one answer line (`A2 B- A2 ...`,
 or `NONE` when it finds no answer); stdin stays open, so a solver reads 3 lines, not to end of input.
+Each puzzle goes to a fresh solver process, and the time limit includes its start-up.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import pytest
 
 import referee.cli
+import referee.puzzle
 from referee.answers import OracleError
 from referee.platform.errors import InputFormatError
 from referee.platform.options import positive_ms
@@ -23,6 +24,14 @@ def test_every_puzzle_judges_with_one_command_shape(game):
     )
     assert (args.file, args.solver, args.time_ms, args.json) == ("puzzles.txt", "python -m solver", 250.0, True)
     assert args.run.__module__ == "referee.judging"  # the one judge runner, for every puzzle
+
+
+@pytest.mark.parametrize("game", PUZZLES)
+def test_a_judge_that_starts_a_solver_for_each_instance_says_its_time_includes_the_start_up(game, capsys):
+    with pytest.raises(SystemExit):
+        referee.cli.main([game, "judge", "--help"])
+    said = "start-up included" in " ".join(capsys.readouterr().out.split())
+    assert said == referee.puzzle.load(game).one_solver_each
 
 
 def test_time_must_be_a_positive_number():
