@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from referee.answers import NONE, OracleError, last_stderr_line
+from referee.answers import NONE, OracleError, counted, last_stderr_line
 from referee.coroutine.rules import START, Board, IllegalTurn, is_solved, parse_answer, play
 from referee.judge import Judge
 from referee.platform.errors import InputFormatError, shorten
@@ -35,7 +35,7 @@ class Verdict:
 
     def describe(self) -> str:
         best = (
-            f"optimum {self.optimal_turns} turns ({self.optimal_steps} steps)"
+            f"optimum {counted(self.optimal_turns, 'turn')} ({counted(self.optimal_steps, 'step')})"
             if self.optimal_turns is not None
             else "no answer exists"
         )
@@ -43,7 +43,8 @@ class Verdict:
         if self.solved:
             verdict = "optimal" if self.optimal else "not optimal"
             return (
-                f"puzzle {self.puzzle}: solved in {self.turns} turns ({self.steps} steps, {self.passes} passes); "
+                f"puzzle {self.puzzle}: solved in {counted(self.turns, 'turn')} ({counted(self.steps, 'step')}, "
+                f"{counted(self.passes, 'pass', 'passes')}); "
                 f"{best}: {verdict}{took}"
             )
         if self.optimal:
@@ -68,7 +69,7 @@ def check_answer(board: Board, line: str) -> tuple[str | None, int, int]:
         steps += turn.direction is not None
         passes += turn.direction is None
     if not is_solved(state):
-        return f"after {len(turns)} turns no token stands on the centre", steps, passes
+        return f"after {counted(len(turns), 'turn')} no token stands on the centre", steps, passes
     return None, steps, passes
 
 
@@ -85,17 +86,21 @@ class CoroutineJudge(Judge):
         if line.strip() == NONE:
             if unsolved.optimal_turns is None:
                 return replace(unsolved, optimal=True)
-            return replace(unsolved, error=f"answered NONE, but the puzzle is solved in {unsolved.optimal_turns} turns")
+            return replace(
+                unsolved, error=f"answered NONE, but the puzzle is solved in {counted(unsolved.optimal_turns, 'turn')}"
+            )
         error, steps, passes = check_answer(board, line)
         if error:
             return replace(unsolved, error=error)
         turns = steps + passes
         if unsolved.optimal_turns is None:
-            raise OracleError(f"it answered NONE, but the solver's answer solves the puzzle in {turns} turns")
+            raise OracleError(
+                f"it answered NONE, but the solver's answer solves the puzzle in {counted(turns, 'turn')}"
+            )
         if (turns, steps) < (unsolved.optimal_turns, unsolved.optimal_steps):
             raise OracleError(
-                f"the solver's answer solves the puzzle in {turns} turns ({steps} steps), the oracle's "
-                f"in {unsolved.optimal_turns} turns ({unsolved.optimal_steps} steps)"
+                f"the solver's answer solves the puzzle in {counted(turns, 'turn')} ({counted(steps, 'step')}), "
+                f"the oracle's in {counted(unsolved.optimal_turns, 'turn')} ({counted(unsolved.optimal_steps, 'step')})"
             )
         optimal = (turns, steps) == (unsolved.optimal_turns, unsolved.optimal_steps)
         return replace(unsolved, solved=True, optimal=optimal, turns=turns, steps=steps, passes=passes)
@@ -125,4 +130,4 @@ class CoroutineJudge(Judge):
         """The line after every verdict."""
         solved = sum(v.solved for v in verdicts)
         optimal = sum(v.optimal for v in verdicts)
-        return f"{len(verdicts)} puzzles: {solved} solved, {optimal} answered optimally"
+        return f"{counted(len(verdicts), 'puzzle')}: {solved} solved, {optimal} answered optimally"

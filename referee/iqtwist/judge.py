@@ -18,7 +18,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from referee.answers import OracleError, last_stderr_line
+from referee.answers import OracleError, counted, last_stderr_line
 from referee.iqtwist.pieces import PIECES, footprint
 from referee.iqtwist.rules import (
     State,
@@ -80,7 +80,7 @@ class Verdict:
     time_ms: float | None  # None when the solver failed to answer
 
     def describe(self) -> str:
-        found = f"{self.expected} solution(s)"
+        found = counted(self.expected, "solution")
         if self.solutions is not None:
             found = f"{self.solutions} of {found} found"
         timing = f" in {self.time_ms:.1f} ms" if self.time_ms is not None else ""
@@ -104,7 +104,7 @@ def check_solution(challenge: State, line: str) -> tuple[str, str] | None:
     state = State(placements, challenge.pegs)
     if not is_solved(state):
         missing = "".join(letter for letter in PIECES if letter not in {p.letter for p in placements})
-        return "complete", f"incomplete: piece(s) {missing} missing"
+        return "complete", f"incomplete: {'piece' if len(missing) == 1 else 'pieces'} {missing} missing"
     placed = {p.letter: p for p in placements}
     for given in challenge.pieces:
         if footprint(*placed[given.letter]).cells != footprint(*given).cells:
@@ -142,7 +142,7 @@ def check_answer(challenge: State, lines: list[str], expected: list[str]) -> Che
     missing = [solution for solution in expected if solution not in seen]
     if missing:
         found = len(expected) - len(missing)
-        checks.fail("all_found", f"found {found} of {len(expected)} solutions; missing {missing[0]}")
+        checks.fail("all_found", f"found {found} of {counted(len(expected), 'solution')}; missing {missing[0]}")
     return checks
 
 
@@ -193,7 +193,7 @@ class IQTwistJudge(Judge):
         if checks.unlisted is not None:
             raise OracleError(
                 f"the solver's solution {checks.unlisted} passes every check and is not in the oracle's "
-                f"{len(expected)} solution(s)"
+                f"{counted(len(expected), 'solution')}"
             )
         return Verdict(
             number,
@@ -216,7 +216,7 @@ class IQTwistJudge(Judge):
 
     def failure(self, error, stderr: str, read: list[str]) -> str:
         """Why a solver gave no answer: its error after the lines it did print, its stderr's last line."""
-        return f"{error.reason} after {len(read)} line(s): {error}" + last_stderr_line(stderr)
+        return f"{error.reason} after {counted(len(read), 'line')}: {error}" + last_stderr_line(stderr)
 
     def summary(self, verdicts: list[Verdict]) -> str:
         """The table after the verdicts: each check per challenge, then the time per challenge."""

@@ -11,6 +11,7 @@ import referee.puzzle
 from referee.answers import OracleError
 from referee.platform.errors import InputFormatError
 from referee.platform.options import positive_ms
+from referee import judge
 from referee.judging import report_verdicts
 from referee.platform.process import BotStartError
 
@@ -111,3 +112,10 @@ def test_bad_input_exits_2_with_one_line(capsys, failure, says):
     assert _report([Verdict(1, None)], raises=failure) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and err.startswith(says), err
+
+
+def test_the_default_judge_says_a_count_of_one_in_the_singular():
+    assert (
+        judge.Verdict(1, True, True, None, 1, 1, 2.0).describe()
+        == "1: solved, 1 step, optimum 1 step, optimal in 2.0 ms"
+    )

@@ -64,7 +64,7 @@ def test_a_right_answer_passes_every_check():
             "valid",
             "invalid with the challenge's pegs: placement 2 b6A5: its filled loop at 6B would cover the peg",
         ),
-        (BOOKLET_1, [BOOKLET_1_SOLUTION[:28]], "complete", "incomplete: piece(s) h missing"),
+        (BOOKLET_1, [BOOKLET_1_SOLUTION[:28]], "complete", "incomplete: piece h missing"),
         (
             BOOKLET_1,
             [BOOKLET_1_SOLUTION.replace("f3C2", "f3C4")],
@@ -144,9 +144,9 @@ def test_a_solver_that_hangs_or_crashes_is_replaced_for_the_next_challenge(tmp_p
     assert chosen[0].startswith("f") and chosen[1].startswith("i7D0")
     verdicts = list(judge(chosen, f"{sys.executable} {script}", time_ms=1500))
     assert [v.solved for v in verdicts] == [False, False, True, False]
-    assert verdicts[0].error == "timeout after 0 line(s): no answer in time"
+    assert verdicts[0].error == "timeout after 0 lines: no answer in time"
     assert verdicts[0].time_ms is None
-    assert verdicts[1].error == "crash after 0 line(s): exited with code 3 (last stderr line: oops)"
+    assert verdicts[1].error == "crash after 0 lines: exited with code 3 (last stderr line: oops)"
     assert verdicts[3].error == "solution 2 repeats solution 1"
 
 
@@ -155,8 +155,8 @@ def test_cli_judge_prints_a_line_per_challenge_and_a_summary(tmp_path, capsys):
     file.write_text(f"# two challenges\n{BOOKLET_1}\n\n{TWO}\n")
     assert run_cli("iqtwist", "judge", str(file), SOLVER) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith(f"challenge 1 {BOOKLET_1}: solved, 1 of 1 solution(s) found in ")
-    assert out[1].startswith(f"challenge 2 {TWO}: solved, 2 of 2 solution(s) found in ")
+    assert out[0].startswith(f"challenge 1 {BOOKLET_1}: solved, 1 of 1 solution found in ")
+    assert out[1].startswith(f"challenge 2 {TWO}: solved, 2 of 2 solutions found in ")
     assert out[2].split() == "# valid complete consistent canonical all found found ms".split()
     assert out[4].split()[:7] == ["2", "yes", "yes", "yes", "yes", "yes", "2/2"]
     assert out[5].startswith("solved 2 of 2; time per challenge: median ")
@@ -169,7 +169,7 @@ def test_cli_judge_json_lines(tmp_path, capsys):
     (line,) = capsys.readouterr().out.splitlines()
     verdict = json.loads(line)
     assert verdict["puzzle"] == 1 and verdict["solved"] is False
-    assert verdict["error"].startswith("crash after 1 line(s)")
+    assert verdict["error"].startswith("crash after 1 line: ")
     fields = "valid complete consistent canonical all_found solutions expected time_ms"
     assert set(fields.split()) <= set(verdict)
 

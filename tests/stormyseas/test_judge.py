@@ -76,7 +76,7 @@ def test_judge_with_the_solver(cards):
     verdict = judge_card(cards["card_3"], SOLVER + " --metric slides")
     assert verdict.solved and verdict.error is None
     assert (verdict.units, verdict.slides, verdict.optimum_units, verdict.optimum_slides) == (19, 8, 19, 8)
-    assert verdict.describe().startswith("card 1: solved in 19 (optimal) unit moves, 8 (optimal) slides (")
+    assert verdict.describe().startswith("card 1: solved in 19 unit moves (optimal), 8 slides (optimal) (")
 
 
 @pytest.mark.parametrize(
