@@ -7,7 +7,7 @@ answers each in turn, flushing every answer: the answer's text, or the puzzle's 
 is not the puzzle's text gets an empty answer line and one line on stderr saying what is wrong and
 where (a one-line instance quoted, shortened, never echoed whole); the solver goes on with the next
 and exits 2 at the end of its input (0 when every instance was one). Input that is not UTF-8 ends it
-with one line and exit status 2.
+with one line saying at which byte, as a judge says it of a file, and exit status 2.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from referee.platform.errors import CommandParser, InputFormatError, reader_gone, shorten
 from referee.platform.commands import interrupted, terminate_as_interrupt
+from referee.judging import _refusal as refusal  # (how a judge says a file is not UTF-8: said alike)
 from referee.puzzle import Puzzle
 
 # report(text, instance, answer, seconds, cpu_seconds) after each answer; `instance` is None for
@@ -50,10 +51,15 @@ _INSTANCE_LINE = re.compile(r"line (\d+)")
 
 
 class _CountingLines:
-    """A text stream's `readline`, counting its lines: which ones were not blank since `mark`."""
+    """A text stream's `readline`, counting its lines: which ones were not blank since `mark`. A
+    stream with bytes beneath (sys.stdin) is decoded here, line by line, so that a byte that is not
+    UTF-8 is a UnicodeDecodeError whose `start` is its place in the whole input (Python's own stdin
+    passes it on as a surrogate escape under a C locale, or places it in its buffer's chunk)."""
 
     def __init__(self, stream):
         self._stream = stream
+        self._bytes = getattr(stream, "buffer", None)
+        self._offset = 0  # the bytes read before the next line
         self.read = 0
         self.not_blank: list[int] = []
 
@@ -61,7 +67,16 @@ class _CountingLines:
         self.not_blank = []
 
     def readline(self) -> str:
-        line = self._stream.readline()
+        if self._bytes is None:
+            line = self._stream.readline()
+        else:
+            raw = self._bytes.readline()
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                start, end = self._offset + exc.start, self._offset + exc.end
+                raise UnicodeDecodeError(exc.encoding, raw, start, end, exc.reason) from None
+            self._offset += len(raw)
         if line:
             self.read += 1
             if line.strip().lstrip("\ufeff"):
@@ -76,8 +91,8 @@ def run(puzzle: Puzzle, solve: Callable, report: Report | None = None, stdin=Non
     try:
         with terminate_as_interrupt():
             return _answer_all(puzzle, solve, report, stdin, stdout)
-    except UnicodeDecodeError:
-        print(f"{puzzle.name} solver: the input is not UTF-8 text", file=sys.stderr)
+    except UnicodeDecodeError as exc:
+        print(f"{puzzle.name} solver: {refusal(exc, 'the input')}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `... | head`: the reader has what it wanted
         return reader_gone()

@@ -19,7 +19,7 @@ import argparse
 import dataclasses
 from dataclasses import dataclass
 
-from referee.answers import NONE, IllegalStep, OracleError, last_stderr_line
+from referee.answers import NONE, IllegalStep, OracleError, counted, last_stderr_line
 from referee.platform.errors import InputFormatError, shorten
 from referee.platform.process import BotError, BotProcess
 
@@ -37,11 +37,11 @@ class Verdict:
     time_ms: float | None
 
     def describe(self) -> str:
-        best = "no solution" if self.optimum is None else f"optimum {self.optimum} steps"
+        best = "no solution" if self.optimum is None else f"optimum {counted(self.optimum, 'step')}"
         took = f" in {self.time_ms:.1f} ms" if self.time_ms is not None else ""
         if self.error is not None:
             return f"{self.puzzle}: FAILED ({best}{took}): {self.error}"
-        answered = "NONE" if self.steps is None else f"{self.steps} steps"
+        answered = "NONE" if self.steps is None else counted(self.steps, "step")
         return f"{self.puzzle}: solved, {answered}, {best}, {'optimal' if self.optimal else 'NOT optimal'}{took}"
 
 
@@ -60,7 +60,7 @@ def replay(puzzle, instance, answer: str) -> tuple[int | None, str | None]:
         except IllegalStep as exc:
             return None, f"step {number}: {exc}"
     if not puzzle.is_solved(instance, state):
-        return None, f"not solved after {len(steps)} steps"
+        return None, f"not solved after {counted(len(steps), 'step')}"
     return len(steps), None
 
 
@@ -109,7 +109,7 @@ class Judge:
 
     def failure(self, error: BotError, stderr: str, read: list[str]) -> str:
         """Why a solver gave no answer, from its error, its stderr and the lines it did print."""
-        return f"solver {error.reason}: {error}" + last_stderr_line(stderr, "stderr: ")
+        return f"solver {error.reason}: {error}" + last_stderr_line(stderr)
 
     # --- verdicts ------------------------------------------------------------------------------
 
@@ -120,12 +120,12 @@ class Judge:
         or where the oracle said there is no solution."""
         time_ms = None if seconds is None else round(1000 * seconds, 3)
         if answer.strip() == NONE:
-            wrong = None if expected is None else f"answered NONE, but a solution of {expected} steps exists"
+            wrong = None if expected is None else f"answered NONE, but a solution of {counted(expected, 'step')} exists"
             return Verdict(number, wrong is None, wrong is None, wrong, None, expected, time_ms)
         steps, error = replay(puzzle, instance, answer)
         if steps is not None and (expected is None or steps < expected):
-            oracle = "answered NONE" if expected is None else f"answered {expected} steps"
-            raise OracleError(f"the solver's answer solves it in {steps} steps; the oracle {oracle}")
+            oracle = "answered NONE" if expected is None else f"answered {counted(expected, 'step')}"
+            raise OracleError(f"the solver's answer solves it in {counted(steps, 'step')}; the oracle {oracle}")
         return Verdict(number, error is None, steps == expected, error, steps, expected, time_ms)
 
     def failed(self, puzzle, number: int, instance, expected, failure: str, read: list[str]):

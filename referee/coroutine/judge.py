@@ -6,13 +6,14 @@ for being optimal, and an answer with fewer turns (or as many, with fewer steps)
 
 Protocol: the solver gets the puzzle's 3 lines on stdin and prints one answer line (`A2 B- A2 ...`,
 or `NONE` when it finds no answer); stdin stays open, so a solver reads 3 lines, not to end of input.
+Each puzzle goes to a fresh solver process, and the time limit includes its start-up.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from referee.answers import NONE, OracleError
+from referee.answers import NONE, OracleError, counted, last_stderr_line
 from referee.coroutine.rules import START, Board, IllegalTurn, is_solved, parse_answer, play
 from referee.judge import Judge
 from referee.platform.errors import InputFormatError, shorten
@@ -34,7 +35,7 @@ class Verdict:
 
     def describe(self) -> str:
         best = (
-            f"optimum {self.optimal_turns} turns ({self.optimal_steps} steps)"
+            f"optimum {counted(self.optimal_turns, 'turn')} ({counted(self.optimal_steps, 'step')})"
             if self.optimal_turns is not None
             else "no answer exists"
         )
@@ -42,7 +43,8 @@ class Verdict:
         if self.solved:
             verdict = "optimal" if self.optimal else "not optimal"
             return (
-                f"puzzle {self.puzzle}: solved in {self.turns} turns ({self.steps} steps, {self.passes} passes); "
+                f"puzzle {self.puzzle}: solved in {counted(self.turns, 'turn')} ({counted(self.steps, 'step')}, "
+                f"{counted(self.passes, 'pass', 'passes')}); "
                 f"{best}: {verdict}{took}"
             )
         if self.optimal:
@@ -67,7 +69,7 @@ def check_answer(board: Board, line: str) -> tuple[str | None, int, int]:
         steps += turn.direction is not None
         passes += turn.direction is None
     if not is_solved(state):
-        return f"after {len(turns)} turns no token stands on the centre", steps, passes
+        return f"after {counted(len(turns), 'turn')} no token stands on the centre", steps, passes
     return None, steps, passes
 
 
@@ -84,17 +86,21 @@ class CoroutineJudge(Judge):
         if line.strip() == NONE:
             if unsolved.optimal_turns is None:
                 return replace(unsolved, optimal=True)
-            return replace(unsolved, error=f"answered NONE, but the puzzle is solved in {unsolved.optimal_turns} turns")
+            return replace(
+                unsolved, error=f"answered NONE, but the puzzle is solved in {counted(unsolved.optimal_turns, 'turn')}"
+            )
         error, steps, passes = check_answer(board, line)
         if error:
             return replace(unsolved, error=error)
         turns = steps + passes
         if unsolved.optimal_turns is None:
-            raise OracleError(f"it answered NONE, but the solver's answer solves the puzzle in {turns} turns")
+            raise OracleError(
+                f"it answered NONE, but the solver's answer solves the puzzle in {counted(turns, 'turn')}"
+            )
         if (turns, steps) < (unsolved.optimal_turns, unsolved.optimal_steps):
             raise OracleError(
-                f"the solver's answer solves the puzzle in {turns} turns ({steps} steps), the oracle's "
-                f"in {unsolved.optimal_turns} turns ({unsolved.optimal_steps} steps)"
+                f"the solver's answer solves the puzzle in {counted(turns, 'turn')} ({counted(steps, 'step')}), "
+                f"the oracle's in {counted(unsolved.optimal_turns, 'turn')} ({counted(unsolved.optimal_steps, 'step')})"
             )
         optimal = (turns, steps) == (unsolved.optimal_turns, unsolved.optimal_steps)
         return replace(unsolved, solved=True, optimal=optimal, turns=turns, steps=steps, passes=passes)
@@ -115,12 +121,13 @@ class CoroutineJudge(Judge):
         return replace(expected, puzzle=number, error=failure)
 
     def failure(self, error, stderr: str, read: list[str]) -> str:
-        """Why a solver gave no answer (a timeout, most likely because it read its input to the end)."""
+        """Why a solver gave no answer (a timeout, most likely because it read its input to the end),
+        and its stderr's last line."""
         hint = " (the puzzle is 3 lines and stdin stays open)" if isinstance(error, BotTimeout) else ""
-        return f"solver {error.reason}: {error}{hint}"
+        return f"solver {error.reason}: {error}{hint}" + last_stderr_line(stderr)
 
     def summary(self, verdicts: list[Verdict]) -> str:
         """The line after every verdict."""
         solved = sum(v.solved for v in verdicts)
         optimal = sum(v.optimal for v in verdicts)
-        return f"{len(verdicts)} puzzles: {solved} solved, {optimal} answered optimally"
+        return f"{counted(len(verdicts), 'puzzle')}: {solved} solved, {optimal} answered optimally"

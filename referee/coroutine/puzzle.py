@@ -15,6 +15,7 @@ class Coroutine(Puzzle):
     item = "puzzle"
     file_help = "puzzles of 3 lines, separated by blank lines"
     default_ms = 1000
+    time_help = ", start-up included"  # (a fresh process for every puzzle)
     instance_lines = 3
     one_solver_each = True  # a solver reads 3 lines and answers once
     judge = CoroutineJudge()

@@ -18,7 +18,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from referee.answers import OracleError, last_stderr_line
+from referee.answers import OracleError, counted, last_stderr_line
 from referee.iqtwist.pieces import PIECES, footprint
 from referee.iqtwist.rules import (
     State,
@@ -34,15 +34,23 @@ from referee.platform.process import BotError, BotProcess
 MAX_ANSWER_LINES = 10_000  # the empty board, the most a challenge can have, has 5992 solutions
 
 
+# The checks of one solution line, in the order they are made: a line failing one is not checked
+# for the others (a line that is no placement string has no pieces to count).
+LINE_CHECKS = ("valid", "complete", "consistent", "canonical")
+
+
 @dataclass
 class Checks:
-    """What the judge found in one answer. Each flag holds for every solution line."""
+    """What the judge found in one answer. Each check of a solution line holds when it held for
+    every line; it fails when it failed for one; else it is None, not made for every line (a line
+    failed an earlier check, or there is no line)."""
 
-    valid: bool = True  # well-formed, pieces only, valid with the challenge's pegs
-    complete: bool = True  # all eight pieces, all 32 cells covered
-    consistent: bool = True  # the challenge's pieces on the same cells
-    canonical: bool = True  # every piece at its lowest valid orientation for its cells
+    valid: bool | None = None  # well-formed, pieces only, valid with the challenge's pegs
+    complete: bool | None = None  # all eight pieces, all 32 cells covered
+    consistent: bool | None = None  # the challenge's pieces on the same cells
+    canonical: bool | None = None  # every piece at its lowest valid orientation for its cells
     all_found: bool = True  # every solution of the challenge, none twice
+    solutions: int = 0  # the lines that pass every check (that are solutions), each counted once
     error: str | None = None  # the first thing wrong
     unlisted: str | None = None  # a line that passes every check but is not an expected solution
 
@@ -62,17 +70,19 @@ class Verdict:
     challenge: str
     solved: bool
     error: str | None
-    valid: bool
-    complete: bool
-    consistent: bool
-    canonical: bool
-    all_found: bool
-    solutions: int  # lines answered
+    valid: bool | None  # None: not checked on every line (see Checks)
+    complete: bool | None
+    consistent: bool | None
+    canonical: bool | None
+    all_found: bool | None  # None: no whole answer to check
+    solutions: int | None  # the answer's lines that are solutions, each once (None: no whole answer)
     expected: int  # solutions the challenge has
     time_ms: float | None  # None when the solver failed to answer
 
     def describe(self) -> str:
-        found = f"{self.solutions} line(s), {self.expected} solution(s)"
+        found = counted(self.expected, "solution")
+        if self.solutions is not None:
+            found = f"{self.solutions} of {found} found"
         timing = f" in {self.time_ms:.1f} ms" if self.time_ms is not None else ""
         if self.solved:
             return f"challenge {self.puzzle} {self.challenge}: solved, {found}{timing}"
@@ -94,7 +104,7 @@ def check_solution(challenge: State, line: str) -> tuple[str, str] | None:
     state = State(placements, challenge.pegs)
     if not is_solved(state):
         missing = "".join(letter for letter in PIECES if letter not in {p.letter for p in placements})
-        return "complete", f"incomplete: piece(s) {missing} missing"
+        return "complete", f"incomplete: {'piece' if len(missing) == 1 else 'pieces'} {missing} missing"
     placed = {p.letter: p for p in placements}
     for given in challenge.pieces:
         if footprint(*placed[given.letter]).cells != footprint(*given).cells:
@@ -112,19 +122,27 @@ def check_answer(challenge: State, lines: list[str], expected: list[str]) -> Che
     checks = Checks()
     seen: dict[str, int] = {}
     listed = {_pieces(solution) for solution in expected}
+    passed = dict.fromkeys(LINE_CHECKS, 0)  # the lines that passed each check
     for number, line in enumerate(lines, start=1):
         problem = check_solution(challenge, line)
+        for flag in LINE_CHECKS if problem is None else LINE_CHECKS[: LINE_CHECKS.index(problem[0])]:
+            passed[flag] += 1
         if problem:
             checks.fail(problem[0], f"solution {number} {line!r}: {problem[1]}")
         elif line in seen:
             checks.fail("all_found", f"solution {number} repeats solution {seen[line]}")
-        elif checks.unlisted is None and _pieces(line) not in listed:
-            checks.unlisted = line
+        else:
+            checks.solutions += 1
+            if checks.unlisted is None and _pieces(line) not in listed:
+                checks.unlisted = line
         seen.setdefault(line, number)
+    for flag in LINE_CHECKS:
+        if lines and passed[flag] == len(lines):
+            setattr(checks, flag, True)
     missing = [solution for solution in expected if solution not in seen]
     if missing:
         found = len(expected) - len(missing)
-        checks.fail("all_found", f"found {found} of {len(expected)} solutions; missing {missing[0]}")
+        checks.fail("all_found", f"found {found} of {counted(len(expected), 'solution')}; missing {missing[0]}")
     return checks
 
 
@@ -133,8 +151,8 @@ def _pieces(line: str) -> tuple[str, ...]:
     return tuple(sorted(line[i : i + 4] for i in range(0, len(line), 4)))
 
 
-def _yes(flag: bool) -> str:
-    return "yes" if flag else "NO"
+def _yes(flag: bool | None) -> str:
+    return "-" if flag is None else "yes" if flag else "NO"
 
 
 class IQTwistJudge(Judge):
@@ -175,7 +193,7 @@ class IQTwistJudge(Judge):
         if checks.unlisted is not None:
             raise OracleError(
                 f"the solver's solution {checks.unlisted} passes every check and is not in the oracle's "
-                f"{len(expected)} solution(s)"
+                f"{counted(len(expected), 'solution')}"
             )
         return Verdict(
             number,
@@ -187,18 +205,18 @@ class IQTwistJudge(Judge):
             checks.consistent,
             checks.canonical,
             checks.all_found,
-            len(lines),
+            checks.solutions,
             len(expected),
             round(1000 * seconds, 3),
         )
 
     def failed(self, puzzle, number: int, challenge, expected: list[str], failure: str, read: list[str]) -> Verdict:
         """The verdict on a solver that gave no (whole) answer."""
-        return Verdict(number, challenge.text, False, failure, *[False] * 5, len(read), len(expected), None)
+        return Verdict(number, challenge.text, False, failure, *[None] * 6, len(expected), None)
 
     def failure(self, error, stderr: str, read: list[str]) -> str:
         """Why a solver gave no answer: its error after the lines it did print, its stderr's last line."""
-        return f"{error.reason} after {len(read)} line(s): {error}" + last_stderr_line(stderr)
+        return f"{error.reason} after {counted(len(read), 'line')}: {error}" + last_stderr_line(stderr)
 
     def summary(self, verdicts: list[Verdict]) -> str:
         """The table after the verdicts: each check per challenge, then the time per challenge."""
@@ -208,9 +226,10 @@ class IQTwistJudge(Judge):
         ]
         for v in verdicts:
             ms = f"{v.time_ms:9.1f}" if v.time_ms is not None else f"{'-':>9}"
+            found = f"{'-' if v.solutions is None else v.solutions}/{v.expected}"
             rows.append(
                 f"{v.puzzle:>4}  {_yes(v.valid):5}  {_yes(v.complete):8}  {_yes(v.consistent):10}  "
-                f"{_yes(v.canonical):9}  {_yes(v.all_found):9}  {f'{v.solutions}/{v.expected}':>9}  {ms}"
+                f"{_yes(v.canonical):9}  {_yes(v.all_found):9}  {found:>9}  {ms}"
             )
         times = [v.time_ms for v in verdicts if v.time_ms is not None]
         solved = sum(v.solved for v in verdicts)

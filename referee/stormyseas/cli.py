@@ -68,7 +68,6 @@ def run_show(args: argparse.Namespace) -> int:
             write_atomic(args.svg, view.svg_frames(card, frames))
         except OSError as exc:
             raise UserError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
-    if error:
-        print(error, file=sys.stderr)
-        return 1
+    if error:  # a user's mistake, said once the frames up to it are drawn
+        raise UserError(error)
     return 0

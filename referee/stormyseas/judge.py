@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass, replace
 
-from referee.answers import NONE, OracleError
+from referee.answers import NONE, OracleError, counted
 from referee.judge import Judge
 from referee.platform.errors import InputFormatError, shorten
 from referee.stormyseas import rules
@@ -50,9 +50,9 @@ class Verdict:
     def describe(self) -> str:
         head = f"card {self.puzzle}: "
         if self.solved:
-            units = _versus(self.units, self.optimum_units)
-            slides = _versus(self.slides, self.optimum_slides)
-            text = head + f"solved in {units} unit moves, {slides} slides"
+            units = _versus(self.units, self.optimum_units, "unit move")
+            slides = _versus(self.slides, self.optimum_slides, "slide")
+            text = head + f"solved in {units}, {slides}"
         elif self.error is None:  # a right NONE
             text = head + f"{NO_SOLUTION}, right: the card has no solution"
         else:
@@ -60,10 +60,10 @@ class Verdict:
         return text + (f" ({self.time_ms} ms)" if self.time_ms is not None else "")
 
 
-def _versus(value: int, optimum: int | None) -> str:
+def _versus(value: int, optimum: int | None, noun: str) -> str:
     if optimum is None:
-        return str(value)
-    return f"{value} (optimal)" if value == optimum else f"{value} (optimum {optimum})"
+        return counted(value, noun)
+    return f"{counted(value, noun)} ({'optimal' if value == optimum else f'optimum {optimum}'})"
 
 
 def replay(card: Card, line: str, *, rotation: bool = False) -> Replay:
@@ -153,7 +153,7 @@ class StormySeasJudge(Judge):
             wrong = (
                 None
                 if best_units is None
-                else f"answered {NO_SOLUTION}, but the card is solved in {best_units} unit moves"
+                else f"answered {NO_SOLUTION}, but the card is solved in {counted(best_units, 'unit move')}"
             )
             return Verdict(number, False, wrong, None, None, best_units, best_slides, time_taken, answer)
         result = replay(card, answer, rotation=self.rotation)
@@ -162,7 +162,7 @@ class StormySeasJudge(Judge):
                 raise OracleError(f"it answered {NO_SOLUTION}, but the solver's answer solves the card")
             if result.units < best_units or result.slides < best_slides:
                 raise OracleError(
-                    f"the solver's answer takes {result.units} unit moves and {result.slides} slides, "
+                    f"the solver's answer takes {counted(result.units, 'unit move')} and {counted(result.slides, 'slide')}, "
                     f"the oracle's fewest are {best_units} and {best_slides}"
                 )
         return Verdict(
@@ -189,7 +189,7 @@ class StormySeasJudge(Judge):
         if solved:
             units = sum(v.units for v in solved)
             slides = sum(v.slides for v in solved)
-            text += f"; on those: {units} unit moves, {slides} slides"
+            text += f"; on those: {counted(units, 'unit move')}, {counted(slides, 'slide')}"
             if all(v.optimum_units is not None for v in solved):
                 optimal = sum(v.units == v.optimum_units for v in solved)
                 optimal_slides = sum(v.slides == v.optimum_slides for v in solved)

@@ -88,8 +88,9 @@ class Slide(NamedTuple):
 
 
 def parse_card(text: str) -> Card:
-    """A card from its 8 lines of 9 characters; InputFormatError says what is wrong and where."""
-    rows = [line.rstrip("\r") for line in text.strip("\n").split("\n")]
+    """A card from its 8 lines of 9 characters; InputFormatError says what is wrong and where. Spaces
+    around a line are no part of it (the one rule of every reader: the solver's, the judge's, show's)."""
+    rows = [line.strip() for line in text.strip("\n").split("\n")]
     rows = [row for row in rows if row.strip()] if len(rows) != ROWS else rows
     if len(rows) != ROWS:
         raise InputFormatError(f"a card has {ROWS} lines, this one has {len(rows)}")
@@ -155,7 +156,7 @@ def parse_cards(text: str) -> list[Card]:
     blocks, current = [], []
     for line in text.splitlines():
         if line.strip():
-            current.append(line.strip())
+            current.append(line)
         elif current:
             blocks.append(current)
             current = []

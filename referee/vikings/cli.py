@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from referee.platform.errors import InputFormatError, UserError
+from referee.platform.errors import InputFormatError, UserError, shorten
 from referee.platform.files import write_atomic
 from referee.vikings import rules, view
 
@@ -27,20 +27,28 @@ def register(commands) -> None:
     show_cmd.set_defaults(run=run_show)
 
 
+def _argument(parse, text: str, name: str):
+    """`parse(text)`; its error names the argument, as both count their characters from 1."""
+    try:
+        return parse(text)
+    except InputFormatError as exc:
+        raise exc.within(f"{name} {shorten(text)}") from None
+
+
 def run_show(args: argparse.Namespace) -> int:
-    board = rules.parse_valid_board(args.board)
-    targets = rules.parse_targets(args.target) if args.target else ()
+    board = _argument(rules.parse_valid_board, args.board, "BOARD")
+    targets = _argument(rules.parse_targets, args.target, "TARGET") if args.target else ()
     missing = [c for c, _ in targets if c not in dict(board.boats)]
     if missing:
         raise InputFormatError(f"target names boat {missing[0]}, which is not on the board")
     board, error = rules.replay(rules.Objective(board, targets), rules.parse_moves(args.moves))
     color = sys.stdout.isatty() if args.color is None else args.color
     print(view.text(board, targets, color=color))
-    if error:
-        print(f"stopped at {error}")
     if args.svg:
         try:
             write_atomic(args.svg, view.svg(board, targets))
         except OSError as exc:
             raise UserError(f"cannot write {args.svg}: {exc.strerror or exc}") from None
-    return 1 if error else 0
+    if error:  # a user's mistake, said once the board before it is drawn
+        raise UserError(f"stopped at {error}")
+    return 0

@@ -15,7 +15,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from referee.answers import NONE, OracleError, last_stderr_line
+from referee.answers import NONE, OracleError, counted, last_stderr_line
 from referee.judge import Judge
 from referee.platform.errors import InputFormatError, shorten
 from referee.vikings import rules
@@ -47,7 +47,7 @@ class Verdict:
             return "no answer"
         if self.answer.strip() == NONE:
             return "NONE"
-        return "not a move string" if self.length is None else f"{self.length} moves"
+        return "not a move string" if self.length is None else counted(self.length, "move")
 
 
 def check_answer(objective: rules.Objective, answer: str, optimum: str | None) -> tuple[bool, int | None, str | None]:
@@ -57,7 +57,7 @@ def check_answer(objective: rules.Objective, answer: str, optimum: str | None) -
     if answer == NONE:
         if optimum is None:
             return True, None, None
-        return False, None, f"answered NONE, but a solution of {len(optimum)} moves exists"
+        return False, None, f"answered NONE, but a solution of {counted(len(optimum), 'move')} exists"
     try:
         moves = rules.parse_moves(answer)
     except InputFormatError as exc:
@@ -67,7 +67,7 @@ def check_answer(objective: rules.Objective, answer: str, optimum: str | None) -
         return False, len(moves), error
     if not rules.is_solved(board, objective.targets):
         missing = " ".join(f"{c}{rules.EDGES[e]}" for c, e in objective.targets if dict(board.boats)[c] != e)
-        return False, len(moves), f"after {len(moves)} moves ({board}) boats are not on target: {missing}"
+        return False, len(moves), f"after {counted(len(moves), 'move')} ({board}) boats are not on target: {missing}"
     return True, len(moves), None
 
 
@@ -93,8 +93,10 @@ class VikingsJudge(Judge):
         solved, length, error = check_answer(objective, answer, optimum)
         best = None if optimum is None else len(optimum)
         if solved and length is not None and (best is None or length < best):
-            oracle = "answered NONE" if best is None else f"answered {best} moves"
-            raise OracleError(f"the solver's answer meets the objective in {length} moves; the oracle {oracle}")
+            oracle = "answered NONE" if best is None else f"answered {counted(best, 'move')}"
+            raise OracleError(
+                f"the solver's answer meets the objective in {counted(length, 'move')}; the oracle {oracle}"
+            )
         optimal = solved and length == best
         return Verdict(number, str(objective), solved, optimal, error, answer, length, best, round(1000 * seconds, 3))
 

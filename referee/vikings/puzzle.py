@@ -20,13 +20,13 @@ class Vikings(Puzzle):
     examples = ("N0O1N1N0O0O1N0N3N1Rt Rv", "N0O1N1N0O0O1N0N3N1Bd Ba", "O1O0O1N1N2N2N3N3N3BuGcRjYk BrGdRcYn")
     malformed = (
         ("N0O1N1N0X0O1N0N3N1Rt Rv", "tile 4"),
-        ("N0O1N1N0O0O1N0N3N1Rt Rz", "character 2"),
+        ("N0O1N1N0O0O1N0N3N1Rt Rz", "character 23"),  # counted from the line's start, as the board's
         ("N0O1N1N0O0O1N0N3N1R# Rv", "character 20"),
     )
 
     def parse_instance(self, text, where=None):
         try:
-            return rules.parse_objective(" ".join(text.split()))
+            return rules.parse_objective(text)
         except InputFormatError as exc:
             raise InputFormatError(str(exc), where) if where else exc from None
 

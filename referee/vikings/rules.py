@@ -21,6 +21,7 @@ order: `O1O0O1N1N2N2N3N3N3BuGcRjYk`. A target is colour-edge pairs in any order:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from referee.platform.errors import InputFormatError
@@ -160,11 +161,12 @@ def format_board(board: Board) -> str:
     return tiles + format_targets(board.boats)
 
 
-def parse_targets(text: str) -> tuple[tuple[str, int], ...]:
-    """Target placements, colour-edge pairs in any order: 1-4 boats, each colour once."""
+def parse_targets(text: str, offset: int = 1) -> tuple[tuple[str, int], ...]:
+    """Target placements, colour-edge pairs in any order: 1-4 boats, each colour once. Positions in
+    messages count from `offset` (the target's first character in its line)."""
     if not text:
         raise InputFormatError("a target names 1-4 boats, got none")
-    pairs = _boat_pairs(text, 1, "a target")
+    pairs = _boat_pairs(text, offset, "a target")
     if len(pairs) > MAX_BOATS:
         raise InputFormatError(f"a target names at most {MAX_BOATS} boats, got {len(pairs)}")
     colours = [c for c, _ in pairs]
@@ -217,12 +219,13 @@ def parse_valid_board(text: str) -> Board:
 
 def parse_objective(line: str) -> Objective:
     """`BOARD TARGET` (whitespace between) as an Objective: a valid board, targets on its boats
-    and on boundary edges."""
-    words = line.split()
+    and on boundary edges. Positions in messages count from the line's first character, for the
+    target as for the board."""
+    words = list(re.finditer(r"\S+", line))
     if len(words) != 2:
         raise InputFormatError(f"an objective is `BOARD TARGET`, got {len(words)} words")
-    board = parse_valid_board(words[0])
-    targets = parse_targets(words[1])
+    board = parse_valid_board(words[0][0])
+    targets = parse_targets(words[1][0], words[1].start() + 1)
     colours = {c for c, _ in board.boats}
     for colour, edge in targets:
         if colour not in colours:

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 import pytest
 
 import referee.cli
+import referee.puzzle
 from referee.answers import OracleError
 from referee.platform.errors import InputFormatError
 from referee.platform.options import positive_ms
+from referee import judge
 from referee.judging import report_verdicts
 from referee.platform.process import BotStartError
 
@@ -23,6 +25,14 @@ def test_every_puzzle_judges_with_one_command_shape(game):
     )
     assert (args.file, args.solver, args.time_ms, args.json) == ("puzzles.txt", "python -m solver", 250.0, True)
     assert args.run.__module__ == "referee.judging"  # the one judge runner, for every puzzle
+
+
+@pytest.mark.parametrize("game", PUZZLES)
+def test_a_judge_that_starts_a_solver_for_each_instance_says_its_time_includes_the_start_up(game, capsys):
+    with pytest.raises(SystemExit):
+        referee.cli.main([game, "judge", "--help"])
+    said = "start-up included" in " ".join(capsys.readouterr().out.split())
+    assert said == referee.puzzle.load(game).one_solver_each
 
 
 def test_time_must_be_a_positive_number():
@@ -102,3 +112,10 @@ def test_bad_input_exits_2_with_one_line(capsys, failure, says):
     assert _report([Verdict(1, None)], raises=failure) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and err.startswith(says), err
+
+
+def test_the_default_judge_says_a_count_of_one_in_the_singular():
+    assert (
+        judge.Verdict(1, True, True, None, 1, 1, 2.0).describe()
+        == "1: solved, 1 step, optimum 1 step, optimal in 2.0 ms"
+    )

@@ -100,6 +100,21 @@ def test_a_judge_refuses_a_file_that_is_not_utf8_in_one_line(puzzle, tmp_path):
 
 
 @pytest.mark.parametrize("puzzle", PUZZLES)
+def test_a_solver_says_where_its_input_is_not_utf8_as_a_judge_does(puzzle):
+    first = contract.load(puzzle).examples[0]
+    done = subprocess.run(
+        [sys.executable, "-m", f"bots.{puzzle}.solver"],
+        input=f"{first}\n".encode() + b"\xff" + first.encode()[1:] + b"\n",
+        capture_output=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert done.returncode == 2 and done.stdout.count(b"\n") >= 1  # the first instance answered
+    byte = len(first.encode()) + 1
+    assert done.stderr.decode() == f"{puzzle} solver: the input is not UTF-8 text (byte {byte})\n"
+
+
+@pytest.mark.parametrize("puzzle", PUZZLES)
 def test_a_solver_says_a_huge_bad_line_is_bad_without_echoing_it(puzzle):
     huge = "x" * 1_000_000
     done = subprocess.run(

@@ -19,6 +19,7 @@ from bots import puzzle_solver
 from referee import puzzle as contract
 from referee.answers import NONE, IllegalStep, OracleError
 from referee.platform.errors import InputFormatError
+from referee.platform.process import BotExited
 
 NAMES = contract.NAMES
 EXAMPLES = [(name, text) for name in NAMES for text in contract.load(name).examples]
@@ -144,6 +145,12 @@ def test_a_solver_that_fails_gets_a_verdict_with_the_reason(name, text):
     puzzle, instance, _, expected = solved(name, text)
     verdict = puzzle.judge.failed(puzzle, 1, instance, expected, "solver crash: exited with code 3", [])
     assert verdict.error and "exited with code 3" in verdict.error
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_judge_says_a_crashed_solvers_stderr_the_same_way(name):
+    failure = contract.load(name).judge.failure(BotExited("exited with code 3"), "starting\nboom\n", [])
+    assert "exited with code 3" in failure and failure.endswith(" (last stderr line: boom)")
 
 
 @pytest.mark.parametrize("name, text, where", MALFORMED)

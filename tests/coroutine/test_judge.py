@@ -10,6 +10,7 @@ import pytest
 
 from bots.coroutine.search import solve
 from referee.answers import NONE, OracleError
+from referee.coroutine.judge import Verdict
 from referee.coroutine.puzzle import PUZZLE
 from referee.coroutine.rules import START, format_answer, is_solved, parse_puzzle, successors
 from referee.judging import judge_one
@@ -166,3 +167,9 @@ def test_judge_command_names_an_oracle_proved_wrong(tmp_path):
         "answer solves the puzzle in 15 turns\n"
     )
     assert run.stdout == ""  # no verdict on the solver: its answer was right
+
+
+def test_a_count_of_one_is_said_in_the_singular():
+    one = Verdict(1, True, True, None, 3, 2, 1, 1, 1, 5.0)
+    assert one.describe() == "puzzle 1: solved in 3 turns (2 steps, 1 pass); optimum 1 turn (1 step): optimal; 5 ms"
+    assert PUZZLE.judge.summary([one]) == "1 puzzle: 1 solved, 1 answered optimally"

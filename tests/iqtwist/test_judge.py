@@ -64,7 +64,7 @@ def test_a_right_answer_passes_every_check():
             "valid",
             "invalid with the challenge's pegs: placement 2 b6A5: its filled loop at 6B would cover the peg",
         ),
-        (BOOKLET_1, [BOOKLET_1_SOLUTION[:28]], "complete", "incomplete: piece(s) h missing"),
+        (BOOKLET_1, [BOOKLET_1_SOLUTION[:28]], "complete", "incomplete: piece h missing"),
         (
             BOOKLET_1,
             [BOOKLET_1_SOLUTION.replace("f3C2", "f3C4")],
@@ -81,6 +81,35 @@ def test_each_check_fails_with_its_reason(challenge, lines, flag, error):
     assert not checks.solved
     assert getattr(checks, flag) is False
     assert error in checks.error
+
+
+@pytest.mark.parametrize(
+    "lines, flags, solutions",
+    [
+        (["zz"], (False, None, None, None), 0),  # no placement string: nothing else checked
+        (["j3B0j5C0"], (False, None, None, None), 0),  # the challenge's pegs: no pieces to count
+        (["zz", BOOKLET_1_SOLUTION], (False, None, None, None), 1),  # not checked on line 1
+        ([BOOKLET_1_SOLUTION[:28]], (True, False, None, None), 0),
+        ([], (None, None, None, None), 0),  # no line: nothing checked
+        ([BOOKLET_1_SOLUTION] * 2, (True, True, True, True), 1),  # a solution counted once
+    ],
+)
+def test_a_check_not_made_is_neither_passed_nor_failed(lines, flags, solutions):
+    checks = check_answer(parse_state(BOOKLET_1), lines, [BOOKLET_1_SOLUTION])
+    assert (checks.valid, checks.complete, checks.consistent, checks.canonical) == flags
+    assert checks.solutions == solutions
+
+
+def test_checks_not_made_are_null_in_json_and_a_dash_in_the_table(tmp_path, capsys):
+    file = tmp_path / "challenges.txt"
+    file.write_text("j3B0j5C0\n")
+    assert run_cli("iqtwist", "judge", str(file), printing("zz"), "--json") == 1
+    verdict = json.loads(capsys.readouterr().out)
+    flags = [verdict[flag] for flag in ("valid", "complete", "consistent", "canonical", "all_found")]
+    assert flags == [False, None, None, None, False] and verdict["solutions"] == 0
+    assert run_cli("iqtwist", "judge", str(file), printing("zz")) == 1
+    row = capsys.readouterr().out.splitlines()[2]
+    assert row.split()[:7] == ["1", "NO", "-", "-", "-", "NO", "0/1"]
 
 
 def test_the_solver_bot_solves_all_108_recorded_challenges(challenges):
@@ -115,9 +144,9 @@ def test_a_solver_that_hangs_or_crashes_is_replaced_for_the_next_challenge(tmp_p
     assert chosen[0].startswith("f") and chosen[1].startswith("i7D0")
     verdicts = list(judge(chosen, f"{sys.executable} {script}", time_ms=1500))
     assert [v.solved for v in verdicts] == [False, False, True, False]
-    assert verdicts[0].error == "timeout after 0 line(s): no answer in time"
+    assert verdicts[0].error == "timeout after 0 lines: no answer in time"
     assert verdicts[0].time_ms is None
-    assert verdicts[1].error == "crash after 0 line(s): exited with code 3 (last stderr line: oops)"
+    assert verdicts[1].error == "crash after 0 lines: exited with code 3 (last stderr line: oops)"
     assert verdicts[3].error == "solution 2 repeats solution 1"
 
 
@@ -126,8 +155,8 @@ def test_cli_judge_prints_a_line_per_challenge_and_a_summary(tmp_path, capsys):
     file.write_text(f"# two challenges\n{BOOKLET_1}\n\n{TWO}\n")
     assert run_cli("iqtwist", "judge", str(file), SOLVER) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith(f"challenge 1 {BOOKLET_1}: solved, 1 line(s), 1 solution(s) in ")
-    assert out[1].startswith(f"challenge 2 {TWO}: solved, 2 line(s), 2 solution(s) in ")
+    assert out[0].startswith(f"challenge 1 {BOOKLET_1}: solved, 1 of 1 solution found in ")
+    assert out[1].startswith(f"challenge 2 {TWO}: solved, 2 of 2 solutions found in ")
     assert out[2].split() == "# valid complete consistent canonical all found found ms".split()
     assert out[4].split()[:7] == ["2", "yes", "yes", "yes", "yes", "yes", "2/2"]
     assert out[5].startswith("solved 2 of 2; time per challenge: median ")
@@ -140,7 +169,7 @@ def test_cli_judge_json_lines(tmp_path, capsys):
     (line,) = capsys.readouterr().out.splitlines()
     verdict = json.loads(line)
     assert verdict["puzzle"] == 1 and verdict["solved"] is False
-    assert verdict["error"].startswith("crash after 1 line(s)")
+    assert verdict["error"].startswith("crash after 1 line: ")
     fields = "valid complete consistent canonical all_found solutions expected time_ms"
     assert set(fields.split()) <= set(verdict)
 

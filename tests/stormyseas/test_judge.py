@@ -76,7 +76,7 @@ def test_judge_with_the_solver(cards):
     verdict = judge_card(cards["card_3"], SOLVER + " --metric slides")
     assert verdict.solved and verdict.error is None
     assert (verdict.units, verdict.slides, verdict.optimum_units, verdict.optimum_slides) == (19, 8, 19, 8)
-    assert verdict.describe().startswith("card 1: solved in 19 (optimal) unit moves, 8 (optimal) slides (")
+    assert verdict.describe().startswith("card 1: solved in 19 unit moves (optimal), 8 slides (optimal) (")
 
 
 @pytest.mark.parametrize(
@@ -85,7 +85,7 @@ def test_judge_with_the_solver(cards):
         ("print('hello')", "slide 1 'hello': the piece is a wave 1-8 or a boat letter A-Z"),
         ("import sys; sys.exit(3)", "solver crash: exited with code 3"),
         ("import time; time.sleep(30)", "solver timeout: no answer in time"),
-        ("import sys; sys.stderr.write('lost at sea\\n'); sys.exit(1)", "(stderr: lost at sea)"),
+        ("import sys; sys.stderr.write('lost at sea\\n'); sys.exit(1)", "(last stderr line: lost at sea)"),
     ],
 )
 def test_judge_states_why_a_solver_failed(cards, code, error):
@@ -191,10 +191,10 @@ def test_show_steps_through_a_solution_and_writes_svg(card_files, tmp_path, caps
 
 def test_show_stops_at_an_illegal_slide(card_files, capsys):
     one, _ = card_files
-    assert referee("show", str(one), "--solution", "4L2, XD1") == 1
+    assert referee("show", str(one), "--solution", "4L2, XD1") == 2
     captured = capsys.readouterr()
     assert captured.out.count("    1 2 3 4 5 6 7 8 9") == 2
-    assert captured.err.strip() == "slide 2 'XD1' is illegal: boat X would leave the board"
+    assert captured.err == "referee stormyseas show: slide 2 'XD1' is illegal: boat X would leave the board\n"
     assert referee("show", str(one), "--card", "2") == 2
     assert "the file has 1 card(s)" in capsys.readouterr().err
     assert referee("show", str(one), "--solution", "XZ") == 2

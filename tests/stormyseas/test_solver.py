@@ -27,6 +27,13 @@ def test_solver_rejects_a_bad_card(solver):
     assert done.stderr.strip() == "stormyseas solver: bad card (card 1 of the input): no red boat 'X'"
 
 
+def test_solver_reads_a_card_with_trailing_spaces_as_the_judge_does(solver, recorded, cards):
+    spaced = "".join(row + "  \n" for row in recorded["cards"]["card_10"]["rows"])
+    done = solver("stormyseas", spaced)
+    assert done.returncode == 0, done.stderr
+    assert judge.replay(cards["card_10"], done.stdout.strip()).solved
+
+
 def test_solver_says_when_there_is_no_solution(solver, recorded):
     rows = "\n".join(recorded["cards"]["card_3"]["rows"])
     bow_up = rows.replace("X", "?").replace("x", "X").replace("?", "x")

@@ -61,6 +61,12 @@ def test_the_readme_example():
         (rules.parse_objective, SEED, "an objective is `BOARD TARGET`, got 1 words"),
         (rules.parse_objective, SEED + " BrGdRcYnBa", "a target names at most 4 boats, got 5"),
         (rules.parse_objective, SEED + " BrBd", "a target names each colour once, got BB"),
+        (rules.parse_objective, "N0O1N1N0O0O1N0N3N1Rt Rz", "character 23: edge must be a letter a-x, not 'z'"),
+        (
+            rules.parse_objective,
+            "N0O1N1N0O0O1N0N3N1Rt \t Pv",
+            "character 24: boat colour must be one of B, G, R, Y, not 'P'",
+        ),
         (rules.parse_objective, "N0O1N1N0O0O1N0N3N1Rt Bv", "target names boat B, which is not on the board"),
         (rules.parse_objective, "N0O1N1N0O0O1N0N3N1Rt Re", "target Re is not on the board's boundary edges"),
     ],

@@ -44,9 +44,15 @@ def test_show_command(run_cli, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "board N0O1N1N0O1O2N1N2N2Rv" in out and "target Rv (met)" in out
     assert ET.parse(image).getroot().tag.endswith("svg")
-    assert run_cli("vikings", "show", "N0O1N1N0O0O1N0N3N1Rt", "--moves", "850", "--no-color") == 1
-    assert "stopped at move 3 (tile 0): no boat on tile 0's edges" in capsys.readouterr().out
+    assert run_cli("vikings", "show", "N0O1N1N0O0O1N0N3N1Rt", "--moves", "850", "--no-color") == 2
+    captured = capsys.readouterr()
+    assert "board N0O1N1N0O0O2N0N3N2Rm" in captured.out  # the board before the illegal move
+    assert captured.err == "referee vikings show: stopped at move 3 (tile 0): no boat on tile 0's edges\n"
     assert run_cli("vikings", "show", "N0O1N1N0O0O1N0N3N1Rz") == 2
-    assert capsys.readouterr().err.strip() == "referee vikings show: character 20: edge must be a letter a-x, not 'z'"
+    says = "referee vikings show: BOARD 'N0O1N1N0O0O1N0N3N1Rz', character 20: edge must be a letter a-x, not 'z'"
+    assert capsys.readouterr().err.strip() == says
+    assert run_cli("vikings", "show", "N0O1N1N0O0O1N0N3N1Rt", "Pv") == 2
+    says = "referee vikings show: TARGET 'Pv', character 1: boat colour must be one of B, G, R, Y, not 'P'"
+    assert capsys.readouterr().err.strip() == says
     assert run_cli("vikings", "show", "N0O1N1N0O0O1N0N3N1Rt", "--svg", str(tmp_path / "no" / "dir.svg")) == 2
     assert "referee vikings show: cannot write" in capsys.readouterr().err
