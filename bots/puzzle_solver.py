@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from referee.platform.errors import CommandParser, InputFormatError, reader_gone, shorten
 from referee.platform.commands import interrupted, terminate_as_interrupt
-from referee.judging import _refusal as refusal  # (how a judge says a file is not UTF-8: said alike)
+from referee.platform.files import not_utf8  # (said as every judge and command says it)
 from referee.puzzle import Puzzle
 
 # report(text, instance, answer, seconds, cpu_seconds) after each answer; `instance` is None for
@@ -92,7 +92,7 @@ def run(puzzle: Puzzle, solve: Callable, report: Report | None = None, stdin=Non
         with terminate_as_interrupt():
             return _answer_all(puzzle, solve, report, stdin, stdout)
     except UnicodeDecodeError as exc:
-        print(f"{puzzle.name} solver: {refusal(exc, 'the input')}", file=sys.stderr)
+        print(f"{puzzle.name} solver: {not_utf8('the input', exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `... | head`: the reader has what it wanted
         return reader_gone()

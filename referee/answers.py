@@ -18,11 +18,6 @@ class OracleError(Exception):
     not the judged solver's fault, so the judge stops with this one line (exit status 2)."""
 
 
-def counted(number: int, noun: str, plural: str = "") -> str:
-    """`1 turn`, `2 turns`: a count and its noun, singular where one (`plural` where not NOUNs)."""
-    return f"{number} {noun if number == 1 else plural or noun + 's'}"
-
-
 def last_stderr_line(stderr: str) -> str:
     """` (last stderr line: ...)` of a failed solver's stderr (200 characters at most), or "": how
     every judge says it, of the judged solver and of the oracle."""

@@ -19,8 +19,8 @@ import argparse
 import dataclasses
 from dataclasses import dataclass
 
-from referee.answers import NONE, IllegalStep, OracleError, counted, last_stderr_line
-from referee.platform.errors import InputFormatError, shorten
+from referee.answers import NONE, IllegalStep, OracleError, last_stderr_line
+from referee.platform.errors import InputFormatError, counted, shorten
 from referee.platform.process import BotError, BotProcess
 
 

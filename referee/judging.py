@@ -26,7 +26,8 @@ from collections.abc import Callable, Iterable, Iterator
 
 from .answers import OracleError, last_stderr_line
 from .judge import Judge
-from .platform.errors import InputFormatError
+from .platform.errors import InputFormatError, counted
+from .platform.files import not_utf8
 from .platform.options import positive_ms
 from .platform.process import BotError, BotProcess, BotStartError
 from .puzzle import Puzzle, default_oracle
@@ -191,7 +192,7 @@ def _refusal(error: Exception, source: str) -> str:
     if isinstance(error, InputFormatError):
         return f"{error}" if str(error).startswith(source) else f"{source}: {error}"  # (a reader may name it)
     if isinstance(error, UnicodeDecodeError):
-        return f"{source} is not UTF-8 text (byte {error.start})"
+        return not_utf8(source, error)
     if isinstance(error, OSError):
         return f"cannot read {source}: {error.strerror or error}"
     if isinstance(error, BotStartError):
@@ -227,5 +228,5 @@ def report_verdicts(
         print(summary(verdicts))
     wrong = sum(verdict.error is not None for verdict in verdicts)
     if wrong:
-        print(f"{prog}: {wrong} of {len(verdicts)} answers wrong", file=sys.stderr)
+        print(f"{prog}: {wrong} of {counted(len(verdicts), 'answer')} wrong", file=sys.stderr)
     return 1 if wrong else 0

@@ -20,6 +20,8 @@ import stat
 import tomllib
 from pathlib import Path
 
+from referee.platform.files import not_utf8
+
 from arena.games.base import Game, GameError
 from arena.games.protocols import DEFAULT_GAME, EXTERNAL, make
 
@@ -50,8 +52,8 @@ def read_config(path: Path) -> dict:
         return {}
     except OSError as exc:
         raise GameError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise GameError(f"{path} is not UTF-8 text") from None
+    except UnicodeDecodeError as exc:
+        raise GameError(not_utf8(path, exc)) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from referee.answers import NONE, OracleError, counted, last_stderr_line
+from referee.answers import NONE, OracleError, last_stderr_line
 from referee.coroutine.rules import START, Board, IllegalTurn, is_solved, parse_answer, play
 from referee.judge import Judge
-from referee.platform.errors import InputFormatError, shorten
+from referee.platform.errors import InputFormatError, counted, shorten
 from referee.platform.process import BotTimeout
 
 

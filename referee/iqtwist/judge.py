@@ -18,7 +18,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from referee.answers import OracleError, counted, last_stderr_line
+from referee.answers import OracleError, last_stderr_line
 from referee.iqtwist.pieces import PIECES, footprint
 from referee.iqtwist.rules import (
     State,
@@ -28,7 +28,7 @@ from referee.iqtwist.rules import (
     validity_problem,
 )
 from referee.judge import Judge
-from referee.platform.errors import InputFormatError
+from referee.platform.errors import InputFormatError, counted
 from referee.platform.process import BotError, BotProcess
 
 MAX_ANSWER_LINES = 10_000  # the empty board, the most a challenge can have, has 5992 solutions

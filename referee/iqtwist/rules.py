@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from referee.platform.errors import InputFormatError
+from referee.platform.errors import InputFormatError, counted
 from referee.iqtwist.pieces import (
     COLOUR_NAMES,
     COLUMNS,
@@ -124,7 +124,7 @@ def placement_string_problem(text: str) -> str | None:
             hue = colour(letter)
             pegs_seen[hue] += 1
             if pegs_seen[hue] > PEG_LIMITS[hue]:
-                return f"{where} {chunk!r}: more than {PEG_LIMITS[hue]} {COLOUR_NAMES[hue]} peg(s)"
+                return f"{where} {chunk!r}: more than {counted(PEG_LIMITS[hue], COLOUR_NAMES[hue] + ' peg')}"
     return None
 
 

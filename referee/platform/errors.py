@@ -30,6 +30,11 @@ class InputFormatError(UserError, ValueError):
         return InputFormatError(self.what, f"{where}, {self.where}" if self.where else where)
 
 
+def counted(number: int, noun: str, plural: str = "") -> str:
+    """`1 turn`, `2 turns`: a count and its noun, singular where one (`plural` where not NOUNs)."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
 def shorten(text: str, limit: int = 60) -> str:
     """`text` quoted for a message, cut to about `limit` characters (input can be megabytes)."""
     return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text):,} characters)"

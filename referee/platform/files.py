@@ -27,6 +27,11 @@ from .process import module_file, run_folder
 _DESCRIPTOR = re.compile(r"/dev/fd/|/proc/[^/]+/fd/")
 
 
+def not_utf8(source: str | os.PathLike, error: UnicodeDecodeError) -> str:
+    """How every command says that `source` (a file, "the input") is not UTF-8 text, and where."""
+    return f"{source} is not UTF-8 text (byte {error.start})"
+
+
 def read_text(path: str | os.PathLike, kind: str = "") -> str:
     """The text of the UTF-8 file `path` (less a byte order mark, which some editors begin a file
     with); where it cannot be read, a UserError saying why in one line, of the file of `kind` (a
@@ -38,7 +43,7 @@ def read_text(path: str | os.PathLike, kind: str = "") -> str:
     except UnicodeDecodeError as exc:
         if kind:
             raise UserError(f"{path} is not a {kind} file (not UTF-8 text: byte {exc.start})") from None
-        raise UserError(f"{path} is not UTF-8 text (byte {exc.start})") from None
+        raise UserError(not_utf8(path, exc)) from None
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes, encoding: str = "utf-8") -> None:

@@ -7,7 +7,7 @@ import argparse
 import sys
 import time
 
-from referee.platform.errors import UserError
+from referee.platform.errors import UserError, counted
 from referee.platform.files import read_text, refuse_overwriting, write_atomic
 from referee.platform.options import MAX_SECONDS, count, number
 from referee.stormyseas import rules, view
@@ -40,7 +40,7 @@ def run_show(args: argparse.Namespace) -> int:
         refuse_overwriting(args.svg, args.file)
     cards = _read_cards(args.file)
     if not 1 <= args.card <= len(cards):
-        raise UserError(f"--card {args.card}: the file has {len(cards)} card(s)")
+        raise UserError(f"--card {args.card}: the file has {counted(len(cards), 'card')}")
     card = cards[args.card - 1]
     slides = rules.parse_solution(args.solution, rotation=args.rotation) if args.solution else []
     frames = [(card.start, "start")]

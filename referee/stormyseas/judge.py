@@ -16,9 +16,9 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass, replace
 
-from referee.answers import NONE, OracleError, counted
+from referee.answers import NONE, OracleError
 from referee.judge import Judge
-from referee.platform.errors import InputFormatError, shorten
+from referee.platform.errors import InputFormatError, counted, shorten
 from referee.stormyseas import rules
 from referee.stormyseas.rules import METRICS, Card
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from referee.answers import NONE, OracleError, counted, last_stderr_line
+from referee.answers import NONE, OracleError, last_stderr_line
 from referee.judge import Judge
-from referee.platform.errors import InputFormatError, shorten
+from referee.platform.errors import InputFormatError, counted, shorten
 from referee.vikings import rules
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from referee.platform.errors import InputFormatError
+from referee.platform.errors import InputFormatError, counted
 
 EDGES = "abcdefghijklmnopqrstuvwx"
 COLOURS = "BGRY"
@@ -223,7 +223,7 @@ def parse_objective(line: str) -> Objective:
     target as for the board."""
     words = list(re.finditer(r"\S+", line))
     if len(words) != 2:
-        raise InputFormatError(f"an objective is `BOARD TARGET`, got {len(words)} words")
+        raise InputFormatError(f"an objective is `BOARD TARGET`, got {counted(len(words), 'word')}")
     board = parse_valid_board(words[0][0])
     targets = parse_targets(words[1][0], words[1].start() + 1)
     colours = {c for c, _ in board.boats}

@@ -196,7 +196,7 @@ def test_show_stops_at_an_illegal_slide(card_files, capsys):
     assert captured.out.count("    1 2 3 4 5 6 7 8 9") == 2
     assert captured.err == "referee stormyseas show: slide 2 'XD1' is illegal: boat X would leave the board\n"
     assert referee("show", str(one), "--card", "2") == 2
-    assert "the file has 1 card(s)" in capsys.readouterr().err
+    assert capsys.readouterr().err.endswith("the file has 1 card\n")
     assert referee("show", str(one), "--solution", "XZ") == 2
 
 

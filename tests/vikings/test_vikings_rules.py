@@ -58,7 +58,7 @@ def test_the_readme_example():
         (rules.parse_board, "O1O0O1N1N2N2N3N3O3Bu", "a board has exactly 6 N and 3 O tiles, this one has 5 N"),
         (rules.parse_board, "O1O0O1N1N2N2N3N3N3GuBc", "boats must be distinct colours in B, G, R, Y order, got GB"),
         (rules.parse_board, "O1O0O1N1N2N2N3N3N3BuGcRjYkBa", "at most 4 boats, got 5"),
-        (rules.parse_objective, SEED, "an objective is `BOARD TARGET`, got 1 words"),
+        (rules.parse_objective, SEED, "an objective is `BOARD TARGET`, got 1 word"),
         (rules.parse_objective, SEED + " BrGdRcYnBa", "a target names at most 4 boats, got 5"),
         (rules.parse_objective, SEED + " BrBd", "a target names each colour once, got BB"),
         (rules.parse_objective, "N0O1N1N0O0O1N0N3N1Rt Rz", "character 23: edge must be a letter a-x, not 'z'"),
