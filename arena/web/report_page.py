@@ -242,7 +242,7 @@ def _write_pages(config, labels, games, out: Path, folder: Path, failures, frame
             continue
         try:
             page = game.replay_page(g) or (record_page.render(g, config) if kept is not None else None)
-        except (DamagedGame, ValueError, TypeError, KeyError, AttributeError) as exc:  # (fields of no type)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:  # (DamagedGame, or fields of no type)
             raise DamagedGame(f"game {g.get('id')}: {exc}") from None
         if page:
             write_atomic(folder / name, page)

@@ -116,8 +116,8 @@ def split_command(command: str | Sequence[str]) -> list[str]:
 
 
 def _unquoted_path(args: Sequence[str], cwd: str | None) -> str:
-    """ "; quote it" where the command's first words, joined by spaces, name a file: a path with
-    spaces given unquoted (`sp dir/my solver.sh` runs `sp`), else ""."""
+    """A message's end telling to quote the path where the command's first words, joined by spaces,
+    name a file: a path with spaces given unquoted (`sp dir/my solver.sh` runs `sp`); else ""."""
     for end in range(len(args), 1, -1):
         joined = " ".join(args[:end])
         if Path(cwd or ".", joined).is_file():
