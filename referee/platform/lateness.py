@@ -50,9 +50,10 @@ def cpu_times_of(pid: int) -> tuple[float, float] | None:
 
 
 def waits_on_a_pipe(pid: int) -> bool:
-    """Whether a thread of process `pid`, or of a process it started, sleeps reading a pipe (False
-    where the system does not say): a bot that timed out so waits for input, its answer unwritten."""
-    todo, seen = [pid], set()
+    """Whether a thread of process `pid`, or of a process it started, sleeps reading a pipe and none
+    runs (False where the system does not say): a bot that timed out so waits for input, its answer
+    unwritten; one whose reading thread waits while another thinks does not."""
+    reading, todo, seen = False, [pid], set()
     while todo:
         process = todo.pop()
         if process in seen:
@@ -64,11 +65,13 @@ def waits_on_a_pipe(pid: int) -> bool:
             continue
         for task in tasks:
             try:
+                with open(f"/proc/{process}/task/{task}/stat") as stat:
+                    if stat.read().rsplit(")", 1)[1].split()[0] == "R":  # (running, or ready to)
+                        return False
                 with open(f"/proc/{process}/task/{task}/wchan") as wchan:
-                    if wchan.read().strip() in PIPE_READS:
-                        return True
+                    reading |= wchan.read().strip() in PIPE_READS
                 with open(f"/proc/{process}/task/{task}/children") as children:
                     todo += [int(child) for child in children.read().split()]
-            except (OSError, ValueError):
+            except (OSError, ValueError, IndexError):
                 continue
-    return False
+    return reading

@@ -52,6 +52,7 @@ WARM_UP_SECONDS = 600  # for a bot's warm-up command: compiling numba kernels on
 # system could not load (and of a shell whose command is not found).
 START_CHECK_S = 0.25
 LOAD_FAILED = 127
+LOADER_FAILED = "error while loading shared libraries"  # what the loader says of a library not here
 RUN_STDERR_BYTES = 16384  # the end of the stderr kept of a check or a warm-up: the error is there
 STDERR_CUT = "more bytes of stderr not kept"  # the end of a turn's stderr cut at its bound
 TAIL_BYTES = 1024  # the end of all a bot wrote on stderr, kept for its last line (`last_stderr_line`)
@@ -196,7 +197,7 @@ def _check_starts(run: list[str], assignments: dict[str, str], cwd: str | None, 
     if code is None:
         return
     lines = said.strip().splitlines()
-    if code == LOAD_FAILED:
+    if code == LOAD_FAILED and LOADER_FAILED in said:  # (a script's missing command exits 127 too: its own)
         raise BotStartError(
             f"{run[0]} cannot start on this machine ({programs.this_machine()}): it exited at once with status "
             f"{LOAD_FAILED}, that of a program whose libraries or commands are not here: "
@@ -248,8 +249,9 @@ def _why_not_started(exc: OSError, program: str, cwd: str | None) -> str:
     path = Path(cwd or ".", program)
     kind = programs.describe(path)
     if exc.errno == errno.ENOEXEC and kind == programs.NOT_A_PROGRAM:
+        interpreter = "#!/usr/bin/env python3" if path.suffix == ".py" else "#!/bin/sh"
         return programs.source_hint(path) or (
-            f"it is {kind} ({exc.strerror}): begin it with a #! line naming its interpreter (#!/bin/sh)"
+            f"it is {kind} ({exc.strerror}): begin it with a #! line naming its interpreter ({interpreter})"
         )
     if exc.errno == errno.ENOEXEC and kind == programs.MARKED:
         return f"it is {kind} ({exc.strerror}): save it as UTF-8 without a byte order mark"

@@ -55,10 +55,20 @@ def test_a_program_that_never_wrote_a_byte_is_told_of_its_output_buffer(tmp_path
     with BotProcess(f"stdbuf -oL {program}") as bot:  # as the message says
         assert bot.ask(["1"], timeout=5.0)[0] == "2"
     slow = write(tmp_path, "slow.py", "import time\ntime.sleep(30)\n")  # a bot that thinks too long is not told so
-    with BotProcess(f"{sys.executable} {slow}") as bot:
-        with pytest.raises(BotTimeout) as caught:
-            bot.ask(["1"], timeout=1.0)
-    assert str(caught.value) == "no answer in time"
+    threaded = write(tmp_path, "threaded.py", THINKS_WHILE_A_THREAD_READS)  # nor one whose thread reads meanwhile
+    for thinker in (slow, threaded):
+        with BotProcess(f"{sys.executable} {thinker}") as bot:
+            with pytest.raises(BotTimeout) as caught:
+                bot.ask(["1"], timeout=1.0)
+        assert str(caught.value) == "no answer in time"
+
+
+THINKS_WHILE_A_THREAD_READS = """import sys, threading, time
+threading.Thread(target=sys.stdin.read, daemon=True).start()
+start = time.time()
+while time.time() - start < 30:
+    pass
+"""
 
 
 def test_a_solver_s_last_line_may_end_where_its_output_does_a_bot_s_not(tmp_path):

@@ -46,7 +46,11 @@ def unrunnable(tmp_path):
     source.write_text('#include <iostream>\nint main() { std::cout << "RANDOM" << std::endl; }\n')
     built = tmp_path / "Player.java"
     built.write_text("class Player { public static void main(String[] a) {} }\n")
-    for made in (bare, missing, library, quits, crashes, windows, marked, built):
+    runs_missing = tmp_path / "runs"  # (a script whose command is not here: status 127, as a loader's)
+    runs_missing.write_text("#!/bin/sh\n./no_such_bot_binary\n")
+    bare_python = tmp_path / "bare.py"
+    bare_python.write_text("print('RANDOM')\n")  # no #! line
+    for made in (bare, missing, library, quits, crashes, windows, marked, built, runs_missing, bare_python):
         made.chmod(0o755)
     return {
         "not executable": str(script),
@@ -63,6 +67,8 @@ def unrunnable(tmp_path):
         "a byte order mark": str(marked),
         "source code": str(source),
         "source code made executable": str(built),
+        "a command of the script missing": str(runs_missing),
+        "no #! line in Python": str(bare_python),
     }
 
 
@@ -83,12 +89,16 @@ def unrunnable(tmp_path):
         ("a byte order mark", ["cannot start on this machine", "follows a byte order mark", "without a byte order"]),
         ("source code", ["bot.cpp is source code, not a program: build it first", "arena match"]),
         ("source code made executable", ["Player.java is source code, not a program", "builds a bot's source"]),
+        ("a command of the script missing", ["ended before its first input (status 127)", "no_such_bot_binary"]),
+        ("no #! line in Python", ["no #! line", "(#!/usr/bin/env python3)"]),
     ],
 )
 def test_check_command_says_why_a_program_cannot_run(unrunnable, what, words):
     with pytest.raises(BotStartError) as error:
         check_command(unrunnable[what])
-    assert all(word in str(error.value) for word in words)
+    assert all(word in str(error.value) for word in words), str(error.value)
+    if what == "a command of the script missing":  # (the script started: its command is missing, not it)
+        assert "cannot start on this machine" not in str(error.value)
 
 
 def test_check_command_takes_a_program_on_path_and_refuses_a_missing_one():
