@@ -29,7 +29,7 @@ from referee.iqtwist.rules import (
 )
 from referee.judge import Judge
 from referee.platform.errors import InputFormatError, counted
-from referee.platform.process import BotError, BotProcess
+from referee.platform.process import BotError, BotExited, BotProcess
 
 MAX_ANSWER_LINES = 10_000  # the empty board, the most a challenge can have, has 5992 solutions
 
@@ -174,7 +174,8 @@ class IQTwistJudge(Judge):
 
     def read_answer(self, puzzle, bot: BotProcess, challenge, timeout: float, lines: list[str]) -> tuple[str, float]:
         """Send one challenge and append the lines up to the empty line to `lines`: (the answer's text,
-        the seconds taken)."""
+        the seconds taken). The end of the solver's output ends its last answer too (a solver that
+        printed its lines and exited, as a CodinGame puzzle's may)."""
         start = time.perf_counter()
         deadline = start + timeout
         line, _ = bot.ask([challenge.text], timeout)
@@ -182,7 +183,12 @@ class IQTwistJudge(Judge):
             if len(lines) == MAX_ANSWER_LINES:
                 raise BotError(f"more than {MAX_ANSWER_LINES} solution lines")
             lines.append(line.strip())
-            line = bot.read_line(deadline - time.perf_counter())
+            try:
+                line = bot.read_line(deadline - time.perf_counter())
+            except BotExited:
+                if bot.exit_code(wait=1.0) == 0:
+                    break
+                raise
         return "\n".join(lines), time.perf_counter() - start
 
     def verdict(self, puzzle, number: int, challenge, expected: list[str], answer: str, seconds: float) -> Verdict:

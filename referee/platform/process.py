@@ -1232,9 +1232,13 @@ class BotProcess:
         """Whether the bot's process has not exited."""
         return self._proc.poll() is None
 
-    def exit_code(self) -> int | None:
-        """The bot's exit status (negative: the signal that ended it), or None while it runs."""
-        return self._proc.poll()
+    def exit_code(self, wait: float = 0.0) -> int | None:
+        """The bot's exit status (negative: the signal that ended it), or None while it runs (after
+        `wait` seconds at most: a process that closed its output is most often exiting)."""
+        try:
+            return self._proc.wait(timeout=wait) if wait > 0 else self._proc.poll()
+        except subprocess.TimeoutExpired:
+            return None
 
     def cpu_times(self) -> tuple[float, float]:
         """(seconds run on a processor, seconds waited for one) of the bot since it started: all its

@@ -169,7 +169,7 @@ def test_cli_judge_json_lines(tmp_path, capsys):
     (line,) = capsys.readouterr().out.splitlines()
     verdict = json.loads(line)
     assert verdict["puzzle"] == 1 and verdict["solved"] is False
-    assert verdict["error"].startswith("crash after 1 line: ")
+    assert verdict["error"].startswith("solution 1 'junk': not a placement string")  # (its output ended its answer)
     fields = "valid complete consistent canonical all_found solutions expected time_ms"
     assert set(fields.split()) <= set(verdict)
 
@@ -234,3 +234,14 @@ def test_the_oracles_solutions_are_checked_and_one_it_missed_proves_it_wrong():
         list(judge([TWO], SOLVER, oracle=printing(TWO_SOLUTIONS[0], TWO_SOLUTIONS[0])))
     with pytest.raises(OracleError, match="its solution 1 'a7A7b6A5c1A3d2A6e2C3f3C2g4A7h6D0i1A0': has the peg"):
         list(judge([TWO], SOLVER, oracle=printing(TWO_SOLUTIONS[1] + "i1A0")))
+
+
+def test_a_solver_that_prints_its_lines_and_exits_ends_its_answer_so(tmp_path):
+    """Its last answer's closing empty line left out, exit 0: judged a crash ("exited with code 0")."""
+    solver = tmp_path / "once.py"
+    solver.write_text("import sys\nsys.stdin.readline()\nprint('a7B1b2C4c1B2d4C4e1C3f4A0g6A1h1A0')\n")
+    [verdict] = list(judge(["j3B0j5C0"], f"{sys.executable} {solver}", time_ms=5000))
+    assert verdict.solved and verdict.error is None
+    solver.write_text("import sys\nsys.stdin.readline()\nprint('a7B1b2C4c1B2d4C4e1C3f4A0g6A1h1A0')\nsys.exit(3)\n")
+    [verdict] = list(judge(["j3B0j5C0"], f"{sys.executable} {solver}", time_ms=5000))
+    assert not verdict.solved and verdict.error == "crash after 1 line: exited with code 3"
