@@ -55,6 +55,11 @@ def register(sub) -> None:
     )
     for name, value, what in SPRT_BOUNDS:
         p.add_argument(f"--{name}", type=number(float), help=f"{what} (default {value:g})")
+    p.epilog = (  # (for a script or a CI job: runs.SPRT_STATUS)
+        f"Exit status: {runs.SPRT_STATUS['H1']} when it accepts H1 (NEW is better), {runs.SPRT_STATUS['H0']} when "
+        f"it accepts H0,\n{runs.SPRT_STATUS[None]} when its units run out undecided; 2 for a mistake on the "
+        "command line, 130 when interrupted."
+    )
     _tune_parser(sub)
 
 

@@ -59,7 +59,7 @@ def given(text: str) -> str:
     """An argparse type: a file's or a command's name, not empty. `--compare "$BASELINE"` with the
     variable unset in a CI script was taken for no --compare at all, and passed with nothing compared."""
     if not text.strip():
-        raise argparse.ArgumentTypeError("is empty: give a value (or leave the option out)")
+        raise argparse.ArgumentTypeError("is empty: give a value")
     return text
 
 

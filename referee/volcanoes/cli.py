@@ -17,7 +17,7 @@ from ..platform.files import (
     refuse_replacing_another_kind,
     write_atomic,
 )
-from ..platform.options import count, positive_ms
+from ..platform.options import count, given, positive_ms
 from ..platform.process import BotError, BotProcess, check_command, warm_up
 from . import community, rules
 from ..platform.limits import FIRST_TURN_MS, GRACE_MS, OVERRUNS_ALLOWED, TURN_MS
@@ -59,7 +59,9 @@ def register(groups) -> None:
     play.set_defaults(run=run_play)
     view = commands.add_parser("view", help="write a replay as a self-contained HTML page")
     view.add_argument("replay", metavar="REPLAY", help="a replay file written by `play --replay`")
-    view.add_argument("-o", "--output", metavar="HTML", help="the page to write (default: REPLAY with .html)")
+    view.add_argument(
+        "-o", "--output", type=given, metavar="HTML", help="the page to write (default: REPLAY with .html)"
+    )
     view.set_defaults(run=run_view)
     community.register(parser, commands)  # -p1 CMD -p2 CMD (brutaltester's), psyleague
 

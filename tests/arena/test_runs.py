@@ -319,6 +319,9 @@ def test_an_sprt_s_exit_status_is_what_it_decided(tmp_path, capsys, players, pai
     assert main([*argv, "--workers", "1", "--db", db, *CALM]) == status
     assert said in capsys.readouterr().out
     assert main(["sprt", "--resume", "--db", db, "--quiet"]) == status
+    with pytest.raises(SystemExit):
+        main(["sprt", "--help"])
+    assert f"{status} when it" in capsys.readouterr().out.replace("\n", " ")  # (its help says so too)
     assert main(["report", db, "--json", str(tmp_path / "r.json")]) == 0
     test = json.loads((tmp_path / "r.json").read_text())["sprt"]
     assert test["verdict"] == {0: "H1", 1: "H0", 3: None}[status] and test["players"] == players

@@ -314,6 +314,10 @@ def test_replay_to_an_empty_name_or_a_closed_folder_is_one_line(arena_run, tmp_p
     done = run("arena.cli", "replay", str(arena_run), "1", "-o", "", cwd=tmp_path)
     one_line(done, "arena replay", "-o/--output: is empty")
     assert (tmp_path / "index.html").read_text() == "my own page"
+    (tmp_path / "game.json").write_text(json.dumps(a_replay()))  # (`view -o ""` wrote game.html, exit 0)
+    done = run("referee.cli", "volcanoes", "view", "game.json", "-o", "", cwd=tmp_path)
+    one_line(done, "referee volcanoes view", "-o/--output: is empty")
+    assert not (tmp_path / "game.html").exists()
     closed = tmp_path / "closed"
     closed.mkdir(mode=0o555)
     as_a_user = []  # (root writes in a folder closed to others: as root, without that power)
