@@ -275,9 +275,12 @@ def _without_comments(source: str) -> str:
     return "".join(lines)
 
 
+SUBMISSION_HEAD = "# A CodinGame submission made by `arena bundle`"  # how every Python submission begins
+
+
 def _plain(entry: str, modules: dict[str, tuple[bool, str]]) -> str:
     lines = [
-        f"# A CodinGame submission made by `arena bundle` from {entry}: the modules below are served",
+        f"{SUBMISSION_HEAD} from {entry}: the modules below are served",
         "# by an import hook, then the bot runs as __main__.",
         "_MODULES = {}",
     ]
@@ -294,7 +297,7 @@ def _plain(entry: str, modules: dict[str, tuple[bool, str]]) -> str:
 def _compressed(text: str) -> str:
     packed = base64.b85encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
     return (
-        "# A CodinGame submission made by `arena bundle`, compressed: zlib, then base85.\n"
+        f"{SUBMISSION_HEAD}, compressed: zlib, then base85.\n"
         "import base64, zlib\n"
         f'exec(zlib.decompress(base64.b85decode({packed!r})).decode("utf-8"))\n'
     )

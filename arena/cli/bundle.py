@@ -8,15 +8,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from referee.platform.files import files_named, refuse_overwriting, write_atomic
+from referee.platform.files import files_named, refuse_overwriting, refuse_replacing, write_atomic
 from referee.platform.limits import CODE_UNITS
 from referee.platform.options import count
 
 from arena.builds.languages import by_suffix
 from arena.builds.revisions import resolve_source, split_revision
 from arena.bundle import check, cpp, folder
-from arena.bundle.python import COMPRESS_CHOICES, BundleError, build, module_file
-from arena.project import PROJECT_ROOT, arena_output
+from arena.bundle.python import COMPRESS_CHOICES, SUBMISSION_HEAD, BundleError, build, module_file
+from arena.project import OUTPUT_MARK, PROJECT_ROOT, arena_output
 from arena.cli.options import add_game_options, game_of, names_a_game
 
 
@@ -142,6 +142,10 @@ def _bundle_file_bot(args: argparse.Namespace, entry: Path) -> int:
     return 0
 
 
+def _a_submission(text: str) -> bool:
+    return text.startswith(SUBMISSION_HEAD) or OUTPUT_MARK in text[:200]
+
+
 def _is_c_family(bot: str) -> bool:
     language = by_suffix(Path(bot))
     return language is not None and language.key in ("c", "cpp")
@@ -184,6 +188,9 @@ def _bundle_c_family(args: argparse.Namespace, entry: Path) -> int:
 
 
 def _write(path: str, text: str) -> None:
+    """The submission, written whole; never over a file that is none (a bot's module), though over
+    an earlier submission."""
+    refuse_replacing(path, "a submission of arena bundle", _a_submission)
     try:
         write_atomic(path, text)
     except OSError as exc:

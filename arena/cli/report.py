@@ -10,6 +10,7 @@ from bots.volcanoes import registry
 from referee.platform.files import (
     refuse_one_file_twice,
     refuse_overwriting,
+    refuse_replacing,
     refuse_replacing_a_non_page,
     refuse_replacing_another_kind,
     usable_folder,
@@ -20,6 +21,7 @@ from arena.games.base import DamagedGame
 from arena.play import runs, tune
 from arena.play.store import Store, StoreError
 from arena.stats import export
+from arena.stats.export import CSV_HEAD
 from arena.stats.tables import printable, text_report
 from arena.web import report_page
 
@@ -52,6 +54,8 @@ def cmd_report(args) -> int:
         refuse_replacing_a_non_page(args.output, "a report's page")
     if args.json:
         refuse_replacing_another_kind(args.json, "a report's JSON", ("run", "players"))
+    if args.csv:
+        refuse_replacing(args.csv, "a report's CSV", lambda text: text.startswith(CSV_HEAD))
     store = Store.open(args.db, readonly=True)  # a report never changes the file it reads
     try:
         return _report(args, store)

@@ -98,6 +98,9 @@ def as_json(config: dict, board: Board, failures: list[dict], sprt: dict | None)
     }
 
 
+CSV_HEAD = ",".join(_FIELDS[:2])  # how the CSV begins (an earlier one may be written over)
+
+
 def as_csv(board: Board) -> str:
     rows = board.rows()
     order = [row["label"] for row in rows]

@@ -8,7 +8,7 @@ import os
 import sys
 
 from referee.platform.errors import UserError
-from referee.platform.files import write_atomic
+from referee.platform.files import refuse_replacing_a_non_svg, write_atomic
 from referee.iqtwist.picture import svg_picture, text_picture
 from referee.iqtwist.rules import (
     is_solved,
@@ -54,6 +54,8 @@ def _wants_colour(no_color: bool) -> bool:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    if args.svg:
+        refuse_replacing_a_non_svg(args.svg)
     state = parse_state(args.placements)
     print(text_picture(state, coloured=_wants_colour(args.no_color)))
     if args.svg:

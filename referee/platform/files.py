@@ -141,17 +141,24 @@ def refuse_replacing_another_kind(path: str | os.PathLike, kind: str, keys: tupl
             return False
         return isinstance(data, dict) and all(key in data for key in keys)
 
-    _refuse_unless(path, kind, of_the_kind)
+    refuse_replacing(path, kind, of_the_kind)
+
+
+def refuse_replacing_a_non_svg(path: str | os.PathLike) -> None:
+    """As `refuse_replacing_a_non_page`, for an SVG picture."""
+    refuse_replacing(path, "an SVG picture", lambda text: text.lstrip()[:20].lower().startswith(("<svg", "<?xml")))
 
 
 def refuse_replacing_a_non_page(path: str | os.PathLike, kind: str) -> None:
     """UserError where `path` holds a file that is no HTML page (`kind`: the page the command writes),
     as `refuse_replacing_another_kind` does for JSON: `-o helper.py` replaced a bot's module."""
-    _refuse_unless(path, kind, lambda text: text.lstrip()[:20].lower().startswith(("<!doctype html", "<html")))
+    refuse_replacing(path, kind, lambda text: text.lstrip()[:20].lower().startswith(("<!doctype html", "<html")))
 
 
-def _refuse_unless(path: str | os.PathLike, kind: str, of_the_kind: Callable[[str], bool]) -> None:
-    """UserError where `path` is a regular file, not empty, whose text `of_the_kind` refuses."""
+def refuse_replacing(path: str | os.PathLike, kind: str, of_the_kind: Callable[[str], bool]) -> None:
+    """UserError where `path` is a regular file, not empty, whose text `of_the_kind` refuses: the
+    command writes files of one kind there (`kind`), and what it would replace is of another, a
+    bot's module above all, named by no command line."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return

@@ -8,7 +8,7 @@ import sys
 import time
 
 from referee.platform.errors import UserError, counted
-from referee.platform.files import read_text, refuse_overwriting, write_atomic
+from referee.platform.files import read_text, refuse_overwriting, refuse_replacing_a_non_svg, write_atomic
 from referee.platform.options import MAX_SECONDS, count, number
 from referee.stormyseas import rules, view
 
@@ -38,6 +38,7 @@ def _read_cards(path: str) -> list[rules.Card]:
 def run_show(args: argparse.Namespace) -> int:
     if args.svg:
         refuse_overwriting(args.svg, args.file)
+        refuse_replacing_a_non_svg(args.svg)
     cards = _read_cards(args.file)
     if not 1 <= args.card <= len(cards):
         raise UserError(f"--card {args.card}: the file has {counted(len(cards), 'card')}")

@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from referee.platform.errors import InputFormatError, UserError, shorten
-from referee.platform.files import write_atomic
+from referee.platform.files import refuse_replacing_a_non_svg, write_atomic
 from referee.vikings import rules, view
 
 
@@ -36,6 +36,8 @@ def _argument(parse, text: str, name: str):
 
 
 def run_show(args: argparse.Namespace) -> int:
+    if args.svg:
+        refuse_replacing_a_non_svg(args.svg)
     board = _argument(rules.parse_valid_board, args.board, "BOARD")
     targets = _argument(rules.parse_targets, args.target, "TARGET") if args.target else ()
     missing = [c for c, _ in targets if c not in dict(board.boats)]

@@ -66,7 +66,7 @@ def test_an_export_to_the_commands_own_stdout_is_printed(arena_run):
 
 def test_an_export_through_a_link_keeps_the_link_and_the_files_permissions(arena_run, tmp_path):
     target = tmp_path / "ratings.csv"
-    target.write_text("old")
+    target.write_text("rank,label\n1,old\n")  # (an earlier export: a file of another kind is refused)
     target.chmod(0o600)
     link = tmp_path / "latest.csv"
     link.symlink_to(target.name)

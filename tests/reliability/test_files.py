@@ -119,7 +119,11 @@ WRITERS = {
 
 
 # What an earlier run of each left (a command writes over a file of its own kind only).
-EARLIER = {"g.html": "<!DOCTYPE html><title>the old page</title>", "r.json": '{"turn_log": [], "old": true}'}
+EARLIER = {
+    "g.html": "<!DOCTYPE html><title>the old page</title>",
+    "r.json": '{"turn_log": [], "old": true}',
+    "bundle.py": "# A CodinGame submission made by `arena bundle` from an old bot\n",
+}
 
 
 @pytest.mark.parametrize("command", WRITERS)
@@ -275,6 +279,10 @@ HELPER = b"def pick(moves):\n    return moves[0]\n"  # a bot's module, named by 
         ("referee volcanoes view", "referee.cli", "volcanoes", "view", "REPLAY", "-o", "OUT"),
         ("arena report", "arena.cli", "report", "RUN", "-o", "OUT"),
         ("arena report", "arena.cli", "report", "RUN", "--json", "OUT"),
+        ("arena report", "arena.cli", "report", "RUN", "--csv", "OUT"),
+        ("arena bundle", "arena.cli", "bundle", "random", "-o", "OUT"),
+        ("referee iqtwist show", "referee.cli", "iqtwist", "show", "a7A7b6A7i6B0j2B0", "--svg", "OUT"),
+        ("referee vikings show", "referee.cli", "vikings", "show", "O1O0O1N1N2N2N3N3N3BuGcRjYk", "--svg", "OUT"),
     ],
 )
 def test_an_output_over_a_file_of_another_kind_is_refused(command, arena_run, tmp_path):
