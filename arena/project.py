@@ -34,5 +34,9 @@ def arena_output(path: Path) -> bool:
 
 
 def mark_output_folder(folder: Path) -> None:
-    """`folder`, made by the arena for its output, marked as such (`arena_output`)."""
-    (folder / OUTPUT_FOLDER_MARK).write_text(f"{OUTPUT_MARK}: this folder's files are the arena's\n")
+    """`folder`, made by the arena for its output, marked as such (`arena_output`). OSError naming
+    the folder where it cannot be written in (the mark is no file a user asked for)."""
+    try:
+        (folder / OUTPUT_FOLDER_MARK).write_text(f"{OUTPUT_MARK}: this folder's files are the arena's\n")
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(folder)) from None

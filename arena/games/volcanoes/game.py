@@ -91,8 +91,10 @@ class VolcanoesGame(Game):
         try:
             replay = self.replay(record)
             return render(replay) if replay else None
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:  # (moves no game has, fields of no type)
+        except ValueError as exc:  # (moves no game has: the rules say which and why)
             raise DamagedGame(str(exc)) from None
+        except (TypeError, KeyError, AttributeError, IndexError) as exc:  # (fields of no type)
+            raise DamagedGame(f"its record's fields are not of their types ({type(exc).__name__}: {exc})") from None
 
 
 def _outcome(result: Result) -> Outcome:
