@@ -102,7 +102,10 @@ def test_json_output_is_json_alone_with_its_verdict(tmp_path):
     done = run("arena.cli", "bench", "--bot", bot, "--against-bot", bot, "--rounds", "4", "--positions", "3",
                "--json", timeout=300)  # fmt: skip
     parsed = json.loads(done.stdout)  # (the table followed the JSON on stdout)
-    assert parsed["versions"] == [bot, bot] and parsed["regressions"] == [] and "new/old" in done.stderr
+    assert parsed["versions"] == [bot, bot] and "new/old" in done.stderr
+    # The verdict is the exit status's (a bot against itself regresses only by the machine's noise: in 4
+    # rounds on a busy machine, it may).
+    assert isinstance(parsed["regressions"], list) and done.returncode == (1 if parsed["regressions"] else 0)
 
 
 def test_a_busy_machine_is_named_beside_a_regression_against_a_baseline():

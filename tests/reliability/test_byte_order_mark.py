@@ -31,7 +31,7 @@ def test_arena_toml_and_a_seed_file(tmp_path):
 def test_a_puzzle_file_and_a_solver_s_input(tmp_path):
     puzzles = _saved_with_bom(tmp_path / "puzzles.txt", PUZZLE)
     judged = run("referee.cli", "coroutine", "judge", str(puzzles), "python -m bots.coroutine.solver")
-    assert judged.returncode == 0 and "1 puzzles: 1 solved" in judged.stdout, judged.stderr
+    assert judged.returncode == 0 and "1 puzzle: 1 solved" in judged.stdout, judged.stderr
     solved = run("bots.coroutine.solver", input=BOM + PUZZLE)
     assert solved.returncode == 0 and solved.stdout.strip() and not solved.stderr, solved.stderr
 
