@@ -234,6 +234,9 @@ def _check_resumable(store: Store, command: str, specs: list[str], units: int | 
     if units is not None and units != config["units"]:  # play on to a new number of units
         if units < 1:
             raise UsageError("the number of pairs (units) must be at least 1")
+        begun = max((unit + 1 for _, unit, _ in store.done_keys()), default=0)
+        if units < begun:  # (its report would count more units than its limit, an SPRT "undecided" within it)
+            raise UsageError(f"{path} has played {begun} pairs (units) already: give {begun} or more")
         if config.get("seeds") and units > len(config["seeds"]):
             raise UsageError(f"--pairs {units} needs {units} seeds; the run has {len(config['seeds'])}")
         config["units"] = units

@@ -326,3 +326,14 @@ def test_an_sprt_s_exit_status_is_what_it_decided(tmp_path, capsys, players, pai
     test = json.loads((tmp_path / "r.json").read_text())["sprt"]
     assert test["verdict"] == {0: "H1", 1: "H0", 3: None}[status] and test["players"] == players
     assert (test["elo1"], test["max_units"], test["lower"] < 0 < test["upper"]) == (300, pairs, True)
+
+
+def test_a_resumed_run_refuses_fewer_units_than_it_played(tmp_path, capsys):
+    """`--resume --max-pairs 2` on a run of 3 pairs said "4 games at most, 6 already played", then
+    "no decision within 2 pairs" after an LLR of 3 pairs."""
+    db = str(tmp_path / "m.sqlite")
+    assert main(["match", "random", "greedy", "--pairs", "2", "--seed", "5", "--workers", "1", "--db", db, *CALM]) == 0
+    capsys.readouterr()
+    assert main(["match", "--resume", "--db", db, "--pairs", "1", "--quiet"]) == 2
+    assert f"{db} has played 2 pairs (units) already: give 2 or more" in capsys.readouterr().err
+    assert main(["match", "--resume", "--db", db, "--pairs", "2", "--quiet"]) == 0
