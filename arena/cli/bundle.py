@@ -6,6 +6,7 @@ submission.cpp`: arena/bundle/cpp.py), then checked by playing it (arena/bundle/
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 from referee.platform.files import files_named, refuse_overwriting, refuse_replacing, write_atomic
@@ -18,6 +19,8 @@ from arena.bundle import check, cpp, folder
 from arena.bundle.python import COMPRESS_CHOICES, SUBMISSION_HEAD, BundleError, build, module_file
 from arena.project import OUTPUT_MARK, PROJECT_ROOT, arena_output
 from arena.cli.options import add_game_options, game_of, names_a_game
+
+MAIN = re.compile(r"^\s*(?:int|void)\s+main\s*\(", re.MULTILINE)  # a C or C++ program's own entry
 
 
 def register(sub) -> None:
@@ -146,6 +149,15 @@ def _a_submission(text: str) -> bool:
     return text.startswith(SUBMISSION_HEAD) or OUTPUT_MARK in text[:200]
 
 
+def _a_program(path: Path) -> bool:
+    """Whether C or C++ file `path` defines its own `main`: a program of its own beside the bot (a
+    test, a tool), whose definitions the bot cannot be linked with."""
+    try:
+        return MAIN.search(path.read_text(errors="replace")) is not None
+    except OSError:
+        return False
+
+
 def _is_c_family(bot: str) -> bool:
     language = by_suffix(Path(bot))
     return language is not None and language.key in ("c", "cpp")
@@ -168,13 +180,14 @@ def _bundle_c_family(args: argparse.Namespace, entry: Path) -> int:
         print(f"left to the compiler (found in no local folder): {', '.join(sorted(set(merged.unresolved)))}")
     merged_in = {path.resolve() for path in merged.files}
     written = Path(args.output).resolve()
-    left_out = sorted(  # (not the file written, nor another bundle: the arena's own outputs)
+    left_out = sorted(  # (not the file written, nor another bundle: the arena's own outputs, nor a program)
         path.name
         for path in entry.resolve().parent.iterdir()
         if _is_c_family(path.name)
         and path.resolve() not in merged_in
         and path.resolve() != written
         and not arena_output(path)
+        and not _a_program(path)
     )
     if left_out:  # (their definitions are not in the file: it builds only if the bot needs none of them)
         print(

@@ -250,3 +250,15 @@ def test_a_bot_at_a_commit_is_bundled_as_the_commit_holds_it(tmp_path, capsys, m
         assert f"return {step};" in (tmp_path / "s.cpp").read_text()
     assert main(["bundle", "main.cpp@HEAD~5", "-o", str(tmp_path / "s.cpp")]) == 2
     assert "main.cpp@HEAD~5: no commit HEAD~5 in" in capsys.readouterr().err
+
+
+def test_a_program_of_its_own_beside_the_entry_is_not_named(tmp_path, capsys):
+    """A tool or test beside the bot (its own `main`) was named as a file whose definitions do not
+    link, though the bot needs none of them."""
+    bot = tmp_path / "bot"
+    write(bot, "main.cpp", "int main() { return 0; }\n")
+    write(bot, "tool.cpp", "#include <cstdio>\nint main(int argc, char** argv) { return 0; }\n")
+    write(bot, "util.cpp", "int f() { return 0; }\n")
+    assert main(["bundle", str(bot / "main.cpp"), "-o", str(tmp_path / "s.cpp")]) == 0
+    out = capsys.readouterr().out
+    assert "is merged: util.cpp (a function" in out and "tool.cpp" not in out
