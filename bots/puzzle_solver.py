@@ -18,8 +18,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from referee.platform.errors import CommandParser, InputFormatError, reader_gone, shorten
-from referee.platform.commands import interrupted, terminate_as_interrupt
+from referee.platform.errors import InputFormatError, shorten
+from referee.platform.commands import CommandParser, interrupted, reader_gone, terminate_as_interrupt
 from referee.platform.files import not_utf8  # (said as every judge and command says it)
 from referee.puzzle import Puzzle
 

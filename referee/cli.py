@@ -14,8 +14,7 @@ import importlib.util
 import sys
 
 from referee import puzzle
-from referee.platform.commands import interrupted, run_command, terminate_as_interrupt
-from referee.platform.errors import CommandParser
+from referee.platform.commands import CommandParser, interrupted, run_command, terminate_as_interrupt
 from referee.platform.version import VersionAction
 from referee.judging import add_judge_command
 

@@ -12,8 +12,7 @@ import argparse
 import os
 import sys
 
-from referee.platform.commands import run_command
-from referee.platform.errors import CommandParser
+from referee.platform.commands import CommandParser, run_command
 from referee.platform.version import VersionAction
 
 from arena.cli import analyse, bench, bundle, league, play, serve

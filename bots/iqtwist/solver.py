@@ -16,7 +16,7 @@ from bots import puzzle_solver
 from referee.iqtwist.puzzle import PUZZLE
 from referee.iqtwist.rules import State
 from bots.iqtwist.search import count_solutions, solutions, warm_up
-from referee.platform.errors import reader_gone
+from referee.platform.commands import reader_gone
 
 
 def solve(challenge) -> list[str]:

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.platform.errors import CommandParser, UserError, report
+from referee.platform.errors import UserError
+from referee.platform.commands import CommandParser, report
 from referee.platform.files import write_atomic
 
 from .mcts import MctsBot

@@ -15,7 +15,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from referee.platform.errors import CommandParser, UserError, report
+from referee.platform.errors import UserError
+from referee.platform.commands import CommandParser, report
 
 from .fit_prior import load
 from .pure import rules, tactics

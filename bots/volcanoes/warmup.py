@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 import time
 
-from referee.platform.errors import CommandParser
+from referee.platform.commands import CommandParser
 
 from .registry import BOTS, bot_class, is_pure
 

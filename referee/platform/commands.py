@@ -1,22 +1,62 @@
-"""How every command of the project runs (`run_command`): a user's mistake is its one line, a reader
-that left is no error, and Ctrl+C (SIGINT) and SIGTERM (`timeout`, `kill`, a scheduler) alike raise
-KeyboardInterrupt in the main thread, so that whatever the command was doing (a game,
-a build, a compile) cleans up on its way out: its processes ended, its partial files removed, its
-finished games kept. Without this, SIGTERM ended the process where it stood, leaving a build's
-compiler running and a half-made folder behind."""
+"""How every command of the project runs (`run_command`) and reads its arguments (`CommandParser`): a
+user's mistake is its one line, `PROG: message` (PROG the command as its usage names it: `referee
+coroutine judge`, `arena match`) with exit status 2, any other exception a bug of ours with its
+traceback; a reader that left is no error; and Ctrl+C (SIGINT) and SIGTERM (`timeout`, `kill`, a
+scheduler) alike raise KeyboardInterrupt in the main thread, so that whatever the command was doing
+(a game, a build, a compile) cleans up on its way out: its processes ended, its partial files
+removed, its finished games kept. Without this, SIGTERM ended the process where it stood, leaving a
+build's compiler running and a half-made folder behind."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from .errors import UserError, reader_gone, report
+from .errors import UserError
 
 INTERRUPTED = 130  # the exit status of a command stopped by a signal, as a shell reports Ctrl+C
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser (and, through `add_subparsers`, each of its subcommands' parsers) whose
+    mistakes are one line, `PROG: message`, with exit status 2, and whose parsed arguments hold
+    `prog`, the prefix of the chosen command's own messages (`report`). Descriptions are shown as
+    written (they are the commands' docstrings, wrapped by hand). Arguments no command takes are
+    said by the command they were given to (`referee iqtwist check: unrecognized arguments: ...`),
+    not by the top one, whose help does not list the command's."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+        self.set_defaults(prog=self.prog, command_parser=self)  # a subcommand's defaults override its parent's
+
+    def parse_args(self, args=None, namespace=None):
+        parsed, unknown = self.parse_known_args(args, namespace)
+        if unknown:
+            parsed.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+        return parsed
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def report(args: argparse.Namespace, error: UserError) -> int:
+    """Print a user's mistake as its command's one line; the exit status, 2."""
+    print(f"{args.prog}: {error}", file=sys.stderr)
+    return 2
+
+
+def reader_gone() -> int:
+    """What a command does when the reader of its output left (`... | head` raised BrokenPipeError):
+    stop quietly, its stdout pointed at /dev/null so that Python's own flush at exit cannot fail on
+    the closed pipe again. The exit status, 0: the reader has what it wanted."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
 
 
 @contextmanager

@@ -1370,7 +1370,7 @@ class BotProcess:
 
 
 if __name__ == "__main__":
-    from .errors import CommandParser
+    from .commands import CommandParser
 
     CommandParser(
         prog="python -m referee.platform.process", description="Say how bots' process trees are ended here."

@@ -8,7 +8,7 @@ import sys
 import time
 from random import Random
 
-from referee.platform.errors import CommandParser
+from referee.platform.commands import CommandParser
 from referee.platform.options import positive_seconds
 
 from . import rules
