@@ -453,17 +453,18 @@ def failures_lines(failures: list[dict], games: list[dict] = (), left: str = "pl
 
 def repeated_games(games: list[dict]) -> int:
     """How many games repeat an earlier one move for move, the same players in the same seats (of
-    the games that keep their moves: Volcanoes'). Bots that play alike whatever the seed (Volcanoes
-    starts from the same empty board, the seed draws only `RANDOM` answers) play one game again and
-    again, and the intervals take each copy for a new sample."""
-    seen, repeats = set(), 0
+    the games that keep their moves: Volcanoes'), counted where copies are at least half of such
+    games and two or more. Bots that play alike whatever the seed (Volcanoes starts from the same
+    empty board, the seed draws only `RANDOM` answers) play one game again and again, and the
+    intervals take each copy for a new sample; a copy or so among many is chance (a book's line, a
+    short forced game)."""
+    groups: dict[tuple, list[str]] = defaultdict(list)
     for game in games:
         moves = (game.get("data") or {}).get("moves")
         if moves:
-            key = (tuple(game["seats"]), tuple(game["versions"]), moves)
-            repeats += key in seen
-            seen.add(key)
-    return repeats
+            groups[(tuple(game["seats"]), tuple(game["versions"]))].append(moves)
+    copies = (len(moves) - len(set(moves)) for moves in groups.values())
+    return sum(n for n, played in zip(copies, map(len, groups.values()), strict=True) if n >= 2 and 2 * n >= played)
 
 
 def game_name(config: dict) -> str:

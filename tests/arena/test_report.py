@@ -85,3 +85,17 @@ def test_the_report_says_why_a_player_s_games_were_lost_by_errors(tmp_path, caps
     assert "Errors (each a lost game; the last of each kind" in out
     assert "  bad: 2 invalid moves, the last in game 2: " in out and "'Z99' is not a tile name nor RANDOM" in out
     assert "  first:" not in out
+
+
+def test_a_copy_or_so_among_many_games_is_chance_not_a_warning():
+    """The README's tournament warned of 1 game of 176 (a book's line met a deterministic search);
+    copies are counted where they are half of a seating's games or more, and two or more."""
+    from arena.stats.tables import repeated_games
+
+    def games(moves: list[str], seats=("a", "b")) -> list[dict]:
+        return [{"seats": list(seats), "versions": ["v", "v"], "data": {"moves": m}} for m in moves]
+
+    assert repeated_games(games(["N01 N02", "N01 N02", *(f"S{i:02d}" for i in range(1, 7))])) == 0  # 1 of 8
+    assert repeated_games(games(["N01 N02"] * 3)) == 2  # every game one
+    assert repeated_games(games(["N01 N02"] * 3) + games(["N01 N02"] * 3, ("b", "a"))) == 4
+    assert repeated_games(games(["N01", "N01", "N01", "S01", "S02", "S03"])) == 0  # 2 of 6: less than half
