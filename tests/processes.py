@@ -99,3 +99,22 @@ def foreign_program(path: Path) -> Path:
     path.write_bytes(header + bytes(64 - len(header)))
     path.chmod(0o755)
     return path
+
+
+def says_where_a_reader_sleeps() -> bool:
+    """Whether this system says where a thread sleeps (/proc/PID/task/TID/wchan), as the hint for a
+    bot waiting on its input reads it: some kernels and sandboxes show 0 for every thread."""
+    import subprocess
+
+    from referee.platform.lateness import waits_on_a_pipe
+
+    with subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL) as reader:
+        try:
+            deadline = time.monotonic() + 2
+            while time.monotonic() < deadline:
+                if waits_on_a_pipe(reader.pid):
+                    return True
+                time.sleep(0.02)
+            return False
+        finally:
+            reader.kill()
