@@ -22,13 +22,18 @@ OUTPUT_FOLDER_MARK = ".arena-output"
 _MARK_BYTES = 256
 
 
+def marked(text: str) -> bool:
+    """Whether a file's `text` carries the arena's mark where the arena writes it, at its start."""
+    return OUTPUT_MARK in text[:_MARK_BYTES]
+
+
 def arena_output(path: Path) -> bool:
     """Whether `path` (a file or a folder) is something the arena wrote, marked as such."""
     if path.is_dir():
         return (path / OUTPUT_FOLDER_MARK).is_file()
     try:
         with open(path, "rb") as file:
-            return OUTPUT_MARK.encode() in file.read(_MARK_BYTES)
+            return marked(file.read(_MARK_BYTES).decode("utf-8", "replace"))
     except OSError:
         return False
 

@@ -17,7 +17,7 @@ from arena.builds.languages import by_suffix
 from arena.builds.revisions import resolve_source, split_revision
 from arena.bundle import check, cpp, folder
 from arena.bundle.python import COMPRESS_CHOICES, SUBMISSION_HEAD, BundleError, build, module_file
-from arena.project import OUTPUT_MARK, PROJECT_ROOT, arena_output
+from arena.project import PROJECT_ROOT, arena_output, marked
 from arena.cli.options import add_game_options, game_of, names_a_game
 
 MAIN = re.compile(r"^\s*(?:int|void)\s+main\s*\(", re.MULTILINE)  # a C or C++ program's own entry
@@ -146,7 +146,7 @@ def _bundle_file_bot(args: argparse.Namespace, entry: Path) -> int:
 
 
 def _a_submission(text: str) -> bool:
-    return text.startswith(SUBMISSION_HEAD) or OUTPUT_MARK in text[:200]
+    return text.startswith(SUBMISSION_HEAD) or marked(text)
 
 
 def _a_program(path: Path) -> bool:

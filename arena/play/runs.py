@@ -35,7 +35,7 @@ from arena.players import registry as players
 from arena.players.base import PlayerError
 from arena.stats.estimates import Z95
 from arena.stats.units import SEATINGS, game_key
-from arena.stats.tables import SprtCourse, UnitCounter, sprt_course, text_report, units_of, unplayed, versus
+from arena.stats.tables import SprtCourse, UnitCounter, text_report, units_of, unplayed, versus
 
 RUNS_DIR = Path(RUNS_FOLDER)
 # An SPRT's exit status: H1 accepted (better by elo1), H0 accepted (not better than elo0), or no decision
@@ -305,7 +305,7 @@ def play_on(store: Store, options: RunOptions) -> int:
     )
     if live.finished():
         print(report(store, list(by_label)), flush=True)  # (before what follows on stderr, where both go to one file)
-        return finished_status(store)
+        return finished_status(live)
 
     workers = max(min(options.workers, total - len(done)), 1)  # (no more processes than games left)
     executor = make_executor(options.backend, workers, options.ray_address)  # before the bar's thread
@@ -363,16 +363,16 @@ def play_on(store: Store, options: RunOptions) -> int:
             file=sys.stderr,
         )
     print(f"\nDatabase: {store.path}  (arena report {quoted(store.path)} rebuilds this report)", file=sys.stderr)
-    return finished_status(store)
+    return finished_status(live)
 
 
-def finished_status(store: Store) -> int:
+def finished_status(live: Live) -> int:
     """The exit status of a run played to its end: 0, but for an SPRT what it decided (SPRT_STATUS),
-    so that a script or a CI job can tell a better version from one that is not."""
-    config = store.config
-    if config["command"] != "sprt":
+    so that a script or a CI job can tell a better version from one that is not (the course the
+    progress line followed, every game counted)."""
+    if live.sprt is None:
         return 0
-    decided = sprt_course(store.games(), config).decided
+    decided = live.sprt.decided
     return SPRT_STATUS[decided.verdict if decided else None]
 
 
