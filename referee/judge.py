@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from referee.answers import NONE, IllegalStep, OracleError, last_stderr_line
 from referee.platform.errors import InputFormatError, counted, shorten
-from referee.platform.process import BotError, BotProcess
+from referee.platform.bot_errors import BotError
+from referee.platform.process import BotProcess
 
 
 @dataclass

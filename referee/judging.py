@@ -29,7 +29,8 @@ from .judge import Judge
 from .platform.errors import InputFormatError, counted
 from .platform.files import not_utf8
 from .platform.options import positive_ms
-from .platform.process import BotError, BotProcess, BotStartError
+from .platform.bot_errors import BotError, BotStartError
+from .platform.process import BotProcess
 from .puzzle import Puzzle, default_oracle
 
 ORACLE_MS = 120_000  # the oracle's time for one answer: generous, a timeout stops the judge

@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from bots.volcanoes.launch import LOAD_FIRST_VARIABLE
-from referee.platform.process import STDERR_CUT, warm_up_command
+from referee.platform.bot_commands import warm_up_command
+from referee.platform.stderr_sink import STDERR_CUT
 
 from arena.bench import transcripts
 from arena.bench.kernels import POSITIONS_FILE, Measured, Spec

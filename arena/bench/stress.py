@@ -33,7 +33,9 @@ from tqdm import tqdm
 
 from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, TAKE_OVER_NOTE
 from bots.volcanoes.registry import BOTS, is_pure
-from referee.platform.process import BotError, BotProcess, warm_up
+from referee.platform.bot_commands import warm_up
+from referee.platform.bot_errors import BotError
+from referee.platform.process import BotProcess
 from referee.platform.limits import FIRST_TURN_MS, TURN_MS
 
 # The referee (numba, half a second to import) is loaded when a stress run starts, not whenever the

@@ -27,7 +27,8 @@ from pathlib import Path
 
 from referee.platform.clock import turn_clock, turn_seconds
 from referee.platform.files import write_atomic
-from referee.platform.process import BotError, BotExited, BotProcess
+from referee.platform.bot_errors import BotError, BotExited
+from referee.platform.process import BotProcess
 
 from arena.bench.record import ANSWERED, GIVEN
 from arena.errors import UsageError

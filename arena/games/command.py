@@ -23,7 +23,9 @@ from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
 from referee.platform.bot_env import SEED_VARIABLE
-from referee.platform.process import BotError, BotProcess, descendants, process_table, signal_each, signal_name
+from referee.platform.bot_errors import BotError, signal_name
+from referee.platform.process import BotProcess
+from referee.platform.process_tree import descendants, process_table, signal_each
 
 from arena.errors import UsageError
 from arena.games.base import Outcome, Player, RefereeFailure, Seconds, stderr_gist

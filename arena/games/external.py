@@ -13,7 +13,8 @@ import shutil
 from dataclasses import KW_ONLY, dataclass, field
 from typing import ClassVar
 
-from referee.platform.process import BotStartError, command_files, split_command
+from referee.platform.bot_commands import command_files, split_command
+from referee.platform.bot_errors import BotStartError
 
 from arena.games.base import Game, GameError
 

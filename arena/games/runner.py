@@ -34,15 +34,9 @@ from referee.platform.clock import turn_clock, turn_seconds
 from referee.platform.lateness import late_by_machine
 from referee.platform.errors import shorten
 from referee.platform.limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
-from referee.platform.process import (
-    BotError,
-    BotExited,
-    BotProcess,
-    BotStartError,
-    BotTimeout,
-    signal_name,
-    split_command,
-)
+from referee.platform.bot_commands import split_command
+from referee.platform.bot_errors import BotError, BotExited, BotStartError, BotTimeout, signal_name
+from referee.platform.process import BotProcess
 
 # A referee's line can be a replay frame: the SDK itself caps a whole game's view data at 1 MiB.
 REFEREE_LINE_BYTES = 4 * 1024 * 1024

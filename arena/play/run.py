@@ -20,7 +20,7 @@ from itertools import islice
 
 from referee.platform.pools import cores as this_machine_cores
 from referee.platform.pools import start_pool
-from referee.platform.process import claim_orphans, close_all
+from referee.platform.process_tree import claim_orphans, close_all
 
 from arena.games.base import Game, Outcome, Player, RefereeFailure
 from arena.play.data import emitted_data

@@ -4,7 +4,7 @@ Python), and any other command line, run as it is where it was given.
 
 A file's version is the hash of its content; a command's, the hash of its command line and of every
 file it names. A bot of this project run as `python -m PACKAGE.NAME` is warmed up before its games
-(`referee.platform.process.warm_up`: its kernels compiled, no clock running)."""
+(`referee.platform.bot_commands.warm_up`: its kernels compiled, no clock running)."""
 
 from __future__ import annotations
 
@@ -14,14 +14,8 @@ import shutil
 import sys
 from pathlib import Path
 
-from referee.platform.process import (
-    BotStartError,
-    check_command,
-    command_files,
-    module_file,
-    run_folder,
-    warm_up,
-)
+from referee.platform.bot_commands import check_command, command_files, module_file, run_folder, warm_up
+from referee.platform.bot_errors import BotStartError
 
 from arena.builds.cache import PINS
 from arena.games.base import Game, Player

@@ -17,7 +17,7 @@ from referee.answers import NONE, OracleError, last_stderr_line
 from referee.coroutine.rules import START, Board, IllegalTurn, is_solved, parse_answer, play
 from referee.judge import Judge
 from referee.platform.errors import InputFormatError, counted, shorten
-from referee.platform.process import BotTimeout
+from referee.platform.bot_errors import BotTimeout
 
 
 @dataclass

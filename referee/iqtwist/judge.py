@@ -29,7 +29,8 @@ from referee.iqtwist.rules import (
 )
 from referee.judge import Judge
 from referee.platform.errors import InputFormatError, counted
-from referee.platform.process import BotError, BotExited, BotProcess
+from referee.platform.bot_errors import BotError, BotExited
+from referee.platform.process import BotProcess
 
 MAX_ANSWER_LINES = 10_000  # the empty board, the most a challenge can have, has 5992 solutions
 

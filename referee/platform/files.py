@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .errors import UserError
-from .process import module_file, run_folder
+from .bot_commands import module_file, run_folder
 
 _DESCRIPTOR = re.compile(r"/dev/fd/|/proc/[^/]+/fd/")
 

@@ -18,7 +18,9 @@ from ..platform.files import (
     write_atomic,
 )
 from ..platform.options import count, given, positive_ms
-from ..platform.process import BotError, BotProcess, check_command, warm_up
+from ..platform.bot_commands import check_command, warm_up
+from ..platform.bot_errors import BotError
+from ..platform.process import BotProcess
 from . import community, rules
 from ..platform.limits import FIRST_TURN_MS, GRACE_MS, OVERRUNS_ALLOWED, TURN_MS
 from .constants import MAX_TURNS

@@ -29,7 +29,10 @@ from dataclasses import dataclass
 from ..platform import brutaltester
 from ..platform.errors import UserError
 from ..platform.files import check_writable, files_named, refuse_overwriting
-from ..platform.process import BotError, BotProcess, claim_orphans, warm_up
+from ..platform.bot_commands import warm_up
+from ..platform.bot_errors import BotError
+from ..platform.process import BotProcess
+from ..platform.process_tree import claim_orphans
 from . import rules
 from .board import N_TILES
 from .match import COLOURS, Result, Settings, play_game

@@ -19,7 +19,8 @@ import numpy as np
 from ..platform.clock import waited_for_cpu
 from ..platform.lateness import late_by_machine
 from ..platform.java_random import JavaRandom
-from ..platform.process import BotError, BotExited, BotTimeout, why_it_ended
+from ..platform.bot_errors import BotError, BotExited, BotTimeout
+from ..platform.stderr_sink import why_it_ended
 from . import rules
 from .board import N_TILES, NAMES
 from ..platform.limits import FIRST_TURN_MS, GRACE_MS, OVERRUNS_ALLOWED, TURN_MS, Limits

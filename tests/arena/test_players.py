@@ -16,7 +16,7 @@ from arena.games.volcanoes.game import VolcanoesGame
 from arena.players import registry as arena_players
 from arena.players.base import PlayerError
 from arena.play.store import Store
-from referee.platform.process import warm_up_command
+from referee.platform.bot_commands import warm_up_command
 
 ROOT = Path(__file__).resolve().parents[2]
 VOLCANOES = VolcanoesGame()

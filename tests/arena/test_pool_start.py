@@ -92,7 +92,8 @@ def test_a_forked_worker_ends_on_sigterm_whatever_handler_its_parent_had():
 def test_a_forked_child_closing_its_bots_leaves_its_parents_bots_alone():
     code = """
         import os
-        from referee.platform.process import BotProcess, close_all
+        from referee.platform.process import BotProcess
+        from referee.platform.process_tree import close_all
 
         bot = BotProcess("sleep 30")  # the parent's bot, open when the child is forked
         child = os.fork()
@@ -111,7 +112,7 @@ def test_a_forked_child_claims_its_bots_orphans_itself():
     it (bots not contained by cgroups) must claim it again, not take its parent's word for it."""
     code = """
         import ctypes, os
-        from referee.platform.process import claim_orphans
+        from referee.platform.process_tree import claim_orphans
 
         assert claim_orphans()
         child = os.fork()

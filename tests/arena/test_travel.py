@@ -26,7 +26,7 @@ from arena.play.shipment import Shipment, arrive, moved, moved_place, travelling
 from arena.play.parcels import MachineFailure, machine_name
 from arena.play.schedule import Job
 from arena.stats.tables import failures_lines
-from referee.platform.process import command_files
+from referee.platform.bot_commands import command_files
 
 from tests.processes import foreign_program
 

@@ -13,7 +13,7 @@ from referee.platform.errors import InputFormatError
 from referee.platform.options import positive_ms
 from referee import judge
 from referee.judging import report_verdicts
-from referee.platform.process import BotStartError
+from referee.platform.bot_errors import BotStartError
 
 PUZZLES = [game for game in referee.cli.GAMES if game != "volcanoes"]
 

@@ -19,7 +19,7 @@ from bots import puzzle_solver
 from referee import puzzle as contract
 from referee.answers import NONE, IllegalStep, OracleError
 from referee.platform.errors import InputFormatError
-from referee.platform.process import BotExited
+from referee.platform.bot_errors import BotExited
 
 NAMES = contract.NAMES
 EXAMPLES = [(name, text) for name in NAMES for text in contract.load(name).examples]

@@ -14,7 +14,7 @@ from referee.coroutine.judge import Verdict
 from referee.coroutine.puzzle import PUZZLE
 from referee.coroutine.rules import START, format_answer, is_solved, parse_puzzle, successors
 from referee.judging import judge_one
-from referee.platform.process import BotStartError
+from referee.platform.bot_errors import BotStartError
 from tests.processes import says_where_a_reader_sleeps
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "coroutine"

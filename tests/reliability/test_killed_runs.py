@@ -1,7 +1,7 @@
 """No bot process outlives a run killed with SIGKILL, which runs no cleanup of its own: at --workers 1
 no pool worker was there to notice, and the bots lived on (in their cgroups until another arena
 command cleaned stale ones; without cgroups, as init's children). Each process that starts bots has a
-watcher (referee/process.py) that ends them when the pipe from its owner ends, however the owner died.
+watcher (referee/platform/process_tree.py) that ends them when the pipe from its owner ends, however the owner died.
 
 Checked with the escaper (scripts/escaper.py: a fork chain that left its session, an orphan that left
 its session and emptied its environment) for every way a run owns its bots: in its own process
@@ -21,13 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from referee.platform import process
+from referee.platform import process_tree
 from tests.processes import descendants, holding, kill_holding, lingering
 
 ROOT = Path(__file__).resolve().parents[2]
 ESCAPER = [sys.executable, "-S", str(Path(__file__).parent / "scripts" / "escaper.py")]
 SLOW_CLOCK = ["--turn-ms", "1000", "--first-turn-ms", "5000"]
-MACHINE = process.containment().split(":")[0]
+MACHINE = process_tree.containment().split(":")[0]
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
 
@@ -77,9 +77,9 @@ def kill_while_escaped(name: str, mode: str, tmp_path: Path, fallback: bool) -> 
     reports = tmp_path / "escapes"
     reports.mkdir()
     env = {**os.environ, "PYTHONPATH": str(ROOT), run_mark.split("=")[0]: run_mark.split("=")[1]}
-    env.pop(process.NO_CGROUP_VARIABLE, None)
+    env.pop(process_tree.NO_CGROUP_VARIABLE, None)
     if fallback:
-        env[process.NO_CGROUP_VARIABLE] = "1"
+        env[process_tree.NO_CGROUP_VARIABLE] = "1"
     bot = shlex.join([*ESCAPER, mode, marker, str(reports), "0.3"])  # a game that lasts
     cgroup = None if fallback else cgroup_of_its_own()
     run = subprocess.Popen(
@@ -120,7 +120,7 @@ def cgroup_of_its_own() -> Path:
     """A cgroup beside the folder of this process's bot cgroups, for the run to start in: another
     arena command (of another test, or another user of the machine) removes the bot cgroups of dead
     processes it finds in its own cgroup, which would end the bots of the killed run in its stead."""
-    home = Path(process.containment().split(", in ", 1)[1].split(", ended by")[0])
+    home = Path(process_tree.containment().split(", in ", 1)[1].split(", ended by")[0])
     cgroup = home.parent / f"caldera-test-{secrets.token_hex(6)}"
     cgroup.mkdir()
     return cgroup
@@ -147,7 +147,9 @@ def _cmdline(pid: int) -> bytes:
         return b""
 
 
-needs_cgroup = pytest.mark.skipif(MACHINE != process.CGROUP, reason=f"no cgroup here ({process.containment()})")
+needs_cgroup = pytest.mark.skipif(
+    MACHINE != process_tree.CGROUP, reason=f"no cgroup here ({process_tree.containment()})"
+)
 
 
 @needs_cgroup

@@ -23,7 +23,8 @@ from arena.games.base import Player
 from arena.games.sdk import SdkGame
 from arena.play.store import Store
 from referee.platform.lateness import late_by_machine
-from referee.platform.process import BotProcess, BotTimeout
+from referee.platform.bot_errors import BotTimeout
+from referee.platform.process import BotProcess
 from tests.reliability.commands import run
 
 SCRIPTS = Path(__file__).parent / "scripts"

@@ -16,7 +16,9 @@ import pytest
 from arena.games.base import Player, RefereeFailure
 from arena.games.cli import CliGame
 from arena.games.relay import RelayGame
-from referee.platform.process import BotStartError, check_command, why_it_ended
+from referee.platform.bot_commands import check_command
+from referee.platform.bot_errors import BotStartError
+from referee.platform.stderr_sink import why_it_ended
 from tests.reliability.commands import one_line, run
 
 SCRIPTS = Path(__file__).parent / "scripts"

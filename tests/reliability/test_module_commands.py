@@ -13,7 +13,7 @@ CASES = [
     (["bots.volcanoes.launch", "--serve", "mcts"], "--serve NAME IN_FD OUT_FD"),
     (["bots.volcanoes.pure.mcts", "--seed"], "options are --seed N and --iterations N"),
     (["bots.volcanoes.pure.mcts", "--iterations", "many"], "options are --seed N and --iterations N"),
-    (["referee.platform.process", "--verbose"], "unrecognized arguments"),
+    (["referee.platform.process_tree", "--verbose"], "unrecognized arguments"),
     (["bots.volcanoes.greedy", "--help"], "it takes no arguments (--help): it plays Volcanoes on stdin and stdout"),
     (["bots.volcanoes.mcts", "c=0.3"], "its options are the arena's (mcts:OPTION=VALUE"),
 ]

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.platform import process
+from referee.platform import process_tree
+from referee.platform.process import BotProcess
 from tests.processes import holding, kill_holding, lingering
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,9 +60,9 @@ def escape(tmp_path):
 def _run(argv: list[str], cwd: Path, fallback: bool, timeout: float = 240) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     if fallback:
-        env[process.NO_CGROUP_VARIABLE] = "1"
+        env[process_tree.NO_CGROUP_VARIABLE] = "1"
     else:
-        env.pop(process.NO_CGROUP_VARIABLE, None)
+        env.pop(process_tree.NO_CGROUP_VARIABLE, None)
     return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd)
 
 
@@ -112,7 +113,7 @@ COMMANDS = [
     "referee coroutine judge",
     "referee coroutine judge --oracle",
 ]
-MACHINE = process.containment().split(":")[0]  # the mechanism a command gets here
+MACHINE = process_tree.containment().split(":")[0]  # the mechanism a command gets here
 
 
 @pytest.mark.parametrize("mode", ["chain", "bare"])
@@ -141,34 +142,36 @@ def test_the_fallback_ends_a_fork_chain_in_a_session_of_its_own(escape, tmp_path
 def test_a_read_of_proc_looks_at_the_newest_pids_first_past_the_wrap():
     """Past pid_max the kernel gives out low pids again: a fork chain then lives among the lowest pids,
     and a hunt that starts at the highest missed it (twice in full test runs, at pids 6690 and 4977)."""
-    order = process.newest_first([30000, 31000, 100, 4977, 4980], last=4980, pid_max=32768)
+    order = process_tree.newest_first([30000, 31000, 100, 4977, 4980], last=4980, pid_max=32768)
     assert order[:64] == list(range(5044, 4980, -1))  # the next pids the kernel gives out
     assert order[64:] == [4980, 4977, 100, 31000, 30000]  # then by recency, those before the wrap last
-    ahead = process.newest_first([40], last=32760, pid_max=32768)[:64]
+    ahead = process_tree.newest_first([40], last=32760, pid_max=32768)[:64]
     assert ahead[0] == 356 and ahead[56] == 300 and ahead[57:] == list(range(32767, 32760, -1))
 
 
 def test_the_mechanism_that_ran_is_told():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     told = subprocess.run(
-        [PYTHON, "-m", "referee.platform.process"], capture_output=True, text=True, env=env, check=True
+        [PYTHON, "-m", "referee.platform.process_tree"], capture_output=True, text=True, env=env, check=True
     )
-    assert told.stdout.split(":")[0] in (process.CGROUP, process.TOKEN)
-    env[process.NO_CGROUP_VARIABLE] = "1"
+    assert told.stdout.split(":")[0] in (process_tree.CGROUP, process_tree.TOKEN)
+    env[process_tree.NO_CGROUP_VARIABLE] = "1"
     told = subprocess.run(
-        [PYTHON, "-m", "referee.platform.process"], capture_output=True, text=True, env=env, check=True
+        [PYTHON, "-m", "referee.platform.process_tree"], capture_output=True, text=True, env=env, check=True
     )
-    assert told.stdout.startswith(f"{process.TOKEN}: ")
+    assert told.stdout.startswith(f"{process_tree.TOKEN}: ")
 
 
-needs_cgroup = pytest.mark.skipif(MACHINE != process.CGROUP, reason=f"no cgroup here ({process.containment()})")
+needs_cgroup = pytest.mark.skipif(
+    MACHINE != process_tree.CGROUP, reason=f"no cgroup here ({process_tree.containment()})"
+)
 
 
 @needs_cgroup
 def test_a_bot_runs_in_a_cgroup_of_its_own_removed_at_its_end():
-    with process.BotProcess([*ESCAPER, "none", "-"]) as bot:
+    with BotProcess([*ESCAPER, "none", "-"]) as bot:
         cgroup = bot.tree.cgroup
-        assert bot.tree.mechanism == process.CGROUP
+        assert bot.tree.mechanism == process_tree.CGROUP
         assert (cgroup / "cgroup.procs").read_text().split() == [str(bot.pid)]
     assert not cgroup.exists()
 
@@ -203,7 +206,7 @@ def test_the_bots_of_a_killed_process_are_ended_by_the_next_one():
         if not cgroup.parent.exists():
             return
     assert marked(marker), "the bot died with its owner: the test tests nothing"
-    subprocess.run([PYTHON, "-m", "referee.platform.process"], env=env, check=True, capture_output=True)
+    subprocess.run([PYTHON, "-m", "referee.platform.process_tree"], env=env, check=True, capture_output=True)
     try:
         assert not marked(marker) and not cgroup.parent.exists()
     finally:

@@ -11,7 +11,8 @@ import sys
 import pytest
 
 from arena.builds.build import build
-from referee.platform.process import BotExited, BotProcess, BotTimeout
+from referee.platform.bot_errors import BotExited, BotTimeout
+from referee.platform.process import BotProcess
 
 from tests.builds.helpers import needs, write
 from tests.processes import says_where_a_reader_sleeps

@@ -1,4 +1,4 @@
-"""A player that cannot run is refused before any game, by one rule (referee.platform.process.check_command)
+"""A player that cannot run is refused before any game, by one rule (referee.platform.bot_commands.check_command)
 in every command that takes one, on every machine that plays (its command is started once, its input
 open: only the system and the interpreter know what it needs, and a bot waits for its first input);
 a cache folder that cannot be used is one line too."""
@@ -11,7 +11,8 @@ import sys
 
 import pytest
 
-from referee.platform.process import BotStartError, check_command
+from referee.platform.bot_commands import check_command
+from referee.platform.bot_errors import BotStartError
 
 from tests.processes import foreign_program, lingering
 from tests.reliability.commands import one_line, run

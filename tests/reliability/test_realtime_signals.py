@@ -13,7 +13,7 @@ import pytest
 from arena.games.base import Player, RefereeFailure
 from arena.games.cli import CliGame
 from arena.games.json_game import JsonGame
-from referee.platform.process import signal_name
+from referee.platform.bot_errors import signal_name
 from tests.games.pebbles.harness import CLI_REFEREE, JSON_REFEREE, ROOT, driven_game, player
 from tests.reliability.commands import run
 

@@ -68,7 +68,9 @@ def test_a_plain_command_is_handed_over_as_it_is(tmp_path):
 def test_a_path_with_spaces_given_unquoted_is_told_to_be_quoted(tmp_path, monkeypatch):
     """`"sp dir/my solver.sh"` runs `sp`: the judge said `cannot start 'sp dir/my solver.sh': No such
     file or directory` of a file that is there."""
-    from referee.platform.process import BotProcess, BotStartError, check_command
+    from referee.platform.bot_commands import check_command
+    from referee.platform.bot_errors import BotStartError
+    from referee.platform.process import BotProcess
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "sp dir").mkdir()

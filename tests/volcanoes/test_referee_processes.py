@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.platform.process import BotExited, BotProcess
+from referee.platform.bot_errors import BotExited
+from referee.platform.process import BotProcess
 from referee.volcanoes.match import Settings, play_game
 
 SCRIPTS = Path(__file__).parent / "scripts"

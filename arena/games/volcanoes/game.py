@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.platform.process import BotError
+from referee.platform.bot_errors import BotError
 from referee.volcanoes.match import Result, Settings, play_game
 from referee.volcanoes.replay import replay_from_moves
 from referee.volcanoes.view import render

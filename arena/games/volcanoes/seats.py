@@ -13,7 +13,9 @@ from bots.volcanoes import launch, registry
 from bots.volcanoes.bot import load as load_bot
 from bots.volcanoes.launch import LOAD_FIRST_VARIABLE, READY_LINE
 from bots.volcanoes.seat import open_seat as open_bot_seat
-from referee.platform.process import BotProcess, BotStartError, warm_up_command
+from referee.platform.bot_commands import warm_up_command
+from referee.platform.bot_errors import BotStartError
+from referee.platform.process import BotProcess
 from referee.volcanoes.match import Settings
 
 from arena.games.base import Player

@@ -27,7 +27,8 @@ from contextlib import ExitStack
 
 from referee.platform import brutaltester
 from referee.platform.errors import UserError
-from referee.platform.process import BotProcess, claim_orphans
+from referee.platform.process import BotProcess
+from referee.platform.process_tree import claim_orphans
 
 from . import host
 

@@ -8,7 +8,8 @@ import json
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 
-from referee.platform.process import BotError, BotProcess
+from referee.platform.bot_errors import BotError
+from referee.platform.process import BotProcess
 
 from . import rules
 

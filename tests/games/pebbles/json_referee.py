@@ -22,7 +22,8 @@ import sys
 import time
 from contextlib import ExitStack
 
-from referee.platform.process import BotProcess, claim_orphans
+from referee.platform.process import BotProcess
+from referee.platform.process_tree import claim_orphans
 
 from . import host
 
