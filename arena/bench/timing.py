@@ -165,7 +165,7 @@ def comparison(
         flag = "REGRESSION" if bad else ""
         dropped = f" ({r.dropped} outlier{'s' * (r.dropped > 1)} dropped)" if r.dropped else ""
         rows.append(
-            f"{name:<{width}}  {statistics.median(new):>12.5g} vs {statistics.median(old):>12.5g} "
+            f"{name:<{width}}  {r.new:>12.5g} vs {r.old:>12.5g} "
             f"{spec.unit:<7}  new/old {r.estimate:6.3f} [{r.low:6.3f}, {r.high:6.3f}]  {flag}{dropped}"
         )
         if bad:

@@ -301,7 +301,7 @@ class Seats:
             self.stderr[seat].append(proc.take_stderr())
             self.missed[seat] += 1
             ran, machine = (now - before for now, before in zip(proc.cpu_times(), (bot_ran, bot_waited), strict=True))
-            late = late_by_machine(ran, machine, limit_s) and size <= MAX_ANSWER_BYTES
+            late = size <= MAX_ANSWER_BYTES and late_by_machine(ran, machine, limit_s, proc)
             waiting = f"{machine * 1000:.0f} ms of its {limit_s * 1000:g} ms"
             self.late[seat] = f"player {seat} timed out waiting {waiting} for a processor" if late else ""
             if self.errors[seat] == "timeout":  # a referee may ask past a timeout: the latest is the one said

@@ -14,11 +14,16 @@ import os
 LATE_SHARE = 0.1  # of a turn's limit: a wait for a processor this long, in a timeout, is the machine's
 BUSY_SHARE = 0.5  # of a turn's limit: a bot that ran or waited to run this long wanted a processor
 FULL_SHARE = 0.95  # of a turn's limit: a bot that ran this long had a processor (its waits were its own)
+# How long past its limit a turn that looks late by the machine is watched for the bot's answer, while
+# it runs the rest of its limit: a bot given a fifth of a processor, at a load of five a core, has run
+# its limit within five limits.
+OVERTIME_LIMITS = 5
+OVERTIME_S = 0.2
 # Where Linux says a thread sleeps (/proc/PID/task/TID/wchan) when it reads a pipe, by kernel version.
 PIPE_READS = frozenset({"pipe_read", "pipe_wait", "pipe_read_wait", "anon_pipe_read"})
 
 
-def late_by_machine(ran: float, waited: float, limit: float) -> bool:
+def late_by_machine(ran: float, waited: float, limit: float, bot=None) -> bool:
     """Whether a turn that timed out after `limit` seconds, in which the bot ran `ran` seconds on a
     processor and waited `waited` for one, timed out by the machine's fault: it wanted a processor
     half the turn or more (a bot that sleeps, or hangs on its input, does not; a first turn's start
@@ -26,8 +31,14 @@ def late_by_machine(ran: float, waited: float, limit: float) -> bool:
     limit has no more to spare; on a quiet machine such waits are a millisecond or less), and did not
     have one processor's worth of the turn all the same: a bot whose own processes or threads
     waited for each other on the processors it filled (a cgroup's pressure counts those waits too)
-    had what CodinGame gives a bot, and its timeout is its own."""
-    return waited >= LATE_SHARE * limit and ran + waited >= BUSY_SHARE * limit and ran < FULL_SHARE * limit
+    had what CodinGame gives a bot, and its timeout is its own.
+
+    Where `bot` is given (a BotProcess, or a seat with its `answers_within`), a turn that looks late
+    by the machine is watched on past its limit, up to OVERTIME_LIMITS limits more, until the bot has
+    run the rest of its limit on a processor: a bot that answers by then was owed that time; one that
+    does not (an endless loop, which a busy machine always starves) timed out by its own fault."""
+    looks_late = waited >= LATE_SHARE * limit and ran + waited >= BUSY_SHARE * limit and ran < FULL_SHARE * limit
+    return looks_late and (bot is None or bot.answers_within(limit - ran, OVERTIME_LIMITS * limit + OVERTIME_S))
 
 
 def cpu_times_of(pid: int) -> tuple[float, float] | None:

@@ -33,6 +33,8 @@ from .limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
 from .process_tree import ProcessTree, track
 from .stderr_sink import StderrSink
 
+OVERTIME_LOOK_S = 0.01  # how often `answers_within` looks at what the bot ran, waiting for its line
+
 # What a bot that timed out waiting for input, having never written a byte, is told: a program whose
 # output is a pipe, not a terminal, holds its lines in a buffer (C's printf, C++'s "\n", Python's
 # print) until it is flushed; or the bot reads more than it was sent.
@@ -201,7 +203,34 @@ class BotProcess:
             raise BotTimeout(f"printed {limit:,} bytes without ending its line")
         return None
 
+    def answers_within(self, cpu_seconds: float, wall_seconds: float) -> bool:
+        """After a timeout: whether the bot ends a line before it has run `cpu_seconds` more on a
+        processor (or where the system does not say what it ran, before `wall_seconds` pass); True
+        also where `wall_seconds` pass first, a machine too busy to tell. A bot starved of a
+        processor that answers once it has had its turn's processor time was late by the machine's
+        fault; one that runs on without an answer (an endless loop), or exits, by its own. The line,
+        if any, is taken: the turn it answers is over."""
+        ran_before = self.cpu_times()[0]
+        end = time.perf_counter() + wall_seconds
+        while (now := time.perf_counter()) < end:
+            try:
+                if self._line_by(min(end, now + OVERTIME_LOOK_S)) is not None:
+                    return True
+            except BotExited:
+                return False
+            if self.cpu_times()[0] - ran_before >= cpu_seconds:
+                return False
+        return True
+
     def _read_line(self, deadline: float) -> str:
+        line = self._line_by(deadline)
+        if line is None:
+            raise BotTimeout(self._no_answer())
+        return line
+
+    def _line_by(self, deadline: float) -> str | None:
+        """The next line, read by `deadline` (None if none is ended by then); BotExited at the end of
+        the bot's output."""
         with selectors.DefaultSelector() as sel:
             sel.register(self._stdout_fd, selectors.EVENT_READ)
             while True:
@@ -216,7 +245,7 @@ class BotProcess:
                     raise BotExited(self._exit_message())
                 left = deadline - time.perf_counter()
                 if left <= 0:
-                    raise BotTimeout(self._no_answer())
+                    return None
                 if not sel.select(left):
                     continue
                 try:

@@ -34,6 +34,8 @@ class Seat(Protocol):
 
     def take_stderr(self) -> str: ...
 
+    def answers_within(self, cpu_seconds: float, wall_seconds: float) -> bool: ...
+
     def close(self) -> None: ...
 
 
@@ -66,6 +68,11 @@ class InProcessSeat:
             late.ran, late.waited = time.thread_time() - ran, waited_for_cpu() - waited  # the bot's thread is this one
             raise late
         return answer, seconds
+
+    def answers_within(self, cpu_seconds: float, wall_seconds: float) -> bool:
+        """Its late answer came (a turn in this process ends only with one): it needed no more than
+        the processor time it ran, and `late_by_machine` judges that."""
+        return True
 
     def take_stderr(self) -> str:
         if self._log is None:
@@ -196,7 +203,7 @@ def play_game(
                 if said and said not in detail:  # (a crash was `exited with code 3`, the bot's words unsaid)
                     detail = f"{detail}: {said}"
                 result = forfeit(who, exc.reason, detail, turn)
-                if isinstance(exc, BotTimeout) and late_by_machine(exc.ran, exc.waited, wait_ms / 1000.0):
+                if isinstance(exc, BotTimeout) and late_by_machine(exc.ran, exc.waited, wait_ms / 1000.0, seat):
                     waited = f"{exc.waited * 1000:.0f} ms of its {wait_ms:g} ms"
                     result.late = f"{COLOURS[who]} timed out waiting {waited} for a processor"
                 return result

@@ -60,6 +60,25 @@ def test_unpaired_ratio_for_a_saved_baseline():
     assert r.low < 0.8 < r.high < 0.85
 
 
+def test_the_table_shows_the_values_whose_quotient_is_the_ratio():
+    """The p99 latencies of a bot's rounds are skewed: their medians (3.6 vs 2.9 ms) said new was
+    slower where the ratio (0.785) said faster. The table's two values are the ratio's own."""
+    old, new = [2.0, 2.9, 3.0, 9.0], [1.0, 3.6, 3.6, 4.0]
+    for r in (ratios.paired_ratio(new, old), ratios.unpaired_ratio(new, old)):
+        assert (r.new < r.old) == (r.estimate < 1) and math.isclose(r.new / r.old, r.estimate)
+    logs = [0.01, -0.01, 0.0, 0.02, -0.02, 0.01, 0.0, -0.01, 0.9, 0.01]  # one round dropped as an outlier
+    r = ratios.paired_ratio([math.exp(v) for v in logs], [1.0] * len(logs))
+    assert r.dropped == 1 and math.isclose(r.new / r.old, r.estimate)
+    m = kernels.Measured()
+    m.specs["latency p99 ms"] = kernels.Spec("latency p99 ms", {}, "ms", higher_is_better=False)
+    m.values["latency p99 ms"] = [new, old]
+    row = timing.comparison(m, 0.05)[0][0]
+    shown_new, shown_old, estimate = (
+        float(v) for v in re.findall(r"([\d.]+) vs +([\d.]+) ms +new/old +([\d.]+)", row)[0]
+    )
+    assert (shown_new < shown_old) == (estimate < 1), row
+
+
 # ---------------------------------------------------------------- saved baselines
 
 

@@ -40,6 +40,13 @@ def starved(work_ms: float = 900) -> str:
     return shlex.join([sys.executable, str(SCRIPTS / "starved_bot.py"), str(CPU), str(work_ms)])
 
 
+def spinner() -> str:
+    """A bot in an endless loop from its first input on, on the busy processor at the usual priority:
+    it gets about half of the processor, so its timeout looks late by the machine at its limit."""
+    code = f"import os, sys\nos.sched_setaffinity(0, {{{CPU}}})\nsys.stdin.readline()\nwhile True:\n    pass"
+    return shlex.join([sys.executable, "-c", code])
+
+
 def sleeper(seconds: float) -> str:
     """A bot that sleeps `seconds` before each answer: late by its own fault (a sleeping process waits
     for no processor)."""
@@ -100,6 +107,45 @@ def test_one_game_says_when_the_machine_was_late(busy):
     result = json.loads(done.stdout)
     assert result["reason"] == "timeout" and result["late"].startswith("blue timed out waiting"), result
     assert "the machine's fault, not the bot's" in done.stderr
+
+
+class Owed:
+    """A bot as `late_by_machine` watches it past its limit: it answers within its processor time or not."""
+
+    def __init__(self, answers: bool):
+        self.answers, self.asked = answers, []
+
+    def answers_within(self, cpu_seconds: float, wall_seconds: float) -> bool:
+        self.asked.append((cpu_seconds, wall_seconds))
+        return self.answers
+
+
+def test_a_turn_that_looks_late_is_the_machines_only_if_the_bot_answers_once_it_has_had_its_time():
+    endless, owed = Owed(answers=False), Owed(answers=True)
+    assert not late_by_machine(ran=0.04, waited=0.06, limit=0.1, bot=endless)  # an endless loop, starved
+    assert late_by_machine(ran=0.04, waited=0.06, limit=0.1, bot=owed)
+    assert [round(cpu, 6) for cpu, _ in owed.asked] == [0.06]  # the rest of its limit
+    own = Owed(answers=True)
+    assert not late_by_machine(ran=0.1, waited=0.005, limit=0.1, bot=own) and own.asked == []  # not watched
+
+
+def test_a_bot_in_an_endless_loop_does_not_answer_within_its_time_and_a_starved_one_does(busy):
+    with BotProcess(spinner()) as bot:
+        with pytest.raises(BotTimeout):
+            bot.ask(["hello"], 0.3)
+        assert not bot.answers_within(0.3, 60.0)  # it ran 0.3 s more, no answer
+    with BotProcess(starved(120)) as bot:  # 120 ms of work a turn: answers once it has had them
+        with pytest.raises(BotTimeout):
+            bot.ask(["hello"], 0.2)
+        assert bot.answers_within(0.2, 60.0)
+
+
+def test_one_game_charges_an_endless_loop_with_its_timeout(busy):
+    command = [sys.executable, "-m", "referee.cli", "volcanoes", "play", spinner(), "python -m bots.volcanoes.random"]
+    done = subprocess.run([*command, "--seed", "1", "--json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["reason"] == "timeout" and result["winner"] == "orange" and not result.get("late"), result
 
 
 def _match(tmp_path: Path, bot: str, db: str) -> tuple[subprocess.CompletedProcess, list, list]:
