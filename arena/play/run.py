@@ -18,6 +18,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 
+from referee.platform.commands import interrupts_held
 from referee.platform.pools import cores as this_machine_cores
 from referee.platform.pools import start_pool
 from referee.platform.process_tree import claim_orphans, close_all
@@ -191,13 +192,14 @@ class PoolExecutor:
         submitted is in, unless it was interrupted: then a game in play counts for nothing, and
         waiting for it held an interrupted run until its referee's time limit, minutes."""
         workers = list(getattr(self._pool, "_processes", {}).values())  # (CPython's: the pool's processes)
-        self._pool.shutdown(wait=False, cancel_futures=True)  # (an idle worker ends, its cleanup done)
-        deadline = time.monotonic() + IDLE_WORKER_EXIT_S
-        for worker in workers:
-            worker.join(max(deadline - time.monotonic(), 0.0))
-            if worker.is_alive():  # playing a game
-                worker.terminate()
-        self._pool.shutdown(wait=True)
+        with interrupts_held():  # (bounded: idle workers' exit, then the others terminated)
+            self._pool.shutdown(wait=False, cancel_futures=True)  # (an idle worker ends, its cleanup done)
+            deadline = time.monotonic() + IDLE_WORKER_EXIT_S
+            for worker in workers:
+                worker.join(max(deadline - time.monotonic(), 0.0))
+                if worker.is_alive():  # playing a game
+                    worker.terminate()
+            self._pool.shutdown(wait=True)
 
 
 def pool_executor(workers: int):

@@ -10,6 +10,7 @@ build's compiler running and a half-made folder behind."""
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import signal
 import sys
@@ -77,10 +78,54 @@ def terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Within: Ctrl+C and SIGTERM wait for the block's end, then interrupt as usual (in the main
+    thread; elsewhere nothing changes). For a cleanup bounded in time that must run whole: a pool's
+    shutdown cut short by a second Ctrl+C left its workers waiting for an end that never came, and
+    a third, during Python's exit, hung the command for good."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, (signal.SIGINT, signal.SIGTERM))
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def open_standard_streams() -> None:
+    """Standard input, output and error open, on /dev/null where the command was started with one
+    closed (`cmd >&-`), and their Python streams with them: a closed output made Python's sys.stdout
+    None (a traceback at the first print), and a pipe made for a bot could take its number, the bot
+    then writing its answers where no one read them (a game that never ended). Output that cannot
+    be encoded in the locale's encoding (PYTHONIOENCODING=ascii, LC_ALL=C) is escaped, as Python
+    escapes it on stderr, rather than failing at the first name with an accent. (An output open for
+    reading only counts as closed: a shell script that runs Python, as pyenv's shims do, leaves its
+    own file there when the output was closed.)"""
+    for fd, mode in ((0, os.O_RDONLY), (1, os.O_WRONLY), (2, os.O_WRONLY)):
+        try:
+            usable = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE in (mode, os.O_RDWR)
+        except OSError:  # closed
+            usable = False
+        if not usable:  # (an output open for reading only: what a shell script that ran us left there)
+            opened = os.open(os.devnull, mode)
+            if opened != fd:
+                os.dup2(opened, fd)
+                os.close(opened)
+    for name, fd, mode in (("stdin", 0, "r"), ("stdout", 1, "w"), ("stderr", 2, "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, mode, closefd=False, errors="backslashreplace"))
+    if sys.stdout.errors == "strict" and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
+
+
 def run_command(args: argparse.Namespace) -> int:
-    """Run the chosen command (`args.run`); a UserError is its one line and exit status 2, a reader
-    that left is no error (`reader_gone`), and Ctrl+C or SIGTERM one line, `PROG: interrupted`, and
-    status 130, once the command has cleaned up (a command that stores games says more itself)."""
+    """Run the chosen command (`args.run`), its standard streams open (`open_standard_streams`); a
+    UserError is its one line and exit status 2, a reader that left is no error (`reader_gone`), and
+    Ctrl+C or SIGTERM one line, `PROG: interrupted`, and status 130, once the command has cleaned up
+    (a command that stores games says more itself)."""
+    open_standard_streams()
     try:
         with terminate_as_interrupt():
             code = args.run(args)

@@ -197,3 +197,23 @@ def test_a_run_stopped_while_its_referees_hang_ends_at_once(tmp_path):
     finally:
         proc.kill()
         kill_holding(referee, "cmdline")
+
+
+def test_three_quick_interrupts_of_a_pooled_run_end_it(tmp_path):
+    """Three Ctrl+C in a row (a hand on the keys): the second cut the pool's shutdown short, leaving
+    its workers waiting for an end that never came, and the third, during Python's exit, hung the
+    command for good."""
+    bots = ROOT / "tests" / "games" / "pebbles" / "bots"
+    db = tmp_path / "run.sqlite"
+    args = ["arena.cli", "match", f"python {bots / 'greedy.py'}", f"python {bots / 'first.py'}", "--pairs", "500"]
+    args += ["--referee", f"{sys.executable} -m tests.games.pebbles.relay_referee", "--protocol", "relay"]
+    proc = started([*args, "--workers", "2", "--quiet", "--db", str(db)], ROOT)
+    try:
+        until(lambda: games_stored(db) >= 4, timeout=120, what="the run's first games")
+        for _ in range(3):
+            proc.send_signal(signal.SIGINT)
+            time.sleep(0.1)
+        proc.wait(timeout=60)
+        assert proc.returncode in (130, -signal.SIGINT), proc.stderr.read()
+    finally:
+        proc.kill()
