@@ -105,6 +105,9 @@ def _check_starts(run: list[str], assignments: dict[str, str], cwd: str | None, 
     if code is None:
         return
     lines = said.strip().splitlines()
+    kind = programs.describe(Path(cwd or ".", run[0])) if os.sep in run[0] else ""
+    if code == LOAD_FAILED and kind.endswith(programs.CARRIAGE_RETURN):  # `env` found no "python3\r"
+        raise BotStartError(f"{run[0]} cannot start on this machine: {_unix_line_endings(kind)}")
     if code == LOAD_FAILED and LOADER_FAILED in said:  # (a script's missing command exits 127 too: its own)
         raise BotStartError(
             f"{run[0]} cannot start on this machine ({programs.this_machine()}): it exited at once with status "
@@ -170,11 +173,15 @@ def _why_not_started(exc: OSError, program: str, cwd: str | None) -> str:
         )
     if exc.errno == errno.ENOENT and path.is_file():
         if kind.endswith(programs.CARRIAGE_RETURN):  # the system looks for "/bin/sh\r"
-            return f"it is {kind}: save it with Unix line endings (dos2unix does it)"
+            return _unix_line_endings(kind)
         if kind.startswith(programs.SCRIPT):
             return f"it is {kind}, an interpreter this machine does not have"
         return f"it is {kind}, whose loader this machine does not have (a program built on another system)"
     return start_failure(exc, cwd)
+
+
+def _unix_line_endings(kind: str) -> str:
+    return f"it is {kind}: save it with Unix line endings (dos2unix does it)"
 
 
 def program_index(args: Sequence[str]) -> int:

@@ -41,6 +41,8 @@ def unrunnable(tmp_path):
     crashes.write_text("#!/bin/sh\nkill -SEGV $$\n")
     windows = tmp_path / "windows"
     windows.write_bytes(b"#!/bin/sh\r\nwhile read line; do echo RANDOM; done\r\n")
+    windows_env = tmp_path / "windows_env"  # (`env` finds no "python3\r": its own words mislead)
+    windows_env.write_bytes(b"#!/usr/bin/env python3\r\nimport sys\r\nsys.stdin.readline()\r\n")
     marked = tmp_path / "marked"
     marked.write_bytes(b"\xef\xbb\xbf#!/bin/sh\nwhile read line; do echo RANDOM; done\n")
     source = tmp_path / "bot.cpp"  # (a C++ bot's source, given to the referee as if it ran)
@@ -51,7 +53,19 @@ def unrunnable(tmp_path):
     runs_missing.write_text("#!/bin/sh\n./no_such_bot_binary\n")
     bare_python = tmp_path / "bare.py"
     bare_python.write_text("print('RANDOM')\n")  # no #! line
-    for made in (bare, missing, library, quits, crashes, windows, marked, built, runs_missing, bare_python):
+    for made in (
+        bare,
+        missing,
+        library,
+        quits,
+        crashes,
+        windows,
+        windows_env,
+        marked,
+        built,
+        runs_missing,
+        bare_python,
+    ):
         made.chmod(0o755)
     return {
         "not executable": str(script),
@@ -65,6 +79,7 @@ def unrunnable(tmp_path):
         "killed at once": str(crashes),
         "a module missing": f"{sys.executable} -c 'import no_such_module_anywhere'",
         "Windows line endings": str(windows),
+        "Windows line endings, by env": str(windows_env),
         "a byte order mark": str(marked),
         "source code": str(source),
         "source code made executable": str(built),
@@ -87,6 +102,7 @@ def unrunnable(tmp_path):
         ("killed at once", ["ended before its first input (killed by SIGSEGV)"]),
         ("a module missing", ["ended before its first input (status 1)", "No module named 'no_such_module_anywhere'"]),
         ("Windows line endings", ["cannot start on this machine", "carriage return", "dos2unix"]),
+        ("Windows line endings, by env", ["cannot start on this machine", "carriage return", "dos2unix"]),
         ("a byte order mark", ["cannot start on this machine", "follows a byte order mark", "without a byte order"]),
         ("source code", ["bot.cpp is source code, not a program: build it first", "arena match"]),
         ("source code made executable", ["Player.java is source code, not a program", "builds a bot's source"]),
