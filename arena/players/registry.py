@@ -140,8 +140,30 @@ def varied(player: Player, values: dict, game: Game, label: str, config: str | N
 
 
 def changed_since(player: Player, game: Game) -> str | None:
-    """Why `player` would not play as it did when its run began (None if it would)."""
-    return provider_of(player, game).changed_since(player)
+    """Why `player` would not play as it did when its run began (None if it would). Sources whose
+    build is gone from the cache, what went into it too (deleted between runs), are taken again from
+    their spec: they play on where it names the same sources still (the same version)."""
+    provider = provider_of(player, game)
+    why = provider.changed_since(player)
+    if why is not None and provider is SOURCES and SOURCES.gone(player):
+        return _taken_again(player, game)
+    return why
+
+
+def _taken_again(player: Player, game: Game) -> str | None:
+    """None once the sources of `player`, gone from the cache, are kept there again as its spec names
+    them here and now, which is its version (a commit's files, or a working tree's unchanged); else
+    why it cannot play as it did."""
+    gone = f"its build and its sources are gone from the cache ({Path(player.cwd).parent})"
+    try:
+        again = resolve(player.spec, game, SOURCES.cache_of(player))
+    except PlayerError as exc:
+        return f"{gone}, and cannot be taken again from {player.spec} in {Path.cwd()}: {exc}"
+    if (again.version, again.cwd) == (player.version, player.cwd):
+        return None
+    if player.version.partition(":")[0].endswith("+dirty"):
+        return f"{gone}, and they were uncommitted changes to {player.spec}, which its working tree no longer holds"
+    return f"{gone}, and {player.spec} names other sources now (version {again.version}, not {player.version})"
 
 
 def command(player: Player, game: Game) -> tuple[str, str | None]:

@@ -230,7 +230,39 @@ def test_a_resumed_run_builds_from_what_the_cache_kept(tmp_path):
     build = Path(player.cwd).parent
     for folder in (build, build.parent / "inputs" / build.name):
         shutil.rmtree(folder)
-    assert "gone from the cache" in changed_since(player)
+    assert f"gone from the cache ({build}), and cannot be taken again from {source} in " in changed_since(player)
+
+
+def test_sources_at_a_commit_are_built_again_once_the_cache_is_deleted(tmp_path, monkeypatch):
+    """A league or a resume after `rm -rf ~/.cache/caldera/builds` paused its players at commits:
+    their build and sources were gone from the cache, though their repository has them."""
+    for who in ("AUTHOR", "COMMITTER"):
+        monkeypatch.setenv(f"GIT_{who}_NAME", "Test")
+        monkeypatch.setenv(f"GIT_{who}_EMAIL", "test@example.com")
+    repo, cache = tmp_path / "repo", tmp_path / "cache"
+    repo.mkdir()
+    monkeypatch.chdir(repo)
+
+    def commit(k: int) -> None:
+        (repo / "bot.sh").write_text(f"read n\necho $((n + {k}))\n")
+        for args in (["init", "-q"], ["add", "bot.sh"], ["commit", "-q", "-m", f"k={k}"]):
+            subprocess.run(["git", *args], check=True, capture_output=True)
+
+    commit(1)
+    subprocess.run(["git", "tag", "v1"], check=True)
+    at_tag = resolve("bot.sh@v1", cache)
+    commit(3)
+    at_head = resolve("bot.sh@HEAD", cache)
+    (repo / "bot.sh").write_text("read n\necho $((n + 5))\n")
+    uncommitted = resolve("bot.sh", cache)
+    assert uncommitted.version.endswith("+dirty")
+    commit(2)  # HEAD names other sources now, v1 the same
+    shutil.rmtree(cache / "builds")
+    assert changed_since(at_tag) is None and "built in" in prepare(at_tag) and answer(at_tag) == "42\n"
+    assert "bot.sh@HEAD names other sources now (version" in changed_since(at_head)
+    assert "they were uncommitted changes to bot.sh, which its working tree no longer holds" in changed_since(
+        uncommitted
+    )
 
 
 def test_which_files_are_sources_and_which_are_pinned(tmp_path):
