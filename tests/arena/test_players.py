@@ -3,6 +3,7 @@
 import hashlib
 import io
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -375,6 +376,17 @@ def test_a_label_that_cannot_be_one_is_said_to_be_the_label(label):
         arena_players.resolve(f"{label}=greedy", VolcanoesGame())
     with pytest.raises(PlayerError, match="^unknown player 'mctz:c=0.3'"):  # a misspelt bot stays unknown
         arena_players.resolve("mctz:c=0.3", VolcanoesGame())
+
+
+@pytest.mark.parametrize("label", ["a,b", "über", "<b>h</b>", "", "x=y"])
+def test_a_label_is_checked_before_its_spec_s_revision(label, tmp_path):
+    """`a,b=bot.cpp@v3` was said to be in no git repository, so without a revision v3 (the whole text
+    read as a path), and `x=y=bot.cpp@v3` was the path `y=bot.cpp`."""
+    bot = tmp_path / "bot.sh"
+    bot.write_text("echo RANDOM\n")
+    for revision in ("v3", "no-such-commit"):
+        with pytest.raises(PlayerError, match=f"^{re.escape(repr(label))} cannot be a label: a label"):
+            resolve(f"{label}={bot}@{revision}", tmp_path / "cache")
 
 
 def test_what_the_arena_wrote_in_a_bots_folder_is_no_part_of_the_bot(tmp_path):
