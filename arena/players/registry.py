@@ -25,6 +25,7 @@ from arena.games.base import Game, Player
 from arena.games.config import CONFIG_FILE
 from arena.players.base import PlayerError, Provider, UnknownPlayer, split_label, whole_path
 from arena.players import declared
+from arena.players.environment import starts_with_assignments
 from arena.players.git import GitTrees
 from arena.players.processes import Commands, Files
 from arena.players.sources import Sources
@@ -70,13 +71,25 @@ def resolve(text: str, game: Game, cache: Path | None = None, config: str | None
         player = provider.resolve(label, spec, game, cache)
         if player is not None:
             return player
+    if label is None:  # (`fast=./bot --against=greedy` is a command that is nowhere, not a label)
+        _check_label(text, label, spec, game, cache, config, spaced=True)
+    raise _unknown(text, spec, game, config)
+
+
+def _unknown(text: str, spec: str, game: Game, config: str | None) -> UnknownPlayer:
+    """Why no provider takes `spec` (`text` less its label, which the message leaves out: `arena tune`
+    labels its bot itself): a shell's assignments before a command, or which specs are known."""
+    assigned = next((written for written in (spec, text) if starts_with_assignments(written)), None)
+    if assigned is not None:
+        return UnknownPlayer(
+            f"{assigned!r}: NAME=VALUE before a command sets a variable in a shell, and no shell runs a bot: "
+            f"write 'env {assigned}'"
+        )
     known = [said for said in (provider.known() for provider in providers(game)) if said]
     known.append(f"a player declared in {config or CONFIG_FILE} ([players.NAME])")
     first = spec.split()[0] if spec.split() else ""
-    if label is None:  # (`fast=./bot --against=greedy` is a command that is nowhere, not a label)
-        _check_label(text, label, spec, game, cache, config, spaced=True)
-    raise UnknownPlayer(
-        f"unknown player {text!r}: not {', '.join(known[:-1])} or {known[-1]}"
+    return UnknownPlayer(
+        f"unknown player {spec!r}: not {', '.join(known[:-1])} or {known[-1]}"
         + (f" (no such file: {first})" if "/" in first else "")
     )
 
