@@ -389,6 +389,15 @@ def test_a_label_is_checked_before_its_spec_s_revision(label, tmp_path):
             resolve(f"{label}={bot}@{revision}", tmp_path / "cache")
 
 
+def test_an_at_sign_with_no_revision_after_it_is_no_player(tmp_path):
+    """`league add f=bot.cpp@` played the working tree, unsaid; `greedy@` was 'no commit  in ...'."""
+    bot = tmp_path / "bot.sh"
+    bot.write_text("echo RANDOM\n")
+    for spec in (f"f={bot}@", "greedy@"):
+        with pytest.raises(PlayerError, match="nothing after its @: give a revision"):
+            resolve(spec, tmp_path / "cache")
+
+
 def test_what_the_arena_wrote_in_a_bots_folder_is_no_part_of_the_bot(tmp_path):
     """A report, a replay or a C++ bundle written in a folder bot's own folder made it `+dirty`, a
     new version, and the bundle (a second `main`) broke its build."""
