@@ -200,6 +200,19 @@ def make(plan: Plan, *, timeout_s: float = DEFAULT_TIMEOUT_S, say: Callable[[str
     return False
 
 
+def gone(plan_folder: Path) -> bool:
+    """Whether the build in `plan_folder` is neither made nor has its inputs kept (the cache was
+    deleted): only its sources, where they still are, can name it again."""
+    return (
+        not (plan_folder / RECORD).is_file() and not (plan_folder.parent / INPUTS / plan_folder.name / PLAN).is_file()
+    )
+
+
+def cache_of(plan_folder: Path) -> Path:
+    """The cache that holds the build in `plan_folder` (see `builds_dir`)."""
+    return plan_folder.parent.parent
+
+
 def changed(plan_folder: Path) -> str | None:
     """Why the build in `plan_folder` would not be the one named when its run began (None if it
     would): made, or its inputs kept, unchanged, and its tools those it was named with."""

@@ -26,6 +26,10 @@ from arena.builds.cache import TREES, cache_root
 from arena.errors import UsageError
 
 
+# `bot.cpp@` was the working tree, unsaid.
+NO_REVISION = "nothing after its @: give a revision (a commit, a tag, a branch, HEAD~1), or no @ for the working tree"
+
+
 class SourceError(UsageError, ValueError):
     """A bot's source that cannot be found or built here: the message says why, in one line."""
 
@@ -47,9 +51,9 @@ class Source:
 
 def split_revision(spec: str, cwd: Path | None = None) -> tuple[str, str | None]:
     """(`PATH`, `REV`) of `PATH@REV`, or (spec, None) where `spec` is an existing path (from `cwd`)
-    or has no `@`. A revision may hold `@` too (`HEAD@{1}`, `main@{yesterday}`, `@{u}`): the split
-    is at the first `@` before which an existing path stands, else at the first that begins no
-    reflog's `@{`."""
+    or has no `@` ("" where nothing follows the `@`: no revision, which is refused). A revision may
+    hold `@` too (`HEAD@{1}`, `main@{yesterday}`, `@{u}`): the split is at the first `@` before which
+    an existing path stands, else at the first that begins no reflog's `@{`."""
     base = Path(cwd or os.getcwd())
     if "@" not in spec or (base / spec).exists():
         return spec, None
@@ -57,7 +61,7 @@ def split_revision(spec: str, cwd: Path | None = None) -> tuple[str, str | None]
     at = next((i for i in ats if i and (base / spec[:i]).exists()), None)
     if at is None:
         at = next((i for i in ats if spec[i + 1 : i + 2] != "{"), ats[-1])
-    return spec[:at], spec[at + 1 :] or None
+    return spec[:at], spec[at + 1 :]
 
 
 def resolve_source(spec: str, cache: Path | None = None, cwd: Path | None = None) -> Source:
@@ -65,6 +69,8 @@ def resolve_source(spec: str, cache: Path | None = None, cwd: Path | None = None
     folder). Raises SourceError."""
     text, revision = split_revision(spec, cwd)
     shown = Path(os.path.abspath(Path(cwd or os.getcwd()) / text))
+    if revision == "":  # (before the repository: a path in none has this mistake too)
+        raise SourceError(f"{spec}: {NO_REVISION}")
     if revision is None:
         if not shown.exists():
             raise SourceError(f"no such file or folder: {text}")
@@ -135,6 +141,8 @@ def git(repository: Path, *args: str, env: dict | None = None) -> bytes:
 
 def tree_at(repository: Path, revision: str, cache: Path | None = None) -> tuple[str, Path]:
     """(commit, tree): the repository's tree at `revision`, extracted once into the cache."""
+    if not revision:
+        raise SourceError(NO_REVISION)
     try:  # (no --quiet: git then says why a revision is unknown)
         commit = git(repository, "rev-parse", "--verify", f"{revision}^{{commit}}").decode().strip()
     except SourceError as exc:

@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 
 from arena.bench import transcripts
+from arena.builds.revisions import split_revision
 from arena.games.base import Game, Player
 from arena.games.protocols import DEFAULT_GAME, make
 from arena.players import registry as players
@@ -69,13 +70,14 @@ def check_file_bot(
 
 
 def check_built_bot(
-    entry: Path, output: Path, games: int, turns_file: str | None, game: Game | None, opponent: str | None
+    bot: str, output: Path, games: int, turns_file: str | None, game: Game | None, opponent: str | None
 ) -> int:
     """A C or C++ bot's one file against the bot of several files (see `compare`): each built as
-    CodinGame builds its language (arena/builds/), the entry with its local includes, and the one file
-    alone, before any turn is played."""
+    CodinGame builds its language (arena/builds/), the entry `bot` (`PATH` or `PATH@REV`, as the user
+    wrote it, which a failed build names) with its local includes, and the one file alone, before any
+    turn is played."""
     sources = game or make(DEFAULT_GAME)  # replayed turns need no game: a source is built the same in any
-    original = players.resolve(f"{entry.stem}={entry}", sources)
+    original = players.resolve(f"{Path(split_revision(bot)[0]).stem}={bot}", sources)
     bundled = players.resolve(f"bundle={output}", sources)
     players.prepare([original, bundled], sources, sys.stderr)
     return compare(original, bundled, "built with CodinGame's flags", games, turns_file, game, opponent)

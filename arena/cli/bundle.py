@@ -196,7 +196,7 @@ def _bundle_c_family(args: argparse.Namespace, entry: Path) -> int:
         )
     if args.check or args.turns:
         game = None if args.turns else game_of(args)
-        return check.check_built_bot(entry, Path(args.output), args.check or 1, args.turns, game, args.opponent)
+        return check.check_built_bot(args.bot, Path(args.output), args.check or 1, args.turns, game, args.opponent)
     return 0
 
 

@@ -30,6 +30,10 @@ class PlayerError(UsageError, ValueError):
     """A player spec that cannot be resolved, or a player that cannot play; the message says why."""
 
 
+class UnknownPlayer(PlayerError):
+    """A spec that no provider takes as its own."""
+
+
 def split_label(text: str) -> tuple[str | None, str]:
     """(`LABEL`, `SPEC`) of `LABEL=SPEC`, or (None, text)."""
     match = _LABEL.match(text)

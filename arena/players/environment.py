@@ -38,3 +38,14 @@ def with_env(spec: str, values: dict) -> str:
     # (an integer as its digits: `{:g}` wrote 1000000 as 1e+06, which C's atoi reads as 1)
     assignments.update({key: str(value) if isinstance(value, int) else repr(value) for key, value in values.items()})
     return shlex.join(["env", *(f"{k}={v}" for k, v in assignments.items()), *args])
+
+
+def starts_with_assignments(spec: str) -> bool:
+    """Whether a command line begins with NAME=VALUE words before its command (`K=1 ./bot`): a shell's
+    way to set variables, which `env` is without a shell."""
+    try:
+        args = shlex.split(spec)
+    except ValueError:
+        return False
+    assignments = next((i for i, arg in enumerate(args) if not _ASSIGNMENT.match(arg)), len(args))
+    return 0 < assignments < len(args)

@@ -23,8 +23,9 @@ from pathlib import Path
 from arena.builds.cache import cache_root
 from arena.games.base import Game, Player
 from arena.games.config import CONFIG_FILE
-from arena.players.base import PlayerError, Provider, split_label
+from arena.players.base import PlayerError, Provider, UnknownPlayer, split_label, whole_path
 from arena.players import declared
+from arena.players.environment import starts_with_assignments
 from arena.players.git import GitTrees
 from arena.players.processes import Commands, Files
 from arena.players.sources import Sources
@@ -57,10 +58,12 @@ def provider_of(player: Player, game: Game) -> Provider:
 
 
 def resolve(text: str, game: Game, cache: Path | None = None, config: str | None = None) -> Player:
-    """A player from its spec (`LABEL=SPEC` or `SPEC`); PlayerError with a message a user can act on.
-    `config`: the file that declares players by name (default ./arena.toml); `cache`: the arena's."""
+    """A player from its spec (`LABEL=SPEC` or `SPEC`); PlayerError with a message a user can act on
+    (UnknownPlayer where no provider knows the spec). `config`: the file that declares players by
+    name (default ./arena.toml); `cache`: the arena's."""
     label, spec = split_label(text)
     cache = cache or cache_root()
+    _check_label(text, label, spec, game, cache, config, spaced=False)
     player = declared.resolve(label, spec, SOURCES, cache, config)
     if player is not None:
         return player
@@ -68,25 +71,56 @@ def resolve(text: str, game: Game, cache: Path | None = None, config: str | None
         player = provider.resolve(label, spec, game, cache)
         if player is not None:
             return player
+    if label is None:  # (`fast=./bot --against=greedy` is a command that is nowhere, not a label)
+        _check_label(text, label, spec, game, cache, config, spaced=True)
+    raise _unknown(text, spec, game, config)
+
+
+def _unknown(text: str, spec: str, game: Game, config: str | None) -> UnknownPlayer:
+    """Why no provider takes `spec` (`text` less its label, which the message leaves out: `arena tune`
+    labels its bot itself): a shell's assignments before a command, or which specs are known."""
+    assigned = next((written for written in (spec, text) if starts_with_assignments(written)), None)
+    if assigned is not None:
+        return UnknownPlayer(
+            f"{assigned!r}: NAME=VALUE before a command sets a variable in a shell, and no shell runs a bot: "
+            f"write 'env {assigned}'"
+        )
     known = [said for said in (provider.known() for provider in providers(game)) if said]
     known.append(f"a player declared in {config or CONFIG_FILE} ([players.NAME])")
     first = spec.split()[0] if spec.split() else ""
-    before, equals, after = text.partition("=")
-    if label is None and equals and _resolves(after, game, cache, config):  # the player was fine, its label not
-        raise PlayerError(
-            f"{before!r} cannot be a label: a label (LABEL=SPEC) is ASCII letters, digits and _ . + - only"
-        )
-    raise PlayerError(
-        f"unknown player {text!r}: not {', '.join(known[:-1])} or {known[-1]}"
+    return UnknownPlayer(
+        f"unknown player {spec!r}: not {', '.join(known[:-1])} or {known[-1]}"
         + (f" (no such file: {first})" if "/" in first else "")
     )
 
 
-def _resolves(text: str, game: Game, cache: Path, config: str | None) -> bool:
+def _check_label(
+    text: str, label: str | None, spec: str, game: Game, cache: Path, config: str | None, *, spaced: bool
+) -> None:
+    """PlayerError where `text` is meant as LABEL=SPEC with a label that cannot be one (`a,b=bot.cpp@v3`,
+    `x=y=bot.cpp`): what stands before an `=` where what follows is a spec some provider takes. A word
+    is checked before the spec is read, whatever it is (a revision of the whole text was a git error);
+    words with spaces (`a b=greedy`) only where the whole text is no player (`./bot --against=greedy`
+    is a command), as `spaced` says."""
+    rest = text if label is None else spec
+    word, equals, after = rest.partition("=")
+    if not equals or (not spaced and any(char.isspace() for char in word)) or whole_path(rest) is not None:
+        return
+    if _taken(after, game, cache, config):
+        meant = word if label is None else f"{label}={word}"
+        raise PlayerError(
+            f"{meant!r} cannot be a label: a label (LABEL=SPEC) is ASCII letters, digits and _ . + - only"
+        )
+
+
+def _taken(spec: str, game: Game, cache: Path, config: str | None) -> bool:
+    """Whether some provider takes `spec` as its own, made or not (a revision that is no commit)."""
     try:
-        resolve(text, game, cache, config)
-    except PlayerError:
+        resolve(spec, game, cache, config)
+    except UnknownPlayer:
         return False
+    except PlayerError:
+        return True
     return True
 
 
@@ -140,8 +174,30 @@ def varied(player: Player, values: dict, game: Game, label: str, config: str | N
 
 
 def changed_since(player: Player, game: Game) -> str | None:
-    """Why `player` would not play as it did when its run began (None if it would)."""
-    return provider_of(player, game).changed_since(player)
+    """Why `player` would not play as it did when its run began (None if it would). Sources whose
+    build is gone from the cache, what went into it too (deleted between runs), are taken again from
+    their spec: they play on where it names the same sources still (the same version)."""
+    provider = provider_of(player, game)
+    why = provider.changed_since(player)
+    if why is not None and provider is SOURCES and SOURCES.gone(player):
+        return _taken_again(player, game)
+    return why
+
+
+def _taken_again(player: Player, game: Game) -> str | None:
+    """None once the sources of `player`, gone from the cache, are kept there again as its spec names
+    them here and now, which is its version (a commit's files, or a working tree's unchanged); else
+    why it cannot play as it did."""
+    gone = f"its build and its sources are gone from the cache ({Path(player.cwd).parent})"
+    try:
+        again = resolve(player.spec, game, SOURCES.cache_of(player))
+    except PlayerError as exc:
+        return f"{gone}, and cannot be taken again from {player.spec} in {Path.cwd()}: {exc}"
+    if (again.version, again.cwd) == (player.version, player.cwd):
+        return None
+    if player.version.partition(":")[0].endswith("+dirty"):
+        return f"{gone}, and they were uncommitted changes to {player.spec}, which its working tree no longer holds"
+    return f"{gone}, and {player.spec} names other sources now (version {again.version}, not {player.version})"
 
 
 def command(player: Player, game: Game) -> tuple[str, str | None]:

@@ -114,6 +114,14 @@ class Sources(Provider):
     def changed_since(self, player: Player) -> str | None:
         return builds.changed(Path(player.cwd).parent)
 
+    def gone(self, player: Player) -> bool:
+        """Whether its build and what went into it are both gone from the cache (deleted between runs)."""
+        return builds.gone(Path(player.cwd).parent)
+
+    def cache_of(self, player: Player) -> Path:
+        """The cache its build is named in."""
+        return builds.cache_of(Path(player.cwd).parent)
+
     def travels(self, player: Player) -> list[str]:
         """Its build's folder, made here before the run's first game: a node of the same platform
         runs it as it is (its `prepare` finds it made)."""

@@ -46,7 +46,6 @@ class OwnBots(Provider):
         return game.protocol == PROTOCOL
 
     def resolve(self, label: str | None, spec: str, game: Game, cache: Path) -> Player | None:
-        text = f"{label}={spec}" if label else spec
         if spec.startswith(BUNDLE_PREFIX):
             return _bundle_pin(label, spec, cache)
         name, colon, _ = spec.partition(":")
@@ -54,11 +53,11 @@ class OwnBots(Provider):
             try:
                 parsed = registry.parse(spec)
             except ValueError as exc:
-                raise PlayerError(f"player {text!r}: {exc}") from None
+                raise PlayerError(f"player {spec!r}: {exc}") from None
             return Player(label or spec, spec, IN_PROCESS, str(parsed), _version(parsed))
         if colon and (name.split("@", 1)[0] in registry.BOTS or Path(name).is_file()):
             raise PlayerError(
-                f"player {text!r}: options (NAME:OPT=VALUE) are for registered bots run in-process; "
+                f"player {spec!r}: options (NAME:OPT=VALUE) are for registered bots run in-process; "
                 "a pinned revision, a file or a command line cannot take them"
             )
         if "@" in spec and spec.split("@", 1)[0] in registry.BOTS and " " not in spec:

@@ -3,6 +3,7 @@
 import hashlib
 import io
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -230,7 +231,39 @@ def test_a_resumed_run_builds_from_what_the_cache_kept(tmp_path):
     build = Path(player.cwd).parent
     for folder in (build, build.parent / "inputs" / build.name):
         shutil.rmtree(folder)
-    assert "gone from the cache" in changed_since(player)
+    assert f"gone from the cache ({build}), and cannot be taken again from {source} in " in changed_since(player)
+
+
+def test_sources_at_a_commit_are_built_again_once_the_cache_is_deleted(tmp_path, monkeypatch):
+    """A league or a resume after `rm -rf ~/.cache/caldera/builds` paused its players at commits:
+    their build and sources were gone from the cache, though their repository has them."""
+    for who in ("AUTHOR", "COMMITTER"):
+        monkeypatch.setenv(f"GIT_{who}_NAME", "Test")
+        monkeypatch.setenv(f"GIT_{who}_EMAIL", "test@example.com")
+    repo, cache = tmp_path / "repo", tmp_path / "cache"
+    repo.mkdir()
+    monkeypatch.chdir(repo)
+
+    def commit(k: int) -> None:
+        (repo / "bot.sh").write_text(f"read n\necho $((n + {k}))\n")
+        for args in (["init", "-q"], ["add", "bot.sh"], ["commit", "-q", "-m", f"k={k}"]):
+            subprocess.run(["git", *args], check=True, capture_output=True)
+
+    commit(1)
+    subprocess.run(["git", "tag", "v1"], check=True)
+    at_tag = resolve("bot.sh@v1", cache)
+    commit(3)
+    at_head = resolve("bot.sh@HEAD", cache)
+    (repo / "bot.sh").write_text("read n\necho $((n + 5))\n")
+    uncommitted = resolve("bot.sh", cache)
+    assert uncommitted.version.endswith("+dirty")
+    commit(2)  # HEAD names other sources now, v1 the same
+    shutil.rmtree(cache / "builds")
+    assert changed_since(at_tag) is None and "built in" in prepare(at_tag) and answer(at_tag) == "42\n"
+    assert "bot.sh@HEAD names other sources now (version" in changed_since(at_head)
+    assert "they were uncommitted changes to bot.sh, which its working tree no longer holds" in changed_since(
+        uncommitted
+    )
 
 
 def test_which_files_are_sources_and_which_are_pinned(tmp_path):
@@ -343,6 +376,26 @@ def test_a_label_that_cannot_be_one_is_said_to_be_the_label(label):
         arena_players.resolve(f"{label}=greedy", VolcanoesGame())
     with pytest.raises(PlayerError, match="^unknown player 'mctz:c=0.3'"):  # a misspelt bot stays unknown
         arena_players.resolve("mctz:c=0.3", VolcanoesGame())
+
+
+@pytest.mark.parametrize("label", ["a,b", "über", "<b>h</b>", "", "x=y"])
+def test_a_label_is_checked_before_its_spec_s_revision(label, tmp_path):
+    """`a,b=bot.cpp@v3` was said to be in no git repository, so without a revision v3 (the whole text
+    read as a path), and `x=y=bot.cpp@v3` was the path `y=bot.cpp`."""
+    bot = tmp_path / "bot.sh"
+    bot.write_text("echo RANDOM\n")
+    for revision in ("v3", "no-such-commit"):
+        with pytest.raises(PlayerError, match=f"^{re.escape(repr(label))} cannot be a label: a label"):
+            resolve(f"{label}={bot}@{revision}", tmp_path / "cache")
+
+
+def test_an_at_sign_with_no_revision_after_it_is_no_player(tmp_path):
+    """`league add f=bot.cpp@` played the working tree, unsaid; `greedy@` was 'no commit  in ...'."""
+    bot = tmp_path / "bot.sh"
+    bot.write_text("echo RANDOM\n")
+    for spec in (f"f={bot}@", "greedy@"):
+        with pytest.raises(PlayerError, match="nothing after its @: give a revision"):
+            resolve(spec, tmp_path / "cache")
 
 
 def test_what_the_arena_wrote_in_a_bots_folder_is_no_part_of_the_bot(tmp_path):

@@ -200,6 +200,9 @@ def _without_times(state):
         (["tune", "synthetic"], "arena tune BOT --params"),
         (["tune", "synthetic", "--params", "x", "--iterations", "0"], "--iterations must be at least 1"),
         (["tune", "synthetic", "--params", "x", "--c-end", "0.9"], "--c-end is a fraction"),
+        # (these two said "unknown player 'start=...'": the label tune gives its bot, never written)
+        (["tune", "K=1 true", "--params", "K=0:3"], "'K=1 true': NAME=VALUE before a command sets a variable"),
+        (["tune", "nosuchbot", "--params", "K=0:3"], "arena tune: unknown player 'nosuchbot': not"),
     ],
 )
 def test_mistakes_are_one_line(synthetic, tmp_path, capsys, argv, says):

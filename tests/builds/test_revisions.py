@@ -1,5 +1,6 @@
 """A bot's file in any git repository at a revision (`bot.cpp@HEAD~1`) and as it is now."""
 
+import re
 import subprocess
 
 import pytest
@@ -105,6 +106,15 @@ def test_what_cannot_be_found_at_a_revision_says_why(repository, tmp_path):
     outside = write(tmp_path / "loose", "bot.cpp", "int main() {}\n")
     with pytest.raises(SourceError, match="is in no git repository"):
         resolve_source(f"{outside}@HEAD", cache)
+
+
+def test_an_at_sign_with_no_revision_after_it_is_refused(repository, tmp_path):
+    """`src/bot.cpp@` played the working tree, unsaid."""
+    for spec in ("src/bot.cpp@", "src/gone.cpp@", f"{write(tmp_path / 'loose', 'bot.cpp', 'x')}@"):
+        with pytest.raises(SourceError, match=f"^{re.escape(spec)}: nothing after its @: give a revision"):
+            resolve_source(spec, tmp_path / "cache")
+    with pytest.raises(SourceError, match="^nothing after its @"):
+        revisions.tree_at(repository[0], "", tmp_path / "cache")
 
 
 def test_a_path_with_an_at_sign_that_exists_is_a_path(tmp_path):

@@ -252,6 +252,25 @@ def test_a_bot_at_a_commit_is_bundled_as_the_commit_holds_it(tmp_path, capsys, m
     assert "main.cpp@HEAD~5: no commit HEAD~5 in" in capsys.readouterr().err
 
 
+def test_a_check_at_a_commit_that_does_not_build_names_the_user_s_spec(tmp_path, capsys, monkeypatch):
+    """`arena bundle main.cpp@broken --check` said `cannot build ~/.cache/caldera/trees/.../main.cpp:
+    ../../../.cache/caldera/trees/.../main.cpp:3:13: error`, where league and match name main.cpp@broken."""
+    needs("cpp")
+    for who in ("AUTHOR", "COMMITTER"):
+        monkeypatch.setenv(f"GIT_{who}_NAME", "Test")
+        monkeypatch.setenv(f"GIT_{who}_EMAIL", "test@example.com")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    repo = tmp_path / "mybot"
+    write(repo, "main.cpp", "int main() {\n    return 0\n}\n")  # (no ';')
+    for args in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "broken"]):
+        subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
+    monkeypatch.chdir(tmp_path)
+    assert main(["bundle", "mybot/main.cpp@HEAD", "-o", "s.cpp", "--check", "1"]) == 2
+    said = capsys.readouterr().err.splitlines()[-1]  # (after "building mybot/main.cpp@HEAD (C++) ...")
+    assert re.search(r" arena bundle: cannot build mybot/main\.cpp@HEAD at [0-9a-f]{12}: mybot/main\.cpp:2:", said)
+    assert "trees" not in said.partition("(the whole log")[0], said
+
+
 def test_a_program_of_its_own_beside_the_entry_is_not_named(tmp_path, capsys):
     """A tool or test beside the bot (its own `main`) was named as a file whose definitions do not
     link, though the bot needs none of them."""
