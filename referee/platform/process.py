@@ -205,8 +205,8 @@ class BotProcess:
 
     def answers_within(self, cpu_seconds: float, wall_seconds: float) -> bool:
         """After a timeout: whether the bot ends a line before it has run `cpu_seconds` more on a
-        processor (or where the system does not say what it ran, before `wall_seconds` pass); True
-        also where `wall_seconds` pass first, a machine too busy to tell. A bot starved of a
+        processor; True also where `wall_seconds` pass first (a machine too busy to tell, or one that
+        does not say what a process ran). A bot starved of a
         processor that answers once it has had its turn's processor time was late by the machine's
         fault; one that runs on without an answer (an endless loop), or exits, by its own. The line,
         if any, is taken: the turn it answers is over."""
