@@ -48,7 +48,7 @@ from arena.players import registry as players
 from arena.play.cluster import check_travel, make_executor
 from arena.play.run import REFEREE, run_jobs
 from arena.play.schedule import Job, derive_seed, unit_seed
-from arena.stats.units import game_key, seatings
+from arena.stats.units import game_key, seatings, unit_games
 from arena.play.store import Store, quoted, stored_game
 from arena.stats.board import Board, one_blas_thread
 
@@ -102,6 +102,7 @@ class League:
         self.standing: dict[str, dict] = {}
         self.prepared: set[str] = set()
         self.board = Board(history=False)
+        self.unit_results = matchmaking.UnitResults(unit_games(game.seats, self.how))
         self.units: dict[tuple[str, ...], int] = defaultdict(int)  # lineup -> units begun
         self.in_flight: dict[tuple[str, ...], int] = defaultdict(int)
         self.left: dict[tuple[tuple[str, ...], int], int] = {}  # (lineup, unit) -> its games not yet ended
@@ -131,6 +132,7 @@ class League:
         games = self.store.games(light=True)
         for record in games:
             self.board.add(record)
+            self.unit_results.add(record)
         failures = self.store.failures()
         began: dict[tuple, set[int]] = defaultdict(set)  # (lineup, unit) -> seatings stored
         for record in games:
@@ -273,6 +275,7 @@ class League:
             units={lineup: n for lineup, n in self.units.items() if set(lineup) <= set(active)},
             in_flight={lineup: n for lineup, n in self.in_flight.items() if n},
             playable=self.playable,
+            unit_results=self.unit_results,
         )
         lineup = matchmaking.choose(state, self.mode)
         if lineup is None:
@@ -340,6 +343,7 @@ class League:
         self.games_played += 1
         self._unit_ended(record)
         self.board.add(record)
+        self.unit_results.add(record)
         self.failed_in_a_row = 0
         self.quiet_until = 0.0
         for seat, label in enumerate(record["seats"]):

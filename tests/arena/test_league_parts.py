@@ -143,6 +143,38 @@ def test_a_newcomer_plays_first_then_games_go_where_the_order_is_in_doubt():
     assert matchmaking.choose(state) != ("b", "c")
 
 
+def split_pairs(lineup: tuple[str, str], units: int, first: int = 0) -> list[dict]:
+    """`units` seat-swapped pairs of two bots that play a seed the same way each time, equal: the
+    first seat wins both games of every pair."""
+    return [
+        {"seats": list(seats), "ranks": [0, 1], "lineup": list(lineup), "unit": unit}
+        for unit in range(first, first + units)
+        for seats in (lineup, lineup[::-1])
+    ]
+
+
+def test_two_equal_deterministic_bots_settled_within_the_resolution_leave_the_games_to_open_pairs():
+    """A league of a, b (the same commit) and c (stronger): a and b took 226 of 438 games, c over a
+    +110 [-91, +311] after 8 games, while a vs b was settled at +0 [-11, +11] by their units; the fit,
+    which counts games as independent, still gave a and b the widest doubt."""
+
+    def c_ahead(x: str) -> list[dict]:  # four pairs against x: c wins the first twice, then one game of each
+        return [
+            {"seats": [x, "c"], "ranks": [1, 0], "lineup": [x, "c"], "unit": 0},
+            {"seats": ["c", x], "ranks": [0, 1], "lineup": [x, "c"], "unit": 0},
+            *split_pairs((x, "c"), 3, first=1),
+        ]
+
+    games = split_pairs(("a", "b"), 113) + [game for x in ("a", "b") for game in c_ahead(x)]
+    state = standing({"a": 0, "b": 0, "c": 0}, games, units={("a", "b"): 113, ("a", "c"): 4, ("b", "c"): 4})
+    state.unit_results = matchmaking.UnitResults(2)
+    for game in games:
+        state.unit_results.add(game)
+    assert matchmaking.gap_doubt(state, "a", "b") <= 1.0  # within RESOLUTION of each other: settled
+    assert matchmaking.gap_doubt(state, "c", "a") > 1.0
+    assert "c" in matchmaking.choose(state)
+
+
 def test_leader_mode_measures_the_newest_against_the_leader():
     strengths = {"a": 300, "b": 0, "c": -300, "new": 290}
     games = plackett_luce(strengths, 2, 600)
