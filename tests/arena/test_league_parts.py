@@ -4,6 +4,7 @@ and the plain fit, data filters, exports, seed files, and a schema 3 file brough
 from __future__ import annotations
 
 import csv
+import io
 import json
 import random
 import sqlite3
@@ -13,10 +14,12 @@ import pytest
 from arena.cli import main
 from arena.games.base import Player
 from arena.play import matchmaking
-from arena.play.league import start_failure
+from arena.games.protocols import make as game_from
+from arena.play.league import League, start_failure
 from arena.play.schedule import jobs
 from arena.play.seeds import read_seeds
 from arena.play.store import SCHEMA_VERSION, Store
+from arena.players.registry import resolve
 from arena.stats.board import Board, DataFilter, DataFilterError
 from arena.stats.ratings import PairwiseResults, bradley_terry_fit
 from arena.stats.tables import players_rows, ratings_rows
@@ -193,6 +196,33 @@ def test_three_player_lineups_are_neighbours():
     state.units.update({lineup: 9 for lineup in [("b", "c", "d"), ("c", "d", "e"), ("a", "d", "e")]})
     lineup = matchmaking.choose(state)
     assert len(lineup) == 3 and lineup != ("a", "b", "e")
+
+
+def test_the_league_s_own_lines_give_the_standings_of_league_status(tmp_path, capsys):
+    """They counted the games of removed players, which `arena league status` and the live page do
+    not: `[league] stopped: 175 games, 2 active players; leader b (+429 Elo)` while the status gave b
+    +93."""
+    game = game_from({"protocol": "cli", "name": "duel", "command": "true", "players": 2})
+    config = {"command": "league", "game": game.config(), "players": [], "lineups": [], "units": None}
+    config |= {"seatings": "balanced", "seed": 1, "sprt": None, "seeds": None, "mode": "uncertain"}
+    db = tmp_path / "league.sqlite"
+    store = Store.create(db, config, [])
+    for label in ("a", "b", "c"):
+        store.join_league(resolve(f"{label}=true", game))
+    for record in plackett_luce({"a": 0, "b": 100, "c": 800}, 2, 150):
+        store.add_game({**record, "seed": record["unit"], "reason": "score"})
+    league = League(store, game, log=io.StringIO())
+    league.prepared.update(("a", "b", "c"))  # ("true" is no bot to start)
+    assert main(["league", "remove", "c", "--db", str(db)]) == 0  # from another shell, while it plays
+    league.sync()
+    line = league.describe()
+    store.close()
+    capsys.readouterr()
+    assert main(["league", "status", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    games = out.split(": ")[1].split(" games among its players")[0]
+    b_elo = next(row.split()[3] for row in out.splitlines() if row.split()[1:3] == ["b", "active"])
+    assert line.startswith(f"{games} games among its players, 2 active players; leader b ({b_elo} Elo)")
 
 
 def test_a_start_failure_is_a_failure_before_the_first_answer():
