@@ -226,8 +226,11 @@ class League:
 
     def ready(self, labels: list[str]) -> None:
         """Prepare the active players among `labels` (compile, warm up); pause those that cannot be,
-        or whose program changed since they joined."""
+        or whose program changed since they joined. A stop ends it before the next player (a build
+        takes minutes: the stop had waited for every player's)."""
         for label in labels:
+            if self.stop_requested:
+                return
             if self.standing.get(label, {}).get("status") != ACTIVE:
                 continue
             player = self.players[label]

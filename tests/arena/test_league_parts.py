@@ -19,6 +19,7 @@ from arena.play.league import League, start_failure
 from arena.play.schedule import jobs
 from arena.play.seeds import read_seeds
 from arena.play.store import SCHEMA_VERSION, Store
+from arena.players import registry
 from arena.players.registry import resolve
 from arena.stats.board import Board, DataFilter, DataFilterError
 from arena.stats.ratings import PairwiseResults, bradley_terry_fit
@@ -198,17 +199,23 @@ def test_three_player_lineups_are_neighbours():
     assert len(lineup) == 3 and lineup != ("a", "b", "e")
 
 
+def league_file(db, labels: list[str]):
+    """A new league's file at `db` and its game, of two seats; its players `labels`, each `true`."""
+    game = game_from({"protocol": "cli", "name": "duel", "command": "true", "players": 2})
+    config = {"command": "league", "game": game.config(), "players": [], "lineups": [], "units": None}
+    config |= {"seatings": "balanced", "seed": 1, "sprt": None, "seeds": None, "mode": "uncertain"}
+    store = Store.create(db, config, [])
+    for label in labels:
+        store.join_league(resolve(f"{label}=true", game))
+    return store, game
+
+
 def test_the_league_s_own_lines_give_the_standings_of_league_status(tmp_path, capsys):
     """They counted the games of removed players, which `arena league status` and the live page do
     not: `[league] stopped: 175 games, 2 active players; leader b (+429 Elo)` while the status gave b
     +93."""
-    game = game_from({"protocol": "cli", "name": "duel", "command": "true", "players": 2})
-    config = {"command": "league", "game": game.config(), "players": [], "lineups": [], "units": None}
-    config |= {"seatings": "balanced", "seed": 1, "sprt": None, "seeds": None, "mode": "uncertain"}
     db = tmp_path / "league.sqlite"
-    store = Store.create(db, config, [])
-    for label in ("a", "b", "c"):
-        store.join_league(resolve(f"{label}=true", game))
+    store, game = league_file(db, ["a", "b", "c"])
     for record in plackett_luce({"a": 0, "b": 100, "c": 800}, 2, 150):
         store.add_game({**record, "seed": record["unit"], "reason": "score"})
     league = League(store, game, log=io.StringIO())
@@ -223,6 +230,23 @@ def test_the_league_s_own_lines_give_the_standings_of_league_status(tmp_path, ca
     games = out.split(": ")[1].split(" games among its players")[0]
     b_elo = next(row.split()[3] for row in out.splitlines() if row.split()[1:3] == ["b", "active"])
     assert line.startswith(f"{games} games among its players, 2 active players; leader b ({b_elo} Elo)")
+
+
+def test_a_league_stopped_while_its_players_are_built_builds_no_more(tmp_path, monkeypatch):
+    """Ctrl+C as the league built its first player said `stopping`, then built every other player
+    (minutes each, for a C++ bot) before it stopped."""
+    store, game = league_file(tmp_path / "league.sqlite", ["a", "b", "c"])
+    league = League(store, game, log=io.StringIO())
+    built = []
+
+    def build(players, game, log=None):
+        built.extend(player.label for player in players)
+        league.stop_requested = True  # Ctrl+C while it builds
+
+    monkeypatch.setattr(registry, "prepare", build)
+    league.ready(league.active())
+    store.close()
+    assert built == ["a"]
 
 
 def test_a_start_failure_is_a_failure_before_the_first_answer():
