@@ -90,6 +90,8 @@ def _go_on(args, path: Path) -> Store:
         if args.replays is not None and args.replays != config.get("replays", replays.DEFAULT):
             config["replays"] = replays.chosen(args.replays)  # for the games from now on
             store.put("config", config)
+        # Checked (started, built) before they join, as at the league's start and by `league add`.
+        players.prepare([players.resolve(text, game, config=args.config) for text in args.words], game)
         for text in args.words:
             members.join(store, game, text, quiet_if_in=True, config=args.config)
     except BaseException:

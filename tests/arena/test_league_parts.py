@@ -11,6 +11,7 @@ import sqlite3
 
 import pytest
 
+from arena.cli import league as cli_league
 from arena.cli import main
 from arena.games.base import Player
 from arena.play import matchmaking
@@ -247,6 +248,25 @@ def test_a_league_stopped_while_its_players_are_built_builds_no_more(tmp_path, m
     league.ready(league.active())
     store.close()
     assert built == ["a"]
+
+
+@pytest.mark.parametrize("begun", [False, True], ids=["new league", "league gone on with"])
+def test_a_player_that_cannot_play_given_at_the_start_is_refused_in_one_line(begun, tmp_path, monkeypatch, capsys):
+    """A commit that did not compile, given when the league started, joined and was paused with the
+    hint `arena league resume b`, which could never work; `league add` refused it in one line."""
+    monkeypatch.setattr(cli_league, "play_until_stopped", lambda store, options: 0)  # (it plays until stopped)
+    db = tmp_path / "league.sqlite"
+    if begun:
+        league_file(db, ["a"])[0].close()
+    capsys.readouterr()
+    assert main(["league", "b=true", "--db", str(db)]) == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1].startswith("arena league: b cannot play: true ended")
+    if begun:
+        store = Store.open(db, readonly=True)
+        assert "b" not in store.league_players()
+        store.close()
+    else:
+        assert not db.exists()
 
 
 def test_a_start_failure_is_a_failure_before_the_first_answer():
