@@ -9,24 +9,32 @@ below (arena/play, arena/bench, arena/bundle, arena/web...), which import nothin
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 
-from referee.platform.commands import CommandParser, run_command
+from referee.platform.commands import CommandParser, interrupted, run_command, terminate_as_interrupt
 from referee.platform.version import VersionAction
 
-from arena.cli import analyse, bench, bundle, league, play, serve
-from arena.cli import replay, report
-from arena.play.cluster import lost_cluster
+# The commands' modules, in the order of the help. What they import (numpy, numba, uvicorn...) takes
+# seconds on a cold machine, so `build_parser` imports them, within `main`'s handling of Ctrl+C: when
+# this module imported them, Ctrl+C then ended in a traceback.
+COMMANDS = ("play", "report", "league", "serve", "replay", "bench", "bundle", "analyse")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)  # (arguments no command takes are said by the command given them)
-    if not hasattr(args, "run"):
-        parser.print_help(sys.stderr)
-        return 2
-    status = run_command(args)  # (a user's mistake is one line, `arena COMMAND: message`; a bug, a traceback)
+    with terminate_as_interrupt():
+        try:
+            parser = build_parser()
+        except KeyboardInterrupt:
+            return interrupted("arena")
+        args = parser.parse_args(argv)  # (arguments no command takes are said by the command given them)
+        if not hasattr(args, "run"):
+            parser.print_help(sys.stderr)
+            return 2
+        status = run_command(args)  # (a user's mistake is one line, `arena COMMAND: message`; a bug, a traceback)
+    from arena.play.cluster import lost_cluster  # (here: like the commands, once main handles Ctrl+C)
+
     if lost_cluster():  # (said why already; Ray's threads would crash the interpreter's end)
         sys.stdout.flush()
         sys.stderr.flush()
@@ -38,12 +46,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser = CommandParser(prog="arena", description=__doc__.split("\n\n")[0])
     parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(title="commands")
-    play.register(sub)
-    report.register(sub)
-    league.register(sub)
-    serve.register(sub)
-    replay.register(sub)
-    bench.register(sub)
-    bundle.register(sub)
-    analyse.register(sub)
+    for name in COMMANDS:
+        importlib.import_module(f"arena.cli.{name}").register(sub)
     return parser

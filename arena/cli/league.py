@@ -21,12 +21,11 @@ from arena.errors import UsageError
 from arena.play import members, replays
 from arena.play.cluster import connected
 from arena.players import registry as players
-from arena.play.league import ACTIVE, DEFAULT_DB, REMOVED, play_until_stopped
+from arena.play.league import ACTIVE, DEFAULT_DB, play_until_stopped, standings_board
 from arena.play.matchmaking import MODES
 from arena.play.runs import refuse_another_draw
 from arena.play.seeds import seed_list
 from arena.play.store import Store, StoreError, playing, quoted, stored_game
-from arena.stats.board import Board
 from arena.stats.tables import printable, table
 from arena.stats.units import SEATINGS
 
@@ -91,6 +90,8 @@ def _go_on(args, path: Path) -> Store:
         if args.replays is not None and args.replays != config.get("replays", replays.DEFAULT):
             config["replays"] = replays.chosen(args.replays)  # for the games from now on
             store.put("config", config)
+        # Checked (started, built) before they join, as at the league's start and by `league add`.
+        players.prepare([players.resolve(text, game, config=args.config) for text in args.words], game)
         for text in args.words:
             members.join(store, game, text, quiet_if_in=True, config=args.config)
     except BaseException:
@@ -147,9 +148,7 @@ def _status(path: Path, action: str, rest: list[str]) -> int:
     store = members.open_league(path, readonly=True)
     try:
         config, standing, failures = store.config, store.league_players(), store.failures()
-        board = Board([label for label, row in standing.items() if row["status"] != REMOVED], history=False)
-        for game in store.games(light=True):
-            board.add(game)
+        board = standings_board(standing, store.games(light=True))
     finally:
         store.close()
     name = config.get("game", {}).get("name", "volcanoes")

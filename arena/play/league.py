@@ -33,7 +33,7 @@ import sqlite3
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import combinations
@@ -48,7 +48,7 @@ from arena.players import registry as players
 from arena.play.cluster import check_travel, make_executor
 from arena.play.run import REFEREE, run_jobs
 from arena.play.schedule import Job, derive_seed, unit_seed
-from arena.stats.units import game_key, seatings
+from arena.stats.units import game_key, seatings, unit_games
 from arena.play.store import Store, quoted, stored_game
 from arena.stats.board import Board, one_blas_thread
 
@@ -61,6 +61,22 @@ START_FAILURES = 3  # games in a row a bot could not start in: it is paused
 IDLE_POLL_S = 1.0  # how often an idle league looks for new players
 FIT_SHARE = 0.02  # the most of the league's time its refits of the ratings may take
 CHANGED_CHECK_S = 60.0  # how often the players' programs are checked for changes
+
+
+def rated(standing: dict[str, dict]) -> list[str]:
+    """The players a league's standings rate: all but those removed, whose games stay in the file
+    but leave the ratings."""
+    return [label for label, row in standing.items() if row["status"] != REMOVED]
+
+
+def standings_board(standing: dict[str, dict], games: Iterable[dict]) -> Board:
+    """A league's standings, from its players' `standing` and its `games`: the board of the games
+    among its rated players. One computation for `arena league status`, the league's own lines and
+    its matchmaking (the lines had counted removed players' games: another leader's Elo)."""
+    board = Board(rated(standing), history=False)
+    for game in games:
+        board.add(game)
+    return board
 
 
 def backoff(failures: int) -> float:
@@ -101,7 +117,8 @@ class League:
         self.players: dict[str, Player] = {}
         self.standing: dict[str, dict] = {}
         self.prepared: set[str] = set()
-        self.board = Board(history=False)
+        self.board: Board  # the standings (`standings_board`), made when the file is read
+        self.unit_results = matchmaking.UnitResults(unit_games(game.seats, self.how))
         self.units: dict[tuple[str, ...], int] = defaultdict(int)  # lineup -> units begun
         self.in_flight: dict[tuple[str, ...], int] = defaultdict(int)
         self.left: dict[tuple[tuple[str, ...], int], int] = {}  # (lineup, unit) -> its games not yet ended
@@ -129,8 +146,9 @@ class League:
     def _restore(self) -> None:
         self._read_standings()
         games = self.store.games(light=True)
+        self.board = standings_board(self.standing, games)
         for record in games:
-            self.board.add(record)
+            self.unit_results.add(record)
         failures = self.store.failures()
         began: dict[tuple, set[int]] = defaultdict(set)  # (lineup, unit) -> seatings stored
         for record in games:
@@ -208,8 +226,11 @@ class League:
 
     def ready(self, labels: list[str]) -> None:
         """Prepare the active players among `labels` (compile, warm up); pause those that cannot be,
-        or whose program changed since they joined."""
+        or whose program changed since they joined. A stop ends it before the next player (a build
+        takes minutes: the stop had waited for every player's)."""
         for label in labels:
+            if self.stop_requested:
+                return
             if self.standing.get(label, {}).get("status") != ACTIVE:
                 continue
             player = self.players[label]
@@ -237,13 +258,21 @@ class League:
         if self._version() == self._data_version:
             return False
         before = {label: row["status"] for label, row in self.standing.items()}
+        rated_before = rated(self.standing)
         joined = self._read_standings()
+        if rated(self.standing) != rated_before:  # a player joined, left or came back: its games with it
+            self._rate_again()
         for label, row in self.standing.items():
             if before.get(label) != row["status"]:
                 word = "joined" if label in joined else row["status"]
                 self.say(f"{label} {word}" + (f": {row['reason']}" if row["reason"] else ""))
         self.ready([label for label, status in self.standing.items() if before.get(label) != status])
         return bool(joined)
+
+    def _rate_again(self) -> None:
+        """The standings made again from the file, for its rated players now."""
+        self.board = standings_board(self.standing, self.store.games(light=True))
+        self._fit_count, self._next_fit = -1, 0.0
 
     # ------------------------------------------------------------ what to play
 
@@ -273,6 +302,7 @@ class League:
             units={lineup: n for lineup, n in self.units.items() if set(lineup) <= set(active)},
             in_flight={lineup: n for lineup, n in self.in_flight.items() if n},
             playable=self.playable,
+            unit_results=self.unit_results,
         )
         lineup = matchmaking.choose(state, self.mode)
         if lineup is None:
@@ -340,6 +370,7 @@ class League:
         self.games_played += 1
         self._unit_ended(record)
         self.board.add(record)
+        self.unit_results.add(record)
         self.failed_in_a_row = 0
         self.quiet_until = 0.0
         for seat, label in enumerate(record["seats"]):
@@ -453,13 +484,15 @@ class League:
         self.in_flight.clear()
 
     def describe(self) -> str:
-        fit, leader = self._fit, ""
-        rated = [label for label in self.active() if fit is not None and label in fit.ratings]
-        if rated:
-            best = max(rated, key=lambda label: fit.ratings[label].elo)
-            leader = f"; leader {best} ({fit.ratings[best].elo:+.0f} Elo)"
+        """The league in a line: its standings now, as `arena league status` gives them."""
+        leader = ""
+        playing = [label for label in self.active() if label in self.board.lines and self.board.lines[label].games]
+        if playing:
+            ratings = self.board.fit().ratings
+            best = max(playing, key=lambda label: ratings[label].elo)
+            leader = f"; leader {best} ({ratings[best].elo:+.0f} Elo)"
         return (
-            f"{self.board.count} games, {len(self.active())} active players{leader}"
+            f"{self.board.count} games among its players, {len(self.active())} active players{leader}"
             + (f"; {len(self.retries)} games to play again" if self.retries else "")
             + (f"; {self.given_up} given up" if self.given_up else "")
         )
@@ -476,7 +509,7 @@ def play_until_stopped(store: Store, options, log=None) -> int:
     log = log or sys.stderr
     league = League(store, stored_game(store.config), quiet=options.quiet)
     print(
-        f"league of {league.game.name} in {store.path}: {league.board.count} games, "
+        f"league of {league.game.name} in {store.path}: {league.board.count} games among its players, "
         f"{len(league.active())} active players, mode {league.mode}. Stop with Ctrl+C; "
         f"arena league add LABEL=SPEC --db {quoted(store.path)} adds a player while it plays",
         file=log,

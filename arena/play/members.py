@@ -30,6 +30,7 @@ def create(
     if not specs:
         raise PlayerError("a league begins with at least one player: arena league PLAYER ... (add more later)")
     first = players.resolve_all(specs, game, config=config)
+    players.prepare(first, game)  # (as `league add` does: one that cannot play is refused, not paused)
     config = {
         "command": "league",
         "game": {"name": game.name, **game.config()},

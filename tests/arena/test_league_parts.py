@@ -4,19 +4,24 @@ and the plain fit, data filters, exports, seed files, and a schema 3 file brough
 from __future__ import annotations
 
 import csv
+import io
 import json
 import random
 import sqlite3
 
 import pytest
 
+from arena.cli import league as cli_league
 from arena.cli import main
 from arena.games.base import Player
 from arena.play import matchmaking
-from arena.play.league import start_failure
+from arena.games.protocols import make as game_from
+from arena.play.league import League, start_failure
 from arena.play.schedule import jobs
 from arena.play.seeds import read_seeds
 from arena.play.store import SCHEMA_VERSION, Store
+from arena.players import registry
+from arena.players.registry import resolve
 from arena.stats.board import Board, DataFilter, DataFilterError
 from arena.stats.ratings import PairwiseResults, bradley_terry_fit
 from arena.stats.tables import players_rows, ratings_rows
@@ -143,6 +148,38 @@ def test_a_newcomer_plays_first_then_games_go_where_the_order_is_in_doubt():
     assert matchmaking.choose(state) != ("b", "c")
 
 
+def split_pairs(lineup: tuple[str, str], units: int, first: int = 0) -> list[dict]:
+    """`units` seat-swapped pairs of two bots that play a seed the same way each time, equal: the
+    first seat wins both games of every pair."""
+    return [
+        {"seats": list(seats), "ranks": [0, 1], "lineup": list(lineup), "unit": unit}
+        for unit in range(first, first + units)
+        for seats in (lineup, lineup[::-1])
+    ]
+
+
+def test_two_equal_deterministic_bots_settled_within_the_resolution_leave_the_games_to_open_pairs():
+    """A league of a, b (the same commit) and c (stronger): a and b took 226 of 438 games, c over a
+    +110 [-91, +311] after 8 games, while a vs b was settled at +0 [-11, +11] by their units; the fit,
+    which counts games as independent, still gave a and b the widest doubt."""
+
+    def c_ahead(x: str) -> list[dict]:  # four pairs against x: c wins the first twice, then one game of each
+        return [
+            {"seats": [x, "c"], "ranks": [1, 0], "lineup": [x, "c"], "unit": 0},
+            {"seats": ["c", x], "ranks": [0, 1], "lineup": [x, "c"], "unit": 0},
+            *split_pairs((x, "c"), 3, first=1),
+        ]
+
+    games = split_pairs(("a", "b"), 113) + [game for x in ("a", "b") for game in c_ahead(x)]
+    state = standing({"a": 0, "b": 0, "c": 0}, games, units={("a", "b"): 113, ("a", "c"): 4, ("b", "c"): 4})
+    state.unit_results = matchmaking.UnitResults(2)
+    for game in games:
+        state.unit_results.add(game)
+    assert matchmaking.gap_doubt(state, "a", "b") <= 1.0  # within RESOLUTION of each other: settled
+    assert matchmaking.gap_doubt(state, "c", "a") > 1.0
+    assert "c" in matchmaking.choose(state)
+
+
 def test_leader_mode_measures_the_newest_against_the_leader():
     strengths = {"a": 300, "b": 0, "c": -300, "new": 290}
     games = plackett_luce(strengths, 2, 600)
@@ -161,6 +198,75 @@ def test_three_player_lineups_are_neighbours():
     state.units.update({lineup: 9 for lineup in [("b", "c", "d"), ("c", "d", "e"), ("a", "d", "e")]})
     lineup = matchmaking.choose(state)
     assert len(lineup) == 3 and lineup != ("a", "b", "e")
+
+
+def league_file(db, labels: list[str]):
+    """A new league's file at `db` and its game, of two seats; its players `labels`, each `true`."""
+    game = game_from({"protocol": "cli", "name": "duel", "command": "true", "players": 2})
+    config = {"command": "league", "game": game.config(), "players": [], "lineups": [], "units": None}
+    config |= {"seatings": "balanced", "seed": 1, "sprt": None, "seeds": None, "mode": "uncertain"}
+    store = Store.create(db, config, [])
+    for label in labels:
+        store.join_league(resolve(f"{label}=true", game))
+    return store, game
+
+
+def test_the_league_s_own_lines_give_the_standings_of_league_status(tmp_path, capsys):
+    """They counted the games of removed players, which `arena league status` and the live page do
+    not: `[league] stopped: 175 games, 2 active players; leader b (+429 Elo)` while the status gave b
+    +93."""
+    db = tmp_path / "league.sqlite"
+    store, game = league_file(db, ["a", "b", "c"])
+    for record in plackett_luce({"a": 0, "b": 100, "c": 800}, 2, 150):
+        store.add_game({**record, "seed": record["unit"], "reason": "score"})
+    league = League(store, game, log=io.StringIO())
+    league.prepared.update(("a", "b", "c"))  # ("true" is no bot to start)
+    assert main(["league", "remove", "c", "--db", str(db)]) == 0  # from another shell, while it plays
+    league.sync()
+    line = league.describe()
+    store.close()
+    capsys.readouterr()
+    assert main(["league", "status", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    games = out.split(": ")[1].split(" games among its players")[0]
+    b_elo = next(row.split()[3] for row in out.splitlines() if row.split()[1:3] == ["b", "active"])
+    assert line.startswith(f"{games} games among its players, 2 active players; leader b ({b_elo} Elo)")
+
+
+def test_a_league_stopped_while_its_players_are_built_builds_no_more(tmp_path, monkeypatch):
+    """Ctrl+C as the league built its first player said `stopping`, then built every other player
+    (minutes each, for a C++ bot) before it stopped."""
+    store, game = league_file(tmp_path / "league.sqlite", ["a", "b", "c"])
+    league = League(store, game, log=io.StringIO())
+    built = []
+
+    def build(players, game, log=None):
+        built.extend(player.label for player in players)
+        league.stop_requested = True  # Ctrl+C while it builds
+
+    monkeypatch.setattr(registry, "prepare", build)
+    league.ready(league.active())
+    store.close()
+    assert built == ["a"]
+
+
+@pytest.mark.parametrize("begun", [False, True], ids=["new league", "league gone on with"])
+def test_a_player_that_cannot_play_given_at_the_start_is_refused_in_one_line(begun, tmp_path, monkeypatch, capsys):
+    """A commit that did not compile, given when the league started, joined and was paused with the
+    hint `arena league resume b`, which could never work; `league add` refused it in one line."""
+    monkeypatch.setattr(cli_league, "play_until_stopped", lambda store, options: 0)  # (it plays until stopped)
+    db = tmp_path / "league.sqlite"
+    if begun:
+        league_file(db, ["a"])[0].close()
+    capsys.readouterr()
+    assert main(["league", "b=true", "--db", str(db)]) == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1].startswith("arena league: b cannot play: true ended")
+    if begun:
+        store = Store.open(db, readonly=True)
+        assert "b" not in store.league_players()
+        store.close()
+    else:
+        assert not db.exists()
 
 
 def test_a_start_failure_is_a_failure_before_the_first_answer():

@@ -163,6 +163,36 @@ def test_the_referee_stopped_while_it_starts_says_so(monkeypatch, capsys):
     assert capsys.readouterr().err.strip() == "referee: interrupted"
 
 
+INTERRUPTED_IMPORTS = """import os, signal, sys
+
+class CtrlC:  # Ctrl+C as the commands' modules are imported
+    def find_spec(self, name, path=None, target=None):
+        if name == "arena.cli.league":
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+from arena.cli import main  # as the console script does
+sys.exit(main())
+"""
+
+
+def test_arena_stopped_while_it_imports_its_commands_says_so(tmp_path):
+    """Ctrl+C in the first 1.8 s of `arena league add ...`, while Python imported the commands'
+    modules (numpy, numba...), ended in a KeyboardInterrupt's traceback: `arena.cli` imported them
+    before its `main` could catch it."""
+    proc = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED_IMPORTS, "league", "status"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+    )
+    assert proc.returncode in (130, -signal.SIGINT) and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == "arena: interrupted", proc.stderr
+
+
 HANGING_REFEREE = """import pathlib, sys, time
 if pathlib.Path("hang").exists():
     time.sleep(3600)  # (a referee that hangs: its game ends at the game's time limit, 300 s)
