@@ -164,8 +164,9 @@ class Store:
                     store._put("created", datetime.now(timezone.utc).isoformat(timespec="seconds"))
                     for p in players:
                         store._add_player(p)
+                store._fold_wal()
             finally:
-                store.close()  # (the last connection: SQLite folds its WAL into the file)
+                store.close()
             _put_in_place(aside, path)
         except FileExistsError:
             raise StoreExists(f"{path} exists: resume it with --resume, or choose another --db") from None
@@ -181,6 +182,15 @@ class Store:
             except OSError:  # (a read-only place, where nothing was made)
                 pass
         return cls(path)
+
+    def _fold_wal(self) -> None:
+        """Everything in the WAL written into the file itself, or an sqlite3.Error. Closing the last
+        connection does it too, but says nothing where it fails: on a nearly full disk the file linked
+        into place lacked what only its WAL held (the WAL was removed with the file made aside), and
+        every command that read it said it was damaged."""
+        busy, _, _ = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        if busy:  # (no other connection is open to a file made aside: never seen)
+            raise sqlite3.OperationalError("its write-ahead log could not be written into it")
 
     def _add_player(self, p: Player) -> None:
         self.db.execute(
