@@ -148,7 +148,7 @@ class Store:
         if path.is_dir():
             raise StoreError(f"{path} is a folder: give --db the path of a database file")
         if path.exists():
-            raise StoreExists(f"{path} exists: resume it with --resume, or choose another --db")
+            raise _refusal_of_existing(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -169,7 +169,7 @@ class Store:
                 store.close()
             _put_in_place(aside, path)
         except FileExistsError:
-            raise StoreExists(f"{path} exists: resume it with --resume, or choose another --db") from None
+            raise _refusal_of_existing(path) from None
         except (sqlite3.Error, StoreError, OSError) as exc:  # a full disk, say: no file is left
             if isinstance(exc, sqlite3.Error):
                 why = _why(exc, aside, "start the run again")
@@ -481,6 +481,19 @@ class Store:
         failed): nothing of it is left."""
         self.close()
         _remove(self.path)
+
+
+def _refusal_of_existing(path: Path) -> StoreExists:
+    """Why a new run is not made at `path`, where something is: an arena database is resumed, and
+    anything else is another --db's to hold (a bot's binbot.py given as --db was said to be a run to
+    resume, which --resume then said was no database)."""
+    if not path.is_file():
+        return StoreExists(f"{path} is not an arena database (it is no regular file): choose another --db")
+    try:
+        Store.open(path, readonly=True).close()
+    except StoreError as exc:
+        return StoreExists(f"{exc}; choose another --db")
+    return StoreExists(f"{path} exists: resume it with --resume, or choose another --db")
 
 
 def _put_in_place(made: Path, path: Path) -> None:
