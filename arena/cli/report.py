@@ -52,6 +52,7 @@ def cmd_report(args) -> int:
     refuse_one_file_twice({"-o": args.output, "--csv": args.csv, "--json": args.json})
     if args.output:  # (nor over a file of another kind that it names by mistake: a bot's module)
         refuse_replacing_a_non_page(args.output, "a report's page")
+        report_page.refuse_replacing_in_games_folder(Path(args.output))
     if args.json:
         refuse_replacing_another_kind(args.json, "a report's JSON", ("run", "players"))
     if args.csv:

@@ -148,7 +148,7 @@ class Store:
         if path.is_dir():
             raise StoreError(f"{path} is a folder: give --db the path of a database file")
         if path.exists():
-            raise StoreExists(f"{path} exists: resume it with --resume, or choose another --db")
+            raise _refusal_of_existing(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -164,11 +164,12 @@ class Store:
                     store._put("created", datetime.now(timezone.utc).isoformat(timespec="seconds"))
                     for p in players:
                         store._add_player(p)
+                store._fold_wal()
             finally:
-                store.close()  # (the last connection: SQLite folds its WAL into the file)
+                store.close()
             _put_in_place(aside, path)
         except FileExistsError:
-            raise StoreExists(f"{path} exists: resume it with --resume, or choose another --db") from None
+            raise _refusal_of_existing(path) from None
         except (sqlite3.Error, StoreError, OSError) as exc:  # a full disk, say: no file is left
             if isinstance(exc, sqlite3.Error):
                 why = _why(exc, aside, "start the run again")
@@ -181,6 +182,15 @@ class Store:
             except OSError:  # (a read-only place, where nothing was made)
                 pass
         return cls(path)
+
+    def _fold_wal(self) -> None:
+        """Everything in the WAL written into the file itself, or an sqlite3.Error. Closing the last
+        connection does it too, but says nothing where it fails: on a nearly full disk the file linked
+        into place lacked what only its WAL held (the WAL was removed with the file made aside), and
+        every command that read it said it was damaged."""
+        busy, _, _ = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        if busy:  # (no other connection is open to a file made aside: never seen)
+            raise sqlite3.OperationalError("its write-ahead log could not be written into it")
 
     def _add_player(self, p: Player) -> None:
         self.db.execute(
@@ -471,6 +481,19 @@ class Store:
         failed): nothing of it is left."""
         self.close()
         _remove(self.path)
+
+
+def _refusal_of_existing(path: Path) -> StoreExists:
+    """Why a new run is not made at `path`, where something is: an arena database is resumed, and
+    anything else is another --db's to hold (a bot's binbot.py given as --db was said to be a run to
+    resume, which --resume then said was no database)."""
+    if not path.is_file():
+        return StoreExists(f"{path} is not an arena database (it is no regular file): choose another --db")
+    try:
+        Store.open(path, readonly=True).close()
+    except StoreError as exc:
+        return StoreExists(f"{exc}; choose another --db")
+    return StoreExists(f"{path} exists: resume it with --resume, or choose another --db")
 
 
 def _put_in_place(made: Path, path: Path) -> None:

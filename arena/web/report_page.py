@@ -16,11 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.platform.files import usable_folder, write_atomic
+from referee.platform.files import refuse_replacing_a_non_gzip, refuse_replacing_a_non_page, usable_folder, write_atomic
 
 from arena.games.base import DamagedGame
 from arena.games.protocols import make
-from arena.project import OUTPUT_MARK, mark_output_folder
+from arena.project import OUTPUT_MARK, arena_output, mark_output_folder
 from arena.play import replays
 from arena.web import record_page, viewer
 from arena.stats.ratings import openskill_ratings
@@ -202,7 +202,7 @@ def write(
     a game's by its id, `Store.frames`). Each file is written whole (`write_atomic`); DamagedGame
     for a game that cannot be drawn."""
     game = make(config["game"])
-    folder = out.with_name(out.stem + "_games")
+    folder = games_folder(out)
     made = not folder.exists()
     usable_folder(folder, "the folder of the report's game pages")
     try:
@@ -212,6 +212,30 @@ def write(
         if made:
             shutil.rmtree(folder, ignore_errors=True)
         raise
+
+
+def games_folder(out: Path) -> Path:
+    """The folder of the game pages of the report page `out`."""
+    return out.with_name(out.stem + "_games")
+
+
+def refuse_replacing_in_games_folder(out: Path) -> None:
+    """UserError where the folder of `out`'s game pages holds a file of another kind under a name the
+    report gives its games' pages, records and frames, which it writes over or removes as another
+    report's: a user's `report_games/game-2.html` holding a bot's module was replaced by a game's
+    page. A folder the arena made is marked as its own (`arena_output`), and its files are not read
+    (a run's thousands of pages would be, at each report)."""
+    folder = games_folder(out)
+    if not folder.is_dir() or arena_output(folder):
+        return
+    for path in sorted(folder.iterdir()):
+        found = _GAME_FILE.fullmatch(path.name)
+        if found is None:
+            continue
+        if found.group(2) == "frames.json.gz":
+            refuse_replacing_a_non_gzip(path, "a game's frames")
+        else:
+            refuse_replacing_a_non_page(path, "a game's page")
 
 
 def _write_pages(config, labels, games, out: Path, folder: Path, failures, frames, game) -> Written:

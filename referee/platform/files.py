@@ -159,15 +159,33 @@ def refuse_replacing(path: str | os.PathLike, kind: str, of_the_kind: Callable[[
     """UserError where `path` is a regular file, not empty, whose text `of_the_kind` refuses: the
     command writes files of one kind there (`kind`), and what it would replace is of another, a
     bot's module above all, named by no command line."""
+
+    def text_of_the_kind(data: bytes) -> bool:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return False
+        return not text.strip() or of_the_kind(text)
+
+    refuse_replacing_data(path, kind, text_of_the_kind)
+
+
+def refuse_replacing_a_non_gzip(path: str | os.PathLike, kind: str) -> None:
+    """As `refuse_replacing_a_non_page`, for gzip-compressed data (a game's frames)."""
+    refuse_replacing_data(path, kind, lambda data: data.startswith(b"\x1f\x8b"))
+
+
+def refuse_replacing_data(path: str | os.PathLike, kind: str, of_the_kind: Callable[[bytes], bool]) -> None:
+    """As `refuse_replacing`, where `of_the_kind` judges the file's bytes (data that is no text)."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return
-        text = Path(path).read_text(encoding="utf-8-sig")
+        data = Path(path).read_bytes()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
         return  # (none yet; a folder or a closed file: the write says why)
-    except (OSError, UnicodeDecodeError):
-        text = "?"
-    if text.strip() and not of_the_kind(text):
+    except OSError:
+        data = None
+    if data is None or (data and not of_the_kind(data)):
         raise UserError(f"{path} holds something else than {kind}: it will not write over it; name another output")
 
 

@@ -166,6 +166,22 @@ def test_a_run_stopped_while_its_file_is_made_leaves_nothing(tmp_path, monkeypat
     Store.open(tmp_path / "run.sqlite").close()
 
 
+@pytest.mark.parametrize(
+    "content",
+    [b"import sys\nprint('RANDOM')\n", b"", b"SQLite format 3\x00" + b"\xff" * 84],
+    ids=["a bot's file", "empty", "damaged"],
+)
+def test_a_new_run_where_a_file_that_is_no_run_is_says_so_not_to_resume_it(tmp_path, content):
+    """`arena match A B --db binbot.py` (a bot's file) was told `binbot.py exists: resume it with
+    --resume`, and --resume then said it was no database: going on is for a run's file alone."""
+    path = tmp_path / "binbot.py"
+    path.write_bytes(content)
+    with pytest.raises(StoreError, match=r"binbot.py is not an arena database.*; choose another --db$") as refused:
+        Store.create(path, CONFIG, resolve_all(["random", "boss"]))
+    assert "resume" not in str(refused.value)
+    assert path.read_bytes() == content and [p.name for p in tmp_path.iterdir()] == ["binbot.py"]
+
+
 def test_a_volcanoes_run_of_schema_2_is_read_as_today_s_records_but_not_resumed(tmp_path):
     """Before any game could be played, runs were Volcanoes' alone, blue and orange: such a file
     reads as today's records (its report is rebuilt), and refuses to be played on."""

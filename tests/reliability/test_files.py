@@ -299,6 +299,20 @@ def test_an_output_over_a_file_of_another_kind_is_refused(command, arena_run, tm
     assert helper.read_bytes() == HELPER
 
 
+@pytest.mark.parametrize("name", ["game-2.html", "game-1.frames.json.gz", "game-99.html"])
+def test_report_refuses_to_replace_a_file_of_another_kind_in_its_games_folder(name, arena_run, tmp_path):
+    """A user's report_games/game-2.html (a bot's module) was replaced by a game's page, and one of a
+    game the run has not (game-99.html) removed as another report's, exit 0: only the page itself
+    was checked. Nothing is written where one is refused."""
+    folder = tmp_path / "report_games"
+    folder.mkdir()
+    (folder / name).write_bytes(HELPER)
+    done = run("arena.cli", "report", str(arena_run), "-o", str(tmp_path / "report.html"))
+    one_line(done, "arena report", f"{folder / name} holds something else than a game's")
+    assert sorted(p.name for p in tmp_path.rglob("*")) == sorted(["report_games", name])
+    assert (folder / name).read_bytes() == HELPER
+
+
 def test_replay_writes_no_file_of_its_folder_over_the_database_nor_another_kind(arena_run, tmp_path):
     """A link in the folder to the run's database: `arena replay` wrote the page through it, and the
     run was lost (`... is not an arena database`)."""

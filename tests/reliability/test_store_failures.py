@@ -4,6 +4,7 @@ The shared pieces are referee.platform.files, referee.platform.options and refer
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import sqlite3
@@ -11,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-
+from arena.play.store import Store, StoreError
 from tests.reliability.commands import one_line, run
 
 ESCAPER = [sys.executable, "-S", str(Path(__file__).parent / "scripts" / "escaper.py")]
@@ -29,6 +30,33 @@ def test_a_run_on_a_full_disk_is_one_line_and_leaves_no_database(small_disk):
     done = run("arena.cli", *MATCH, "--db", str(db), cwd=small_disk.path.parent)
     one_line(done, "arena match", "full")
     assert not db.exists(), "an empty database blocks the next run: 'exists: resume it'"
+
+
+def test_a_database_made_on_a_nearly_full_disk_is_made_whole_or_not_at_all(small_disk):
+    # From a full disk to one with room, a page at a time: between the two lies the space where the
+    # run's first transaction fits in the WAL but not once more in the file, where the file was
+    # linked into place without what its WAL held, and every command after said it was damaged.
+    db = small_disk.path / "run.sqlite"
+    config = {"command": "match", "game": {"protocol": "volcanoes"}, "players": [], "notes": "x" * 8000}
+    small_disk.fill()
+    filler = small_disk.filler.stat().st_size
+    for freed in range(0, filler, 4096):
+        os.truncate(small_disk.filler, filler - freed)
+        try:
+            store = Store.create(db, config, [])
+        except StoreError as exc:
+            assert "its disk is full" in str(exc) and "start the run again" in str(exc), exc
+            assert sorted(p.name for p in small_disk.path.iterdir()) == ["filler"], f"{freed} bytes freed"
+            continue
+        store.close()
+        store = Store.open(db, readonly=True)
+        try:
+            assert store.config == config, f"{freed} bytes freed"
+        finally:
+            store.close()
+        break
+    else:
+        raise AssertionError("no database was made, even with the disk emptied")
 
 
 def test_a_disk_that_fills_during_a_run_is_one_line_and_the_run_resumes(small_disk):
