@@ -47,6 +47,7 @@ from arena.play import matchmaking
 from arena.players import registry as players
 from arena.play.cluster import check_travel, make_executor
 from arena.play.run import REFEREE, run_jobs
+from arena.play.runs import command_again
 from arena.play.schedule import Job, derive_seed, unit_seed
 from arena.stats.units import game_key, seatings, unit_games
 from arena.play.store import Store, quoted, stored_game
@@ -533,5 +534,7 @@ def play_until_stopped(store: Store, options, log=None) -> int:
         executor.shutdown()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    print(f"[league] stopped: {league.describe()}. Go on with: arena league --db {quoted(store.path)}", file=log)
+    print(
+        f"[league] stopped: {league.describe()}. Go on with: {command_again('league', store.path, options)}", file=log
+    )
     return status

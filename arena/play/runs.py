@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import secrets
+import shlex
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -161,6 +162,16 @@ def create(
         if verdict:
             store.put("config", {**config, **verdict})
     return store
+
+
+def command_again(words: str, db: Path, options) -> str:
+    """The command line that goes on with a run (`words`: `match --resume`, `league`) stored in `db`,
+    on the machines it played on (`options`, a RunOptions): a cluster's run was told to go on with
+    `arena match --resume --db X`, which played on this machine alone."""
+    line = f"arena {words} --db {quoted(db)}"
+    if options.ray_address:
+        return f"{line} --ray-address {shlex.quote(options.ray_address)}"
+    return f"{line} --backend {options.backend}" if options.backend != RunOptions.backend else line
 
 
 @contextmanager
@@ -341,15 +352,15 @@ def play_on(store: Store, options: RunOptions) -> int:
         bar.close()
         print(
             f"\ninterrupted; {len(store.done_keys())} games are stored. Continue with:\n"
-            f"  arena {config['command']} --resume --db {quoted(store.path)}",
+            f"  {command_again(config['command'] + ' --resume', store.path, options)}",
             file=sys.stderr,
         )
         return INTERRUPTED
     except NoMachine as exc:
         bar.close()
         raise NoMachine(
-            f"{exc}; {len(store.done_keys())} games are stored, and arena {config['command']} --resume --db "
-            f"{store.path} plays the others once a machine can"
+            f"{exc}; {len(store.done_keys())} games are stored, and "
+            f"{command_again(config['command'] + ' --resume', store.path, options)} plays the others once a machine can"
         ) from None
     finally:
         executor.shutdown()
@@ -358,8 +369,8 @@ def play_on(store: Store, options: RunOptions) -> int:
     left = len(unplayed(store.failures(), store.games()))
     if left:
         print(
-            f"\n{left} failed games are still to play (see above); arena {config['command']} --resume "
-            f"--db {quoted(store.path)} plays them again",
+            f"\n{left} failed games are still to play (see above); "
+            f"{command_again(config['command'] + ' --resume', store.path, options)} plays them again",
             file=sys.stderr,
         )
     print(f"\nDatabase: {store.path}  (arena report {quoted(store.path)} rebuilds this report)", file=sys.stderr)

@@ -29,7 +29,7 @@ from arena.players import registry as players
 from arena.play import replays
 from arena.play.cluster import check_travel, make_executor
 from arena.play.run import run_jobs
-from arena.play.runs import new_store
+from arena.play.runs import command_again, new_store
 from arena.play.schedule import derive_seed, jobs
 from arena.play.seeds import seed_list, seed_verdict
 from arena.play.store import Store, StoreError, quoted, stored_game
@@ -268,7 +268,7 @@ def play_to_end(store: Store, options) -> int:
     except KeyboardInterrupt:
         print(
             f"\ninterrupted; {len(store.done_keys())} games are stored. Continue with:\n"
-            f"  arena tune --resume --db {quoted(store.path)}",
+            f"  {command_again('tune --resume', store.path, options)}",
             file=sys.stderr,
         )
         return INTERRUPTED

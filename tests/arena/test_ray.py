@@ -94,6 +94,7 @@ def test_sigterm_stops_a_run_on_ray_as_ctrl_c_does(tmp_path):
         proc.kill()
     assert proc.returncode == 130, (proc.returncode, err[-2000:])
     assert "games are stored. Continue with:" in err and "SIGTERM received" not in err
+    assert f"arena match --resume --db {db} --backend ray" in err  # (on the machines it played on)
 
 
 def test_a_cluster_address_is_checked_at_once_and_never_ignored(capsys):

@@ -337,3 +337,15 @@ def test_a_resumed_run_refuses_fewer_units_than_it_played(tmp_path, capsys):
     assert main(["match", "--resume", "--db", db, "--pairs", "1", "--quiet"]) == 2
     assert f"{db} has played 2 pairs (units) already: give 2 or more" in capsys.readouterr().err
     assert main(["match", "--resume", "--db", db, "--pairs", "2", "--quiet"]) == 0
+
+
+def test_a_run_is_told_to_go_on_on_the_machines_it_played_on():
+    """A cluster's run was told to go on with `arena match --resume --db X`, which played on this
+    machine alone."""
+    from arena.play.runs import RunOptions, command_again
+
+    db = Path("runs/my run.sqlite")
+    assert command_again("match --resume", db, RunOptions()) == "arena match --resume --db 'runs/my run.sqlite'"
+    cluster = RunOptions(backend="ray", ray_address="10.0.0.1:6379")
+    assert command_again("league", db, cluster).endswith("--db 'runs/my run.sqlite' --ray-address 10.0.0.1:6379")
+    assert command_again("sprt --resume", db, RunOptions(backend="ray")).endswith(" --backend ray")
