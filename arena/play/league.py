@@ -218,11 +218,15 @@ class League:
         print(f"[league] {text}", file=self.log, flush=True)
 
     def pause(self, label: str, reason: str) -> None:
+        """Pause an active player, unless the user changed its standing meanwhile: a pause written
+        over it took back the user's `league remove`, and the league, taking the file's change for its
+        own, never read it. (The file's version is left to `sync`: this connection's own writes do
+        not change it, and another's meanwhile must still be read.)"""
         if self.standing.get(label, {}).get("status") != ACTIVE:
             return
-        self.store.set_standing(label, PAUSED, reason)
+        if not self.store.set_standing(label, PAUSED, reason, only_from=ACTIVE):
+            return  # (its new standing is the user's: the next `sync` reads it)
         self.standing[label] = {**self.standing[label], "status": PAUSED, "reason": reason}
-        self._data_version = self._version()
         self.say(f"paused {label}: {reason} (arena league resume {label} --db {quoted(self.store.path)})")
 
     def ready(self, labels: list[str]) -> None:

@@ -427,13 +427,15 @@ class Store:
                 (player.label, status, now, now),
             )
 
-    def set_standing(self, label: str, status: str, reason: str = "") -> bool:
-        """A league player's new status and why; False if there is no such player."""
+    def set_standing(self, label: str, status: str, reason: str = "", only_from: str | None = None) -> bool:
+        """A league player's new status and why; False if there is no such player, or (`only_from`
+        given) its status is another by now: another process (the user's) changed it."""
         now = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+        only = "" if only_from is None else " AND status = ?"
         with self.transaction():
             done = self.db.execute(
-                "UPDATE league_players SET status = ?, reason = ?, changed_at = ? WHERE label = ?",
-                (status, reason, now, label),
+                f"UPDATE league_players SET status = ?, reason = ?, changed_at = ? WHERE label = ?{only}",
+                (status, reason, now, label, *(() if only_from is None else (only_from,))),
             )
         return done.rowcount == 1
 

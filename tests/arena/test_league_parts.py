@@ -16,7 +16,7 @@ from arena.cli import main
 from arena.games.base import Player
 from arena.play import matchmaking
 from arena.games.protocols import make as game_from
-from arena.play.league import League, start_failure
+from arena.play.league import REMOVED, League, start_failure
 from arena.play.schedule import jobs
 from arena.play.seeds import read_seeds
 from arena.play.store import SCHEMA_VERSION, Store
@@ -231,6 +231,24 @@ def test_the_league_s_own_lines_give_the_standings_of_league_status(tmp_path, ca
     games = out.split(": ")[1].split(" games among its players")[0]
     b_elo = next(row.split()[3] for row in out.splitlines() if row.split()[1:3] == ["b", "active"])
     assert line.startswith(f"{games} games among its players, 2 active players; leader b ({b_elo} Elo)")
+
+
+def test_a_player_the_user_removed_while_the_league_paused_it_stays_removed(tmp_path):
+    """The league paused a player whose program had changed just as the user removed it from another
+    shell: the pause was written over the removal, and the league never read the file's change."""
+    db = tmp_path / "league.sqlite"
+    store, game = league_file(db, ["a", "b", "c"])
+    league = League(store, game, log=io.StringIO())
+    league.prepared.update(("a", "b", "c"))  # ("true" is no bot to start)
+    league.sync()
+    assert league.active() == ["a", "b", "c"]
+    assert main(["league", "remove", "c", "--db", str(db)]) == 0  # from another shell, while it plays
+    league.pause("c", "its program changed")  # (before its next look at the file)
+    league.sync()
+    standing = store.league_players()
+    store.close()
+    assert standing["c"]["status"] == REMOVED and league.standing["c"]["status"] == REMOVED
+    assert "c" not in league.active()
 
 
 def test_a_league_stopped_while_its_players_are_built_builds_no_more(tmp_path, monkeypatch):
