@@ -57,4 +57,5 @@ def test_a_cluster_gone_whole_stops_the_run_saying_so(place, tmp_path):  # noqa:
     assert run.returncode == 2, err[-3000:]
     assert took < 55, f"ended {took:.0f} s after its cluster: Ray's own end, not the run's"
     assert "has not answered for 20 s: its head is gone or out of reach;" in err
-    assert f"games are stored, and arena match --resume --db {db} plays the others" in err
+    assert f"games are stored, and arena match --resume --db {db} --ray-address " in err  # (on the cluster again)
+    assert "plays the others once a machine can" in err
