@@ -11,6 +11,7 @@ tuning its parameters.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -79,13 +80,15 @@ def hash_bytes(*chunks: bytes) -> str:
 def pin_file(copy: Path, content: bytes, mode: int = 0o644) -> Path:
     """`content` kept at `copy` in the cache (written once, atomically: runs may pin it at once)."""
     if not copy.is_file():
+        partial = copy.with_name(f".{copy.name}.part{os.getpid()}")
         try:
             copy.parent.mkdir(parents=True, exist_ok=True)
-            partial = copy.with_name(f".{copy.name}.part{os.getpid()}")
             partial.write_bytes(content)
             partial.chmod(mode & 0o777 | 0o400)
             partial.replace(copy)
         except OSError as exc:
+            with contextlib.suppress(OSError):  # (a full disk leaves part of it written)
+                partial.unlink()
             raise PlayerError(f"cannot keep a copy of a player in {copy.parent}: {exc.strerror or exc}") from None
     return copy
 

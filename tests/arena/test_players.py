@@ -90,6 +90,18 @@ def test_a_file_is_pinned_by_a_copy(tmp_path):
     assert resolve(str(source), tmp_path / "cache").version != player.version
 
 
+def test_a_copy_that_cannot_be_kept_leaves_no_partial_copy(tmp_path):
+    """On a full disk the partial copy (`.binbot2.py.part21205`) stayed in the cache for good."""
+    source = tmp_path / "mybot.py"
+    source.write_text("print('v1')\n")
+    version = hashlib.sha256(source.read_bytes()).hexdigest()[:12]
+    pins = tmp_path / "cache" / "pins" / f"file-{version}"
+    (pins / "mybot.py").mkdir(parents=True)  # where the copy goes, taken: the copy fails once written
+    with pytest.raises(PlayerError, match="^cannot keep a copy of a player in"):
+        resolve(str(source), tmp_path / "cache")
+    assert [path.name for path in pins.iterdir()] == ["mybot.py"]
+
+
 def test_a_command_line_and_its_changes(tmp_path):
     script = tmp_path / "bot.py"
     script.write_text("print('RANDOM')\n")
