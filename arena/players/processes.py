@@ -109,7 +109,7 @@ class Commands(ProcessProvider):
             args = shlex.split(spec)
         except ValueError as exc:  # an unbalanced quote
             raise PlayerError(f"player {spec!r}: cannot split it as a command line: {exc}") from None
-        if not args or not (shutil.which(args[0]) or Path(args[0]).is_file()):
+        if not args or not _program_found(args):
             return None
         here = os.getcwd()
         return Player(label or command_label(args), spec, "command", spec, command_version(args, here), here)
@@ -126,6 +126,32 @@ class Commands(ProcessProvider):
     def changed_since(self, player: Player) -> str | None:
         now = command_version(shlex.split(player.target), player.cwd)
         return None if now == player.version else f"its program changed (version {player.version}, now {now})"
+
+
+def _program_found(args: list[str]) -> bool:
+    """Whether a command line's program is here (on PATH, or a file): what makes it a command."""
+    return bool(shutil.which(args[0]) or Path(args[0]).is_file())
+
+
+def program_missing(spec: str) -> str | None:
+    """Why `spec` cannot be a command where it is meant as one, a command line that names a file
+    here (`python binbot.py`, `pyhton binbot.py`), and its program is not found (a PATH without
+    python, a typo): the start check's words (`python: no such command (not on PATH)`); else None
+    (a spec of one word is more likely a misspelt player of another kind)."""
+    try:
+        args = shlex.split(spec)
+    except ValueError:
+        return None
+    if len(args) < 2 or _program_found(args):
+        return None
+    folder = run_folder(args)
+    if not any((folder / arg).is_file() for arg in args[1:]) and module_file(args) is None:
+        return None
+    try:
+        check_command(args)
+    except BotStartError as exc:  # (always: its program is not found, so nothing is started)
+        return str(exc)
+    return None
 
 
 def _alone(player: Player, why: str) -> str:

@@ -370,6 +370,21 @@ def test_a_file_or_folder_whose_path_has_spaces_is_that_path_quoted_or_not(tmp_p
         resolve("my bots/v3.py", tmp_path / "cache")  # a path that is nowhere is still no player
 
 
+@pytest.mark.parametrize("program", ["python", "pyhton"])
+def test_a_command_whose_program_is_not_found_is_said_so(program, tmp_path, monkeypatch):
+    """Under a cron-like PATH (no python) or with a typo, `python binbot.py` was an 'unknown player'
+    (not a registered bot, ...), where the referee says that python is not on PATH."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "binbot.py").write_text("print('RANDOM')\n")
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    with pytest.raises(
+        PlayerError, match=rf"^player '{program} binbot.py': {program}: no such command \(not on PATH\)$"
+    ):
+        resolve(f"{program} binbot.py", tmp_path / "cache")
+    with pytest.raises(PlayerError, match="^unknown player 'pyhton'"):  # one word: perhaps a misspelt bot
+        resolve("pyhton", tmp_path / "cache")
+
+
 def test_a_command_is_labelled_by_the_file_it_names_even_where_the_file_is_not():
     """Two Pebbles bots run from outside the checkout were both 'python', and the user was told to
     label them apart rather than that their files are missing (which the start check says)."""
