@@ -137,7 +137,8 @@ class Provider(ABC):
         build's folder, a command's folder), absolute, each as its target and cwd name it: what
         travels with a run to machines that have none of them (a cluster's nodes), where each path
         is rewritten to that machine's copy. [] for a player that needs none (the game's own bots,
-        which come with the project's code)."""
+        which come with the project's code); PlayerError, before any game, for one that would not
+        play there with them (a command's file that needs the files beside it)."""
         return []
 
     def default_lineup(self, game: Game) -> list[str]:
