@@ -361,16 +361,21 @@ def _publish(partial: Path, final: Path, last_written: str) -> None:
 
 def _make(plan: Plan, inputs: Path, how: dict, timeout_s: float) -> None:
     """Build into a temporary folder beside the build's, from a copy of its inputs, then rename it
-    into place (or leave the one another process put there meanwhile)."""
+    into place (or leave the one another process put there meanwhile). Its steps' temporary files
+    go to a folder of their own beside it (their TMPDIR), removed whatever happens: a step ended by
+    a timeout or an interrupt is killed with its whole group, so a compiler cannot remove its own
+    (gcc's cc*.s, megabytes each, were left in /tmp)."""
     folder = plan.folder
     partial = folder.with_name(f".{folder.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
+    scratch = partial.with_name(f"{partial.name}.tmp")
     try:
+        scratch.mkdir()
         shutil.copytree(inputs, partial, ignore=lambda folder, names: [PLAN] if Path(folder) == inputs else [])
         (partial / "out").mkdir()
         started = time.monotonic()
         with open(partial / "build.log", "w", encoding="utf-8", errors="replace") as log:
             for step in how["steps"]:
-                failure = _step(tuple(step), partial / "src", log, timeout_s - (time.monotonic() - started))
+                failure = _step(tuple(step), partial / "src", log, timeout_s - (time.monotonic() - started), scratch)
                 if failure is not None:
                     log.close()
                     _failed(plan, partial, failure)
@@ -391,13 +396,14 @@ def _make(plan: Plan, inputs: Path, how: dict, timeout_s: float) -> None:
         _publish(partial, folder, RECORD)
     finally:
         shutil.rmtree(partial, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _step(step: tuple[str, ...], cwd: Path, log, timeout_s: float) -> str | None:
-    """Run one step, its output into `log`; None if it succeeded, else what went wrong (EXITED
-    first: see the log). A step of one string is a shell command line (a declared build command);
-    its whole process group ends with it, on a timeout, or once its output passes BUILD_LOG_BYTES
-    (the log then cut there)."""
+def _step(step: tuple[str, ...], cwd: Path, log, timeout_s: float, scratch: Path) -> str | None:
+    """Run one step, its output into `log` and its temporary files into `scratch` (its TMPDIR); None
+    if it succeeded, else what went wrong (EXITED first: see the log). A step of one string is a
+    shell command line (a declared build command); its whole process group ends with it, on a
+    timeout, or once its output passes BUILD_LOG_BYTES (the log then cut there)."""
     shell = len(step) == 1
     log.write(f"{COMMAND_PREFIX}{step[0] if shell else shlex.join(step)}\n")
     log.flush()
@@ -410,6 +416,7 @@ def _step(step: tuple[str, ...], cwd: Path, log, timeout_s: float) -> str | None
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            env={**os.environ, "TMPDIR": str(scratch)},
         )
     except OSError as exc:
         return f"cannot run {step[0]}: {exc.strerror or exc}"

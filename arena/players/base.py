@@ -11,6 +11,7 @@ tuning its parameters.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -79,13 +80,15 @@ def hash_bytes(*chunks: bytes) -> str:
 def pin_file(copy: Path, content: bytes, mode: int = 0o644) -> Path:
     """`content` kept at `copy` in the cache (written once, atomically: runs may pin it at once)."""
     if not copy.is_file():
+        partial = copy.with_name(f".{copy.name}.part{os.getpid()}")
         try:
             copy.parent.mkdir(parents=True, exist_ok=True)
-            partial = copy.with_name(f".{copy.name}.part{os.getpid()}")
             partial.write_bytes(content)
             partial.chmod(mode & 0o777 | 0o400)
             partial.replace(copy)
         except OSError as exc:
+            with contextlib.suppress(OSError):  # (a full disk leaves part of it written)
+                partial.unlink()
             raise PlayerError(f"cannot keep a copy of a player in {copy.parent}: {exc.strerror or exc}") from None
     return copy
 
@@ -134,7 +137,8 @@ class Provider(ABC):
         build's folder, a command's folder), absolute, each as its target and cwd name it: what
         travels with a run to machines that have none of them (a cluster's nodes), where each path
         is rewritten to that machine's copy. [] for a player that needs none (the game's own bots,
-        which come with the project's code)."""
+        which come with the project's code); PlayerError, before any game, for one that would not
+        play there with them (a command's file that needs the files beside it)."""
         return []
 
     def default_lineup(self, game: Game) -> list[str]:

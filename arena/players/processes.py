@@ -18,6 +18,7 @@ from referee.platform.bot_commands import check_command, command_files, module_f
 from referee.platform.bot_errors import BotStartError
 
 from arena.builds.cache import PINS
+from arena.bundle.python import BundleError, collect
 from arena.games.base import Game, Player
 from arena.players.base import PlayerError, Provider, hash_bytes, missing_sibling, pin_file, whole_path
 
@@ -28,15 +29,28 @@ class ProcessProvider(Provider):
 
     def check(self, players: list[Player], game: Game) -> None:
         for player in players:
-            check_runs_here(player)
+            self._check_runs_here(player)
 
     def prepare(self, players: list[Player], game: Game, log) -> None:
         for player in players:
-            check_runs_here(player)  # (once a process: at once where `check` ran first)
+            self._check_runs_here(
+                player
+            )  # (once a process: at once where `check` ran first; a cluster's machine only prepares)
             try:
                 warm_up(player.target, player.cwd, log, label=player.label)
             except BotStartError as exc:
                 raise PlayerError(f"{player.label} cannot play: {exc}") from None
+
+    def _check_runs_here(self, player: Player) -> None:
+        try:
+            check_runs_here(player)
+        except PlayerError as exc:
+            raise PlayerError(f"{exc}{self.instead(player, str(exc))}") from None
+
+    def instead(self, player: Player, why: str) -> str:
+        """What to give instead, said after `why` `player` cannot run here, where its kind knows
+        the cause ("" where it does not)."""
+        return ""
 
 
 _runs_here: set[tuple[str, str | None, str]] = set()  # the players this process found it runs
@@ -63,12 +77,8 @@ class Files(ProcessProvider):
 
     kinds = ("file",)
 
-    def check(self, players: list[Player], game: Game) -> None:
-        for player in players:
-            try:
-                check_runs_here(player)
-            except PlayerError as exc:
-                raise PlayerError(f"{exc}{_alone(player, str(exc))}") from None
+    def instead(self, player: Player, why: str) -> str:
+        return _alone(player, why)
 
     def resolve(self, label: str | None, spec: str, game: Game, cache: Path) -> Player | None:
         named = whole_path(spec)
@@ -109,7 +119,7 @@ class Commands(ProcessProvider):
             args = shlex.split(spec)
         except ValueError as exc:  # an unbalanced quote
             raise PlayerError(f"player {spec!r}: cannot split it as a command line: {exc}") from None
-        if not args or not (shutil.which(args[0]) or Path(args[0]).is_file()):
+        if not args or not _program_found(args):
             return None
         here = os.getcwd()
         return Player(label or command_label(args), spec, "command", spec, command_version(args, here), here)
@@ -117,15 +127,103 @@ class Commands(ProcessProvider):
     def known(self) -> str:
         return "a command"
 
+    def instead(self, player: Player, why: str) -> str:
+        return _travelled_alone(player, why)
+
     def travels(self, player: Player) -> list[str]:
         """The folder it was given in (its files import their siblings; `python3 -m bot` finds its
-        module there), and every file it names outside it."""
+        module there), and every file it names outside it, alone. PlayerError where such a file is
+        Python that imports a module beside it, which would not travel: refused before any game,
+        saying what to give instead (every machine would fail it, a fault no resume mends)."""
+        named = command_files(player.target, player.cwd)
+        for path in named:
+            module = _imported_beside(path)
+            if module is not None:
+                raise PlayerError(
+                    f"player {player.label}: {path} imports {module}, which lies beside it, but a file a command names "
+                    f"outside the folder it is given in travels to a cluster alone: {_instead(player, path)}"
+                )
         here = [player.cwd] if player.cwd else []
-        return [*here, *(str(path) for path in command_files(player.target, player.cwd))]
+        return [*here, *(str(path) for path in named)]
 
     def changed_since(self, player: Player) -> str | None:
         now = command_version(shlex.split(player.target), player.cwd)
         return None if now == player.version else f"its program changed (version {player.version}, now {now})"
+
+
+def _imported_beside(path: Path) -> str | None:
+    """A module that the Python file `path` imports (at any depth) from its own folder, where
+    Python finds it first when the file runs; None for another file, or one that cannot be read
+    (its start check says why)."""
+    if path.suffix != ".py":
+        return None
+    folder = path.parent
+    try:
+        found, _ = collect(path.stem, folder, local=lambda top: True)  # (what is not in the folder is not found)
+    except BundleError:
+        return None
+    return next((name for name in found if name != path.stem), None)
+
+
+def _instead(player: Player, path: Path) -> str:
+    """What to give instead of a command that names `path` outside its folder: the command given
+    from the file's folder (which then travels whole), or the folder as the player."""
+    base = Path(os.path.abspath(player.cwd or "."))
+    words = [path.name if Path(os.path.normpath(base / word)) == path else word for word in shlex.split(player.spec)]
+    return (
+        f"give the command from its folder (cd {shlex.quote(str(path.parent))}, then "
+        f"{player.label}={shlex.quote(shlex.join(words))}), so that the folder travels, or the folder as the player "
+        f"({shlex.quote(str(path.parent))}/)"
+    )
+
+
+_FILE_MISSING = ("No such file or directory", "FileNotFoundError")
+
+
+def _travelled_alone(player: Player, why: str) -> str:
+    """Where a command that travelled to this machine (a cluster's) ended for a file missing, and
+    it names a file that travelled alone (named outside the folder it was given in: `python3
+    /home/me/bot/bot.py` reading data.txt beside it), what to give instead; else ""."""
+    if not any(said in why for said in _FILE_MISSING):
+        return ""
+    # A command's paths are moved to this machine's copies (arena/play/shipment.py): a word of its
+    # target that differs from the one its user wrote is a copy; a copy outside its folder's came alone.
+    base = Path(os.path.abspath(player.cwd or "."))
+    for was, now in zip(shlex.split(player.spec), shlex.split(player.target), strict=False):
+        copy = Path(os.path.normpath(base / now))
+        if was != now and copy.is_file() and not copy.is_relative_to(base):
+            return (
+                f" ({was} travelled to this machine alone, as a file a command names outside the folder it is given "
+                f"in does, without the files beside it: give the command from its folder, "
+                f"{os.path.dirname(was) or '.'}, so that the folder travels)"
+            )
+    return ""
+
+
+def _program_found(args: list[str]) -> bool:
+    """Whether a command line's program is here (on PATH, or a file): what makes it a command."""
+    return bool(shutil.which(args[0]) or Path(args[0]).is_file())
+
+
+def program_missing(spec: str) -> str | None:
+    """Why `spec` cannot be a command where it is meant as one, a command line that names a file
+    here (`python binbot.py`, `pyhton binbot.py`), and its program is not found (a PATH without
+    python, a typo): the start check's words (`python: no such command (not on PATH)`); else None
+    (a spec of one word is more likely a misspelt player of another kind)."""
+    try:
+        args = shlex.split(spec)
+    except ValueError:
+        return None
+    if len(args) < 2 or _program_found(args):
+        return None
+    folder = run_folder(args)
+    if not any((folder / arg).is_file() for arg in args[1:]) and module_file(args) is None:
+        return None
+    try:
+        check_command(args)
+    except BotStartError as exc:  # (always: its program is not found, so nothing is started)
+        return str(exc)
+    return None
 
 
 def _alone(player: Player, why: str) -> str:

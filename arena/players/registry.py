@@ -27,7 +27,7 @@ from arena.players.base import PlayerError, Provider, UnknownPlayer, split_label
 from arena.players import declared
 from arena.players.environment import starts_with_assignments
 from arena.players.git import GitTrees
-from arena.players.processes import Commands, Files
+from arena.players.processes import Commands, Files, program_missing
 from arena.players.sources import Sources
 
 # A game's own providers, by the game's protocol: "module:class".
@@ -78,13 +78,17 @@ def resolve(text: str, game: Game, cache: Path | None = None, config: str | None
 
 def _unknown(text: str, spec: str, game: Game, config: str | None) -> UnknownPlayer:
     """Why no provider takes `spec` (`text` less its label, which the message leaves out: `arena tune`
-    labels its bot itself): a shell's assignments before a command, or which specs are known."""
+    labels its bot itself): a shell's assignments before a command, a command line whose program is
+    not found, or which specs are known."""
     assigned = next((written for written in (spec, text) if starts_with_assignments(written)), None)
     if assigned is not None:
         return UnknownPlayer(
             f"{assigned!r}: NAME=VALUE before a command sets a variable in a shell, and no shell runs a bot: "
             f"write 'env {assigned}'"
         )
+    missing = program_missing(spec)
+    if missing is not None:
+        return UnknownPlayer(f"player {spec!r}: {missing}")
     known = [said for said in (provider.known() for provider in providers(game)) if said]
     known.append(f"a player declared in {config or CONFIG_FILE} ([players.NAME])")
     first = spec.split()[0] if spec.split() else ""

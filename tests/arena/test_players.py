@@ -90,6 +90,18 @@ def test_a_file_is_pinned_by_a_copy(tmp_path):
     assert resolve(str(source), tmp_path / "cache").version != player.version
 
 
+def test_a_copy_that_cannot_be_kept_leaves_no_partial_copy(tmp_path):
+    """On a full disk the partial copy (`.binbot2.py.part21205`) stayed in the cache for good."""
+    source = tmp_path / "mybot.py"
+    source.write_text("print('v1')\n")
+    version = hashlib.sha256(source.read_bytes()).hexdigest()[:12]
+    pins = tmp_path / "cache" / "pins" / f"file-{version}"
+    (pins / "mybot.py").mkdir(parents=True)  # where the copy goes, taken: the copy fails once written
+    with pytest.raises(PlayerError, match="^cannot keep a copy of a player in"):
+        resolve(str(source), tmp_path / "cache")
+    assert [path.name for path in pins.iterdir()] == ["mybot.py"]
+
+
 def test_a_command_line_and_its_changes(tmp_path):
     script = tmp_path / "bot.py"
     script.write_text("print('RANDOM')\n")
@@ -356,6 +368,21 @@ def test_a_file_or_folder_whose_path_has_spaces_is_that_path_quoted_or_not(tmp_p
             assert resolve(spec, tmp_path / "cache").kind == "source"
     with pytest.raises(PlayerError, match="unknown player 'my bots/v3.py'"):
         resolve("my bots/v3.py", tmp_path / "cache")  # a path that is nowhere is still no player
+
+
+@pytest.mark.parametrize("program", ["python", "pyhton"])
+def test_a_command_whose_program_is_not_found_is_said_so(program, tmp_path, monkeypatch):
+    """Under a cron-like PATH (no python) or with a typo, `python binbot.py` was an 'unknown player'
+    (not a registered bot, ...), where the referee says that python is not on PATH."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "binbot.py").write_text("print('RANDOM')\n")
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    with pytest.raises(
+        PlayerError, match=rf"^player '{program} binbot.py': {program}: no such command \(not on PATH\)$"
+    ):
+        resolve(f"{program} binbot.py", tmp_path / "cache")
+    with pytest.raises(PlayerError, match="^unknown player 'pyhton'"):  # one word: perhaps a misspelt bot
+        resolve("pyhton", tmp_path / "cache")
 
 
 def test_a_command_is_labelled_by_the_file_it_names_even_where_the_file_is_not():

@@ -8,6 +8,7 @@ simulated cluster)."""
 from __future__ import annotations
 
 import fcntl
+import io
 import os
 import shlex
 import sys
@@ -25,6 +26,7 @@ from arena.play import parcels, run
 from arena.play.shipment import Shipment, arrive, moved, moved_place, travelling
 from arena.play.parcels import MachineFailure, machine_name
 from arena.play.schedule import Job
+from arena.players.processes import Commands
 from arena.stats.tables import failures_lines
 from referee.platform.bot_commands import command_files
 
@@ -199,6 +201,45 @@ def test_what_travels_with_each_kind_of_player_and_the_referee(tmp_path):
     assert travelling(game, players) == sorted(
         [str(user), str(elsewhere / "map.txt"), str(elsewhere / "solo.py"), str(pinned), str(tree)]
     )
+
+
+def test_a_python_file_named_outside_its_folder_that_imports_its_neighbours_is_refused(tmp_path):
+    """`python3 /abs/impbot/bot.py` given from another folder played here and failed on every machine
+    (No module named 'helper': the file travels alone), told as the machines' fault, to resume."""
+    bot = folder_with(tmp_path / "impbot", {"bot.py": "from helper import pick\n", "helper.py": "import os\n"})
+    user = folder_with(tmp_path / "user", {"ref.py": ""})
+    imp = player("imp", "command", f"python3 {bot / 'bot.py'}", str(user))
+    with pytest.raises(
+        UsageError,
+        match=rf"^player imp: {bot}/bot.py imports helper, which lies beside it, but a file a command names outside "
+        rf"the folder it is given in travels to a cluster alone: give the command from its folder \(cd {bot}, then "
+        rf"imp='python3 bot.py'\), so that the folder travels, or the folder as the player \({bot}/\)$",
+    ):
+        travelling(referee_game(user, "python3 ref.py"), [imp])
+    (bot / "bot.py").write_text("import os, json\n")  # a file that imports no neighbour travels alone
+    assert travelling(referee_game(user, "python3 ref.py"), [imp]) == [str(bot / "bot.py"), str(user)]
+
+
+def test_a_command_whose_file_travelled_alone_and_misses_a_file_says_what_to_give(tmp_path):
+    """A bot reading data.txt beside it, named outside the folder its command was given in, failed on
+    every machine for a file missing, with nothing said of why it was missing there."""
+    reader = "import os\nopen(os.path.join(os.path.dirname(__file__), 'data.txt'))\ninput()\n"
+    copy = folder_with(tmp_path / "travelled" / "aa", {"bot.py": reader})
+    user = folder_with(tmp_path / "travelled" / "bb", {"ref.py": ""})
+    copied = Player(
+        "imp",
+        f"{sys.executable} /home/me/impbot/bot.py",
+        "command",
+        f"{sys.executable} {copy / 'bot.py'}",
+        "v1",
+        str(user),
+    )
+    with pytest.raises(
+        UsageError,
+        match=r"^imp cannot play: .*FileNotFoundError: .*data\.txt.* \(/home/me/impbot/bot.py travelled to this "
+        r"machine alone, .*: give the command from its folder, /home/me/impbot, so that the folder travels\)$",
+    ):
+        Commands().prepare([copied], referee_game(user, "python3 ref.py"), io.StringIO())  # (all a machine runs)
 
 
 def test_an_absolute_path_that_does_not_travel_is_refused_unless_every_machine_has_it(tmp_path):

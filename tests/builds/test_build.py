@@ -167,6 +167,18 @@ def test_a_build_that_floods_its_output_is_stopped_and_its_log_cut(tmp_path, mon
     assert log.stat().st_size == size
 
 
+def test_a_build_ended_midway_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """A build killed with its process group (an interrupt, a timeout) left its compiler's temporary
+    files (gcc's cc*.s, megabytes each) in TMPDIR: each build has a TMPDIR of its own, removed."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "mytmp"))
+    (tmp_path / "mytmp").mkdir()
+    write(tmp_path / "bot", "make.sh", 'echo assembly > "$TMPDIR/cc4bN8gJ.s"\nsleep 30\n')
+    with pytest.raises(BuildError, match="the build took longer than 1 s"):
+        build(tmp_path / "bot", build_command="sh make.sh", run_command="true", cache=tmp_path / "cache", timeout_s=1)
+    assert list((tmp_path / "mytmp").iterdir()) == []
+    assert sorted(path.name for path in (tmp_path / "cache" / "builds").iterdir()) == ["failed", "inputs"]
+
+
 def test_builds_of_the_same_source_at_once_make_one_build(tmp_path):
     """Two processes that build the same bot at once (two workers of a run) both get it, and the
     cache holds one build of it."""
