@@ -207,10 +207,11 @@ class Cluster:
         """No more of this run's games on that machine."""
         self.left_out.setdefault(node_id, why)
 
-    def playable(self) -> list[str]:
-        """The ids of the live machines that may still play this run; NoMachine if there is none
-        because each was left out."""
-        alive = self.machines()
+    def playable(self, alive: dict[str, str] | None = None) -> list[str]:
+        """The ids of the live machines (`alive`, as `machines` gave them, or asked now) that may
+        still play this run; NoMachine if there is none because each was left out."""
+        if alive is None:
+            alive = self.machines()
         left = [node for node in alive if node not in self.left_out]
         if alive and not left:
             raise NoMachine(
@@ -367,12 +368,18 @@ class RayExecutor:
         self.tasks_in_flight = 2 * max(int(ray.cluster_resources().get("CPU", 1)), 1)  # the cluster's CPUs
         self._remote = ray.remote(play_shipped)
         self._refs: dict[Future, object] = {}
+        # The live machines as the watch last saw them: a submission reads these, never Ray's table
+        # itself, whose call hangs once the head is gone (and the run with it, until Ray's own end).
+        self._alive = cluster.machines()
+        self._stopped: NoMachine | None = None  # why the watch stopped the run, for what is submitted after
         self._stop = threading.Event()
         self._watch = threading.Thread(target=self._watch_machines, daemon=True, name="watch-machines")
         self._watch.start()
 
     def submit(self, fn, game: Game, batch: list[Job], players: dict[str, Player]) -> Future:
-        self.cluster.playable()  # NoMachine, rather than tasks that wait for ever
+        if self._stopped is not None:
+            raise self._stopped
+        self.cluster.playable(self._alive)  # NoMachine, rather than tasks that wait for ever
         shipment = self.cluster.shipment(game, players)
         ref = self._remote.options(**self.cluster.task_options()).remote(shipment, batch)
         future: Future = Future()
@@ -416,42 +423,50 @@ class RayExecutor:
     def _watch_machines(self) -> None:
         """A run on a cluster with no machine left to play on stops, saying so, after NO_MACHINE_S,
         rather than waiting for ever on tasks no machine takes; one whose cluster stopped answering
-        (its head gone: Ray's calls then hang, and Ray ends the whole process after a minute with a
-        line of its own) stops after GONE_S, saying so and how to go on."""
+        (its head gone: Ray's calls then hang or fail, and Ray ends the whole process after a minute
+        with a line of its own) stops after GONE_S without an answer, saying so and how to go on."""
         missing_since = None
         look: Future | None = None
-        asked = 0.0
+        answered = time.monotonic()
         while not self._stop.wait(WATCH_S):
             if look is None:
-                look, asked = Future(), time.monotonic()
-                threading.Thread(target=_answer, args=(look, self.cluster.playable), daemon=True).start()
+                look = Future()
+                threading.Thread(target=_answer, args=(look, self.cluster.machines), daemon=True).start()
             try:
-                playable = look.result(timeout=0.5)
-            except TimeoutError:
-                if time.monotonic() - asked > GONE_S:
+                alive = look.result(timeout=0.5)
+            except TimeoutError:  # (still asking: the same look is awaited next time)
+                alive = None
+            except Exception:  # noqa: BLE001 - the connection going down: asked again, until GONE_S
+                look, alive = None, None
+            if alive is None:
+                if time.monotonic() - answered > GONE_S:
                     self.cluster.forget()
                     where = f" at {self.cluster.address}" if self.cluster.address else ""
-                    self._fail_all(
+                    self._stop_run(
                         NoMachine(
                             f"the Ray cluster{where} has not answered for {GONE_S:.0f} s: its head is gone or out of reach"
                         )
                     )
                     return
                 continue
+            look, answered, self._alive = None, time.monotonic(), alive
+            try:
+                playable = self.cluster.playable(alive)
             except NoMachine as exc:
-                self._fail_all(exc)
+                self._stop_run(exc)
                 return
-            except Exception:  # noqa: BLE001 - the connection going down: the tasks say it themselves
-                look = None
-                continue
-            look = None
             if playable:
                 missing_since = None
             elif missing_since is None:
                 missing_since = time.monotonic()
             elif time.monotonic() - missing_since > NO_MACHINE_S:
-                self._fail_all(NoMachine(f"the Ray cluster has had no machine to play on for {NO_MACHINE_S:.0f} s"))
+                self._stop_run(NoMachine(f"the Ray cluster has had no machine to play on for {NO_MACHINE_S:.0f} s"))
                 return
+
+    def _stop_run(self, exc: NoMachine) -> None:
+        """Every task in flight fails with `exc`, and so does every submission after."""
+        self._stopped = exc
+        self._fail_all(exc)
 
     def _fail_all(self, exc: Exception) -> None:
         for future in list(self._refs):
@@ -459,7 +474,7 @@ class RayExecutor:
 
     def cancel(self, future: Future) -> bool:
         ref = self._refs.pop(future, None)
-        if ref is not None:
+        if ref is not None and not _lost:  # (Ray's calls hang on a cluster gone)
             self._ray.cancel(ref, force=True)
         return True
 
