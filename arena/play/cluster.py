@@ -55,7 +55,10 @@ from arena.play.shipment import DEPENDENCIES, Shipment, play_seed, play_shipped,
 # paths: of no use on another, and ten times the size of the code).
 PACKAGE_EXCLUDES = ["__pycache__", "*.pyc", "*.nbi", "*.nbc"]
 CONNECT_TRIES = 8  # Ray's tries to reach a cluster's GCS (its default: 20), each of many seconds
-REACH_S = 5.0  # how long a head given by --ray-address has to accept a connection at all
+REACH_S = 5.0  # how long a head given by --ray-address has to accept a connection, then to answer it
+# What a gRPC client first sends (Ray's GCS is a gRPC server): HTTP/2's preface, then its settings
+# (an empty SETTINGS frame); a server that speaks HTTP/2 answers with its own SETTINGS frame.
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
 NO_MACHINE_S = 60.0  # how long a run waits for a machine to play on before it stops, saying why
 WATCH_S = 5.0  # how often the executor looks whether the cluster still has a machine to play on
 GONE_S = 20.0  # a cluster that has not answered a look for this long is gone (Ray itself ends the
@@ -299,21 +302,46 @@ class Cluster:
 
 
 def _check_reachable(address: str) -> None:
-    """UsageError at once where nothing accepts a connection at `address` (HOST:PORT): a mistyped
-    host or port, or a head not started. Ray itself tried such an address for more than 5 minutes,
-    silent, before its error (its tries, each tens of seconds, are not all set by its options). An
-    address of another form (`auto`, `ray://...`) is left to Ray."""
+    """UsageError, within 2 * REACH_S, where nothing accepts a connection at `address` (HOST:PORT):
+    a mistyped host or port, or a head not started; or where what accepts it does not answer as
+    Ray's GCS does (another server's port, the head's dashboard). Ray itself tried such an address
+    for minutes, silent, before its error (its tries, each tens of seconds, are not all set by its
+    options). An address of another form (`auto`, `ray://...`) is left to Ray."""
     host, colon, port = address.rpartition(":")
     if not colon or not host or "/" in address or not port.isdigit():
         return
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_S).close()
+        connection = socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_S)
     except (OSError, OverflowError, ValueError) as exc:
         why = "nothing answered" if isinstance(exc, TimeoutError) else (getattr(exc, "strerror", None) or exc)
         raise UsageError(
             f"cannot connect to the Ray cluster at {address} ({why}): is `ray start --head` running there, "
             "and reachable from here?"
         ) from None
+    with connection:
+        if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
+            return  # (the GCS then speaks TLS first, which this check does not)
+        if not _speaks_http2(connection):
+            raise UsageError(
+                f"nothing at {address} speaks Ray's GCS protocol: give the head's GCS port (ray start --head --port)"
+            )
+
+
+def _speaks_http2(connection: socket.socket) -> bool:
+    """Whether the server at the other end of `connection` answers HTTP/2's preface, as a gRPC
+    server does, with a SETTINGS frame (type 4, on stream 0) within REACH_S."""
+    connection.settimeout(REACH_S)
+    answer = b""
+    try:
+        connection.sendall(HTTP2_PREFACE)
+        while len(answer) < 9:  # a frame's header
+            received = connection.recv(9 - len(answer))
+            if not received:
+                return False
+            answer += received
+    except OSError:  # (TimeoutError among them: a server that says nothing)
+        return False
+    return answer[3] == 4 and answer[5:9] == bytes(4)
 
 
 def _unreachable(address: str | None, exc: Exception, refused: type) -> str:

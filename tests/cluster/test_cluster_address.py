@@ -1,0 +1,66 @@
+"""What --ray-address is given, checked before Ray is asked anything: Ray itself tries a wrong
+address for minutes, silent, or says what fits none of the user's doing. Each mistake is one line,
+status 2, within seconds, before any file is made. No cluster needed: a server of another kind, or
+none, stands for the head."""
+
+from __future__ import annotations
+
+import contextlib
+import http.server
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.play.cluster import REACH_S
+from arena.project import PROJECT_ROOT
+
+
+def arena_match(address: str, cwd: Path, timeout: float = 30) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS",)}
+    env["PYTHONPATH"] = str(PROJECT_ROOT)
+    command = [sys.executable, "-m", "arena.cli", "match", "random", "greedy", "--pairs", "1",
+               "--backend", "ray", "--ray-address", address]  # fmt: skip
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+@contextlib.contextmanager
+def http_server():
+    """A web server on a free port of 127.0.0.1: it answers, but HTTP/1."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextlib.contextmanager
+def silent_listener():
+    """A port that accepts connections (the kernel's backlog) and never says a word."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        yield listener.getsockname()[1]
+
+
+@pytest.mark.parametrize("server", [http_server, silent_listener], ids=["http", "silent"])
+def test_an_address_where_ray_s_gcs_does_not_answer_is_refused_in_one_line(server, tmp_path):
+    """Something answers there, but not Ray's GCS: the command hung, silent, for minutes."""
+    with server() as port:
+        started = time.monotonic()
+        done = arena_match(f"127.0.0.1:{port}", tmp_path)
+    assert time.monotonic() - started < 2 * REACH_S + 10
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"arena match: nothing at 127.0.0.1:{port} speaks Ray's GCS protocol: give the head's GCS port "
+        "(ray start --head --port)"
+    ]
+    assert not list(tmp_path.iterdir())
