@@ -140,6 +140,7 @@ class Cluster:
     def connect(cls, address: str | None, workers: int) -> Cluster:
         """Ray reached (`address`: a cluster's head, HOST:PORT) or started here (None); UsageError,
         in one line, for a cluster that cannot be reached or refuses this driver."""
+        _check_token_file()
         if address:  # Ray tries a cluster for 20 s by default (read when ray is imported)
             os.environ.setdefault("RAY_NUM_REDIS_GET_RETRIES", str(CONNECT_TRIES))
             _check_reachable(address)
@@ -299,6 +300,28 @@ class Cluster:
             else:
                 plays.append((rest[0], where))
         return plays
+
+
+def _check_token_file() -> None:
+    """UsageError where Ray would read the token from RAY_AUTH_TOKEN_PATH (token mode, no
+    RAY_AUTH_TOKEN) and that file cannot be read or is empty: Ray's own error for it was hidden, and
+    the cluster's refusal said instead, as if the token were the wrong one."""
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH")
+    if os.environ.get("RAY_AUTH_MODE") != "token" or os.environ.get("RAY_AUTH_TOKEN") or not path:
+        return
+    try:
+        with open(path, "rb") as file:
+            empty = not file.read().strip()
+    except OSError as exc:
+        why = f"cannot be read ({exc.strerror or exc})"
+    else:
+        if not empty:
+            return
+        why = "is empty"
+    raise UsageError(
+        f"RAY_AUTH_TOKEN_PATH names {path}, which {why}: name the file that holds the cluster's token "
+        "(or give the token itself in RAY_AUTH_TOKEN)"
+    )
 
 
 def _check_reachable(address: str) -> None:

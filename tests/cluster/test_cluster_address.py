@@ -21,9 +21,12 @@ from arena.play.cluster import REACH_S
 from arena.project import PROJECT_ROOT
 
 
-def arena_match(address: str, cwd: Path, timeout: float = 30) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS",)}
+def arena_match(address: str, cwd: Path, env: dict | None = None, timeout: float = 30) -> subprocess.CompletedProcess:
+    """`arena match` on the cluster at `address`, from `cwd`, with this checkout's code (`env`: what
+    to change in the environment, None to remove)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS",)} | (env or {})
     env["PYTHONPATH"] = str(PROJECT_ROOT)
+    env = {k: v for k, v in env.items() if v is not None}
     command = [sys.executable, "-m", "arena.cli", "match", "random", "greedy", "--pairs", "1",
                "--backend", "ray", "--ray-address", address]  # fmt: skip
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
@@ -64,3 +67,25 @@ def test_an_address_where_ray_s_gcs_does_not_answer_is_refused_in_one_line(serve
         "(ray start --head --port)"
     ]
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("token_file", ["missing", "empty", "folder"])
+def test_a_token_file_that_cannot_be_read_is_said_so(token_file, tmp_path):
+    """RAY_AUTH_TOKEN_PATH naming no file that holds a token: the cluster's refusal of the token was
+    said, as if it were the wrong one (Ray's own error, hidden, said that the file could not be read)."""
+    path = {"missing": tmp_path / "nofile", "empty": tmp_path / "empty", "folder": tmp_path}[token_file]
+    if token_file == "empty":
+        path.write_text("\n")
+    run_in = tmp_path / "run"
+    run_in.mkdir()
+    env = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": None, "RAY_AUTH_TOKEN_PATH": str(path)}
+    with silent_listener() as port:  # (where a check of the address would hang, were it asked first)
+        done = arena_match(f"127.0.0.1:{port}", run_in, env=env)
+    assert done.returncode == 2, done.stderr
+    why = {"missing": "cannot be read (No such file or directory)", "empty": "is empty",
+           "folder": "cannot be read (Is a directory)"}[token_file]  # fmt: skip
+    assert done.stderr.strip().splitlines() == [
+        f"arena match: RAY_AUTH_TOKEN_PATH names {path}, which {why}: name the file that holds the cluster's "
+        "token (or give the token itself in RAY_AUTH_TOKEN)"
+    ]
+    assert not list(run_in.iterdir())
