@@ -329,10 +329,17 @@ def _check_reachable(address: str) -> None:
     a mistyped host or port, or a head not started; or where what accepts it does not answer as
     Ray's GCS does (another server's port, the head's dashboard). Ray itself tried such an address
     for minutes, silent, before its error (its tries, each tens of seconds, are not all set by its
-    options). An address of another form (`auto`, `ray://...`) is left to Ray."""
+    options). An address of another form (`auto`, `ray://...`) is left to Ray; one given as a URL
+    (http://...) or with a port out of range is refused: Ray's own words for them were of
+    RAY_ADDRESS, which the user never set, or of a connection refused."""
+    scheme, has_scheme, _ = address.partition("://")
+    if has_scheme and scheme != "ray":  # (ray://: Ray's client)
+        raise UsageError(f"--ray-address {address}: an address is HOST:PORT, without {scheme}://")
     host, colon, port = address.rpartition(":")
     if not colon or not host or "/" in address or not port.isdigit():
         return
+    if not 0 < int(port) < 65536:
+        raise UsageError(f"--ray-address {address}: the port {port} is out of range (1 to 65535)")
     try:
         connection = socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_S)
     except (OSError, OverflowError, ValueError) as exc:

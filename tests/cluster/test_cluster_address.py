@@ -89,3 +89,21 @@ def test_a_token_file_that_cannot_be_read_is_said_so(token_file, tmp_path):
         "token (or give the token itself in RAY_AUTH_TOKEN)"
     ]
     assert not list(run_in.iterdir())
+
+
+@pytest.mark.parametrize(
+    "address, said",
+    [
+        ("127.0.0.2:99999", "the port 99999 is out of range (1 to 65535)"),
+        ("127.0.0.2:0", "the port 0 is out of range (1 to 65535)"),
+        ("http://127.0.0.2:45729", "an address is HOST:PORT, without http://"),
+        ("https://head:6379", "an address is HOST:PORT, without https://"),
+    ],
+)
+def test_an_address_of_the_wrong_form_is_said_so(address, said, tmp_path):
+    """A port out of range was said as a connection refused; an URL, in Ray's words about
+    RAY_ADDRESS, which the user never set."""
+    done = arena_match(address, tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [f"arena match: --ray-address {address}: {said}"]
+    assert not list(tmp_path.iterdir())
