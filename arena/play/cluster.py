@@ -55,7 +55,10 @@ from arena.play.shipment import DEPENDENCIES, Shipment, play_seed, play_shipped,
 # paths: of no use on another, and ten times the size of the code).
 PACKAGE_EXCLUDES = ["__pycache__", "*.pyc", "*.nbi", "*.nbc"]
 CONNECT_TRIES = 8  # Ray's tries to reach a cluster's GCS (its default: 20), each of many seconds
-REACH_S = 5.0  # how long a head given by --ray-address has to accept a connection at all
+REACH_S = 5.0  # how long a head given by --ray-address has to accept a connection, then to answer it
+# What a gRPC client first sends (Ray's GCS is a gRPC server): HTTP/2's preface, then its settings
+# (an empty SETTINGS frame); a server that speaks HTTP/2 answers with its own SETTINGS frame.
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
 NO_MACHINE_S = 60.0  # how long a run waits for a machine to play on before it stops, saying why
 WATCH_S = 5.0  # how often the executor looks whether the cluster still has a machine to play on
 GONE_S = 20.0  # a cluster that has not answered a look for this long is gone (Ray itself ends the
@@ -137,6 +140,7 @@ class Cluster:
     def connect(cls, address: str | None, workers: int) -> Cluster:
         """Ray reached (`address`: a cluster's head, HOST:PORT) or started here (None); UsageError,
         in one line, for a cluster that cannot be reached or refuses this driver."""
+        _check_token_file()
         if address:  # Ray tries a cluster for 20 s by default (read when ray is imported)
             os.environ.setdefault("RAY_NUM_REDIS_GET_RETRIES", str(CONNECT_TRIES))
             _check_reachable(address)
@@ -207,10 +211,11 @@ class Cluster:
         """No more of this run's games on that machine."""
         self.left_out.setdefault(node_id, why)
 
-    def playable(self) -> list[str]:
-        """The ids of the live machines that may still play this run; NoMachine if there is none
-        because each was left out."""
-        alive = self.machines()
+    def playable(self, alive: dict[str, str] | None = None) -> list[str]:
+        """The ids of the live machines (`alive`, as `machines` gave them, or asked now) that may
+        still play this run; NoMachine if there is none because each was left out."""
+        if alive is None:
+            alive = self.machines()
         left = [node for node in alive if node not in self.left_out]
         if alive and not left:
             raise NoMachine(
@@ -297,22 +302,76 @@ class Cluster:
         return plays
 
 
+def _check_token_file() -> None:
+    """UsageError where Ray would read the token from RAY_AUTH_TOKEN_PATH (token mode, no
+    RAY_AUTH_TOKEN) and that file cannot be read or is empty: Ray's own error for it was hidden, and
+    the cluster's refusal said instead, as if the token were the wrong one."""
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH")
+    if os.environ.get("RAY_AUTH_MODE") != "token" or os.environ.get("RAY_AUTH_TOKEN") or not path:
+        return
+    try:
+        with open(path, "rb") as file:
+            empty = not file.read().strip()
+    except OSError as exc:
+        why = f"cannot be read ({exc.strerror or exc})"
+    else:
+        if not empty:
+            return
+        why = "is empty"
+    raise UsageError(
+        f"RAY_AUTH_TOKEN_PATH names {path}, which {why}: name the file that holds the cluster's token "
+        "(or give the token itself in RAY_AUTH_TOKEN)"
+    )
+
+
 def _check_reachable(address: str) -> None:
-    """UsageError at once where nothing accepts a connection at `address` (HOST:PORT): a mistyped
-    host or port, or a head not started. Ray itself tried such an address for more than 5 minutes,
-    silent, before its error (its tries, each tens of seconds, are not all set by its options). An
-    address of another form (`auto`, `ray://...`) is left to Ray."""
+    """UsageError, within 2 * REACH_S, where nothing accepts a connection at `address` (HOST:PORT):
+    a mistyped host or port, or a head not started; or where what accepts it does not answer as
+    Ray's GCS does (another server's port, the head's dashboard). Ray itself tried such an address
+    for minutes, silent, before its error (its tries, each tens of seconds, are not all set by its
+    options). An address of another form (`auto`, `ray://...`) is left to Ray; one given as a URL
+    (http://...) or with a port out of range is refused: Ray's own words for them were of
+    RAY_ADDRESS, which the user never set, or of a connection refused."""
+    scheme, has_scheme, _ = address.partition("://")
+    if has_scheme and scheme != "ray":  # (ray://: Ray's client)
+        raise UsageError(f"--ray-address {address}: an address is HOST:PORT, without {scheme}://")
     host, colon, port = address.rpartition(":")
     if not colon or not host or "/" in address or not port.isdigit():
         return
+    if not 0 < int(port) < 65536:
+        raise UsageError(f"--ray-address {address}: the port {port} is out of range (1 to 65535)")
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_S).close()
+        connection = socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_S)
     except (OSError, OverflowError, ValueError) as exc:
         why = "nothing answered" if isinstance(exc, TimeoutError) else (getattr(exc, "strerror", None) or exc)
         raise UsageError(
             f"cannot connect to the Ray cluster at {address} ({why}): is `ray start --head` running there, "
             "and reachable from here?"
         ) from None
+    with connection:
+        if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
+            return  # (the GCS then speaks TLS first, which this check does not)
+        if not _speaks_http2(connection):
+            raise UsageError(
+                f"nothing at {address} speaks Ray's GCS protocol: give the head's GCS port (ray start --head --port)"
+            )
+
+
+def _speaks_http2(connection: socket.socket) -> bool:
+    """Whether the server at the other end of `connection` answers HTTP/2's preface, as a gRPC
+    server does, with a SETTINGS frame (type 4, on stream 0) within REACH_S."""
+    connection.settimeout(REACH_S)
+    answer = b""
+    try:
+        connection.sendall(HTTP2_PREFACE)
+        while len(answer) < 9:  # a frame's header
+            received = connection.recv(9 - len(answer))
+            if not received:
+                return False
+            answer += received
+    except OSError:  # (TimeoutError among them: a server that says nothing)
+        return False
+    return answer[3] == 4 and answer[5:9] == bytes(4)
 
 
 def _unreachable(address: str | None, exc: Exception, refused: type) -> str:
@@ -367,12 +426,18 @@ class RayExecutor:
         self.tasks_in_flight = 2 * max(int(ray.cluster_resources().get("CPU", 1)), 1)  # the cluster's CPUs
         self._remote = ray.remote(play_shipped)
         self._refs: dict[Future, object] = {}
+        # The live machines as the watch last saw them: a submission reads these, never Ray's table
+        # itself, whose call hangs once the head is gone (and the run with it, until Ray's own end).
+        self._alive = cluster.machines()
+        self._stopped: NoMachine | None = None  # why the watch stopped the run, for what is submitted after
         self._stop = threading.Event()
         self._watch = threading.Thread(target=self._watch_machines, daemon=True, name="watch-machines")
         self._watch.start()
 
     def submit(self, fn, game: Game, batch: list[Job], players: dict[str, Player]) -> Future:
-        self.cluster.playable()  # NoMachine, rather than tasks that wait for ever
+        if self._stopped is not None:
+            raise self._stopped
+        self.cluster.playable(self._alive)  # NoMachine, rather than tasks that wait for ever
         shipment = self.cluster.shipment(game, players)
         ref = self._remote.options(**self.cluster.task_options()).remote(shipment, batch)
         future: Future = Future()
@@ -416,42 +481,50 @@ class RayExecutor:
     def _watch_machines(self) -> None:
         """A run on a cluster with no machine left to play on stops, saying so, after NO_MACHINE_S,
         rather than waiting for ever on tasks no machine takes; one whose cluster stopped answering
-        (its head gone: Ray's calls then hang, and Ray ends the whole process after a minute with a
-        line of its own) stops after GONE_S, saying so and how to go on."""
+        (its head gone: Ray's calls then hang or fail, and Ray ends the whole process after a minute
+        with a line of its own) stops after GONE_S without an answer, saying so and how to go on."""
         missing_since = None
         look: Future | None = None
-        asked = 0.0
+        answered = time.monotonic()
         while not self._stop.wait(WATCH_S):
             if look is None:
-                look, asked = Future(), time.monotonic()
-                threading.Thread(target=_answer, args=(look, self.cluster.playable), daemon=True).start()
+                look = Future()
+                threading.Thread(target=_answer, args=(look, self.cluster.machines), daemon=True).start()
             try:
-                playable = look.result(timeout=0.5)
-            except TimeoutError:
-                if time.monotonic() - asked > GONE_S:
+                alive = look.result(timeout=0.5)
+            except TimeoutError:  # (still asking: the same look is awaited next time)
+                alive = None
+            except Exception:  # noqa: BLE001 - the connection going down: asked again, until GONE_S
+                look, alive = None, None
+            if alive is None:
+                if time.monotonic() - answered > GONE_S:
                     self.cluster.forget()
                     where = f" at {self.cluster.address}" if self.cluster.address else ""
-                    self._fail_all(
+                    self._stop_run(
                         NoMachine(
                             f"the Ray cluster{where} has not answered for {GONE_S:.0f} s: its head is gone or out of reach"
                         )
                     )
                     return
                 continue
+            look, answered, self._alive = None, time.monotonic(), alive
+            try:
+                playable = self.cluster.playable(alive)
             except NoMachine as exc:
-                self._fail_all(exc)
+                self._stop_run(exc)
                 return
-            except Exception:  # noqa: BLE001 - the connection going down: the tasks say it themselves
-                look = None
-                continue
-            look = None
             if playable:
                 missing_since = None
             elif missing_since is None:
                 missing_since = time.monotonic()
             elif time.monotonic() - missing_since > NO_MACHINE_S:
-                self._fail_all(NoMachine(f"the Ray cluster has had no machine to play on for {NO_MACHINE_S:.0f} s"))
+                self._stop_run(NoMachine(f"the Ray cluster has had no machine to play on for {NO_MACHINE_S:.0f} s"))
                 return
+
+    def _stop_run(self, exc: NoMachine) -> None:
+        """Every task in flight fails with `exc`, and so does every submission after."""
+        self._stopped = exc
+        self._fail_all(exc)
 
     def _fail_all(self, exc: Exception) -> None:
         for future in list(self._refs):
@@ -459,7 +532,7 @@ class RayExecutor:
 
     def cancel(self, future: Future) -> bool:
         ref = self._refs.pop(future, None)
-        if ref is not None:
+        if ref is not None and not _lost:  # (Ray's calls hang on a cluster gone)
             self._ray.cancel(ref, force=True)
         return True
 

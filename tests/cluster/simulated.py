@@ -309,6 +309,11 @@ class Cluster:
         self.nodes[index]["killed"] = True
         _kill_group(self.nodes[index]["pid"])
 
+    def kill_head(self) -> None:
+        """SIGKILL to the head's processes (its GCS, its raylet), the worker nodes left running: a
+        head machine lost, the other machines still up."""
+        _kill_group(self.head_pid)
+
     def stop(self) -> list[str]:
         """Stop every process of this cluster, and no other; the names of those that needed the
         final sweep (by this cluster's mark), for whoever wants to know."""

@@ -279,6 +279,19 @@ def test_a_driver_without_the_token_is_one_line_before_any_file(cluster, place, 
     ]
 
 
+def test_a_token_file_that_cannot_be_read_is_said_so_not_refused(cluster, place, tmp_path):
+    """RAY_AUTH_TOKEN_PATH naming no file: the cluster's refusal of the token was said."""
+    db = tmp_path / "run.sqlite"
+    without = {"RAY_AUTH_TOKEN": None, "RAY_AUTH_TOKEN_PATH": str(tmp_path / "nofile")}
+    done = arena(cluster, place, "match", "pure-random", "pure-random", "--db", str(db), *on_cluster(cluster),
+                 env=without)  # fmt: skip
+    assert done.returncode == 2 and not db.exists()
+    assert done.stderr.strip().splitlines() == [
+        f"arena match: RAY_AUTH_TOKEN_PATH names {tmp_path / 'nofile'}, which cannot be read (No such file or "
+        "directory): name the file that holds the cluster's token (or give the token itself in RAY_AUTH_TOKEN)"
+    ]
+
+
 def test_an_absolute_path_that_does_not_travel_is_refused_in_one_line(cluster, place, tmp_path):
     db = tmp_path / "run.sqlite"
     players = [f"{GREEDY} --maps /srv/maps", FIRST]

@@ -1,7 +1,8 @@
-"""A cluster that goes away whole mid-run (its head stopped: every Ray call then hangs, and Ray ends
-the driver after a minute with a line of its own, status 1, nothing said of the games stored). The
-run now stops itself first, in one line that says what happened and how to go on, status 2. On a
-cluster of its own (simulated, as tests/cluster/test_cluster.py's), which the test stops."""
+"""A cluster that goes away mid-run, whole or its head alone (killed, the worker nodes still up):
+every Ray call then hangs, and Ray ends the driver after a minute with a line of its own, status 1
+(an SPRT's "accepts H0"), nothing said of the games stored. The run now stops itself first, in one
+line that says what happened and how to go on, status 2. On a cluster of its own (simulated, as
+tests/cluster/test_cluster.py's), which the test stops."""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ from tests.cluster.test_cluster import (  # (helpers and the user's folder; no t
 pytestmark = pytest.mark.skipif(REFUSED is not None, reason=REFUSED or "")
 
 
-def test_a_cluster_gone_whole_stops_the_run_saying_so(place, tmp_path):  # noqa: F811 - the fixture
+@pytest.mark.parametrize("lost", ["whole", "head"])
+def test_a_cluster_gone_stops_the_run_saying_so(place, tmp_path, lost):  # noqa: F811 - the fixture
     cluster = simulated.Cluster.start(nodes=1, cpus=1, hide=[str(place)])
     try:
         db = tmp_path / "run.sqlite"
@@ -44,7 +46,10 @@ def test_a_cluster_gone_whole_stops_the_run_saying_so(place, tmp_path):  # noqa:
         try:
             wait_for_games(db, 4, run)
             assert run.poll() is None and count(db) >= 4, "the run did not play on the cluster"
-            cluster.stop()
+            if lost == "whole":
+                cluster.stop()
+            else:
+                cluster.kill_head()
             stopped = time.monotonic()
             err = run.communicate(timeout=RUN_S)[1]
         finally:
