@@ -134,8 +134,15 @@ def resolve_all(texts: list[str], game: Game, cache: Path | None = None, config:
     labels = [p.label for p in players]
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
     if duplicates:
+        named = [text for text, player in zip(texts, players, strict=True) if player.label == duplicates[0]]
+        labelled = all(split_label(text)[0] is not None for text in named)  # (`a=v1.cpp a=v2.cpp`)
         raise PlayerError(
-            f"two players are called {duplicates[0]!r}: name them apart with LABEL=SPEC (e.g. new={duplicates[0]})"
+            f"two players are called {duplicates[0]!r}: "
+            + (
+                "give them different labels"
+                if labelled
+                else f"name them apart with LABEL=SPEC (e.g. new={split_label(named[-1])[1]})"
+            )
         )
     return players
 

@@ -69,7 +69,7 @@ def check_command(command: str | Sequence[str], cwd: str | None = None, shown: s
             if not here.is_file():
                 hint = None
             elif here.suffix == ".py":
-                hint = f"run the file here by its interpreter ({sys.executable} {program})"
+                hint = f"run the file here by its interpreter ({shlex.join([sys.executable, program])})"
             else:
                 hint = programs.source_hint(here) or f"the file here is ./{program}"
             hint = f"; {hint}" if hint else unquoted_path(run, cwd)
@@ -84,8 +84,12 @@ def check_command(command: str | Sequence[str], cwd: str | None = None, shown: s
             source = programs.source_hint(path)
             if source:
                 raise BotStartError(f"{program}: {source}")
-            hint = f"run it by its interpreter ({sys.executable} {program}) or " if path.suffix == ".py" else ""
-            raise BotStartError(f"{program} is not executable: {hint}make it so (chmod +x {program})")
+            # (the commands quoted, as the shell must be given them: `Mes bots/élan.py`)
+            run_it = shlex.join([sys.executable, program])
+            hint = f"run it by its interpreter ({run_it}) or " if path.suffix == ".py" else ""
+            raise BotStartError(
+                f"{program} is not executable: {hint}make it so ({shlex.join(['chmod', '+x', program])})"
+            )
     _check_starts(run, assignments, cwd, shown)
     return args
 

@@ -41,8 +41,10 @@ def test_registered_bots_and_labels(tmp_path):
     assert len(greedy.version) == 12 and changed_since(greedy) is None
     other = resolve("old=greedy", tmp_path)
     assert (other.label, other.spec, other.version) == ("old", "greedy", greedy.version)
-    with pytest.raises(PlayerError, match="name them apart"):
+    with pytest.raises(PlayerError, match=r"name them apart with LABEL=SPEC \(e.g. new=greedy\)"):
         resolve_all(["greedy", "greedy"], tmp_path)
+    with pytest.raises(PlayerError, match="two players are called 'a': give them different labels$"):
+        resolve_all(["a=greedy", "a=random"], tmp_path)  # (labelled already: `new=a` was no help)
     with pytest.raises(PlayerError, match="unknown player 'nosuchbot'"):
         resolve("nosuchbot", tmp_path)
     assert arena_players.default_lineup(VOLCANOES) == [

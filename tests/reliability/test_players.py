@@ -254,3 +254,13 @@ def test_a_file_named_alone_is_looked_for_on_path_and_the_file_here_is_named(tmp
         check_command("bot.cpp")
     with pytest.raises(BotStartError, match=r"not on PATH\); run the file here by its interpreter \(.* bot.py\)"):
         check_command("bot.py")
+
+
+def test_the_commands_a_message_suggests_are_quoted_as_a_shell_takes_them(tmp_path):
+    """`Mes bots/élan.py` not executable was told `chmod +x Mes bots/élan.py`, which fails on the space."""
+    folder = tmp_path / "Mes bots"
+    folder.mkdir()
+    (folder / "élan.py").write_text("print('RANDOM')\n")
+    with pytest.raises(BotStartError) as error:
+        check_command("'Mes bots/élan.py'", cwd=str(tmp_path))
+    assert "(chmod +x 'Mes bots/élan.py')" in str(error.value) and " 'Mes bots/élan.py') or " in str(error.value)
