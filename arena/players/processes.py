@@ -33,9 +33,8 @@ class ProcessProvider(Provider):
 
     def prepare(self, players: list[Player], game: Game, log) -> None:
         for player in players:
-            self._check_runs_here(
-                player
-            )  # (once a process: at once where `check` ran first; a cluster's machine only prepares)
+            # (once a process: at once where `check` ran first; a cluster's machine only prepares)
+            self._check_runs_here(player)
             try:
                 warm_up(player.target, player.cwd, log, label=player.label)
             except BotStartError as exc:
