@@ -152,8 +152,9 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def report(records: list[dict], settings: Settings, out=sys.stdout) -> int:
-    """Print the per-bot table and every forfeit; the number of forfeits."""
+def report(records: list[dict], settings: Settings, out=None) -> int:
+    """Print the per-bot table and every forfeit (on `out`, stdout by default); the number of forfeits."""
+    out = out or sys.stdout
     bots = sorted({r["blue"] for r in records} | {r["orange"] for r in records})
     print(
         f"\n{len(records)} games, limits {settings.first_turn_ms:.0f} ms first turn / "

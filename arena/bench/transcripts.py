@@ -119,13 +119,14 @@ def record_games(
     opponent: Player | None,
     games: int,
     seed: int,
-    log=sys.stderr,
+    log=None,
     forfeits: list[str] | None = None,
 ) -> list[Transcript]:
     """Play `games` games of `game` and keep the transcripts of the seats `bot` took: every seat
     when it plays itself (`opponent` None), else one seat a game, in turn, the opponent in the
     others. Game k's seeds derive from `seed` as the arena's schedule derives them. Each seat of the
     bot's that lost by an error (a timeout, a crash) is said, and added to `forfeits` where given."""
+    log = log or sys.stderr
     if games < 1:
         raise TranscriptError(f"the number of games to record must be at least 1, not {games}")
     for player in (bot, opponent):

@@ -109,8 +109,8 @@ class Retry:
 class League:
     """A league's playing process: its state rebuilt from `store`, then `play` until stopped."""
 
-    def __init__(self, store: Store, game: Game, log=sys.stderr, quiet: bool = False):
-        self.store, self.game, self.log, self.quiet = store, game, log, quiet
+    def __init__(self, store: Store, game: Game, log=None, quiet: bool = False):
+        self.store, self.game, self.log, self.quiet = store, game, log or sys.stderr, quiet
         config = store.config
         self.config = config
         self.seed, self.how, self.seeds = config["seed"], config.get("seatings", "balanced"), config.get("seeds")

@@ -317,15 +317,17 @@ class Tuning:
     def total_games(self) -> int:
         return self.config["iterations"] * games_per_iteration(self.config) + 2 * self.config["confirm_pairs"]
 
-    def prepare(self, log=sys.stderr) -> None:
+    def prepare(self, log=None) -> None:
         """Compile or load the players' kernels when games are left to play (before the pool starts:
         forked workers then have them loaded)."""
         if len(self.games) < self.total_games:
             players.prepare(list(self.fixed.values()), self.game, log)
 
-    def play(self, executor, *, games_per_task: int = 1, quiet: bool = False, log=sys.stderr) -> None:
+    def play(self, executor, *, games_per_task: int = 1, quiet: bool = False, log=None) -> None:
         """Play what is left (`prepare` first): the iterations, then the confirmation. A
-        KeyboardInterrupt leaves every finished game stored; the run resumes from there."""
+        KeyboardInterrupt leaves every finished game stored; the run resumes from there. `log`: stderr
+        by default, as it is when called (a stream bound when the module was imported may be closed)."""
+        log = log or sys.stderr
         config = self.config
         print(
             f"tune {config['bot']} ({', '.join(p['name'] for p in config['params'])}): {self.total_games} games, "

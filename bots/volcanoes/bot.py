@@ -122,7 +122,7 @@ class Player:
         self,
         bot: Bot,
         limits: Limits = CODINGAME,
-        log=sys.stderr,
+        log=None,
         cold_start: bool = False,
         budget: Budget | None = None,
     ):
@@ -131,7 +131,7 @@ class Player:
         self.bot = bot
         self.limits = limits
         self.budget = budget or bot.budget
-        self.log = log
+        self.log = log or sys.stderr  # (looked up now: a stream bound at import may be closed since)
         self.cold_start = cold_start
         self.colour = 0
         self.turn = 0  # the 1-based number of the turn we are asked to play (0: before a game)
@@ -176,9 +176,10 @@ class Player:
         self.view = self.bot.view()
         self.bot.start(colour)
 
-    def run(self, stdin=sys.stdin, stdout=sys.stdout, answered=None) -> None:
-        """Play on stdin/stdout until the input ends; `answered()` is called after each answer is
-        written."""
+    def run(self, stdin=None, stdout=None, answered=None) -> None:
+        """Play on stdin/stdout (by default the process's, as they are now) until the input ends;
+        `answered()` is called after each answer is written."""
+        stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
         gc.disable()  # no collection inside a timed turn
         with ending_on_bad_input(self.bot.name):
             for lines, started in read_turns(stdin):

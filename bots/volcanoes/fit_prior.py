@@ -78,8 +78,9 @@ def _softmax_by(scores, owner, n):
     return e / total[owner]
 
 
-def fit(features, owner, target, steps: int = STEPS, rate: float = RATE, l2: float = L2, log=sys.stderr):
+def fit(features, owner, target, steps: int = STEPS, rate: float = RATE, l2: float = L2, log=None):
     """The weights that fit the softmax of the moves' summed weights to `target` (Adam)."""
+    log = log or sys.stderr
     n = owner.max() + 1
     w = np.zeros(prior.N_FEATURES)
     m = np.zeros_like(w)

@@ -116,8 +116,9 @@ def play_game(labeller: Labeller, seed: int) -> list[dict]:
     return records
 
 
-def compute(part: int, parts: int, games: int, iterations: int, log=sys.stderr) -> dict:
+def compute(part: int, parts: int, games: int, iterations: int, log=None) -> dict:
     """The labelled positions of games part, part + parts, ... below `games` * `parts`, as arrays."""
+    log = log or sys.stderr
     labeller = Labeller(iterations)
     records = []
     for g in range(games):

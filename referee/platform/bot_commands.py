@@ -291,9 +291,10 @@ def _has_module(name: str) -> bool:
         return False
 
 
-def warm_up(command: str | Sequence[str], cwd: str | None = None, log=sys.stderr, label: str | None = None) -> None:
+def warm_up(command: str | Sequence[str], cwd: str | None = None, log=None, label: str | None = None) -> None:
     """Run `command`'s warm-up (see `warm_up_command`), if it has one, saying so on `log`;
     BotStartError when it fails."""
+    log = log or sys.stderr
     prepare = warm_up_command(command, cwd)
     if prepare is None:
         return
