@@ -42,9 +42,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from arena.stats.estimates import Z95, unit_estimate
+from arena.stats.estimates import Z95
 from arena.stats.ratings import BradleyTerryFit
-from arena.stats.units import HeadToHead
+from arena.stats.tables import UnitCounter
 
 NEW_UNITS = 4  # units a newcomer plays before the uncertainty rule takes over
 PLAYED_PENALTY = 25.0  # Elo: how much further a newcomer's past opponent counts, per unit they played
@@ -55,21 +55,20 @@ MODES = ("uncertain", "leader")
 
 class UnitResults:
     """The head-to-head of every two players over the complete units where both sat, kept up to
-    date game by game (`arena.stats.units.HeadToHead`): their own games' evidence, each unit one
+    date game by game (`arena.stats.tables.UnitCounter`): their own games' evidence, each unit one
     observation."""
 
     def __init__(self, unit_games: int):
         self.unit_games = unit_games  # games in one unit of the league
-        self._pairs: dict[tuple[str, str], HeadToHead] = {}
+        self._pairs: dict[tuple[str, str], UnitCounter] = {}
 
     def add(self, record: dict) -> None:
         """Take one stored game in (its lineup and unit say which unit it is of)."""
-        game = {"seats": record["seats"], "ranks": record["ranks"], "unit": (tuple(record["lineup"]), record["unit"])}
         for a, b in combinations(sorted(record["seats"]), 2):
             pair = self._pairs.get((a, b))
             if pair is None:
-                pair = self._pairs[a, b] = HeadToHead(a, b, self.unit_games)
-            pair.add(game)
+                pair = self._pairs[a, b] = UnitCounter(a, b, self.unit_games)
+            pair.add(record)
 
     def half_width(self, a: str, b: str) -> float:
         """Half the width of the 95% interval of a's Elo over b from their complete units together
@@ -77,7 +76,7 @@ class UnitResults:
         pair = self._pairs.get(tuple(sorted((a, b))))
         if pair is None or not sum(pair.counts):
             return math.inf
-        low, high = unit_estimate(pair.counts).elo_interval
+        low, high = pair.estimate().elo_interval
         return (high - low) / 2
 
 

@@ -266,13 +266,17 @@ def test_a_program_a_node_lacks_is_that_machine_s_failure(cluster, place, tmp_pa
     assert all(f["kind"] == "machine" and f["detail"].startswith("node0 cannot play") for f in failures)
 
 
-def test_a_driver_without_the_token_is_one_line_before_any_file(cluster, place, tmp_path):
+def refused_before_any_file(cluster, place, tmp_path, env: dict) -> list[str]:
+    """The lines of a match on the cluster with `env`, refused (status 2) before it made its database."""
     db = tmp_path / "run.sqlite"
-    without = {"RAY_AUTH_TOKEN": None, "RAY_AUTH_MODE": None}
-    done = arena(cluster, place, "match", "pure-random", "pure-random", "--db", str(db), *on_cluster(cluster),
-                 env=without)  # fmt: skip
+    done = arena(cluster, place, "match", "pure-random", "pure-random", "--db", str(db), *on_cluster(cluster), env=env)
     assert done.returncode == 2 and not db.exists()
-    assert done.stderr.strip().splitlines() == [
+    return done.stderr.strip().splitlines()
+
+
+def test_a_driver_without_the_token_is_one_line_before_any_file(cluster, place, tmp_path):
+    without = {"RAY_AUTH_TOKEN": None, "RAY_AUTH_MODE": None}
+    assert refused_before_any_file(cluster, place, tmp_path, without) == [
         f"arena match: the Ray cluster at {cluster.address} asks a token of its drivers: set RAY_AUTH_MODE=token "
         "and the cluster's token (RAY_AUTH_TOKEN, or RAY_AUTH_TOKEN_PATH naming its file) in this command's "
         "environment, as on the cluster's machines"
@@ -281,12 +285,8 @@ def test_a_driver_without_the_token_is_one_line_before_any_file(cluster, place, 
 
 def test_a_token_file_that_cannot_be_read_is_said_so_not_refused(cluster, place, tmp_path):
     """RAY_AUTH_TOKEN_PATH naming no file: the cluster's refusal of the token was said."""
-    db = tmp_path / "run.sqlite"
     without = {"RAY_AUTH_TOKEN": None, "RAY_AUTH_TOKEN_PATH": str(tmp_path / "nofile")}
-    done = arena(cluster, place, "match", "pure-random", "pure-random", "--db", str(db), *on_cluster(cluster),
-                 env=without)  # fmt: skip
-    assert done.returncode == 2 and not db.exists()
-    assert done.stderr.strip().splitlines() == [
+    assert refused_before_any_file(cluster, place, tmp_path, without) == [
         f"arena match: RAY_AUTH_TOKEN_PATH names {tmp_path / 'nofile'}, which cannot be read (No such file or "
         "directory): name the file that holds the cluster's token (or give the token itself in RAY_AUTH_TOKEN)"
     ]
