@@ -271,7 +271,7 @@ class League:
             if before.get(label) != row["status"]:
                 word = "joined" if label in joined else row["status"]
                 self.say(f"{label} {word}" + (f": {row['reason']}" if row["reason"] else ""))
-        self.ready([label for label, status in self.standing.items() if before.get(label) != status])
+        self.ready([label for label, row in self.standing.items() if before.get(label) != row["status"]])
         return bool(joined)
 
     def _rate_again(self) -> None:

@@ -251,6 +251,24 @@ def test_a_player_the_user_removed_while_the_league_paused_it_stays_removed(tmp_
     assert "c" not in league.active()
 
 
+def test_a_change_of_the_league_s_file_prepares_only_the_players_it_changed(tmp_path, monkeypatch):
+    """Each change of the file (a player added or removed from another shell) checked every player
+    again (its program's files, read and hashed): a status was compared with a whole row."""
+    db = tmp_path / "league.sqlite"
+    store, game = league_file(db, ["a", "b"])
+    league = League(store, game, log=io.StringIO())
+    league.prepared.update(("a", "b"))  # ("true" is no bot to start)
+    league.sync()
+    readied = []
+    monkeypatch.setattr(league, "ready", readied.append)
+    other_shell = Store.open(db)
+    other_shell.join_league(resolve("c=true", game))  # (as `arena league add` does, while it plays)
+    other_shell.close()
+    league.sync()
+    store.close()
+    assert readied == [["c"]]
+
+
 def test_a_league_stopped_while_its_players_are_built_builds_no_more(tmp_path, monkeypatch):
     """Ctrl+C as the league built its first player said `stopping`, then built every other player
     (minutes each, for a C++ bot) before it stopped."""
