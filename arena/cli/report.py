@@ -19,6 +19,7 @@ from referee.platform.files import (
 from arena.errors import UsageError
 from arena.games.base import DamagedGame
 from arena.play import runs, tune
+from arena.play.league import REMOVED, among_rated, rated
 from arena.play.store import Store, StoreError
 from arena.stats import export
 from arena.stats.export import CSV_HEAD
@@ -69,6 +70,14 @@ def cmd_report(args) -> int:
 def _report(args, store: Store) -> int:
     config, labels, games = store.config, [p.label for p in store.players()], store.games()
     failures = store.failures()
+    standing = store.league_players()
+    removed = [label for label, row in standing.items() if row["status"] == REMOVED]
+    if removed:  # as its standings (`arena league status`, the live page) rate them
+        labels, all_games, games = rated(standing), games, among_rated(standing, games)
+        print(
+            f"removed from the league: {', '.join(removed)}; their {len(all_games) - len(games)} games are left out, "
+            "as in the league's standings"
+        )
     if config["command"] == "tune":
         if args.output:
             raise UsageError("a tune's report is text only: drop -o")

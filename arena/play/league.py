@@ -70,6 +70,12 @@ def rated(standing: dict[str, dict]) -> list[str]:
     return [label for label, row in standing.items() if row["status"] != REMOVED]
 
 
+def among_rated(standing: dict[str, dict], games: list[dict]) -> list[dict]:
+    """The `games` that a league's standings count: those among its rated players."""
+    players = set(rated(standing))
+    return [game for game in games if players.issuperset(game["seats"])]
+
+
 def standings_board(standing: dict[str, dict], games: Iterable[dict]) -> Board:
     """A league's standings, from its players' `standing` and its `games`: the board of the games
     among its rated players. One computation for `arena league status`, the league's own lines and

@@ -40,6 +40,7 @@ from starlette.routing import Route
 from arena.errors import UsageError
 from arena.games.base import DamagedGame, GameError
 from arena.games.protocols import make
+from arena.play.league import rated
 from arena.play.store import Store, StoreError
 from arena.stats.board import Board, DataFilter, DataFilterError, one_blas_thread
 from arena.web import live_page, record_page, viewer
@@ -146,7 +147,7 @@ class RunView:
     def default_players(self) -> list[str]:
         """A league's players but those removed; every player of any other run."""
         if self.standing:
-            return [label for label, row in self.standing.items() if row["status"] != "removed"]
+            return rated(self.standing)
         return list(self.labels)
 
     def board(self, players: list[str] | None, where: str | None) -> Board:

@@ -233,6 +233,28 @@ def test_the_league_s_own_lines_give_the_standings_of_league_status(tmp_path, ca
     assert line.startswith(f"{games} games among its players, 2 active players; leader b ({b_elo} Elo)")
 
 
+def test_a_league_s_report_rates_its_players_as_its_standings_do(tmp_path, capsys):
+    """`arena report` of a league rated a removed player with the others: b at -205 Elo beside a
+    removed strong c, where `arena league status` and the live page gave b +8."""
+    db = tmp_path / "league.sqlite"
+    store, _ = league_file(db, ["a", "b", "c"])
+    for record in plackett_luce({"a": 0, "b": 100, "c": 800}, 2, 150):
+        store.add_game({**record, "seed": record["unit"], "reason": "score"})
+    store.close()
+    assert main(["league", "remove", "c", "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert main(["league", "status", "--db", str(db)]) == 0
+    status = capsys.readouterr().out
+    assert main(["report", str(db), "--json", str(tmp_path / "league.json")]) == 0
+    report = capsys.readouterr().out
+    among = status.split(": ")[1].split(" games among its players")[0]
+    assert f"league (duel): {among} games" in report and "removed from the league: c; their " in report
+    b_elo = next(row.split()[3] for row in status.splitlines() if row.split()[1:3] == ["b", "active"])
+    assert any(row.split()[1:3] == ["b", b_elo] for row in report.splitlines())
+    exported = json.loads((tmp_path / "league.json").read_text())
+    assert [row["label"] for row in exported["players"]] == ["b", "a"]
+
+
 def test_a_player_the_user_removed_while_the_league_paused_it_stays_removed(tmp_path):
     """The league paused a player whose program had changed just as the user removed it from another
     shell: the pause was written over the removal, and the league never read the file's change."""
