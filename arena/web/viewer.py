@@ -256,6 +256,30 @@ class Viewers:
         return None if viewer is None else viewer.file(path, served_base(key))
 
 
+def unplayable(paths: list[str]) -> str:
+    """Why the class path `paths` holds no viewer the page can play, said of its paths (for a user's
+    message): a path not there, a file that is not a jar, no Drawer, or not the PIXI it wants."""
+    gone = [path for path in paths if not os.path.exists(path)]
+    if gone:
+        return f"no such file: {', '.join(gone)}"
+    for path in paths:
+        if os.path.isfile(path) and not zipfile.is_zipfile(path):
+            return f"{path} is not a jar (a jar is a zip archive; this file is not one)"
+    where = ", ".join(paths)
+    try:
+        files = ViewerFiles(paths)
+    except (OSError, zipfile.BadZipFile) as exc:
+        return f"cannot read {where}: {exc}"
+    try:
+        info = files.info()
+    finally:
+        files.close()
+    if not info["drawer"]:
+        return f"{where} holds no viewer ({VIEW}{DRAWER})"
+    pixi = info["pixi"]
+    return f"{where}'s viewer wants {pixi}, and holds neither {VIEW}lib/{pixi.lower()}.js nor {VIEW}{PLAYER_BUNDLE}"
+
+
 def served_base(key: str) -> str:
     return f"/viewer/{key}/"
 
@@ -403,11 +427,7 @@ def export(store: Store, game_id: int, folder: Path, viewer: str | None = None) 
     paths = game.viewer_paths()
     shown = Viewers().of(paths)
     if shown is None:
-        where = ", ".join(paths) if paths else "its referee's command names no jar"
-        raise UsageError(
-            f"game {game_id}'s referee has no viewer this page can play: {where} "
-            "(give one with --viewer PATH: the referee's jar, or a folder holding view/)"
-        )
+        raise UsageError(_no_viewer(game_id, paths, given=viewer is not None))
     folder = usable_folder(folder, "the replay's folder")
     mark_output_folder(folder)
     size = write_viewer(shown, folder / EXPORT_VIEWER)
@@ -415,3 +435,23 @@ def export(store: Store, game_id: int, folder: Path, viewer: str | None = None) 
     write_game(folder, "index.html", replay, frames)
     write_atomic(folder / "record.html", record_page.render(record, config))
     return Exported(folder, count, len(shown.names()), size, paths)
+
+
+def _no_viewer(game_id: int, paths: list[str], given: bool) -> str:
+    """What to do where the viewer `paths` name cannot play game `game_id`: `given` by --viewer (the
+    user's path is what to fix), or the run's own (a jar moved since the run wants --viewer)."""
+    if given:
+        return f"--viewer: {unplayable(paths)}"
+    if not paths:
+        why = "its referee's command names no jar"
+    elif any(not os.path.exists(path) for path in paths):
+        return (
+            f"game {game_id}'s viewer is gone: {unplayable(paths)} (moved or deleted since the run): "
+            "--viewer PATH says where it is now (the referee's jar, or a folder holding view/)"
+        )
+    else:
+        why = unplayable(paths)
+    return (
+        f"game {game_id}'s referee has no viewer this page can play: {why} "
+        "(give one with --viewer PATH: the referee's jar, or a folder holding view/)"
+    )

@@ -1,0 +1,82 @@
+"""`arena replay` of a game whose viewer cannot be read: each cause said in one line that names the
+path and what to do (arena/web/viewer.py). A mistyped --viewer, a file that is not a jar and a jar
+without a viewer were all blamed on the referee, and answered "give one with --viewer"."""
+
+from __future__ import annotations
+
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+from tests.games.pebbles.harness import BOTS, ROOT
+
+VIEWER = ROOT / "tests" / "games" / "pebbles" / "viewer"
+REFEREE = f"{sys.executable} -m tests.games.pebbles.sdk_referee"
+
+
+def pebbles_jar(path: Path, with_viewer: bool = True) -> Path:
+    """A jar holding the stand-in viewer of Pebbles (or only a class, as a library's jar)."""
+    with zipfile.ZipFile(path, "w") as jar:
+        jar.writestr("com/example/Lib.class", b"\xca\xfe\xba\xbe")
+        for file in sorted((VIEWER / "view").rglob("*")) if with_viewer else ():
+            if file.is_file():
+                jar.write(file, file.relative_to(VIEWER).as_posix())
+    return path
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """A run of Pebbles whose viewer is a jar of its own, `game.jar` beside its database."""
+    folder = tmp_path_factory.mktemp("mistakes")
+    jar = pebbles_jar(folder / "game.jar")
+    db = folder / "run.sqlite"
+    argv = ["match", *(f"{bot}={sys.executable} {BOTS / (bot + '.py')}" for bot in ("first", "greedy"))]
+    argv += ["--referee", REFEREE, "--protocol", "sdk", "--viewer", str(jar), "--pairs", "1", "--seed", "2"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(ROOT)
+        assert main([*argv, "--workers", "1", "--quiet", "--db", str(db)]) == 0
+    return db, jar
+
+
+def refused(capsys, *argv: str) -> str:
+    """The one line `arena replay ARGV` answers a user's mistake with."""
+    capsys.readouterr()
+    assert main(["replay", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    return err
+
+
+def test_a_viewer_given_that_cannot_play_says_why(run, tmp_path, capsys):
+    db, _ = run
+    out = str(tmp_path / "out")
+    typo = tmp_path / "gmae.jar"
+    assert (
+        refused(capsys, str(db), "1", "-o", out, "--viewer", str(typo))
+        == f"arena replay: --viewer: no such file: {typo}"
+    )
+    text = tmp_path / "fake.jar"
+    text.write_text("hello\n")
+    err = refused(capsys, str(db), "1", "-o", out, "--viewer", str(text))
+    assert err.startswith(f"arena replay: --viewer: {text} is not a jar (")
+    library = pebbles_jar(tmp_path / "library.jar", with_viewer=False)
+    err = refused(capsys, str(db), "1", "-o", out, "--viewer", str(library))
+    assert err == f"arena replay: --viewer: {library} holds no viewer (view/core/Drawer.js)"
+    assert not Path(out).exists()
+
+
+def test_a_run_whose_own_viewer_is_gone_says_so_and_that_viewer_names_it(run, tmp_path, capsys):
+    db, jar = run
+    out = tmp_path / "out"
+    moved = jar.rename(tmp_path / "moved.jar")
+    try:
+        err = refused(capsys, str(db), "1", "-o", str(out))
+        assert err.startswith(f"arena replay: game 1's viewer is gone: no such file: {jar} (moved or deleted")
+        assert "--viewer PATH says where it is now" in err
+        assert main(["replay", str(db), "1", "-o", str(out), "--viewer", str(moved)]) == 0
+        assert (out / "viewer" / "core" / "Drawer.js").is_file()
+    finally:
+        moved.rename(jar)
