@@ -177,6 +177,54 @@ def test_an_exported_game_plays_from_any_static_server(runs, browser):
         server.server_close()
 
 
+# As the SDK's Drawer of every release takes its intro: demo.js's, else config.js's `demo`, which it
+# plays at each init (an old format fails there, into its error log); none where neither gives one.
+SDK_DEMO_DRAWER = """import { Drawer as StandIn } from './StandInDrawer.js'
+import { demo as defaultDemo } from '../demo.js'
+import * as config from '../config.js'
+import { ErrorLog } from './ErrorLog.js'
+export class Drawer extends StandIn {
+  constructor () { super(); this.demo = defaultDemo ? { frames: defaultDemo.views } : config.demo }
+  init (...args) {
+    if (this.demo) ErrorLog.push({ message: 'Cannot load demo', cause: new Error('entity type not found: ') })
+    return super.init(...args)
+  }
+}
+"""
+ERROR_LOG = """const listeners = []
+export class ErrorLog {
+  static listen (callback) { listeners.push(callback) }
+  static push (error) { listeners.forEach((callback) => callback(error)) }
+}
+"""
+
+
+def test_a_game_whose_config_has_an_intro_plays_without_it_and_without_an_error(runs, tmp_path, browser):
+    """A real game's page showed 'Cannot load demo' twice among its viewer's errors: the demo.js served
+    (no intro) made the SDK's Drawer take the older intro of the game's config.js, which it failed to load."""
+    import shutil
+
+    db = runs[0]
+    view = shutil.copytree(VIEWER, tmp_path / "viewer") / "view"
+    (view / "core" / "Drawer.js").rename(view / "core" / "StandInDrawer.js")
+    (view / "core" / "Drawer.js").write_text(SDK_DEMO_DRAWER)
+    (view / "core" / "ErrorLog.js").write_text(ERROR_LOG)
+    with (view / "config.js").open("a") as config:
+        config.write("export const demo = { playerCount: 2, frames: ['KEY_FRAME 0\\n{}'] }\n")
+    out = tmp_path / "exported"
+    assert main(["replay", str(db), "1", "-o", str(out), "--viewer", str(view.parent)]) == 0
+    handler = type("Handler", (Quiet,), {"__init__": lambda self, *a: Quiet.__init__(self, *a, directory=str(out))})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    origin = serve(server)
+    try:
+        assert opened(browser, f"{origin}/index.html#frame=2")["frame"] == 2
+        check_frame(browser, stored(db, 1), 2)  # no viewer errors among what it checks
+        assert browser.execute_script("return window.__viewer.drawer.demo === undefined")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 @pytest.mark.parametrize("damage", [b"not gzip", "cut short", "no frames"])
 def test_a_game_whose_stored_frames_are_damaged_is_one_line_and_nothing_written(runs, tmp_path, capsys, damage):
     """`arena replay` of a game whose frames do not inflate ended in a traceback (EOFError,

@@ -156,6 +156,11 @@ await Promise.all(['16px Lato', 'bold 16px Lato', '16px "Open Sans"'].map((f) =>
 const canvas = $id('canvas')
 const stage = $id('stage')
 const drawer = new Drawer()
+// No intro (its avatars are on CodinGame's servers): the Drawer of every SDK release takes the served
+// demo.js's null for "none given" and falls back to config.js's `demo` (an older format in some
+// games: 'Cannot load demo' in the error log, at each init); a demo left undefined is the one no
+// game declared, which it skips without a word
+drawer.demo = undefined
 state.drawer = drawer
 const previousHook = drawer.onAfterRender
 drawer.onAfterRender = function () {
