@@ -7,8 +7,14 @@ from __future__ import annotations
 
 import html
 import json
+import re
 
-_SKIP = ("stderr", "referee_stderr", "pdata", "tdata", "fingerprint")  # shown in sections of their own
+# shown in sections of their own
+_SKIP = ("stderr", "referee_stderr", "pdata", "tdata", "fingerprint", "summaries", "tooltips")
+# The SDK's markup of a coloured text (GameManager.formatErrorMessage: ¤RED¤text§RED§), which
+# CodinGame's player draws in that colour
+_COLOURED = re.compile(r"¤(\w+)¤(.*?)§\1§", re.DOTALL)
+_SEAT = re.compile(r"\$(\d)")
 
 
 def _e(value) -> str:
@@ -59,6 +65,9 @@ def render(record: dict, config: dict) -> str:
         longest = max((len(t) for t in times), default=0)
         turns = [[k + 1, *[f"{t[k]:.1f}" if k < len(t) else "" for t in times]] for k in range(longest)]
         parts += ["<h2>Time per turn (ms)</h2>", _table(["turn", *seats], turns)]
+    summaries = _referee_said(data, seats)
+    if summaries:
+        parts += ["<h2>The referee's summaries and tooltips</h2>", summaries]
     stderr = data.get("stderr")
     if stderr:
         parts.append("<h2>Bots' stderr, turn by turn</h2>")
@@ -76,6 +85,44 @@ def render(record: dict, config: dict) -> str:
     return _PAGE.replace("__TITLE__", title).replace("__BODY__", "\n".join(parts))
 
 
+def _referee_said(data: dict, seats: list[str]) -> str:
+    """The summaries and tooltips the referee wrote, round by round, as a table (empty for none): as
+    kept by protocol sdk ([round, text]; {round, text, player}) or read from a runner's log (texts in
+    frame order; {text, event})."""
+    rows = []
+    for number, summary in enumerate(data.get("summaries") or []):
+        round_, text = summary if isinstance(summary, list) and len(summary) == 2 else (number, summary)
+        rows.append((round_, "summary", text))
+    for tooltip in data.get("tooltips") or []:
+        if isinstance(tooltip, dict):
+            seat = tooltip.get("player", tooltip.get("event"))
+            about = f"tooltip ({seats[seat]})" if isinstance(seat, int) and 0 <= seat < len(seats) else "tooltip"
+            rows.append((tooltip.get("round", ""), about, tooltip.get("text")))
+    rows = [row for row in rows if row[2]]  # (a runner's log has a summary for each frame, most empty)
+    if not rows:
+        return ""
+    body = "".join(
+        f"<tr><td>{_e(round_)}</td><td>{_e(kind)}</td><td>{_referee_text(text, seats)}</td></tr>"
+        for round_, kind, text in rows
+    )
+    return f"<table class='said'><thead><tr><th>round</th><th>what</th><th>text</th></tr></thead><tbody>{body}</tbody></table>"
+
+
+def _referee_text(text, seats: list[str]) -> str:
+    """A referee's text as HTML, as CodinGame's player shows it: $N the name of seat N, a coloured
+    text in its colour; the rest escaped."""
+    text = "" if text is None else str(text)
+
+    def named(part: str) -> str:
+        return _e(_SEAT.sub(lambda found: seats[int(found[1])] if int(found[1]) < len(seats) else found[0], part))
+
+    out, last = [], 0
+    for found in _COLOURED.finditer(text):
+        out += [named(text[last : found.start()]), f'<span style="color:{found[1].lower()}">{named(found[2])}</span>']
+        last = found.end()
+    return "".join([*out, named(text[last:])])
+
+
 _PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>__TITLE__</title>
 <style>
@@ -85,6 +132,7 @@ table { border-collapse: collapse; font-size: 13px; }
 th, td { padding: 3px 10px; border-bottom: 1px solid #3a3f4a; text-align: right; white-space: nowrap; }
 th:first-child, td:first-child { text-align: left; }
 pre { background: #262a33; padding: 8px; white-space: pre-wrap; }
+table.said td:last-child { text-align: left; white-space: pre-wrap; }
 </style></head>
 <body>
 __BODY__

@@ -225,6 +225,71 @@ def test_a_game_whose_config_has_an_intro_plays_without_it_and_without_an_error(
         server.server_close()
 
 
+def test_a_referee_s_coloured_text_is_drawn_in_its_colour(runs, tmp_path, browser):
+    """A bot's crash showed its summary as `¤RED¤first timeout!§RED§`, the SDK's markup of a red text
+    (GameManager.formatErrorMessage), which CodinGame's player draws in red."""
+    import gzip
+    import shutil
+    import sqlite3
+
+    db = tmp_path / "coloured.sqlite"
+    shutil.copy(runs[0], db)
+    with sqlite3.connect(db) as connection:
+        body = json.loads(gzip.decompress(connection.execute("SELECT body FROM frames WHERE game = 1").fetchone()[0]))
+        body["frames"][3] |= {
+            "summary": "¤RED¤$0 timeout!§RED§ then ¤GREEN¤$1§GREEN§ wins",
+            "tooltips": [["¤RED¤$0 timeout!§RED§", 0]],
+        }
+        connection.execute("DROP TRIGGER frames_are_kept_as_stored")
+        connection.execute("UPDATE frames SET body = ? WHERE game = 1", (gzip.compress(json.dumps(body).encode()),))
+    connection.close()
+    seats = stored(db, 1)[1]
+    server = make_server([RunView(db)], "127.0.0.1", 0)
+    site = serve(server)
+    try:
+        assert opened(browser, f"{site}/game/0/1#frame=3")["frame"] == 3
+        drawn = browser.execute_script(
+            """const text = (id) => document.getElementById(id).textContent
+            const colours = (id) => [...document.querySelectorAll(`#${id} span`)].map((s) => [s.textContent, getComputedStyle(s).color])
+            return {summary: text('summarytext'), frame: text('frameinfo'), colours: colours('summarytext'), tooltip: colours('frameinfo')}"""
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+    first, second = seats
+    assert drawn["summary"] == f"{first} timeout! then {second} wins"
+    assert drawn["colours"] == [[f"{first} timeout!", "rgb(255, 0, 0)"], [second, "rgb(0, 128, 0)"]]
+    assert f"tooltip ({first}): {first} timeout!" in drawn["frame"] and "¤" not in drawn["frame"]
+    assert drawn["tooltip"] == [[f"{first} timeout!", "rgb(255, 0, 0)"]]
+
+
+def test_a_record_s_page_shows_the_referee_s_coloured_text_in_its_colour(runs):
+    """The record's page showed the referee's summaries in a dump of JSON, `\\u00a4RED\\u00a4$0 timeout!`."""
+    from arena.web import record_page
+
+    store = Store.open(runs[0], readonly=True)
+    try:
+        record, config = store.game(1), store.config
+    finally:
+        store.close()
+    first, second = record["seats"]
+    said = {
+        "summaries": [[1, "$1 took <b>3</b>"], [4, "¤RED¤$0 timeout!§RED§"]],
+        "tooltips": [{"round": 4, "text": "$0 timeout!", "player": 0}],
+    }
+    page = record_page.render(record | {"data": said}, config)
+    assert f'<span style="color:red">{first} timeout!</span>' in page and f"{second} took &lt;b&gt;3&lt;/b&gt;" in page
+    assert f"<td>tooltip ({first})</td><td>{first} timeout!</td>" in page
+    assert "RED" not in page and "u00a4" not in page
+    runner_log = {
+        "summaries": ["", "¤GREEN¤$1 wins§GREEN§"],
+        "tooltips": [{"text": "$1 wins", "event": 1}],
+    }  # protocol cli's
+    page = record_page.render(record | {"data": runner_log}, config)
+    assert f'<td>1</td><td>summary</td><td><span style="color:green">{second} wins</span>' in page
+    assert f"<td>tooltip ({second})</td>" in page
+
+
 @pytest.mark.parametrize("damage", [b"not gzip", "cut short", "no frames"])
 def test_a_game_whose_stored_frames_are_damaged_is_one_line_and_nothing_written(runs, tmp_path, capsys, damage):
     """`arena replay` of a game whose frames do not inflate ended in a traceback (EOFError,

@@ -256,6 +256,20 @@ function pause () {
 
 // ------------------------------------------------------------------ beside it
 const withNames = (text) => (text || '').replace(/\$(\d)/g, (m, d) => names[+d] || m)
+// A referee's text as CodinGame's player shows it: $N the name of player N, and the SDK's markup of a
+// coloured text (GameManager.formatErrorMessage's ¤RED¤...§RED§, formatSuccessMessage's GREEN) in
+// that colour, as nodes (never HTML: the text is the referee's)
+const COLOURED = /¤(\w+)¤([\s\S]*?)§\1§/g
+function refereeText (text = '') {
+  const nodes = []
+  let last = 0
+  for (const found of text.matchAll(COLOURED)) {
+    nodes.push(withNames(text.slice(last, found.index)), el('span', { style: `color:${found[1].toLowerCase()}` }, withNames(found[2])))
+    last = found.index + found[0].length
+  }
+  nodes.push(withNames(text.slice(last)))
+  return nodes.filter((node) => node !== '')
+}
 function el (tag, attrs = {}, ...children) {
   const e = document.createElement(tag)
   for (const [k, v] of Object.entries(attrs)) {
@@ -295,9 +309,10 @@ function renderPanels () {
   const asked = next && next.seat != null ? `next, ${names[next.seat]} is asked` + (next.expected ? '' : ' for no answer') : (frame === n - 1 ? 'the game is over' : 'next, nobody is asked')
   const info = [el('div', {}, `frame ${frame} (${keyframe[frame] ? 'key' : 'intermediate'}): ${asked}`)]
   if (f.seat != null && !f.expected) info.push(el('div', { class: 'tag' }, `a frame of the referee's own: ${names[f.seat]} was given its input, and no answer asked`))
-  for (const [text, seat] of f.tooltips || []) info.push(el('div', { class: 'tag' }, `tooltip (${names[seat] || seat}): ${withNames(text)}`))
+  for (const [text, seat] of f.tooltips || []) info.push(el('div', { class: 'tag' }, `tooltip (${names[seat] || seat}): `, ...refereeText(text)))
   $id('frameinfo').replaceChildren(...info)
-  $id('summarytext').textContent = withNames(f.summary) || '(none)'
+  const summary = refereeText(f.summary)
+  $id('summarytext').replaceChildren(...(summary.length ? summary : ['(none)']))
   $id('players').replaceChildren(...[...Array(seats)].map((_, s) => turnCard(s)))
 }
 $id('resulttext').replaceChildren(
