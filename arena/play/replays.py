@@ -10,7 +10,7 @@ created (and changed only by a resume that gives it again), stated by its report
 - `lost`: the games the first player of their lineup did not win (a match's first player, an SPRT's
   NEW, a gauntlet's hero), and every game in which a bot failed (a timeout, an invalid answer, a
   crash, a bot that could not start); `lost:LABEL`: those LABEL played and did not win, and the
-  failed ones;
+  failed ones. A win is first place alone, as the report's W-D-L counts it: a draw is kept;
 - `none`: no game.
 
 A game costs a few KiB to a few tens of KiB (docs/replays.md has figures of real games).
@@ -62,8 +62,13 @@ def keeps(policy: str, record: dict) -> bool:
     if any(error is not None for error in record["errors"]):
         return True
     label = player_of(policy) or record["lineup"][0]
-    ranks = record["ranks"]
-    return any(ranks[seat] > min(ranks) for seat, name in enumerate(record["seats"]) if name == label)
+    return any(not won(record["ranks"], seat) for seat, name in enumerate(record["seats"]) if name == label)
+
+
+def won(ranks: list[int], seat: int) -> bool:
+    """Whether `seat` won: first alone, as the report's W-D-L counts a win, so that a draw for first
+    (27-27 at Pebbles) is a game its players did not win."""
+    return ranks[seat] == min(ranks) and ranks.count(ranks[seat]) == 1
 
 
 def describe(policy: str) -> str:

@@ -113,7 +113,9 @@ def record(seats, ranks, errors=None, lineup=None) -> dict:
         ("none", record(["a", "b"], [1, 0], ["crash", None]), False),
         ("lost", record(["a", "b"], [0, 1]), False),  # the lineup's first won
         ("lost", record(["b", "a"], [0, 1], lineup=["a", "b"]), True),  # it lost, in the other seat
-        ("lost", record(["a", "b"], [0, 0]), False),  # a draw is no loss
+        ("lost", record(["a", "b"], [0, 0]), True),  # a draw is no win
+        ("lost", record(["a", "b", "c"], [0, 0, 2]), True),  # first of three, not alone
+        ("lost:c", record(["a", "b", "c"], [1, 1, 0]), False),  # first alone
         ("lost", record(["a", "b"], [0, 1], [None, "timeout"]), True),  # a bot failed
         ("lost:b", record(["a", "b"], [0, 1]), True),
         ("lost:b", record(["a", "b", "c"], [1, 0, 2]), False),
