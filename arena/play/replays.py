@@ -81,14 +81,21 @@ def describe(policy: str) -> str:
     return f"the games {who} did not win" if who else "the games the first player of their lineup did not win"
 
 
-def report_line(policy: str, kept: int, size: int, games: int) -> str:
-    """The report's line on replays: the policy, how many games kept one, what they weigh."""
+def report_line(policy: str, kept: int, size: int, games: int, db: str, viewer_known: bool) -> str:
+    """The report's line on replays: the policy, how many games kept one, what they weigh, and what
+    plays them: `arena serve` where the run knows its viewer, else `arena replay` given one."""
     line = f"Replays ({policy}: {describe(policy)}"
     line += ", and every game a bot failed): " if policy.startswith(LOST) else "): "
     line += f"{kept} of {games} games keep theirs, {size / 1024:,.1f} KiB compressed"
-    if kept:
-        line += f" ({size / 1024 / kept:,.1f} KiB a game)"
-    return line + "; arena serve plays them in the game's own viewer"
+    if not kept:
+        return line
+    line += f" ({size / 1024 / kept:,.1f} KiB a game)"
+    if viewer_known:
+        return line + "; arena serve plays them in the game's own viewer"
+    return line + (
+        f"; the run knows no viewer to play them in: arena replay {db} GAME -o FOLDER --viewer PATH "
+        "(the referee's jar, or a folder holding view/)"
+    )
 
 
 def pack(frames: list[dict]) -> tuple[bytes, int]:
