@@ -10,7 +10,7 @@ created (and changed only by a resume that gives it again), stated by its report
 - `lost`: the games the first player of their lineup did not win (a match's first player, an SPRT's
   NEW, a gauntlet's hero), and every game in which a bot failed (a timeout, an invalid answer, a
   crash, a bot that could not start); `lost:LABEL`: those LABEL played and did not win, and the
-  failed ones;
+  failed ones. A win is first place alone, as the report's W-D-L counts it: a draw is kept;
 - `none`: no game.
 
 A game costs a few KiB to a few tens of KiB (docs/replays.md has figures of real games).
@@ -62,8 +62,13 @@ def keeps(policy: str, record: dict) -> bool:
     if any(error is not None for error in record["errors"]):
         return True
     label = player_of(policy) or record["lineup"][0]
-    ranks = record["ranks"]
-    return any(ranks[seat] > min(ranks) for seat, name in enumerate(record["seats"]) if name == label)
+    return any(not won(record["ranks"], seat) for seat, name in enumerate(record["seats"]) if name == label)
+
+
+def won(ranks: list[int], seat: int) -> bool:
+    """Whether `seat` won: first alone, as the report's W-D-L counts a win, so that a draw for first
+    (27-27 at Pebbles) is a game its players did not win."""
+    return ranks[seat] == min(ranks) and ranks.count(ranks[seat]) == 1
 
 
 def describe(policy: str) -> str:
@@ -76,14 +81,21 @@ def describe(policy: str) -> str:
     return f"the games {who} did not win" if who else "the games the first player of their lineup did not win"
 
 
-def report_line(policy: str, kept: int, size: int, games: int) -> str:
-    """The report's line on replays: the policy, how many games kept one, what they weigh."""
+def report_line(policy: str, kept: int, size: int, games: int, db: str, viewer_known: bool) -> str:
+    """The report's line on replays: the policy, how many games kept one, what they weigh, and what
+    plays them: `arena serve` where the run knows its viewer, else `arena replay` given one."""
     line = f"Replays ({policy}: {describe(policy)}"
     line += ", and every game a bot failed): " if policy.startswith(LOST) else "): "
     line += f"{kept} of {games} games keep theirs, {size / 1024:,.1f} KiB compressed"
-    if kept:
-        line += f" ({size / 1024 / kept:,.1f} KiB a game)"
-    return line + "; arena serve plays them in the game's own viewer"
+    if not kept:
+        return line
+    line += f" ({size / 1024 / kept:,.1f} KiB a game)"
+    if viewer_known:
+        return line + "; arena serve plays them in the game's own viewer"
+    return line + (
+        f"; the run knows no viewer to play them in: arena replay {db} GAME -o FOLDER --viewer PATH "
+        "(the referee's jar, or a folder holding view/)"
+    )
 
 
 def pack(frames: list[dict]) -> tuple[bytes, int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import secrets
 import shlex
 import sys
@@ -400,12 +401,16 @@ def replays_line(store: Store, games: int) -> str | None:
     kept, size = store.replays_kept()
     config = store.config
     try:
-        sends = stored_game(config).sends_frames()
+        game = stored_game(config)
     except StoreError:
-        sends = False
-    if not kept and not sends:
+        game = None
+    if not kept and (game is None or not game.sends_frames()):
         return None
-    return replays.report_line(config.get("replays", replays.DEFAULT), kept, size, games)
+    # Known: named by the run (its jar, its class path, its --viewer) and still there; whether that
+    # holds a viewer the page can play is arena.web.viewer's to say, a floor above this one.
+    viewer_known = game is not None and any(os.path.exists(path) for path in game.viewer_paths())
+    policy = config.get("replays", replays.DEFAULT)
+    return replays.report_line(policy, kept, size, games, quoted(store.path), viewer_known)
 
 
 class Live:

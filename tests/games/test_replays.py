@@ -113,7 +113,9 @@ def record(seats, ranks, errors=None, lineup=None) -> dict:
         ("none", record(["a", "b"], [1, 0], ["crash", None]), False),
         ("lost", record(["a", "b"], [0, 1]), False),  # the lineup's first won
         ("lost", record(["b", "a"], [0, 1], lineup=["a", "b"]), True),  # it lost, in the other seat
-        ("lost", record(["a", "b"], [0, 0]), False),  # a draw is no loss
+        ("lost", record(["a", "b"], [0, 0]), True),  # a draw is no win
+        ("lost", record(["a", "b", "c"], [0, 0, 2]), True),  # first of three, not alone
+        ("lost:c", record(["a", "b", "c"], [1, 1, 0]), False),  # first alone
         ("lost", record(["a", "b"], [0, 1], [None, "timeout"]), True),  # a bot failed
         ("lost:b", record(["a", "b"], [0, 1]), True),
         ("lost:b", record(["a", "b", "c"], [1, 0, 2]), False),
@@ -209,13 +211,14 @@ def test_the_run_stores_its_replays_option_and_its_report_states_it(tmp_path, ca
     assert store.config["replays"] == "lost:chatty" and store.replays_kept()[0] == 0
     store.close()
     assert main(["report", str(db)]) == 0
-    assert "Replays (lost:chatty: the games chatty did not win, and every game a bot failed): 0 of 2 games" in (
-        capsys.readouterr().out
-    )
+    said = capsys.readouterr().out
+    assert "Replays (lost:chatty: the games chatty did not win, and every game a bot failed): 0 of 2 games" in said
+    assert "0.0 KiB compressed\n" in said  # nothing kept: nothing to play, in a viewer or not
     db = pebbles_run(tmp_path, name="all.sqlite")  # all, by default
     assert main(["report", str(db)]) == 0
     out = capsys.readouterr().out
     assert "Replays (all: every game): 2 of 2 games keep theirs" in out
+    assert "KiB a game); arena serve plays them in the game's own viewer\n" in out  # its --viewer's
     # a resume that says otherwise changes it for the games it plays
     assert (
         main(["match", "--resume", "--db", str(db), "--pairs", "2", "--replays", "none", "--quiet", "--workers", "1"])
@@ -282,7 +285,9 @@ def test_a_run_begun_without_a_viewer_is_replayed_with_one_given_later(tmp_path,
     argv = ["match", f"first={sys.executable} {BOTS / 'first.py'}", f"chatty={sys.executable} {BOTS / 'chatty.py'}"]
     argv += ["--referee", REFEREE, "--protocol", "sdk", "--pairs", "1", "--seed", "3", "--workers", "1", "--quiet"]
     assert main([*argv, "--db", str(db)]) == 0
-    capsys.readouterr()
+    said = capsys.readouterr().out
+    assert "arena serve" not in said  # which would show their records only
+    assert f"the run knows no viewer to play them in: arena replay {db} GAME -o FOLDER --viewer PATH" in said
     assert main(["replay", str(db), "1", "-o", str(tmp_path / "x")]) == 2
     assert "(give one with --viewer PATH: the referee's jar, or a folder holding view/)" in capsys.readouterr().err
     assert main(["replay", str(db), "1", "-o", str(tmp_path / "x"), "--viewer", str(VIEWER)]) == 0
