@@ -24,6 +24,7 @@ import zlib
 
 from arena.errors import UsageError
 from arena.games.base import DamagedGame
+from arena.stats.tables import won
 
 ALL, LOST, NONE = "all", "lost", "none"
 DEFAULT = ALL
@@ -63,12 +64,6 @@ def keeps(policy: str, record: dict) -> bool:
         return True
     label = player_of(policy) or record["lineup"][0]
     return any(not won(record["ranks"], seat) for seat, name in enumerate(record["seats"]) if name == label)
-
-
-def won(ranks: list[int], seat: int) -> bool:
-    """Whether `seat` won: first alone, as the report's W-D-L counts a win, so that a draw for first
-    (27-27 at Pebbles) is a game its players did not win."""
-    return ranks[seat] == min(ranks) and ranks.count(ranks[seat]) == 1
 
 
 def describe(policy: str) -> str:

@@ -85,6 +85,11 @@ def player_lines(games: list[dict], labels: list[str]) -> dict[str, PlayerLine]:
     return lines
 
 
+def won(ranks: list[int], seat: int) -> bool:
+    """Whether `seat` won its game: first place alone (a draw for first is no win)."""
+    return ranks[seat] == min(ranks) and ranks.count(ranks[seat]) == 1
+
+
 def count_game(lines: dict[str, PlayerLine], game: dict) -> None:
     """Add one game to its players' lines (a live view adds each game as it ends)."""
     ranks = game["ranks"]
@@ -95,7 +100,7 @@ def count_game(lines: dict[str, PlayerLine], game: dict) -> None:
         line.versions.add(game["versions"][i])
         line.points += points(game, label)
         first = ranks[i] == min(ranks)
-        alone = first and ranks.count(ranks[i]) == 1
+        alone = won(ranks, i)
         line.wins += alone
         line.draws += first and not alone
         line.losses += not first
