@@ -106,6 +106,28 @@ def test_the_page_answers_for_its_own_names_only(server):
         assert status == 400, (name, status)
 
 
+@pytest.mark.parametrize("wildcard, loopback", [("0.0.0.0", "127.0.0.1"), ("::", "::1")])
+def test_a_page_open_to_every_machine_answers_them_by_any_name(arena_run, wildcard, loopback):
+    """Bound to every interface, the page answered only the names its machine's own name resolved to
+    (loopback, where /etc/hosts says so): another machine, asking by its address, got 400."""
+    if not socket.has_ipv6 and ":" in wildcard:
+        pytest.skip("no IPv6 here")
+    httpd = serve.make_server([serve.RunView(arena_run)], wildcard, 0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    port = httpd.server_address[1]
+    try:
+        for name in (f"192.0.2.7:{port}", f"[2001:db8::7]:{port}", f"league.example:{port}"):
+            connection = http.client.HTTPConnection(loopback, port, timeout=30)
+            connection.request("GET", "/api/runs", headers={"Host": name})
+            assert connection.getresponse().status == 200, name
+            connection.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(10)
+
+
 def test_http_0_9_and_unfinished_requests_hold_no_thread(server):
     _, port, _ = server
     get(port, "/api/runs")
