@@ -68,7 +68,8 @@ def serve(paths: list[Path], host: str, port: int) -> int:
     host, port = server.server_address[:2]
     where = "this machine only" if is_loopback(host) else "every machine that can reach this one"
     print(
-        f"serving {', '.join(str(p) for p in paths)} at http://{host}:{port}/ ({where}; read-only). Ctrl+C stops.",
+        f"serving {', '.join(str(p) for p in paths)} at http://{as_in_url(host)}:{port}/ ({where}; read-only)."
+        " Ctrl+C stops.",
         file=sys.stderr,
         flush=True,
     )
@@ -410,8 +411,14 @@ def is_loopback(address: str) -> bool:
         return address.lower() == "localhost"
 
 
+def as_in_url(address: str) -> str:
+    """`address` as a URL and a Host header write it: an IPv6 address in brackets (`[::1]`)."""
+    return f"[{address}]" if ":" in address else address
+
+
 def served_names(host: str, bound: str) -> list[str]:
-    """The names the page answers for when it listens on `host`, bound at the address `bound`.
+    """The names the page answers for (as Host headers write them) when it listens on `host`, bound
+    at the address `bound`.
 
     On a loopback address only this machine's browser reaches the page, so a page of another site can
     read it only through a name made to resolve here (DNS rebinding): this machine's own names alone
@@ -421,7 +428,7 @@ def served_names(host: str, bound: str) -> list[str]:
     more). A site that rebinds a name to it reads no more than those machines read directly."""
     if not is_loopback(bound):
         return ["*"]
-    return sorted({"localhost", "127.0.0.1", "::1", host.lower(), bound})
+    return sorted({as_in_url(name.lower()) for name in ("localhost", "127.0.0.1", "::1", host, bound)})
 
 
 class Server:

@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 
 import pytest
 
 from arena.web import serve
-from tests.reliability.commands import one_line, run
+from tests.reliability.commands import ROOT, one_line, run
 
 
 @pytest.fixture
@@ -126,6 +130,29 @@ def test_a_page_open_to_every_machine_answers_them_by_any_name(arena_run, wildca
         httpd.shutdown()
         httpd.server_close()
         thread.join(10)
+
+
+def test_a_page_on_an_ipv6_address_says_its_url_in_brackets_and_answers_it(arena_run):
+    """`--host ::1` printed http://::1:PORT/ (no URL), and a browser at http://[::1]:PORT/ (Host:
+    [::1]:PORT) got 400: the names allowed held ::1 without its brackets."""
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 here")
+    command = [sys.executable, "-m", "arena.cli", "serve", str(arena_run), "--host", "::1", "--port", "0"]
+    page = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE)
+    try:
+        said = []
+        reader = threading.Thread(target=lambda: said.append(page.stderr.readline().decode()), daemon=True)
+        reader.start()
+        reader.join(60)
+        match = re.search(r"at http://\[::1\]:([0-9]+)/ \(this machine only", said[0] if said else "")
+        assert match, said
+        connection = http.client.HTTPConnection("::1", int(match.group(1)), timeout=30)  # Host: [::1]:PORT
+        connection.request("GET", "/api/runs")
+        assert connection.getresponse().status == 200
+        connection.close()
+    finally:
+        page.terminate()
+        page.wait(30)
 
 
 def test_http_0_9_and_unfinished_requests_hold_no_thread(server):
