@@ -322,8 +322,9 @@ def make_app(runs: list[RunView], names: list[str]) -> Starlette:
     def state(request: Request) -> Response:
         query = request.query_params
         run = runs[_number(query.get("run", "0"), "run", len(runs))]
-        bots = query.get("bots")
-        players = None if bots is None else [b for b in bots.split(",") if b]
+        # one `bots` per player shown, each a whole label (a file's name may hold a comma); a lone
+        # empty one where none is shown
+        players = [b for b in query.getlist("bots") if b] if "bots" in query else None
         body = run.state(players, query.get("where") or None, query.get("known"))
         return Response(body, media_type="application/json")
 

@@ -14,26 +14,37 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
+from urllib.parse import urlencode
 
 import pytest
 
 from arena.web import serve
+from tests.games.test_league_page import a_run_whose_label_holds_a_comma
 from tests.reliability.commands import ROOT, one_line, run
+
+
+@contextmanager
+def serving(runs: list[serve.RunView], host: str = "127.0.0.1"):
+    """The page of `runs`, served in this process on `host`; its port."""
+    httpd = serve.make_server(runs, host, 0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield httpd.server_address[1]
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(10)
 
 
 @pytest.fixture
 def server(arena_run):
     """The page of a small run, served in this process; (host, port, the runs' views)."""
     runs = [serve.RunView(arena_run)]
-    httpd = serve.make_server(runs, "127.0.0.1", 0)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    host, port = httpd.server_address[:2]
-    _wait_until_up(port)
-    yield host, port, runs
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(10)
+    with serving(runs) as port:
+        _wait_until_up(port)
+        yield "127.0.0.1", port, runs
 
 
 def _wait_until_up(port: int) -> None:
@@ -81,7 +92,7 @@ def test_an_odd_path_is_answered_not_a_traceback(server, path):
     assert "error" in json.loads(body)
 
 
-@pytest.mark.parametrize("chosen", ["", ",,,"])
+@pytest.mark.parametrize("chosen", ["", "&bots="])
 def test_a_page_with_every_player_unticked_shows_an_empty_board(server, chosen):
     """The page sends `bots=` when every box is unticked: the fit of no player answered 500."""
     _, port, _ = server
@@ -116,20 +127,12 @@ def test_a_page_open_to_every_machine_answers_them_by_any_name(arena_run, wildca
     (loopback, where /etc/hosts says so): another machine, asking by its address, got 400."""
     if not socket.has_ipv6 and ":" in wildcard:
         pytest.skip("no IPv6 here")
-    httpd = serve.make_server([serve.RunView(arena_run)], wildcard, 0)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    port = httpd.server_address[1]
-    try:
+    with serving([serve.RunView(arena_run)], wildcard) as port:
         for name in (f"192.0.2.7:{port}", f"[2001:db8::7]:{port}", f"league.example:{port}"):
             connection = http.client.HTTPConnection(loopback, port, timeout=30)
             connection.request("GET", "/api/runs", headers={"Host": name})
             assert connection.getresponse().status == 200, name
             connection.close()
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(10)
 
 
 def test_a_page_on_an_ipv6_address_says_its_url_in_brackets_and_answers_it(arena_run):
@@ -153,6 +156,17 @@ def test_a_page_on_an_ipv6_address_says_its_url_in_brackets_and_answers_it(arena
     finally:
         page.terminate()
         page.wait(30)
+
+
+def test_a_players_label_holding_a_comma_is_one_player(tmp_path):
+    """The players shown came as one list joined by commas: `x,y` and `f` read as x, y and f, who
+    played no game (0 of the 6 shown). Each comes as a `bots` of its own."""
+    with serving([serve.RunView(a_run_whose_label_holds_a_comma(tmp_path))]) as port:
+        status, body = get(port, "/api/state?" + urlencode([("bots", "x,y"), ("bots", "f")]))
+    assert status == 200, body[:200]
+    state = json.loads(body)
+    assert (state["run"]["games"], state["shown"]["games"]) == (6, 2)
+    assert sorted(row["label"] for row in state["leaderboard"]) == ["f", "x,y"]
 
 
 def test_http_0_9_and_unfinished_requests_hold_no_thread(server):
