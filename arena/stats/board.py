@@ -37,7 +37,9 @@ _OPERATORS = {
     ">": operator.gt,
     ">=": operator.ge,
 }
-_CONDITION = re.compile(r"^\s*(tdata|pdata)\.([^=<>!]+?)\s*(==|=|!=|<=|>=|<|>)\s*(.+?)\s*$")
+_CONDITION = re.compile(r"^\s*(tdata|pdata)\.([^=<>!]+?)\s*(==|=|!=|<=|>=|<|>)\s*(.*?)\s*$")
+# and, or, & or | followed by another condition's name or operator: a second condition, not a text value
+_ANOTHER = re.compile(r"(\band\b|\bor\b|&|\|).*(\b(tdata|pdata)\.|[=<>])", re.IGNORECASE)
 
 
 def one_blas_thread() -> None:
@@ -54,7 +56,8 @@ class DataFilterError(ValueError):
 class DataFilter:
     """`tdata.NAME OP VALUE` or `pdata.NAME OP VALUE` (OP one of = != < <= > >=): a game passes when
     its [TDATA] NAME (or any seat's [PDATA] NAME) compares so with VALUE; a game without NAME does
-    not. VALUE is a number where it reads as one (then only numbers compare), else text."""
+    not. VALUE is a number where it reads as one (then only numbers compare), else text. One
+    condition only: two joined by and/or (& or |) are refused, not read as a text value."""
 
     def __init__(self, text: str):
         match = _CONDITION.match(text)
@@ -62,6 +65,10 @@ class DataFilter:
             raise DataFilterError(f"not a data condition: {text!r} (write e.g. tdata.size >= 10 or pdata.depth = 3)")
         self.text = text.strip()
         self.kind, self.name, op, value = match.groups()
+        if not value:
+            raise DataFilterError(f"{text!r}: a value is missing after {op}")
+        if _ANOTHER.search(f"{self.name} {value}"):
+            raise DataFilterError(f"{text!r}: one condition only (and/or are not supported)")
         self.compare = _OPERATORS[op]
         try:
             self.value: float | str = float(value)

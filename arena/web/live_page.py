@@ -83,7 +83,9 @@ function fillTable(id, header, rows, left) {
 
 function query() {
   const q = new URLSearchParams({run: String(run)});
-  if (chosen !== null) q.set("bots", chosen.join(","));
+  if (chosen !== null) {  // one "bots" per player, so that a label may hold any character; "" for none
+    if (chosen.length) chosen.forEach(label => q.append("bots", label)); else q.set("bots", "");
+  }
   if (where) q.set("where", where);
   if (etag) q.set("known", etag);
   return q.toString();

@@ -12,13 +12,15 @@ frames, arena/web/viewer.py; else the record as a page, also at `/game/RUN/ID/re
 The server only reads: it opens each database read-only, reads its games once, then at each look only
 those added since (`Store.games(after=...)`), into leaderboards kept up to date game by game
 (`arena/stats/board.py`); a state is computed again only when games were added, and served from cache
-otherwise. It listens on 127.0.0.1 (this machine only) unless --host says otherwise, and answers only
-requests for its own names (the Host header: a page of another site, whose name was made to resolve
-to this machine, cannot read it). Starlette routes and checks the requests, uvicorn serves them.
+otherwise. It listens on 127.0.0.1 (this machine only) unless --host says otherwise; there it answers
+only requests for its own names (the Host header: a page of another site, whose name was made to
+resolve to this machine, cannot read it), and on an address other machines reach, requests for any
+name. Starlette routes and checks the requests, uvicorn serves them.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import math
 import re
@@ -64,11 +66,10 @@ def serve(paths: list[Path], host: str, port: int) -> int:
     for run in runs:  # read the files now, so that the page is ready when it is first opened
         threading.Thread(target=run.state, args=(None, None, None), daemon=True).start()
     host, port = server.server_address[:2]
-    where = (
-        "this machine only" if host in ("127.0.0.1", "localhost", "::1") else "every machine that can reach this one"
-    )
+    where = "this machine only" if is_loopback(host) else "every machine that can reach this one"
     print(
-        f"serving {', '.join(str(p) for p in paths)} at http://{host}:{port}/ ({where}; read-only). Ctrl+C stops.",
+        f"serving {', '.join(str(p) for p in paths)} at http://{as_in_url(host)}:{port}/ ({where}; read-only)."
+        " Ctrl+C stops.",
         file=sys.stderr,
         flush=True,
     )
@@ -321,8 +322,9 @@ def make_app(runs: list[RunView], names: list[str]) -> Starlette:
     def state(request: Request) -> Response:
         query = request.query_params
         run = runs[_number(query.get("run", "0"), "run", len(runs))]
-        bots = query.get("bots")
-        players = None if bots is None else [b for b in bots.split(",") if b]
+        # one `bots` per player shown, each a whole label (a file's name may hold a comma); a lone
+        # empty one where none is shown
+        players = [b for b in query.getlist("bots") if b] if "bots" in query else None
         body = run.state(players, query.get("where") or None, query.get("known"))
         return Response(body, media_type="application/json")
 
@@ -402,18 +404,32 @@ class _NoStore:
         await self.app(scope, receive, sending)
 
 
-def served_names(host: str) -> list[str]:
-    """The names the page answers for when it listens on `host`: this machine's own names always,
-    and, where it listens on every interface, the machine's name and addresses."""
-    names = {"localhost", "127.0.0.1", "::1", host.strip("[]")}
-    if host in ("", "0.0.0.0", "::"):
-        machine = socket.gethostname()
-        names |= {machine, socket.getfqdn()}
-        try:
-            names |= {info[4][0] for info in socket.getaddrinfo(machine, None)}
-        except OSError:
-            pass
-    return sorted(name.lower() for name in names if name)
+def is_loopback(address: str) -> bool:
+    """Whether `address` (an IP address, or `localhost`) is this machine's alone: no other reaches it."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return address.lower() == "localhost"
+
+
+def as_in_url(address: str) -> str:
+    """`address` as a URL and a Host header write it: an IPv6 address in brackets (`[::1]`)."""
+    return f"[{address}]" if ":" in address else address
+
+
+def served_names(host: str, bound: str) -> list[str]:
+    """The names the page answers for (as Host headers write them) when it listens on `host`, bound
+    at the address `bound`.
+
+    On a loopback address only this machine's browser reaches the page, so a page of another site can
+    read it only through a name made to resolve here (DNS rebinding): this machine's own names alone
+    are answered. On any other address, every name ("*"): the page (read-only) is open to every
+    machine that reaches it, by whatever name or address it knows this one by, and the machine cannot
+    list those (its own name often resolves to loopback, through /etc/hosts; a NAT or a proxy adds
+    more). A site that rebinds a name to it reads no more than those machines read directly."""
+    if not is_loopback(bound):
+        return ["*"]
+    return sorted({as_in_url(name.lower()) for name in ("localhost", "127.0.0.1", "::1", host, bound)})
 
 
 class Server:
@@ -436,7 +452,7 @@ class Server:
             raise
         self.server_address = self.socket.getsockname()
         config = uvicorn.Config(
-            make_app(runs, served_names(host)),
+            make_app(runs, served_names(host, self.server_address[0])),
             http="h11",
             ws="none",
             lifespan="off",

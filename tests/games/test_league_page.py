@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
+import shutil
 import signal
 import subprocess
 import sys
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -57,15 +60,40 @@ def _games(db: Path) -> int:
         store.close()
 
 
-@pytest.fixture
-def server(league):
-    db, _ = league
+@contextmanager
+def served(db: Path):
+    """The live page of the run in `db`, served in this process; its URL."""
     httpd = make_server([RunView(db)], "127.0.0.1", 0)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture
+def server(league):
+    db, _ = league
+    with served(db) as url:
+        yield url
+
+
+def a_run_whose_label_holds_a_comma(folder: Path) -> Path:
+    """A tournament of three Pebbles bots, one in a file named `x,y.py` (labelled `x,y` after it), the
+    others `f` and `c`, a pair of games each; its database."""
+    bots = folder / "bots dir"
+    bots.mkdir()
+    for name, source in (("_common", "_common"), ("x,y", "greedy"), ("f", "first"), ("c", "chatty")):
+        shutil.copy(BOTS / f"{source}.py", bots / f"{name}.py")
+    db = folder / "comma.sqlite"
+    players = [shlex.join([sys.executable, str(bots / f"{name}.py")]) for name in ("x,y", "f", "c")]
+    referee = shlex.join([sys.executable, "-m", "tests.games.pebbles.sdk_referee"])
+    command = [sys.executable, "-m", "arena.cli", "tournament", *players, "--referee", referee, "--protocol", "sdk"]
+    command += ["--pairs", "1", "--seed", "1", "--workers", "1", "--quiet", "--db", str(db)]
+    subprocess.run(command, cwd=ROOT, capture_output=True, check=True, timeout=120)
+    return db
 
 
 def rows(browser, table: str) -> list[list[str]]:
@@ -140,3 +168,16 @@ def test_the_live_page_follows_a_league_while_it_plays(league, server, browser):
         browser.get(link)
         heading = browser.find_element(By.TAG_NAME, "h1").text
         assert heading.startswith("game ") and " vs " in heading, link
+
+
+def test_the_players_filter_takes_a_label_holding_a_comma(tmp_path, browser):
+    """The page sent the players shown joined by commas, and the server split them: unticking `c`
+    asked for `x`, `y` and `f`, and showed none of the 6 games."""
+    from selenium.webdriver.common.by import By
+
+    with served(a_run_whose_label_holds_a_comma(tmp_path)) as url:
+        browser.get(url)
+        until(lambda: len(rows(browser, "leaderboard")) == 3, what="the leaderboard")
+        browser.find_element(By.CSS_SELECTOR, "input[data-bot='c']").click()
+        until(lambda: shown(browser) == (6, 2), what="the games of x,y against f")
+        assert sorted(row[1] for row in rows(browser, "leaderboard")) == ["f", "x,y"]

@@ -7,29 +7,44 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import re
 import socket
+import subprocess
+import sys
 import threading
 import time
+from contextlib import contextmanager
+from urllib.parse import urlencode
 
 import pytest
 
 from arena.web import serve
-from tests.reliability.commands import one_line, run
+from tests.games.test_league_page import a_run_whose_label_holds_a_comma
+from tests.reliability.commands import ROOT, one_line, run
+
+
+@contextmanager
+def serving(runs: list[serve.RunView], host: str = "127.0.0.1"):
+    """The page of `runs`, served in this process on `host`; its port."""
+    httpd = serve.make_server(runs, host, 0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield httpd.server_address[1]
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(10)
 
 
 @pytest.fixture
 def server(arena_run):
     """The page of a small run, served in this process; (host, port, the runs' views)."""
     runs = [serve.RunView(arena_run)]
-    httpd = serve.make_server(runs, "127.0.0.1", 0)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    host, port = httpd.server_address[:2]
-    _wait_until_up(port)
-    yield host, port, runs
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(10)
+    with serving(runs) as port:
+        _wait_until_up(port)
+        yield "127.0.0.1", port, runs
 
 
 def _wait_until_up(port: int) -> None:
@@ -77,7 +92,7 @@ def test_an_odd_path_is_answered_not_a_traceback(server, path):
     assert "error" in json.loads(body)
 
 
-@pytest.mark.parametrize("chosen", ["", ",,,"])
+@pytest.mark.parametrize("chosen", ["", "&bots="])
 def test_a_page_with_every_player_unticked_shows_an_empty_board(server, chosen):
     """The page sends `bots=` when every box is unticked: the fit of no player answered 500."""
     _, port, _ = server
@@ -104,6 +119,54 @@ def test_the_page_answers_for_its_own_names_only(server):
     for name in ("evil.example", f"evil.example:{port}", "127.0.0.1.evil.example"):
         status, _ = get(port, "/api/runs", host=name)
         assert status == 400, (name, status)
+
+
+@pytest.mark.parametrize("wildcard, loopback", [("0.0.0.0", "127.0.0.1"), ("::", "::1")])
+def test_a_page_open_to_every_machine_answers_them_by_any_name(arena_run, wildcard, loopback):
+    """Bound to every interface, the page answered only the names its machine's own name resolved to
+    (loopback, where /etc/hosts says so): another machine, asking by its address, got 400."""
+    if not socket.has_ipv6 and ":" in wildcard:
+        pytest.skip("no IPv6 here")
+    with serving([serve.RunView(arena_run)], wildcard) as port:
+        for name in (f"192.0.2.7:{port}", f"[2001:db8::7]:{port}", f"league.example:{port}"):
+            connection = http.client.HTTPConnection(loopback, port, timeout=30)
+            connection.request("GET", "/api/runs", headers={"Host": name})
+            assert connection.getresponse().status == 200, name
+            connection.close()
+
+
+def test_a_page_on_an_ipv6_address_says_its_url_in_brackets_and_answers_it(arena_run):
+    """`--host ::1` printed http://::1:PORT/ (no URL), and a browser at http://[::1]:PORT/ (Host:
+    [::1]:PORT) got 400: the names allowed held ::1 without its brackets."""
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 here")
+    command = [sys.executable, "-m", "arena.cli", "serve", str(arena_run), "--host", "::1", "--port", "0"]
+    page = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE)
+    try:
+        said = []
+        reader = threading.Thread(target=lambda: said.append(page.stderr.readline().decode()), daemon=True)
+        reader.start()
+        reader.join(60)
+        match = re.search(r"at http://\[::1\]:([0-9]+)/ \(this machine only", said[0] if said else "")
+        assert match, said
+        connection = http.client.HTTPConnection("::1", int(match.group(1)), timeout=30)  # Host: [::1]:PORT
+        connection.request("GET", "/api/runs")
+        assert connection.getresponse().status == 200
+        connection.close()
+    finally:
+        page.terminate()
+        page.wait(30)
+
+
+def test_a_players_label_holding_a_comma_is_one_player(tmp_path):
+    """The players shown came as one list joined by commas: `x,y` and `f` read as x, y and f, who
+    played no game (0 of the 6 shown). Each comes as a `bots` of its own."""
+    with serving([serve.RunView(a_run_whose_label_holds_a_comma(tmp_path))]) as port:
+        status, body = get(port, "/api/state?" + urlencode([("bots", "x,y"), ("bots", "f")]))
+    assert status == 200, body[:200]
+    state = json.loads(body)
+    assert (state["run"]["games"], state["shown"]["games"]) == (6, 2)
+    assert sorted(row["label"] for row in state["leaderboard"]) == ["f", "x,y"]
 
 
 def test_http_0_9_and_unfinished_requests_hold_no_thread(server):
