@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 import urllib.request
+from urllib.parse import urlencode
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
@@ -77,8 +78,8 @@ def main() -> None:
     print(
         f"/api/state after 20 new games (read, added, refitted): {1000 * fresh:.0f} ms ({state['run']['games']} games)"
     )
-    subset = ",".join(row["label"] for row in state["leaderboard"][:50])
-    filtered, _ = fetch(url + f"/api/state?bots={subset}")
+    subset = urlencode([("bots", row["label"]) for row in state["leaderboard"][:50]])
+    filtered, _ = fetch(url + f"/api/state?{subset}")
     print(f"/api/state for a new subset of 50 bots (a board built from the file): {filtered:.2f} s")
     httpd.shutdown()
     httpd.server_close()
