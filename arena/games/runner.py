@@ -103,10 +103,14 @@ class RefereeGame(ExternalGame):
     def _play(self, referee: Referee, seats: Seats, seed: int) -> Outcome:
         """One game, the protocol's own way, between the referee and the seats, both open."""
 
+    def override_ms(self, seats: Seats, seat: int) -> float | None:
+        """The limit the game's settings give `seat`'s next answer: `first_turn_ms` for its first,
+        `turn_ms` after; None where that setting is None."""
+        return self.first_turn_ms if seats.answered[seat] == 0 else self.turn_ms
+
     def limit_ms(self, seats: Seats, seat: int, asked_ms: float | None = None) -> float:
-        """`seat`'s limit for its next answer: `first_turn_ms` for its first, `turn_ms` after; where
-        that is None, what the referee asked."""
-        override = self.first_turn_ms if seats.answered[seat] == 0 else self.turn_ms
+        """`seat`'s limit for its next answer: its `override_ms`, else what the referee asked."""
+        override = self.override_ms(seats, seat)
         return float(asked_ms if override is None else override)
 
 

@@ -27,7 +27,8 @@ GameEngineModule; runner/ GameRunner, MultiplayerGameRunner, GameTurnInfo, Comma
   we answer `[[SET_PLAYER_OUTPUT] n]` and its n lines, or `[[SET_PLAYER_TIMEOUT] 0]` when it did not
   answer them all in time. Once MONITORING was seen, every SET_PLAYER_OUTPUT starts with one more
   line, the player's time in whole ms, from which SDK 4.7.7+ referees count overruns (the third is
-  a timeout). A round that executes nobody (SDK 3.x+) still makes a frame: player 0 is "asked" for 0
+  a timeout): an overrun is a time past the referee's own limit, the one it asked less the 50 ms
+  (AbstractPlayer.execute). A round that executes nobody (SDK 3.x+) still makes a frame: player 0 is "asked" for 0
   lines; it is given its input, and we answer at once, reading nothing.
 - The last round's frames are printed without waiting for its GET_GAME_INFO; SCORES is one
   `index score` line per player; UINPUT the game parameters as the referee used them.
@@ -39,7 +40,9 @@ that led to it, as CodinGame's player shows a frame: frame k (round k's view) sh
 answer, its input and its stderr, the view being the state that answer made.
 
 Clocks are ours: each turn's limit is what the referee asks (or our override), and a player's time
-runs from the write of its input to its last line. `soft_timeouts` adds SDK 4.7.7's rule for older
+runs from the write of its input to its last line. Where our override holds, the time line tells the
+referee the time scaled to its own limit (`reported_ms`): else a 4.7.7+ referee would judge an
+answer in time by the override late by its own limit. `soft_timeouts` adds SDK 4.7.7's rule for older
 referees: 50 ms of grace past the limit, and the third overrun is a timeout.
 
 A timeout is news to the referee, not a verdict: the referee decides what it costs, and some ask for
@@ -52,8 +55,10 @@ and the answers it missed are counted in `data["missed_turns"]`. A crash stays t
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 from referee.platform.limits import GRACE_MS, OVERRUNS_ALLOWED
 from referee.platform.options import MAX_MS
@@ -147,6 +152,7 @@ class SdkGame(RefereeGame):
                 break
             rounds += 1
             seat, count, asked_ms = next_player(turn["NEXT_PLAYER_INFO"], referee, self.seats)
+            override_ms = self.override_ms(seats, seat)
             limit_ms = self.limit_ms(seats, seat, asked_ms)
             hard_ms = limit_ms + (GRACE_MS if self.soft_timeouts else 0)
             seats.send(seat, turn["NEXT_PLAYER_INPUT"], hard_ms / 1000)
@@ -170,7 +176,7 @@ class SdkGame(RefereeGame):
             if answer is None:
                 referee.send(["[[SET_PLAYER_TIMEOUT] 0]"])
             else:
-                body = ([str(int(ms))] if monitoring else []) + answer
+                body = ([str(reported_ms(ms, asked_ms, override_ms))] if monitoring else []) + answer
                 referee.send([f"[[SET_PLAYER_OUTPUT] {len(body)}]", *body])
         referee.finish()
         scores = read_scores(turn["SCORES"], referee, self.seats)
@@ -198,6 +204,17 @@ class SdkGame(RefereeGame):
         done = outcome(referee, seats, errors, details, scores=scores, turns=rounds, data=data)
         done.frames = frames.kept()
         return done
+
+
+def reported_ms(ms: float, asked_ms: int, override_ms: float | None) -> int:
+    """The time, in whole ms, that the monitoring line of an answer tells the referee: the time
+    measured, or where our override replaced the limit the referee asked, that time scaled by the
+    referee's own limit (what it asked less GRACE_MS) over the override, rounded up, exactly (as
+    fractions): an answer in time by our clock is in time by the referee's, one late is late."""
+    if override_ms is None:
+        return int(ms)
+    own_ms = max(asked_ms - GRACE_MS, 0)
+    return math.ceil(Fraction(ms) * Fraction(own_ms) / Fraction(override_ms))
 
 
 def read_frame(referee: Referee) -> tuple[str, list[str]]:
