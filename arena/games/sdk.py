@@ -15,7 +15,8 @@ GameEngineModule; runner/ GameRunner, MultiplayerGameRunner, GameTurnInfo, Comma
   `JAVA_OPENS` unless `java_options` says otherwise (`-XX:+IgnoreUnrecognizedVMOptions` keeps Java 8
   from refusing `--add-opens`).
 - We send `[[INIT] k]`, the player count, then k-1 game parameters as `key=value` lines, `seed=N`
-  first (MultiplayerGameManager reads `seed`; without it the referee draws one itself).
+  first (MultiplayerGameManager reads `seed`; without it the referee draws one itself). It reads
+  each line with java.util.Properties, the last `seed` kept: no game parameter may be one.
 - Then, each round: we send `[[GET_GAME_INFO] 0]` and read frames until the round is complete: a
   player's turn has VIEW, INFOS, NEXT_PLAYER_INPUT and NEXT_PLAYER_INFO (SUMMARY, TOOLTIP and, once
   per game since SDK 4.6, MONITORING may come too); the last round has VIEW, INFOS and SCORES
@@ -80,6 +81,7 @@ REFEREE_FRAMES = frozenset(
 PLAYER_TURN = frozenset({"VIEW", "INFOS", "NEXT_PLAYER_INPUT", "NEXT_PLAYER_INFO"})  # GameTurnInfo
 LAST_TURN = frozenset({"VIEW", "INFOS", "SCORES"})
 FRAME_BYTES = 8 * 1024 * 1024  # a whole frame; the SDK's own quota for a game's view data is 1 MiB
+PROPERTY_KEY = re.compile(r"[ \t\f]*((?:\\.|[^=: \t\f\\])*)")  # java.util.Properties' key of a line
 _JAVA_BLANK = "".join(map(chr, range(33)))  # what Java's String.trim() removes
 
 # What Outcome.data keeps of a game (it is stored with every game): bounded.
@@ -125,6 +127,12 @@ class SdkGame(RefereeGame):
         for key, value in self.parameters.items():  # one line each in [[INIT]]: a line end would add frames
             if "=" in key or any(char in key + value for char in "\r\n") or not key.strip():
                 raise self.mistake(f"game parameter {key!r} = {value!r}: a parameter is one line, key=value")
+            if property_key(f"{key}={value}") == "seed":  # the referee keeps the last seed it is given
+                raise self.mistake(
+                    f"game parameter {key!r} = {value!r}: the arena gives each game its seed (--seed N fixes"
+                    " the run's, from which each game's derives; --seeds FILE gives the games' own), and a"
+                    " seed among the parameters would play every game on it while the run records others"
+                )
 
     def sends_frames(self) -> bool:
         return True
@@ -204,6 +212,13 @@ class SdkGame(RefereeGame):
         done = outcome(referee, seats, errors, details, scores=scores, turns=rounds, data=data)
         done.frames = frames.kept()
         return done
+
+
+def property_key(line: str) -> str:
+    """The key java.util.Properties reads from one `key=value` line of [[INIT]], as the SDK reads the
+    game parameters: blanks before it skipped, up to the first unescaped `=`, `:` or blank."""
+    written = PROPERTY_KEY.match(line)[1]
+    return re.sub(r"\\(.)", r"\1", written)
 
 
 def reported_ms(ms: float, asked_ms: int, override_ms: float | None) -> int:
