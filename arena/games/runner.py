@@ -44,6 +44,7 @@ REFEREE_STDERR_BYTES = 16 * 1024  # the end of a referee's stderr kept for a fai
 END_GRACE_S = 2.0  # how long a referee that has given its results may take to exit by itself
 FIRST_INPUT_CHARS = 4000  # of each seat's first input, kept in Outcome.data
 EXIT_POLL_S = 0.1  # while waiting for a line, how often to look whether the referee has exited
+CRASH_WORDS = 200  # of what a crashed bot said last on stderr, kept in its error's line
 
 
 @dataclass
@@ -299,7 +300,9 @@ class Seats:
             proc.close()  # it is gone: closing drains what it wrote on stderr before it died
             self.procs[seat] = None  # asked again, it fails at once
             self.stderr[seat].append(proc.take_stderr())
-            self._fail(seat, "crash", f"player {seat} crashed on its turn {turn}: {exc}")
+            said = proc.last_stderr_line()[:CRASH_WORDS]  # why, as `exited with code 1` does not say
+            why = f"{exc}: {said}" if said else str(exc)
+            self._fail(seat, "crash", f"player {seat} crashed on its turn {turn}: {why}")
             return None, 0.0
         except BotTimeout as exc:
             self.stderr[seat].append(proc.take_stderr())

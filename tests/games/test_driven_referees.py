@@ -4,6 +4,8 @@ relay_referee.py): the seats' processes on our clock, the referee's every wait b
 behind, a game as plain data."""
 
 import pickle
+import shlex
+import sys
 import time
 
 import pytest
@@ -39,6 +41,17 @@ def test_a_bot_that_cannot_start_loses(protocol):
     nowhere = Player("x", "x", "command", "/nonexistent/bot", "1")
     outcome = driven_game(protocol).play(9, [player("greedy"), nowhere], [0, 0])
     assert outcome.errors == [None, "start"] and outcome.ranks == [0, 1]
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_bot_that_crashes_says_why(protocol):
+    # It starts, then ends on its first turn with an exception's message on stderr: the crash's
+    # line gives the message, not only its exit status.
+    code = "import sys; sys.stderr.write('Traceback (most recent call last):\\n  File x\\n'); sys.exit('boom: no map')"
+    crashing = Player("boom", "boom", "command", shlex.join([sys.executable, "-c", code]), "1")
+    outcome = driven_game(protocol).play(9, [player("greedy"), crashing], [0, 0])
+    assert outcome.errors == [None, "crash"]
+    assert outcome.detail == "player 1 crashed on its turn 1: exited with code 1: boom: no map"
 
 
 @pytest.mark.parametrize(
