@@ -35,7 +35,15 @@ from referee.platform.lateness import late_by_machine
 from referee.platform.errors import shorten
 from referee.platform.limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
 from referee.platform.bot_commands import split_command
-from referee.platform.bot_errors import BotError, BotExited, BotStartError, BotTimeout, signal_name
+from referee.platform.bot_errors import (
+    WHERE_CODINGAME_STOPS,
+    BotError,
+    BotExited,
+    BotStartError,
+    BotTimeout,
+    TooLong,
+    signal_name,
+)
 from referee.platform.process import BotProcess
 
 # A referee's line can be a replay frame: the SDK itself caps a whole game's view data at 1 MiB.
@@ -44,6 +52,7 @@ REFEREE_STDERR_BYTES = 16 * 1024  # the end of a referee's stderr kept for a fai
 END_GRACE_S = 2.0  # how long a referee that has given its results may take to exit by itself
 FIRST_INPUT_CHARS = 4000  # of each seat's first input, kept in Outcome.data
 EXIT_POLL_S = 0.1  # while waiting for a line, how often to look whether the referee has exited
+CRASH_WORDS = 200  # of what a crashed bot said last on stderr, kept in its error's line
 
 
 @dataclass
@@ -103,10 +112,14 @@ class RefereeGame(ExternalGame):
     def _play(self, referee: Referee, seats: Seats, seed: int) -> Outcome:
         """One game, the protocol's own way, between the referee and the seats, both open."""
 
+    def override_ms(self, seats: Seats, seat: int) -> float | None:
+        """The limit the game's settings give `seat`'s next answer: `first_turn_ms` for its first,
+        `turn_ms` after; None where that setting is None."""
+        return self.first_turn_ms if seats.answered[seat] == 0 else self.turn_ms
+
     def limit_ms(self, seats: Seats, seat: int, asked_ms: float | None = None) -> float:
-        """`seat`'s limit for its next answer: `first_turn_ms` for its first, `turn_ms` after; where
-        that is None, what the referee asked."""
-        override = self.first_turn_ms if seats.answered[seat] == 0 else self.turn_ms
+        """`seat`'s limit for its next answer: its `override_ms`, else what the referee asked."""
+        override = self.override_ms(seats, seat)
         return float(asked_ms if override is None else override)
 
 
@@ -157,9 +170,11 @@ class Referee:
         while True:
             try:
                 return self._proc.read_line(min(EXIT_POLL_S, max(ends - time.perf_counter(), 0.0)))
-            except BotTimeout as exc:
-                if "without ending its line" in str(exc):
-                    raise self.failure(f"the referee {exc} (in {what})") from None
+            except TooLong:
+                raise self.failure(
+                    f"the referee printed a line of {REFEREE_LINE_BYTES:,} bytes or more (in {what})"
+                ) from None
+            except BotTimeout:
                 if time.perf_counter() >= ends:
                     raise self.failure(self._late(f"did not send {what}")) from None
                 code = self._proc.exit_code()
@@ -289,24 +304,29 @@ class Seats:
                 line = proc.read_line(started + limit_s - time.perf_counter())
                 size += len(line.encode()) + 1
                 if size > MAX_ANSWER_BYTES:  # CodinGame reads an answer's lines into one such buffer
-                    raise BotTimeout(f"printed more than {MAX_ANSWER_BYTES:,} bytes in its {count} lines")
+                    raise TooLong(
+                        f"printed more than {MAX_ANSWER_BYTES:,} bytes in its {count} lines, {WHERE_CODINGAME_STOPS}"
+                    )
                 lines.append(line)
         except BotExited as exc:
             proc.close()  # it is gone: closing drains what it wrote on stderr before it died
             self.procs[seat] = None  # asked again, it fails at once
             self.stderr[seat].append(proc.take_stderr())
-            self._fail(seat, "crash", f"player {seat} crashed on its turn {turn}: {exc}")
+            said = proc.last_stderr_line()[:CRASH_WORDS]  # why, as `exited with code 1` does not say
+            why = f"{exc}: {said}" if said else str(exc)
+            self._fail(seat, "crash", f"player {seat} crashed on its turn {turn}: {why}")
             return None, 0.0
         except BotTimeout as exc:
             self.stderr[seat].append(proc.take_stderr())
             self.missed[seat] += 1
             ran, machine = (now - before for now, before in zip(proc.cpu_times(), (bot_ran, bot_waited), strict=True))
-            late = size <= MAX_ANSWER_BYTES and late_by_machine(ran, machine, limit_s, proc)
+            late = not isinstance(exc, TooLong) and late_by_machine(ran, machine, limit_s, proc)
             waiting = f"{machine * 1000:.0f} ms of its {limit_s * 1000:g} ms"
             self.late[seat] = f"player {seat} timed out waiting {waiting} for a processor" if late else ""
             if self.errors[seat] == "timeout":  # a referee may ask past a timeout: the latest is the one said
                 self.errors[seat] = None
-            self._fail(seat, "timeout", f"player {seat} timed out on its turn {turn}: {exc} ({limit_s * 1000:g} ms)")
+            clock = "" if isinstance(exc, TooLong) else f" ({limit_s * 1000:g} ms)"  # (no clock ran out)
+            self._fail(seat, "timeout", f"player {seat} timed out on its turn {turn}: {exc}{clock}")
             return None, 0.0
         ms = turn_seconds(start) * 1000
         self.answered[seat] = turn

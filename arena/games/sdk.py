@@ -15,7 +15,8 @@ GameEngineModule; runner/ GameRunner, MultiplayerGameRunner, GameTurnInfo, Comma
   `JAVA_OPENS` unless `java_options` says otherwise (`-XX:+IgnoreUnrecognizedVMOptions` keeps Java 8
   from refusing `--add-opens`).
 - We send `[[INIT] k]`, the player count, then k-1 game parameters as `key=value` lines, `seed=N`
-  first (MultiplayerGameManager reads `seed`; without it the referee draws one itself).
+  first (MultiplayerGameManager reads `seed`; without it the referee draws one itself). It reads
+  each line with java.util.Properties, the last `seed` kept: no game parameter may be one.
 - Then, each round: we send `[[GET_GAME_INFO] 0]` and read frames until the round is complete: a
   player's turn has VIEW, INFOS, NEXT_PLAYER_INPUT and NEXT_PLAYER_INFO (SUMMARY, TOOLTIP and, once
   per game since SDK 4.6, MONITORING may come too); the last round has VIEW, INFOS and SCORES
@@ -27,7 +28,8 @@ GameEngineModule; runner/ GameRunner, MultiplayerGameRunner, GameTurnInfo, Comma
   we answer `[[SET_PLAYER_OUTPUT] n]` and its n lines, or `[[SET_PLAYER_TIMEOUT] 0]` when it did not
   answer them all in time. Once MONITORING was seen, every SET_PLAYER_OUTPUT starts with one more
   line, the player's time in whole ms, from which SDK 4.7.7+ referees count overruns (the third is
-  a timeout). A round that executes nobody (SDK 3.x+) still makes a frame: player 0 is "asked" for 0
+  a timeout): an overrun is a time past the referee's own limit, the one it asked less the 50 ms
+  (AbstractPlayer.execute). A round that executes nobody (SDK 3.x+) still makes a frame: player 0 is "asked" for 0
   lines; it is given its input, and we answer at once, reading nothing.
 - The last round's frames are printed without waiting for its GET_GAME_INFO; SCORES is one
   `index score` line per player; UINPUT the game parameters as the referee used them.
@@ -39,7 +41,9 @@ that led to it, as CodinGame's player shows a frame: frame k (round k's view) sh
 answer, its input and its stderr, the view being the state that answer made.
 
 Clocks are ours: each turn's limit is what the referee asks (or our override), and a player's time
-runs from the write of its input to its last line. `soft_timeouts` adds SDK 4.7.7's rule for older
+runs from the write of its input to its last line. Where our override holds, the time line tells the
+referee the time scaled to its own limit (`reported_ms`): else a 4.7.7+ referee would judge an
+answer in time by the override late by its own limit. `soft_timeouts` adds SDK 4.7.7's rule for older
 referees: 50 ms of grace past the limit, and the third overrun is a timeout.
 
 A timeout is news to the referee, not a verdict: the referee decides what it costs, and some ask for
@@ -52,8 +56,10 @@ and the answers it missed are counted in `data["missed_turns"]`. A crash stays t
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 from referee.platform.limits import GRACE_MS, OVERRUNS_ALLOWED
 from referee.platform.options import MAX_MS
@@ -75,6 +81,7 @@ REFEREE_FRAMES = frozenset(
 PLAYER_TURN = frozenset({"VIEW", "INFOS", "NEXT_PLAYER_INPUT", "NEXT_PLAYER_INFO"})  # GameTurnInfo
 LAST_TURN = frozenset({"VIEW", "INFOS", "SCORES"})
 FRAME_BYTES = 8 * 1024 * 1024  # a whole frame; the SDK's own quota for a game's view data is 1 MiB
+PROPERTY_KEY = re.compile(r"[ \t\f]*((?:\\.|[^=: \t\f\\])*)")  # java.util.Properties' key of a line
 _JAVA_BLANK = "".join(map(chr, range(33)))  # what Java's String.trim() removes
 
 # What Outcome.data keeps of a game (it is stored with every game): bounded.
@@ -120,6 +127,12 @@ class SdkGame(RefereeGame):
         for key, value in self.parameters.items():  # one line each in [[INIT]]: a line end would add frames
             if "=" in key or any(char in key + value for char in "\r\n") or not key.strip():
                 raise self.mistake(f"game parameter {key!r} = {value!r}: a parameter is one line, key=value")
+            if property_key(f"{key}={value}") == "seed":  # the referee keeps the last seed it is given
+                raise self.mistake(
+                    f"game parameter {key!r} = {value!r}: the arena gives each game its seed (--seed N fixes"
+                    " the run's, from which each game's derives; --seeds FILE gives the games' own), and a"
+                    " seed among the parameters would play every game on it while the run records others"
+                )
 
     def sends_frames(self) -> bool:
         return True
@@ -147,6 +160,7 @@ class SdkGame(RefereeGame):
                 break
             rounds += 1
             seat, count, asked_ms = next_player(turn["NEXT_PLAYER_INFO"], referee, self.seats)
+            override_ms = self.override_ms(seats, seat)
             limit_ms = self.limit_ms(seats, seat, asked_ms)
             hard_ms = limit_ms + (GRACE_MS if self.soft_timeouts else 0)
             seats.send(seat, turn["NEXT_PLAYER_INPUT"], hard_ms / 1000)
@@ -170,7 +184,7 @@ class SdkGame(RefereeGame):
             if answer is None:
                 referee.send(["[[SET_PLAYER_TIMEOUT] 0]"])
             else:
-                body = ([str(int(ms))] if monitoring else []) + answer
+                body = ([str(reported_ms(ms, asked_ms, override_ms))] if monitoring else []) + answer
                 referee.send([f"[[SET_PLAYER_OUTPUT] {len(body)}]", *body])
         referee.finish()
         scores = read_scores(turn["SCORES"], referee, self.seats)
@@ -198,6 +212,24 @@ class SdkGame(RefereeGame):
         done = outcome(referee, seats, errors, details, scores=scores, turns=rounds, data=data)
         done.frames = frames.kept()
         return done
+
+
+def property_key(line: str) -> str:
+    """The key java.util.Properties reads from one `key=value` line of [[INIT]], as the SDK reads the
+    game parameters: blanks before it skipped, up to the first unescaped `=`, `:` or blank."""
+    written = PROPERTY_KEY.match(line)[1]
+    return re.sub(r"\\(.)", r"\1", written)
+
+
+def reported_ms(ms: float, asked_ms: int, override_ms: float | None) -> int:
+    """The time, in whole ms, that the monitoring line of an answer tells the referee: the time
+    measured, or where our override replaced the limit the referee asked, that time scaled by the
+    referee's own limit (what it asked less GRACE_MS) over the override, rounded up, exactly (as
+    fractions): an answer in time by our clock is in time by the referee's, one late is late."""
+    if override_ms is None:
+        return int(ms)
+    own_ms = max(asked_ms - GRACE_MS, 0)
+    return math.ceil(Fraction(ms) * Fraction(own_ms) / Fraction(override_ms))
 
 
 def read_frame(referee: Referee) -> tuple[str, list[str]]:

@@ -393,7 +393,7 @@ class League:
                 if self.start_streak[label] >= START_FAILURES:
                     self.pause(
                         label,
-                        f"could not start in its last {self.start_streak[label]} games "
+                        f"failed before its first answer in its last {self.start_streak[label]} games "
                         f"(the last: {self.last_detail[label]})",
                     )
             else:

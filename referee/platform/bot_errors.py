@@ -20,6 +20,15 @@ class BotTimeout(BotError):
     waited: float = 0.0
 
 
+class TooLong(BotTimeout):
+    """An answer ran past the bytes read for it: CodinGame's runner stops reading there and, the
+    answer incomplete, times the player out, however soon it came (no clock ran out: say so)."""
+
+
+# How a TooLong's message ends: a line that is a timeout on CodinGame though no clock ran out.
+WHERE_CODINGAME_STOPS = "where CodinGame stops reading (a timeout, as on CodinGame)"
+
+
 class BotExited(BotError):
     """The bot closed its output: it exited or crashed."""
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 
 from .bot_commands import split_command, start_failure, unquoted_path
 from .bot_env import SEED_VARIABLE
-from .bot_errors import BotExited, BotStartError, BotTimeout, signal_name
+from .bot_errors import WHERE_CODINGAME_STOPS, BotExited, BotStartError, BotTimeout, TooLong, signal_name
 from .clock import turn_clock, turn_seconds
 from .lateness import cpu_times_of, waits_on_a_pipe
 from .limits import MAX_ANSWER_BYTES, STDERR_BYTES_PER_TURN
@@ -200,7 +200,7 @@ class BotProcess:
             # CodinGame stops reading at 10,000 bytes and, the line being incomplete, times the
             # player out; the rest would wait in the pipe.
             del buf[:limit]
-            raise BotTimeout(f"printed {limit:,} bytes without ending its line")
+            raise TooLong(f"printed a line of {limit:,} bytes or more, {WHERE_CODINGAME_STOPS}")
         return None
 
     def answers_within(self, cpu_seconds: float, wall_seconds: float) -> bool:

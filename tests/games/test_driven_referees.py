@@ -4,11 +4,13 @@ relay_referee.py): the seats' processes on our clock, the referee's every wait b
 behind, a game as plain data."""
 
 import pickle
+import shlex
+import sys
 import time
 
 import pytest
 
-from arena.games import sdk
+from arena.games import runner, sdk
 from arena.games.protocols import make
 from arena.games.base import Player, RefereeFailure
 from tests.games.pebbles.harness import SDK_REFEREE, driven_game, player
@@ -39,6 +41,37 @@ def test_a_bot_that_cannot_start_loses(protocol):
     nowhere = Player("x", "x", "command", "/nonexistent/bot", "1")
     outcome = driven_game(protocol).play(9, [player("greedy"), nowhere], [0, 0])
     assert outcome.errors == [None, "start"] and outcome.ranks == [0, 1]
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_bot_that_crashes_says_why(protocol):
+    # It starts, then ends on its first turn with an exception's message on stderr: the crash's
+    # line gives the message, not only its exit status.
+    code = "import sys; sys.stderr.write('Traceback (most recent call last):\\n  File x\\n'); sys.exit('boom: no map')"
+    crashing = Player("boom", "boom", "command", shlex.join([sys.executable, "-c", code]), "1")
+    outcome = driven_game(protocol).play(9, [player("greedy"), crashing], [0, 0])
+    assert outcome.errors == [None, "crash"]
+    assert outcome.detail == "player 1 crashed on its turn 1: exited with code 1: boom: no map"
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_an_answer_too_long_for_codingame_is_a_timeout_said_plainly(protocol):
+    # Its line ends, but after 10,000 bytes, where CodinGame stops reading: a timeout that no clock
+    # measured, so none is shown.
+    code = "import time; print('x' * 20000, flush=True); time.sleep(30)"
+    flooding = Player("flood", "flood", "command", shlex.join([sys.executable, "-c", code]), "1")
+    outcome = driven_game(protocol).play(9, [player("greedy"), flooding], [0, 0])
+    assert outcome.errors == [None, "timeout"]
+    assert outcome.detail == (
+        "player 1 timed out on its turn 1: printed a line of 10,000 bytes or more, where CodinGame stops"
+        " reading (a timeout, as on CodinGame)"
+    )
+
+
+def test_a_referees_line_too_long_is_its_failure(monkeypatch):
+    monkeypatch.setattr(runner, "REFEREE_LINE_BYTES", 60)  # a view frame's line is longer
+    with pytest.raises(RefereeFailure, match=r"the referee printed a line of 60 bytes or more \(in line 2 of 2"):
+        driven_game("sdk").play(9, [player("greedy"), player("first")], [0, 0])
 
 
 @pytest.mark.parametrize(

@@ -83,7 +83,7 @@ def test_a_league_plays_on_through_changes_a_crashing_bot_and_sigkill(tmp_path, 
 
         wait_for(crashy_paused, db, proc)
         games, standing, _ = read(db)
-        assert "could not start in its last 3 games" in standing["crashy"]["reason"]
+        assert "failed before its first answer in its last 3 games" in standing["crashy"]["reason"]
         assert "crash" in standing["crashy"]["reason"]
         crashy_games = [g for g in games if "crashy" in g["seats"]]
         assert crashy_games and all(g["errors"][g["seats"].index("crashy")] == "crash" for g in crashy_games)
@@ -134,7 +134,7 @@ def test_a_league_plays_on_through_changes_a_crashing_bot_and_sigkill(tmp_path, 
 
     assert main(["league", "status", "--db", str(db)]) == 0
     out = capsys.readouterr().out
-    assert "crashy paused: could not start in its last 3 games" in out
+    assert "crashy paused: failed before its first answer in its last 3 games" in out
     assert "greedy" in out and "worst" in out and "first" not in out.split("\n\n")[0]
 
 

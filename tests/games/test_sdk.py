@@ -116,6 +116,24 @@ def test_the_monitoring_line_lets_a_4_7_referee_count_overruns():
     assert_third_overrun_last(outcome.times_ms[0])
 
 
+def test_an_overridden_limit_holds_on_a_referee_that_counts_overruns(leftovers):
+    # The referee's own limit is 20 ms (it asks 70) and it counts each answer's time told over 20 ms
+    # as an overrun; turn_ms gives the bot 600 ms: its answers of 100 ms are in time, and the
+    # referee, told each time scaled to its own limit, counts none of them.
+    referee = game("--sdk", "4.7", "--turn-ms", "20", turn_ms=600)
+    outcome = referee.play(2, [player("hostile", "slow", "100"), player("first")], [0, 0])
+    assert outcome.errors == [None, None] and outcome.reason == "score"
+    assert len(outcome.times_ms[0]) > 4 and max(outcome.times_ms[0][1:]) > 70
+    assert not leftovers()
+
+
+def test_the_time_told_the_referee_keeps_the_arenas_verdict():
+    # Asked 70 ms (its own limit 20) under an override of 600: in time up to 600 ms, late past it.
+    assert sdk.reported_ms(600.0, 70, 600) == 20 and sdk.reported_ms(1.0, 70, 600) == 1
+    assert sdk.reported_ms(600.001, 70, 600) == 21 and sdk.reported_ms(900.0, 70, 600) == 30
+    assert sdk.reported_ms(123.9, 70, None) == 123  # no override: the time measured
+
+
 def test_soft_timeouts_for_referees_older_than_4_7(monkeypatch):
     monkeypatch.setattr(sdk, "GRACE_MS", 400)  # a wide margin, for a busy machine
     players = [player("hostile", "slow", "250"), player("first")]

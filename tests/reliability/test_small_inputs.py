@@ -1,5 +1,5 @@
 """Small things a user gives that went wrong: an sdk game parameter holding a line end (it injected
-protocol frames), a config file that is a device or a FIFO (`--config /dev/zero` filled memory, a FIFO
+protocol frames), or naming the seed (every game played it while the run recorded others), a config file that is a device or a FIFO (`--config /dev/zero` filled memory, a FIFO
 hung the command), labels holding terminal escapes (printed raw by `arena report` and `arena league
 status`), and a report page on a full disk (it left its empty folder of game pages behind)."""
 
@@ -34,6 +34,20 @@ def test_an_sdk_parameter_with_a_line_end_in_arena_toml_is_one_line(tmp_path):
     )
     done = run("arena.cli", "match", "a=true", "b=true", "--game", "g", "--quiet", cwd=tmp_path, timeout=60)
     one_line(done, "arena match", "a parameter is one line")
+
+
+@pytest.mark.parametrize("key", ["seed", " seed ", "seed:x"])
+def test_an_sdk_parameter_is_not_the_seed(key):
+    # The referee reads each line as java.util.Properties does: all three keys are its `seed`.
+    with pytest.raises(UserError, match="the arena gives each game its seed"):
+        SdkGame(["referee"], 2, parameters={key: 5})
+    SdkGame(["referee"], 2, parameters={"seeds": 5, "map": "seed=5"})  # (other keys, any value)
+
+
+def test_a_seed_among_the_parameters_in_arena_toml_is_one_line(tmp_path):
+    (tmp_path / "arena.toml").write_text('[games.g]\nprotocol = "sdk"\ncommand = "true"\nparameters = { seed = 5 }\n')
+    done = run("arena.cli", "match", "a=true", "b=true", "--game", "g", "--quiet", cwd=tmp_path, timeout=60)
+    one_line(done, "arena match", "'seed'", "--seed N", "--seeds FILE")
 
 
 def test_a_config_file_that_is_a_device_is_one_line(tmp_path):
