@@ -311,8 +311,11 @@ class Seats:
         except BotExited as exc:
             proc.close()  # it is gone: closing drains what it wrote on stderr before it died
             self.procs[seat] = None  # asked again, it fails at once
-            self.stderr[seat].append(proc.take_stderr())
-            said = proc.last_stderr_line()[:CRASH_WORDS]  # why, as `exited with code 1` does not say
+            said_now = proc.take_stderr()
+            self.stderr[seat].append(said_now)
+            # why, as `exited with code 1` does not say; only where it wrote on this turn (a log line
+            # of an earlier turn is no reason)
+            said = proc.last_stderr_line()[:CRASH_WORDS] if said_now.strip() else ""
             why = f"{exc}: {said}" if said else str(exc)
             self._fail(seat, "crash", f"player {seat} crashed on its turn {turn}: {why}")
             return None, 0.0

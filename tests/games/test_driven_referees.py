@@ -55,6 +55,24 @@ def test_a_bot_that_crashes_says_why(protocol):
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_crash_quotes_only_what_the_bot_said_on_the_turn_it_crashed(protocol):
+    # It logs on stderr each turn and, on its second, dies of a signal without a word: its last log
+    # line is no reason (it read as "killed by signal SIGKILL: iterations=300").
+    code = (
+        "import os, signal, sys\n"
+        "sys.stdin.readline()\n"
+        "for turn in (1, 2):\n"
+        "    [sys.stdin.readline() for _ in range(3)]\n"
+        "    if turn == 2: os.kill(os.getpid(), signal.SIGKILL)\n"
+        "    print('iterations=300', file=sys.stderr, flush=True); print(0, flush=True)\n"
+    )
+    silent = Player("silent", "silent", "command", shlex.join([sys.executable, "-c", code]), "1")
+    outcome = driven_game(protocol).play(9, [player("greedy"), silent], [0, 0])
+    assert outcome.errors == [None, "crash"]
+    assert outcome.detail == "player 1 crashed on its turn 2: killed by signal SIGKILL"
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_an_answer_too_long_for_codingame_is_a_timeout_said_plainly(protocol):
     # Its line ends, but after 10,000 bytes, where CodinGame stops reading: a timeout that no clock
     # measured, so none is shown.
