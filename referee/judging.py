@@ -24,7 +24,7 @@ import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator
 
-from .answers import OracleError, last_stderr_line
+from .answers import OracleError, is_not_optimal, last_stderr_line
 from .judge import Judge
 from .platform.errors import InputFormatError, counted
 from .platform.files import not_utf8
@@ -211,8 +211,8 @@ def report_verdicts(
     summary: Callable,
 ) -> int:
     """Print each verdict as `judging()` yields it (a line, or a JSON object with `as_json`), then
-    the summary of them all. Exit status: 0 when every answer is right, 1 when any is wrong (or
-    missing: a timeout, a crash), 2 for a file that is not the puzzle's text (malformed, not UTF-8)
+    the summary of them all. Exit status: 0 when every answer is right, 1 when any is wrong (not
+    optimal, or missing: a timeout, a crash), 2 for a file that is not the puzzle's text (malformed, not UTF-8)
     or a solver that cannot start, and for an oracle that fails or is proved wrong, with one line
     `PROG: message`. A verdict is right when its `error` is None."""
     verdicts = []
@@ -229,5 +229,7 @@ def report_verdicts(
         print(summary(verdicts))
     wrong = sum(verdict.error is not None for verdict in verdicts)
     if wrong:
-        print(f"{prog}: {wrong} of {counted(len(verdicts), 'answer')} wrong", file=sys.stderr)
+        slow = sum(is_not_optimal(verdict.error) for verdict in verdicts)
+        why = f" ({slow} not optimal)" if slow else ""
+        print(f"{prog}: {wrong} of {counted(len(verdicts), 'answer')} wrong{why}", file=sys.stderr)
     return 1 if wrong else 0

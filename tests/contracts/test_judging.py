@@ -8,7 +8,7 @@ import pytest
 
 import referee.cli
 import referee.puzzle
-from referee.answers import OracleError
+from referee.answers import OracleError, not_optimal
 from referee.platform.errors import InputFormatError
 from referee.platform.options import positive_ms
 from referee import judge
@@ -85,6 +85,12 @@ def test_one_wrong_answer_exits_1_and_says_how_many(capsys, as_json):
     else:
         assert "puzzle 2: timeout" in out.splitlines()
     assert err.strip() == "referee toy judge: 1 of 3 answers wrong"
+
+
+def test_answers_that_solve_but_not_optimally_are_wrong_and_counted(capsys):
+    slow = not_optimal("4 steps", "3 steps")
+    assert _report([Verdict(1, slow), Verdict(2, "timeout"), Verdict(3, None)]) == 1
+    assert capsys.readouterr().err == "referee toy judge: 2 of 3 answers wrong (1 not optimal)\n"
 
 
 def test_every_answer_wrong_exits_1(capsys):

@@ -141,6 +141,13 @@ def test_the_judge_finds_it_and_judges_it_by_the_default_judge(env, tmp_path):
         env, sys.executable, "-m", "referee.cli", "climb", "judge", str(file), f"{sys.executable} -c 'print(1)'"
     )
     assert wrong.returncode == 1 and "3 of 3 answers wrong" in wrong.stderr
+    file.write_text("1 5\n")
+    longer = run(
+        env, sys.executable, "-m", "referee.cli", "climb", "judge", str(file), f"{sys.executable} -c 'print(4 * \"+\")'"
+    )
+    assert longer.returncode == 1, longer.stdout  # the default judge: a solution in more steps is wrong
+    assert longer.stderr.endswith("1 of 1 answer wrong (1 not optimal)\n")
+    assert "1: solved, 4 steps, optimum 3 steps, NOT optimal" in longer.stdout
 
 
 def test_the_solver_command_has_the_one_shape(env):

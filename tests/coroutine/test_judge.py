@@ -79,6 +79,8 @@ def test_a_longer_answer_solves_but_is_not_optimal():
     verdict = verdict_for(PUBLISHED, format_answer(turns))
     assert verdict.solved and verdict.turns == len(turns) > 15
     assert not verdict.optimal
+    assert verdict.error.startswith(f"not optimal: {len(turns)} turns (")
+    assert verdict.error.endswith("; the optimum is 15 turns (13 steps)")
 
 
 def test_none_is_the_right_answer_when_no_answer_exists():
