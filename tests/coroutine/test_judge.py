@@ -102,6 +102,7 @@ def test_judging_the_solver_process():
             "solver timeout: no answer in time: it waits for input | (the puzzle is 3 lines and stdin stays open)",
         ),
         ("import sys; sys.exit(3)", "solver crash: exited with code 3"),
+        ("pass", "solver stopped: it exited (status 0) without answering"),
         ("print('A2 B- A2 B3')", "turn 4: B cannot step SE"),
     ],
 )
