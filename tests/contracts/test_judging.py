@@ -125,3 +125,28 @@ def test_the_default_judge_says_a_count_of_one_in_the_singular():
         judge.Verdict(1, True, True, None, 1, 1, 2.0).describe()
         == "1: solved, 1 step, optimum 1 step, optimal in 2.0 ms"
     )
+
+
+@pytest.mark.parametrize(
+    "solver, says",
+    [
+        ("solver.js", "solver.js: no such command (not on PATH); solver.js is source code, not a program"),
+        ("cpp/cor.cpp", "cpp/cor.cpp: cor.cpp is source code, not a program"),
+        (
+            "run.sh",
+            "run.sh: no such command (not on PATH); the file here is ./run.sh, once executable (chmod +x run.sh)",
+        ),
+        ("./run.sh", "./run.sh is not executable: make it so (chmod +x ./run.sh)"),
+    ],
+)
+def test_a_solver_that_is_a_file_here_but_no_program_is_told_what_to_run(tmp_path, monkeypatch, capsys, solver, says):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cpp").mkdir()
+    (tmp_path / "cpp" / "cor.cpp").write_text("int main() {}\n")
+    (tmp_path / "solver.js").write_text('console.log("8547776")\n')
+    (tmp_path / "run.sh").write_text("#!/bin/sh\necho 8547776\n")
+    (tmp_path / "v1.txt").write_text("N0O1N1N0O0O1N0N3N1Rt Rv\n")
+    assert referee.cli.main(["vikings", "judge", "v1.txt", solver]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("referee vikings judge: solver cannot start: ") and says in err, err
+    assert "No such file or directory" not in err and "Permission denied" not in err
