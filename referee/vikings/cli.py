@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from referee.platform.errors import InputFormatError, UserError, shorten
@@ -38,6 +39,12 @@ def _argument(parse, text: str, name: str):
 def run_show(args: argparse.Namespace) -> int:
     if args.svg:
         refuse_replacing_a_non_svg(args.svg)
+    space = re.search(r"\s", args.board)
+    if space:  # (`show "BOARD TARGET"`, an objective's line quoted whole)
+        raise InputFormatError(
+            "a board string has no space: BOARD and TARGET are two arguments (quote neither, or each alone)",
+            f"BOARD {shorten(args.board)}, character {space.start() + 1}",
+        )
     board = _argument(rules.parse_valid_board, args.board, "BOARD")
     targets = _argument(rules.parse_targets, args.target, "TARGET") if args.target else ()
     missing = [c for c, _ in targets if c not in dict(board.boats)]
