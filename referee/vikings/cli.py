@@ -8,6 +8,7 @@ import re
 import sys
 
 from referee.platform.errors import InputFormatError, UserError, shorten
+from referee.platform.options import given
 from referee.platform.files import refuse_replacing_a_non_svg, write_atomic
 from referee.vikings import rules, view
 
@@ -18,7 +19,7 @@ def register(commands) -> None:
     show_cmd.add_argument("board", metavar="BOARD", help="a board string, e.g. O1O0O1N1N2N2N3N3N3BuGcRjYk")
     show_cmd.add_argument("target", metavar="TARGET", nargs="?", help="targets to mark, e.g. BrGdRcYn")
     show_cmd.add_argument("--moves", metavar="DIGITS", default="", help="turn these tiles first, e.g. 8547776")
-    show_cmd.add_argument("--svg", metavar="FILE", help="write an SVG image to FILE")
+    show_cmd.add_argument("--svg", metavar="FILE", type=given, help="write an SVG image to FILE")
     show_cmd.add_argument(
         "--color",
         action=argparse.BooleanOptionalAction,
