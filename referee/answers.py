@@ -9,6 +9,20 @@ from __future__ import annotations
 NONE = "NONE"  # the answer that claims (and must be proved) that an instance has no solution
 
 
+NOT_OPTIMAL = "not optimal"  # how a wrong answer that solves its instance, only not in the fewest steps, begins
+
+
+def not_optimal(answered: str, optimum: str) -> str:
+    """The error of an answer that solves its instance, only not optimally (`answered` its figures,
+    `optimum` the oracle's): every judge says it so, and the judge runner counts such answers by it."""
+    return f"{NOT_OPTIMAL}: {answered}; the optimum is {optimum}"
+
+
+def is_not_optimal(error: str | None) -> bool:
+    """Whether a verdict's error says its answer solves the instance, only not optimally."""
+    return error is not None and error.startswith(f"{NOT_OPTIMAL}:")
+
+
 class IllegalStep(ValueError):
     """A step the rules forbid; the message says why."""
 

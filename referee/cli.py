@@ -27,7 +27,11 @@ def build_parser() -> argparse.ArgumentParser:
     groups = parser.add_subparsers(dest="game", required=True, metavar="GAME")
     importlib.import_module("referee.volcanoes.cli").register(groups)
     for name in puzzle.NAMES:
-        game = puzzle.load(name)
+        try:
+            game = puzzle.load(name)
+        except puzzle.PuzzleFolderError as exc:  # (a folder of the user's: only its own commands fail)
+            add_refusal(groups, name, exc)
+            continue
         commands = groups.add_parser(name, help=game.title).add_subparsers(
             dest="command", required=True, metavar="COMMAND"
         )
@@ -35,6 +39,17 @@ def build_parser() -> argparse.ArgumentParser:
         if importlib.util.find_spec(f"referee.{name}.cli"):  # the puzzle's commands beyond `judge`
             importlib.import_module(f"referee.{name}.cli").register(commands)
     return parser
+
+
+def add_refusal(groups, name: str, error: puzzle.PuzzleFolderError) -> None:
+    """The group of a puzzle whose folder cannot be used: any of its commands says why, in one line."""
+    refused = groups.add_parser(name, help=str(error))
+    refused.add_argument("ignored", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+    def refuse(args):
+        raise error
+
+    refused.set_defaults(run=refuse)
 
 
 def main(argv: list[str] | None = None) -> int:

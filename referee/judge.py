@@ -2,7 +2,8 @@
 methods the judge runner (referee/judging.py) calls. Its methods are the default judge, for a
 puzzle whose answer is a line of steps: an answer is right when it replays under the rules
 (`Puzzle.apply`) to a solved state in as few steps as the oracle's answer, replayed the same way; or
-`NONE` where the oracle's is. Fewer steps than the oracle's, or a solution where it said `NONE`,
+`NONE` where the oracle's is. One that solves the instance in more steps is wrong, its error saying
+so (`referee.answers.not_optimal`). Fewer steps than the oracle's, or a solution where it said `NONE`,
 prove the oracle wrong. A puzzle judged otherwise declares a subclass in its referee/NAME/judge.py
 that overrides what differs (every verdict needs only `error`, None when the answer is right, and
 `describe()`, its report line).
@@ -19,7 +20,7 @@ import argparse
 import dataclasses
 from dataclasses import dataclass
 
-from referee.answers import NONE, IllegalStep, OracleError, last_stderr_line
+from referee.answers import NONE, IllegalStep, OracleError, last_stderr_line, not_optimal
 from referee.platform.errors import InputFormatError, counted, shorten
 from referee.platform.bot_errors import BotError
 from referee.platform.process import BotProcess
@@ -32,7 +33,7 @@ class Verdict:
     puzzle: int  # 1-based index in the file
     solved: bool  # a legal answer that solves the instance, or NONE where it has no solution
     optimal: bool  # solved, in the fewest steps
-    error: str | None  # why the answer is wrong (the step and why), or why the solver failed
+    error: str | None  # why the answer is wrong (the step and why, or not optimal), or why the solver failed
     steps: int | None  # the answer's, when it solves the instance
     optimum: int | None  # the fewest steps (None: the instance has no solution)
     time_ms: float | None
@@ -40,7 +41,7 @@ class Verdict:
     def describe(self) -> str:
         best = "no solution" if self.optimum is None else f"optimum {counted(self.optimum, 'step')}"
         took = f" in {self.time_ms:.1f} ms" if self.time_ms is not None else ""
-        if self.error is not None:
+        if not self.solved:
             return f"{self.puzzle}: FAILED ({best}{took}): {self.error}"
         answered = "NONE" if self.steps is None else counted(self.steps, "step")
         return f"{self.puzzle}: solved, {answered}, {best}, {'optimal' if self.optimal else 'NOT optimal'}{took}"
@@ -127,7 +128,9 @@ class Judge:
         if steps is not None and (expected is None or steps < expected):
             oracle = "answered NONE" if expected is None else f"answered {counted(expected, 'step')}"
             raise OracleError(f"the solver's answer solves it in {counted(steps, 'step')}; the oracle {oracle}")
-        return Verdict(number, error is None, steps == expected, error, steps, expected, time_ms)
+        if steps is not None and steps > expected:
+            error = not_optimal(counted(steps, "step"), counted(expected, "step"))
+        return Verdict(number, steps is not None, steps == expected, error, steps, expected, time_ms)
 
     def failed(self, puzzle, number: int, instance, expected, failure: str, read: list[str]):
         """The verdict on a solver that gave no (whole) answer: `failure` says why, `read` holds the

@@ -24,12 +24,12 @@ import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator
 
-from .answers import OracleError, last_stderr_line
+from .answers import OracleError, is_not_optimal, last_stderr_line
 from .judge import Judge
 from .platform.errors import InputFormatError, counted
 from .platform.files import not_utf8
 from .platform.options import positive_ms
-from .platform.bot_errors import BotError, BotStartError
+from .platform.bot_errors import BotError, BotExited, BotStartError
 from .platform.process import BotProcess
 from .puzzle import Puzzle, default_oracle
 
@@ -161,17 +161,18 @@ def verdicts(
     try:
         for number, instance in enumerate(instances, start=1):
             if bot is None:
-                bot = BotProcess(command, line_ends_at_exit=True)
+                bot, answered = BotProcess(command, line_ends_at_exit=True), 0
             read: list[str] = []
             try:
                 answer, seconds = judge.read_answer(puzzle, bot, instance, time_ms / 1000, read)
             except BotError as exc:
-                failure = judge.failure(exc, bot.take_stderr(), read)
+                failure = judge.failure(_stopped(exc, bot, puzzle, number, answered), bot.take_stderr(), read)
                 bot.close()
                 bot = None
                 expected = reference.expect(number, instance, None)
                 yield judge.failed(puzzle, number, instance, expected, failure, read)
                 continue
+            answered += 1
             if puzzle.one_solver_each:
                 bot.close()
                 bot = None
@@ -185,6 +186,27 @@ def verdicts(
         reference.close()
         if bot is not None:
             bot.close()
+
+
+class SolverStopped(BotExited):
+    """A solver that exited with status 0 before answering: no crash, but a misread protocol."""
+
+    reason = "stopped"
+
+
+def _stopped(error: BotError, bot: BotProcess, puzzle: Puzzle, number: int, answered: int) -> BotError:
+    """`error`, or, where the solver exited with status 0 before answering instance `number`, a
+    SolverStopped saying so (after answering `answered` instances: the judge did not start a fresh
+    process, as a solver that answers once and exits, as on CodinGame, expects)."""
+    if not isinstance(error, BotExited) or bot.exit_code(wait=0.2) != 0:
+        return error
+    if not answered:
+        return SolverStopped("it exited (status 0) without answering")
+    item = puzzle.item
+    return SolverStopped(
+        f"it exited (status 0) after answering {item} {number - 1}; the judge sends every {item} to one "
+        f"solver process in turn, so a solver answers each {item} it reads until its input ends"
+    )
 
 
 def _refusal(error: Exception, source: str) -> str:
@@ -211,8 +233,8 @@ def report_verdicts(
     summary: Callable,
 ) -> int:
     """Print each verdict as `judging()` yields it (a line, or a JSON object with `as_json`), then
-    the summary of them all. Exit status: 0 when every answer is right, 1 when any is wrong (or
-    missing: a timeout, a crash), 2 for a file that is not the puzzle's text (malformed, not UTF-8)
+    the summary of them all. Exit status: 0 when every answer is right, 1 when any is wrong (not
+    optimal, or missing: a timeout, a crash), 2 for a file that is not the puzzle's text (malformed, not UTF-8)
     or a solver that cannot start, and for an oracle that fails or is proved wrong, with one line
     `PROG: message`. A verdict is right when its `error` is None."""
     verdicts = []
@@ -229,5 +251,7 @@ def report_verdicts(
         print(summary(verdicts))
     wrong = sum(verdict.error is not None for verdict in verdicts)
     if wrong:
-        print(f"{prog}: {wrong} of {counted(len(verdicts), 'answer')} wrong", file=sys.stderr)
+        slow = sum(is_not_optimal(verdict.error) for verdict in verdicts)
+        why = f" ({slow} not optimal)" if slow else ""
+        print(f"{prog}: {wrong} of {counted(len(verdicts), 'answer')} wrong{why}", file=sys.stderr)
     return 1 if wrong else 0

@@ -46,7 +46,7 @@ from typing import Any, TextIO
 import referee
 from referee.answers import NONE
 from referee.judge import Judge
-from referee.platform.errors import InputFormatError
+from referee.platform.errors import InputFormatError, UserError
 
 
 BOM = "\ufeff"  # the byte order mark
@@ -149,8 +149,41 @@ def _found() -> tuple[str, ...]:
 NAMES = _found()
 
 
+class PuzzleFolderError(UserError):
+    """A puzzle folder of the user's own (not this tree's) that cannot be used: its puzzle.py does
+    not import, or holds no `PUZZLE`. Only that puzzle is refused; the other commands work."""
+
+
+def folder(name: str) -> Path:
+    """The folder of puzzle NAME that `import referee.NAME` finds (the first on `referee`'s path)."""
+    return next(Path(root) / name for root in referee.__path__ if (Path(root) / name / "puzzle.py").is_file())
+
+
 def load(name: str) -> Puzzle:
-    """The puzzle NAME (one of NAMES)."""
+    """The puzzle NAME (one of NAMES). PuzzleFolderError, saying what is wrong, for a folder of the
+    user's own whose puzzle.py fails to import or holds no Puzzle `PUZZLE`; in this tree's own
+    folders that is a bug of ours, raised as it is (a traceback)."""
     if name not in NAMES:
         raise KeyError(f"no puzzle {name!r}: the puzzles are {', '.join(NAMES)}")
-    return importlib.import_module(f"referee.{name}.puzzle").PUZZLE
+    where = folder(name)
+    ours = where.parent == Path(__file__).resolve().parent
+    try:
+        found = getattr(importlib.import_module(f"referee.{name}.puzzle"), "PUZZLE", None)
+    except Exception as exc:
+        if ours:
+            raise
+        raise PuzzleFolderError(f"the puzzle folder {where} cannot be used: {_import_failure(exc)}") from None
+    if not isinstance(found, Puzzle):
+        if ours:
+            raise TypeError(f"referee.{name}.puzzle.PUZZLE is {found!r}, not a Puzzle")
+        raise PuzzleFolderError(
+            f"the puzzle folder {where} cannot be used: its puzzle.py holds no PUZZLE, a referee.puzzle.Puzzle"
+        )
+    return found
+
+
+def _import_failure(error: Exception) -> str:
+    """What went wrong importing a puzzle.py, in one line: where, for a syntax error."""
+    if isinstance(error, SyntaxError):
+        return f"{Path(error.filename or 'puzzle.py').name}, line {error.lineno}: {error.msg}"
+    return f"importing its puzzle.py raised {type(error).__name__}: {error}"

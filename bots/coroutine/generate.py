@@ -34,8 +34,8 @@ LONGEST_POSSIBLE = 29  # proved by bound.py: no board needs 30 turns (`python -m
 
 def generate(turns: int, count: int = 1, seed: int | None = None, effort: int = 50_000_000) -> list[Board]:
     """Up to `count` distinct boards whose optimum is exactly `turns`, within `effort` evaluations."""
-    if not 1 <= turns <= MOST_TURNS:
-        raise ValueError(f"an optimum is 1 to {MOST_TURNS} turns, not {turns}")
+    if not 1 <= turns <= LONGEST_POSSIBLE:
+        raise ValueError(f"an optimum is 1 to {LONGEST_POSSIBLE} turns, not {turns}")
     seeds = random.Random(seed)
     found: list[Board] = []
     used = 0
@@ -81,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--turns", type=int, metavar="N", help="print puzzles whose optimum is exactly N turns")
     what.add_argument("--hardest", action="store_true", help="search for the board with the longest optimum")
-    parser.add_argument("--count", type=int, default=1, metavar="K", help="how many puzzles (default 1)")
+    parser.add_argument(
+        "--count", type=int, default=None, metavar="K", help="with --turns: how many puzzles (default 1)"
+    )
     parser.add_argument("--seed", type=int, default=None, metavar="S")
     parser.add_argument("--effort", type=count(1), default=50_000_000, help="boards to evaluate at most (default 5e7)")
     parser.add_argument(
@@ -93,22 +95,27 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_generate(args) -> int:
-    if not 1 <= args.turns <= MOST_TURNS:
+    if not 1 <= args.turns <= LONGEST_POSSIBLE:
         raise UserError(
-            f"--turns must be 1 to {MOST_TURNS}: an optimal line visits each of {MOST_TURNS} states at most once"
+            f"--turns must be 1 to {LONGEST_POSSIBLE}: no board needs more than {LONGEST_POSSIBLE} turns "
+            f"(an exhaustive search proves it: python -m bots.coroutine.bound --turns {LONGEST_POSSIBLE + 1})"
         )
-    if args.count < 1:
+    wanted = 1 if args.count is None else args.count
+    if wanted < 1:
         raise UserError("--count must be at least 1")
-    boards = generate(args.turns, args.count, args.seed, args.effort)
+    boards = generate(args.turns, wanted, args.seed, args.effort)
     print("\n\n".join(format_puzzle(board) for board in boards))
-    if len(boards) < args.count:
-        print(f"found {len(boards)} of {args.count} puzzles with an optimum of {args.turns} turns "
+    if len(boards) < wanted:
+        print(f"found {len(boards)} of {wanted} puzzles with an optimum of {args.turns} turns "
               f"within {args.effort:,} boards", file=sys.stderr)  # fmt: skip
         return 1
     return 0
 
 
 def run_hardest(args) -> int:
+    if args.count is not None:
+        raise UserError("--count goes with --turns: --hardest prints one board, the hardest it finds")
+
     def report(board, turns, elapsed):
         print(f"{elapsed:7.1f} s: {turns} turns", file=sys.stderr, flush=True)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from referee.answers import NONE, OracleError, last_stderr_line
+from referee.answers import NONE, OracleError, last_stderr_line, not_optimal
 from referee.coroutine.rules import START, Board, IllegalTurn, is_solved, parse_answer, play
 from referee.judge import Judge
 from referee.platform.errors import InputFormatError, counted, shorten
@@ -25,7 +25,7 @@ class Verdict:
     puzzle: int  # 1-based index in the file
     solved: bool  # the answer puts a token on the centre
     optimal: bool  # solved in the optimal turns and steps, or NONE for a puzzle with no answer
-    error: str | None  # why the answer is wrong (naming the turn), or why the solver failed
+    error: str | None  # why the answer is wrong (naming the turn, or not optimal), or why the solver failed
     turns: int | None  # the answer's figures, when it solves the puzzle
     steps: int | None
     passes: int | None
@@ -35,7 +35,7 @@ class Verdict:
 
     def describe(self) -> str:
         best = (
-            f"optimum {counted(self.optimal_turns, 'turn')} ({counted(self.optimal_steps, 'step')})"
+            f"optimum {_figures(self.optimal_turns, self.optimal_steps)}"
             if self.optimal_turns is not None
             else "no answer exists"
         )
@@ -50,6 +50,10 @@ class Verdict:
         if self.optimal:
             return f"puzzle {self.puzzle}: NONE, right: {best}{took}"
         return f"puzzle {self.puzzle}: not solved: {self.error}; {best}{took}"
+
+
+def _figures(turns: int, steps: int) -> str:
+    return f"{counted(turns, 'turn')} ({counted(steps, 'step')})"
 
 
 def check_answer(board: Board, line: str) -> tuple[str | None, int, int]:
@@ -99,11 +103,16 @@ class CoroutineJudge(Judge):
             )
         if (turns, steps) < (unsolved.optimal_turns, unsolved.optimal_steps):
             raise OracleError(
-                f"the solver's answer solves the puzzle in {counted(turns, 'turn')} ({counted(steps, 'step')}), "
-                f"the oracle's in {counted(unsolved.optimal_turns, 'turn')} ({counted(unsolved.optimal_steps, 'step')})"
+                f"the solver's answer solves the puzzle in {_figures(turns, steps)}, "
+                f"the oracle's in {_figures(unsolved.optimal_turns, unsolved.optimal_steps)}"
             )
         optimal = (turns, steps) == (unsolved.optimal_turns, unsolved.optimal_steps)
-        return replace(unsolved, solved=True, optimal=optimal, turns=turns, steps=steps, passes=passes)
+        wrong = (
+            None
+            if optimal
+            else not_optimal(_figures(turns, steps), _figures(unsolved.optimal_turns, unsolved.optimal_steps))
+        )
+        return replace(unsolved, solved=True, optimal=optimal, error=wrong, turns=turns, steps=steps, passes=passes)
 
     def expectation(self, puzzle, board: Board, answers: list[str]) -> Verdict:
         """A verdict with the puzzle's optimum, the oracle's answer's, and nothing solved yet.

@@ -8,6 +8,7 @@ import os
 import sys
 
 from referee.platform.errors import UserError
+from referee.platform.options import given
 from referee.platform.files import refuse_replacing_a_non_svg, write_atomic
 from referee.iqtwist.picture import svg_picture, text_picture
 from referee.iqtwist.rules import (
@@ -28,7 +29,7 @@ def register(commands) -> None:
 
     show_cmd = commands.add_parser("show", help="draw a placement string: in the terminal, or as an SVG image")
     show_cmd.add_argument("placements", metavar="PLACEMENT", help="a placement string, e.g. a7A7b6A7i6B0")
-    show_cmd.add_argument("--svg", metavar="FILE", help="also write the picture to FILE as SVG")
+    show_cmd.add_argument("--svg", metavar="FILE", type=given, help="also write the picture to FILE as SVG")
     show_cmd.add_argument("--no-color", action="store_true", help="plain letters, no ANSI colours")
     show_cmd.set_defaults(run=run_show)
 

@@ -18,7 +18,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from referee.answers import OracleError, last_stderr_line
+from referee.answers import NONE, OracleError, last_stderr_line
 from referee.iqtwist.pieces import PIECES, footprint
 from referee.iqtwist.rules import (
     State,
@@ -92,6 +92,8 @@ class Verdict:
 
 def check_solution(challenge: State, line: str) -> tuple[str, str] | None:
     """(flag, reason) for the first thing wrong with one solution line, or None."""
+    if line == NONE:  # (the other puzzles' answer of no solution)
+        return "valid", f"IQ-Twist answers no solution with the empty line alone, not {NONE}"
     try:
         placements = parse_placement_string(line)
     except InputFormatError as exc:

@@ -65,15 +65,9 @@ def check_command(command: str | Sequence[str], cwd: str | None = None, shown: s
     program = run[0]
     if os.sep not in program:
         if shutil.which(program) is None:
-            here = Path(cwd or ".", program)
-            if not here.is_file():
-                hint = None
-            elif here.suffix == ".py":
-                hint = f"run the file here by its interpreter ({shlex.join([sys.executable, program])})"
-            else:
-                hint = programs.source_hint(here) or f"the file here is ./{program}"
+            hint = _file_here(program, cwd)
             hint = f"; {hint}" if hint else unquoted_path(run, cwd)
-            raise BotStartError(f"{program}: no such command (not on PATH){hint}")
+            raise BotStartError(f"{_NOT_ON_PATH.format(program=program)}{hint}")
     else:
         path = Path(cwd or ".", program)
         if not path.exists():
@@ -81,17 +75,38 @@ def check_command(command: str | Sequence[str], cwd: str | None = None, shown: s
         if path.is_dir():
             raise BotStartError(f"{program} is a folder, not a program")
         if not os.access(path, os.X_OK):
-            source = programs.source_hint(path)
-            if source:
-                raise BotStartError(f"{program}: {source}")
-            # (the commands quoted, as the shell must be given them: `Mes bots/élan.py`)
-            run_it = shlex.join([sys.executable, program])
-            hint = f"run it by its interpreter ({run_it}) or " if path.suffix == ".py" else ""
-            raise BotStartError(
-                f"{program} is not executable: {hint}make it so ({shlex.join(['chmod', '+x', program])})"
-            )
+            raise BotStartError(_not_executable(program, path))
     _check_starts(run, assignments, cwd, shown)
     return args
+
+
+_NOT_ON_PATH = "{program}: no such command (not on PATH)"
+
+
+def _file_here(program: str, cwd: str | None) -> str | None:
+    """What to run instead of `program`, a word not on PATH, where a file of that name is here
+    (the system looks for such a word on PATH only); None where none is."""
+    here = Path(cwd or ".", program)
+    if not here.is_file():
+        return None
+    if here.suffix == ".py":
+        return f"run the file here by its interpreter ({shlex.join([sys.executable, program])})"
+    source = programs.source_hint(here)
+    if source:
+        return source
+    executable = "" if os.access(here, os.X_OK) else f", once executable ({shlex.join(['chmod', '+x', program])})"
+    return f"the file here is ./{program}{executable}"
+
+
+def _not_executable(program: str, path: Path) -> str:
+    """Why the file `program` (at `path`), not executable, does not run, and what to do."""
+    source = programs.source_hint(path)
+    if source:
+        return f"{program}: {source}"
+    # (the commands quoted, as the shell must be given them: `Mes bots/élan.py`)
+    run_it = shlex.join([sys.executable, program])
+    hint = f"run it by its interpreter ({run_it}) or " if path.suffix == ".py" else ""
+    return f"{program} is not executable: {hint}make it so ({shlex.join(['chmod', '+x', program])})"
 
 
 def _check_starts(run: list[str], assignments: dict[str, str], cwd: str | None, shown: str | None) -> None:
@@ -319,7 +334,16 @@ def warm_up(command: str | Sequence[str], cwd: str | None = None, log=None, labe
 
 def start_failure(exc: OSError, cwd: str | None) -> str:
     """Why a process did not start: its folder missing is said so (Popen's "No such file or
-    directory" would blame the program, which may well be there)."""
+    directory" would blame the program, which may well be there), and a program that is a file here
+    but not on PATH, or not executable, as `check_command` says it (what to run instead)."""
     if cwd is not None and not os.path.isdir(cwd):
         return f"its folder {cwd} does not exist here"
+    program = exc.filename if isinstance(exc.filename, str) else None  # (Popen's: the program)
+    if program and exc.errno == errno.ENOENT and os.sep not in program:
+        hint = _file_here(program, cwd)
+        if hint:
+            return f"{_NOT_ON_PATH.format(program=program)}; {hint}"
+    path = Path(cwd or ".", program or "")
+    if program and exc.errno == errno.EACCES and path.is_file() and not os.access(path, os.X_OK):
+        return _not_executable(program, path)
     return exc.strerror or str(exc)

@@ -9,7 +9,7 @@ import time
 
 from referee.platform.errors import UserError, counted
 from referee.platform.files import read_text, refuse_overwriting, refuse_replacing_a_non_svg, write_atomic
-from referee.platform.options import MAX_SECONDS, count, number
+from referee.platform.options import MAX_SECONDS, count, given, number
 from referee.stormyseas import rules, view
 
 
@@ -20,7 +20,7 @@ def register(commands) -> None:
     p.add_argument("--card", type=count(1), default=1, help="which card of the file (1-based, default 1)")
     p.add_argument("--solution", help='a solution line, e.g. "4L2, 5L2, XU3, ..."')
     p.add_argument("--rotation", action="store_true", help="allow the red boat's quarter turns")
-    p.add_argument("--svg", metavar="OUT", help="also write every frame to this SVG file")
+    p.add_argument("--svg", metavar="OUT", type=given, help="also write every frame to this SVG file")
     p.add_argument(
         "--delay",
         type=number(float, least=0, most=MAX_SECONDS),

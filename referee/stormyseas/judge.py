@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass, replace
 
-from referee.answers import NONE, OracleError
+from referee.answers import NONE, OracleError, not_optimal
 from referee.judge import Judge
 from referee.platform.errors import InputFormatError, counted, shorten
 from referee.stormyseas import rules
@@ -39,7 +39,7 @@ NO_SOLUTION = NONE  # what a solver answers for a card it proves unsolvable
 class Verdict:
     puzzle: int
     solved: bool
-    error: str | None
+    error: str | None  # why the answer is wrong (the replay's error, or not optimal), or why the solver failed
     units: int | None
     slides: int | None
     optimum_units: int | None
@@ -146,7 +146,9 @@ class StormySeasJudge(Judge):
     ) -> Verdict:
         """The verdict on one answer line, given the card's `expectation` (None: not asked for).
         OracleError when the answer solves the card in fewer unit moves or slides than the oracle, or
-        solves a card the oracle said had no solution."""
+        solves a card the oracle said had no solution. A solution is right when it takes the fewest
+        unit moves or the fewest slides (the solver's `--metric` chooses which it minimises), or any
+        solution when the optima were not asked for; else its error says it is not optimal."""
         best_units, best_slides = optimum or (None, None)
         time_taken = round(seconds * 1000)
         if answer.strip() == NO_SOLUTION:
@@ -157,6 +159,7 @@ class StormySeasJudge(Judge):
             )
             return Verdict(number, False, wrong, None, None, best_units, best_slides, time_taken, answer)
         result = replay(card, answer, rotation=self.rotation)
+        error = result.error
         if result.solved and optimum is not None:
             if best_units is None:
                 raise OracleError(f"it answered {NO_SOLUTION}, but the solver's answer solves the card")
@@ -165,10 +168,15 @@ class StormySeasJudge(Judge):
                     f"the solver's answer takes {counted(result.units, 'unit move')} and {counted(result.slides, 'slide')}, "
                     f"the oracle's fewest are {best_units} and {best_slides}"
                 )
+            if result.units > best_units and result.slides > best_slides:
+                error = not_optimal(
+                    f"{counted(result.units, 'unit move')} and {counted(result.slides, 'slide')}",
+                    f"{counted(best_units, 'unit move')} or {counted(best_slides, 'slide')}",
+                )
         return Verdict(
             number,
             result.solved,
-            result.error,
+            error,
             result.units,
             result.slides,
             best_units,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from referee.platform.errors import InputFormatError
+from referee.platform.errors import InputFormatError, counted
 
 ROWS, COLS = 8, 9
 WAVE_WIDTH = 7  # columns spanned by a wave's blocks
@@ -126,7 +126,9 @@ def parse_card(text: str) -> Card:
     letters = [RED] + sorted(letter for letter in cells if letter != RED)
     boats, lengths = [], []
     if len(cells[RED]) != 2:
-        raise InputFormatError(f"the red boat has {len(cells[RED])} cells, it has 2 (stern X and bow x)")
+        raise InputFormatError(
+            f"the red boat has {counted(len(cells[RED]), 'cell')}; it must have 2 (stern X and bow x)"
+        )
     for letter in letters:
         boat = _straight_boat(letter, sorted(cells[letter]))
         if letter == RED:
@@ -141,7 +143,7 @@ def parse_card(text: str) -> Card:
 def _straight_boat(letter: str, cells: list[tuple[int, int]]) -> Boat:
     where = f"boat {letter}"
     if not 2 <= len(cells) <= 3:
-        raise InputFormatError(f"{len(cells)} cells; a boat has 2 or 3", where)
+        raise InputFormatError(f"{counted(len(cells), 'cell')}; a boat has 2 or 3", where)
     (r0, c0), (r1, c1) = cells[0], cells[-1]
     if c0 == c1 and r1 - r0 == len(cells) - 1:
         return Boat(r0, c0, 1, 0)

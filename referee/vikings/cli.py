@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from referee.platform.errors import InputFormatError, UserError, shorten
+from referee.platform.options import given
 from referee.platform.files import refuse_replacing_a_non_svg, write_atomic
 from referee.vikings import rules, view
 
@@ -17,7 +19,7 @@ def register(commands) -> None:
     show_cmd.add_argument("board", metavar="BOARD", help="a board string, e.g. O1O0O1N1N2N2N3N3N3BuGcRjYk")
     show_cmd.add_argument("target", metavar="TARGET", nargs="?", help="targets to mark, e.g. BrGdRcYn")
     show_cmd.add_argument("--moves", metavar="DIGITS", default="", help="turn these tiles first, e.g. 8547776")
-    show_cmd.add_argument("--svg", metavar="FILE", help="write an SVG image to FILE")
+    show_cmd.add_argument("--svg", metavar="FILE", type=given, help="write an SVG image to FILE")
     show_cmd.add_argument(
         "--color",
         action=argparse.BooleanOptionalAction,
@@ -38,6 +40,12 @@ def _argument(parse, text: str, name: str):
 def run_show(args: argparse.Namespace) -> int:
     if args.svg:
         refuse_replacing_a_non_svg(args.svg)
+    space = re.search(r"\s", args.board)
+    if space:  # (`show "BOARD TARGET"`, an objective's line quoted whole)
+        raise InputFormatError(
+            "a board string has no space: BOARD and TARGET are two arguments (quote neither, or each alone)",
+            f"BOARD {shorten(args.board)}, character {space.start() + 1}",
+        )
     board = _argument(rules.parse_valid_board, args.board, "BOARD")
     targets = _argument(rules.parse_targets, args.target, "TARGET") if args.target else ()
     missing = [c for c, _ in targets if c not in dict(board.boats)]

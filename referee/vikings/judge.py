@@ -15,7 +15,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from referee.answers import NONE, OracleError, last_stderr_line
+from referee.answers import NONE, OracleError, last_stderr_line, not_optimal
 from referee.judge import Judge
 from referee.platform.errors import InputFormatError, counted, shorten
 from referee.vikings import rules
@@ -27,7 +27,7 @@ class Verdict:
     objective: str
     solved: bool  # a legal answer meeting the objective, or NONE when there is no solution
     optimal: bool  # solved, and no longer than the optimum
-    error: str | None  # the first thing wrong: the move and why, a wrong NONE, a timeout...
+    error: str | None  # the first thing wrong: the move and why, a wrong NONE, not optimal, a timeout...
     answer: str | None  # what the solver printed (None when it failed to answer)
     length: int | None  # moves in the answer (None for NONE, no answer or not a move string)
     optimum: int | None  # the fewest moves (None when the objective cannot be met)
@@ -98,6 +98,8 @@ class VikingsJudge(Judge):
                 f"the solver's answer meets the objective in {counted(length, 'move')}; the oracle {oracle}"
             )
         optimal = solved and length == best
+        if solved and not optimal:
+            error = not_optimal(counted(length, "move"), counted(best, "move"))
         return Verdict(number, str(objective), solved, optimal, error, answer, length, best, round(1000 * seconds, 3))
 
     def failed(

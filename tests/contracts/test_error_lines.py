@@ -36,7 +36,7 @@ CASES = [
     (arena.cli.main, ["match", "--pairs", "many"], "arena match: argument --pairs/--units: not a whole number: 'many'"),
     (arena.cli.main, ["report", MISSING], f"arena report: no such database: {MISSING}"),
     (arena.cli.main, ["bench", "--rounds", "2"], "arena bench: --rounds must be at least 4"),
-    (coroutine_generate.main, ["--turns", "99"], "python -m bots.coroutine.generate: --turns must be 1 to 56"),
+    (coroutine_generate.main, ["--turns", "99"], "python -m bots.coroutine.generate: --turns must be 1 to 29"),
     (vikings_solver.main, ["--search", "dfs"], "python -m bots.vikings.solver: argument --search: invalid choice"),
 ]
 

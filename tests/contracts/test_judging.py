@@ -8,7 +8,7 @@ import pytest
 
 import referee.cli
 import referee.puzzle
-from referee.answers import OracleError
+from referee.answers import OracleError, not_optimal
 from referee.platform.errors import InputFormatError
 from referee.platform.options import positive_ms
 from referee import judge
@@ -87,6 +87,12 @@ def test_one_wrong_answer_exits_1_and_says_how_many(capsys, as_json):
     assert err.strip() == "referee toy judge: 1 of 3 answers wrong"
 
 
+def test_answers_that_solve_but_not_optimally_are_wrong_and_counted(capsys):
+    slow = not_optimal("4 steps", "3 steps")
+    assert _report([Verdict(1, slow), Verdict(2, "timeout"), Verdict(3, None)]) == 1
+    assert capsys.readouterr().err == "referee toy judge: 2 of 3 answers wrong (1 not optimal)\n"
+
+
 def test_every_answer_wrong_exits_1(capsys):
     assert _report([Verdict(1, "crashed"), Verdict(2, "wrong")]) == 1
     assert "2 of 2 answers wrong" in capsys.readouterr().err
@@ -119,3 +125,28 @@ def test_the_default_judge_says_a_count_of_one_in_the_singular():
         judge.Verdict(1, True, True, None, 1, 1, 2.0).describe()
         == "1: solved, 1 step, optimum 1 step, optimal in 2.0 ms"
     )
+
+
+@pytest.mark.parametrize(
+    "solver, says",
+    [
+        ("solver.js", "solver.js: no such command (not on PATH); solver.js is source code, not a program"),
+        ("cpp/cor.cpp", "cpp/cor.cpp: cor.cpp is source code, not a program"),
+        (
+            "run.sh",
+            "run.sh: no such command (not on PATH); the file here is ./run.sh, once executable (chmod +x run.sh)",
+        ),
+        ("./run.sh", "./run.sh is not executable: make it so (chmod +x ./run.sh)"),
+    ],
+)
+def test_a_solver_that_is_a_file_here_but_no_program_is_told_what_to_run(tmp_path, monkeypatch, capsys, solver, says):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cpp").mkdir()
+    (tmp_path / "cpp" / "cor.cpp").write_text("int main() {}\n")
+    (tmp_path / "solver.js").write_text('console.log("8547776")\n')
+    (tmp_path / "run.sh").write_text("#!/bin/sh\necho 8547776\n")
+    (tmp_path / "v1.txt").write_text("N0O1N1N0O0O1N0N3N1Rt Rv\n")
+    assert referee.cli.main(["vikings", "judge", "v1.txt", solver]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("referee vikings judge: solver cannot start: ") and says in err, err
+    assert "No such file or directory" not in err and "Permission denied" not in err

@@ -141,6 +141,13 @@ def test_the_judge_finds_it_and_judges_it_by_the_default_judge(env, tmp_path):
         env, sys.executable, "-m", "referee.cli", "climb", "judge", str(file), f"{sys.executable} -c 'print(1)'"
     )
     assert wrong.returncode == 1 and "3 of 3 answers wrong" in wrong.stderr
+    file.write_text("1 5\n")
+    longer = run(
+        env, sys.executable, "-m", "referee.cli", "climb", "judge", str(file), f"{sys.executable} -c 'print(4 * \"+\")'"
+    )
+    assert longer.returncode == 1, longer.stdout  # the default judge: a solution in more steps is wrong
+    assert longer.stderr.endswith("1 of 1 answer wrong (1 not optimal)\n")
+    assert "1: solved, 4 steps, optimum 3 steps, NOT optimal" in longer.stdout
 
 
 def test_the_solver_command_has_the_one_shape(env):
@@ -168,3 +175,20 @@ def test_the_puzzle_contract_tests_take_it_in(env):
     assert done.returncode == 0, done.stdout[-2000:]
     passed = int(done.stdout.split(" passed")[0].split()[-1])
     assert passed >= 20, done.stdout[-500:]
+
+
+def test_a_folder_with_a_mistake_is_refused_where_used_and_the_rest_works(tmp_path):
+    for name, text in (("nopuzzle", "X = 1\n"), ("typo", "def (\n")):
+        (tmp_path / "referee" / name).mkdir(parents=True)
+        (tmp_path / "referee" / name / "puzzle.py").write_text(text)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    version = run(env, sys.executable, "-m", "referee.cli", "--version")
+    assert version.returncode == 0 and version.stdout.startswith("caldera "), version.stderr
+    missing = run(env, sys.executable, "-m", "referee.cli", "nopuzzle", "judge", "a.txt", "solver")
+    assert (missing.returncode, missing.stderr) == (
+        2,
+        f"referee nopuzzle: the puzzle folder {tmp_path / 'referee' / 'nopuzzle'} cannot be used: "
+        "its puzzle.py holds no PUZZLE, a referee.puzzle.Puzzle\n",
+    )
+    typo = run(env, sys.executable, "-m", "referee.cli", "typo")
+    assert typo.returncode == 2 and typo.stderr.endswith("cannot be used: puzzle.py, line 1: invalid syntax\n")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import referee.cli
 from referee import puzzle as contract
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,3 +154,21 @@ def test_an_oracle_that_breaks_the_rules_or_cannot_start_stops_the_judge_in_one_
     done = judge(puzzle, file, solver, "--oracle", "/no/such/oracle")
     assert done.returncode == 2 and done.stderr.startswith(f"referee {puzzle} judge: oracle cannot start: ")
     assert len(done.stderr.splitlines()) == 1, done.stderr
+
+
+@pytest.mark.parametrize(
+    "show",
+    [
+        ["vikings", "show", "N0O1N1N0O0O1N0N3N1Rt", "Rv"],
+        ["iqtwist", "show", "a7A7b6A7i6B0j2B0"],
+        ["stormyseas", "show", str(ROOT / "tests" / "data" / "stormyseas" / "cards.txt")],
+    ],
+)
+def test_show_refuses_an_empty_svg_file_name(show, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        referee.cli.main([*show, "--svg", "", "--no-color"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert (
+        err == f"referee {show[0]} show: argument --svg: is empty: give a value (see referee {show[0]} show --help)\n"
+    )

@@ -1,6 +1,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from bots.coroutine.generate import generate, hardest
 from referee.coroutine.rules import parse_puzzle, parse_puzzles
 from tests.coroutine import brute
@@ -26,7 +28,7 @@ def test_generate_command_prints_five_distinct_puzzles_of_20_turns():
 
 
 def test_generate_says_so_when_its_effort_runs_out():
-    run = generate_command("--turns", "56", "--effort", "1000")
+    run = generate_command("--turns", "29", "--effort", "1000", "--seed", "1")
     assert run.returncode == 1 and "found 0 of 1 puzzles" in run.stderr
 
 
@@ -47,10 +49,19 @@ def test_hardest_command_prints_the_board_its_optimum_and_an_answer():
     assert brute.replay(board, [(word[0], None if word[1] == "-" else int(word[1])) for word in lines[5].split()])
 
 
-def test_generate_rejects_an_impossible_length():
-    run = generate_command("--turns", "57")
-    assert run.returncode == 2
-    assert (
-        run.stderr == "python -m bots.coroutine.generate: --turns must be 1 to 56: an optimal line visits each of "
-        "56 states at most once\n"
+@pytest.mark.parametrize("turns", ["30", "57", "0"])
+def test_generate_rejects_a_length_no_board_has_at_once(turns):
+    run = generate_command("--turns", turns)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == (
+        "python -m bots.coroutine.generate: --turns must be 1 to 29: no board needs more than 29 turns "
+        "(an exhaustive search proves it: python -m bots.coroutine.bound --turns 30)\n"
+    )
+
+
+def test_hardest_refuses_a_count():
+    run = generate_command("--hardest", "--count", "2")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == (
+        "python -m bots.coroutine.generate: --count goes with --turns: --hardest prints one board, the hardest it finds\n"
     )

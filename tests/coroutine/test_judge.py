@@ -79,6 +79,8 @@ def test_a_longer_answer_solves_but_is_not_optimal():
     verdict = verdict_for(PUBLISHED, format_answer(turns))
     assert verdict.solved and verdict.turns == len(turns) > 15
     assert not verdict.optimal
+    assert verdict.error.startswith(f"not optimal: {len(turns)} turns (")
+    assert verdict.error.endswith("; the optimum is 15 turns (13 steps)")
 
 
 def test_none_is_the_right_answer_when_no_answer_exists():
@@ -100,6 +102,7 @@ def test_judging_the_solver_process():
             "solver timeout: no answer in time: it waits for input | (the puzzle is 3 lines and stdin stays open)",
         ),
         ("import sys; sys.exit(3)", "solver crash: exited with code 3"),
+        ("pass", "solver stopped: it exited (status 0) without answering"),
         ("print('A2 B- A2 B3')", "turn 4: B cannot step SE"),
     ],
 )

@@ -58,6 +58,7 @@ def test_a_right_answer_passes_every_check():
         (TWO, TWO_SOLUTIONS + TWO_SOLUTIONS[:1], "all_found", "solution 3 repeats solution 1"),
         (TWO, ["hello"] + TWO_SOLUTIONS, "valid", "solution 1 'hello': not a placement string: length 5"),
         (TWO, [TWO_SOLUTIONS[0] + "i1A0"], "valid", "has the peg i1A0; a solution lists the pieces only"),
+        (TWO, ["NONE"], "valid", "solution 1 'NONE': IQ-Twist answers no solution with the empty line alone, not NONE"),
         (
             BOOKLET_1,
             ["a7A7b6A5" + BOOKLET_1_SOLUTION[8:]],

@@ -166,6 +166,17 @@ def test_the_oracle_runs_once_a_metric_and_a_better_answer_proves_it_wrong(cards
     assert verdict.solved and verdict.optimum_slides == 8
 
 
+def test_a_solution_optimal_by_neither_metric_is_wrong_and_by_either_is_right(card_files, capsys):
+    one, _ = card_files
+    oracle = ["--oracle", metric_oracle(OPTIMAL_3, OPTIMAL_3)]
+    assert referee("judge", str(one), python_bot(f"print({'1L1, 1R1, ' + OPTIMAL_3!r})"), *oracle) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("card 1: solved in 21 unit moves (optimum 19), 10 slides (optimum 8) (")
+    assert err == "referee stormyseas judge: 1 of 1 answer wrong (1 not optimal)\n"
+    assert referee("judge", str(one), python_bot(f"print({SPLIT_3!r})"), *oracle) == 0  # the fewest unit moves
+    assert referee("judge", str(one), python_bot(f"print({'1L1, 1R1, ' + OPTIMAL_3!r})"), "--no-optima") == 0
+
+
 def test_without_optima_the_oracle_only_checks_a_none(card_files, capsys):
     one, _ = card_files
     absent = ["--no-optima", "--oracle", "/no/such/oracle"]

@@ -192,9 +192,9 @@ def test_malformed_cards_say_what_and_where():
     assert bad("\n".join(lines[:3] + ["--#-#-###-"] + lines[4:])) == "line 4: a line has 9 characters, this one has 10"
     assert bad(CARD_3.replace("-##X##-#-", "-##X##-#?")) == "line 7, cell 9: unknown character '?' (use - # A-Z x)"
     assert bad(CARD_3.replace("x", "#")) == "the red boat has no bow 'x'"
-    assert bad(CARD_3.replace("X", "-")).startswith("the red boat has 1 cells")
+    assert bad(CARD_3.replace("X", "-")) == "the red boat has 1 cell; it must have 2 (stern X and bow x)"
     assert "second bow" in bad(CARD_3.replace("X", "x"))
-    assert bad(CARD_3.replace("###x###--", "###x###-A")) == "boat A: 1 cells; a boat has 2 or 3"
+    assert bad(CARD_3.replace("###x###--", "###x###-A")) == "boat A: 1 cell; a boat has 2 or 3"
     # an L-shaped boat, and a boat with a gap
     l_shaped = "\n".join(["AA#-#-###", "A-#-###-#"] + lines[2:])
     assert bad(l_shaped) == (

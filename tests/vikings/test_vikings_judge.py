@@ -72,6 +72,31 @@ def test_readable_report_and_a_wrong_none(run_cli, tmp_path, capsys):
     assert out[2].startswith("solved 1 of 2, 1 optimal; time per objective: median ")
 
 
+def test_a_longer_solution_is_wrong_and_counted_as_not_optimal(run_cli, tmp_path, capsys):
+    path = tmp_path / "first.txt"
+    path.write_text(FIRST + "\n")
+    longer = python_bot(tmp_path, "for line in sys.stdin:\n    print('88888547776', flush=True)\n")
+    assert run_cli("vikings", "judge", str(path), longer, "--json") == 1
+    out, err = capsys.readouterr()
+    verdict = json.loads(out)
+    assert verdict["solved"] and not verdict["optimal"]
+    assert verdict["error"] == "not optimal: 11 moves; the optimum is 7 moves"
+    assert err == "referee vikings judge: 1 of 1 answer wrong (1 not optimal)\n"
+
+
+def test_a_solver_that_answers_once_and_exits_is_told_one_process_answers_every_line(run_cli, tmp_path, capsys):
+    path = tmp_path / "three.txt"
+    path.write_text(f"{FIRST}\n{FIRST}\n{FIRST}\n")
+    once = python_bot(tmp_path, "sys.stdin.readline()\nprint('8547776')\n")  # as on CodinGame
+    assert run_cli("vikings", "judge", str(path), once, "--json") == 1
+    first, second, third = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert first["solved"] and third["solved"]  # (a fresh process after the failure)
+    assert second["error"] == (
+        "stopped: it exited (status 0) after answering objective 1; the judge sends every objective to one "
+        "solver process in turn, so a solver answers each objective it reads until its input ends"
+    )
+
+
 def test_a_crash_and_a_timeout_are_reported_and_the_next_objective_gets_a_fresh_solver(run_cli, tmp_path, capsys):
     path = tmp_path / "three.txt"
     path.write_text(f"{FIRST}\n{FIRST}\n{FIRST}\n")

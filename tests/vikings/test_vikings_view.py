@@ -56,3 +56,11 @@ def test_show_command(run_cli, tmp_path, capsys):
     assert capsys.readouterr().err.strip() == says
     assert run_cli("vikings", "show", "N0O1N1N0O0O1N0N3N1Rt", "--svg", str(tmp_path / "no" / "dir.svg")) == 2
     assert "referee vikings show: cannot write" in capsys.readouterr().err
+
+
+def test_show_given_board_and_target_as_one_argument_points_at_the_space(run_cli, capsys):
+    assert run_cli("vikings", "show", "N0O1N1N0O0O1N0N3N1Rt Rv") == 2
+    assert capsys.readouterr().err == (
+        "referee vikings show: BOARD 'N0O1N1N0O0O1N0N3N1Rt Rv', character 21: a board string has no space: "
+        "BOARD and TARGET are two arguments (quote neither, or each alone)\n"
+    )
