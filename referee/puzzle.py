@@ -166,7 +166,7 @@ def load(name: str) -> Puzzle:
     if name not in NAMES:
         raise KeyError(f"no puzzle {name!r}: the puzzles are {', '.join(NAMES)}")
     where = folder(name)
-    ours = where.parent == Path(__file__).resolve().parent
+    ours = where.resolve().parent == Path(__file__).resolve().parent
     try:
         found = getattr(importlib.import_module(f"referee.{name}.puzzle"), "PUZZLE", None)
     except Exception as exc:
