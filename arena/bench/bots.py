@@ -204,9 +204,29 @@ def turns_to_time(
             opponent = Player(args.opponent, args.opponent, "command", command, "bench", cwd)
         games = args.games or RECORDED_GAMES
         print(f"recording {games} game(s) of {game.name} (seed {args.seed}) ...", file=sys.stderr, flush=True)
-        scripts = transcripts.record_games(game, player, opponent, games, args.seed)
+        recording = transcripts.record(game, player, opponent, games, args.seed)
+        refuse_cut_games(recording.forfeits, args.record)
+        scripts = recording.transcripts
     if args.positions:  # the first turns of each transcript only
         scripts = [dataclasses.replace(t, turns=t.turns[: args.positions]) for t in scripts]
     turns = sum(len(t.turns) for t in scripts)
     print(f"replaying {len(scripts)} transcript(s), {turns} turns, to each version each round", file=sys.stderr)
     return scripts, None, (REPLAY_FIRST_S, REPLAY_TURN_S)
+
+
+def refuse_cut_games(forfeits: list[transcripts.Forfeit], record: str | None) -> None:
+    """BenchError where the version under test lost a recorded game by its own error (said above by
+    the recording): it fails as it would on CodinGame, and its turns after that one cannot be timed.
+    Where only an opponent did, the bot's turns stop early in that game: timed, not saved (--record)."""
+    own = next((f for f in forfeits if f.recorded), None)
+    if own is not None:
+        raise BenchError(
+            f"the version under test ({own.player}) lost {own.source} by {own.error}: a version that "
+            "fails its games fails the bench (its turns after that one would go untimed)"
+        )
+    if forfeits and record:
+        cut = forfeits[0]
+        raise BenchError(
+            f"not saving the turns to {record}: {cut.player} (the opponent) lost {cut.source} by {cut.error}, "
+            "which cut the bot's turns short; record with another --opponent or --seed"
+        )
