@@ -258,6 +258,8 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
             transcripts.save(args.record, scripts, game.config() if game else None)
             print(f"turns saved to {args.record}", file=sys.stderr)
         measured = measure_bots(commands, scripts, rounds, _progress, check, *limits)
+        for name, why in measured.incomplete.items():
+            print(f"note: {name} is incomplete: {why}", file=sys.stderr)
     else:
         versions = [new] + ([version(args.against)] if args.against else [])
         labels = [v.label for v in versions]

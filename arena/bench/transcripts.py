@@ -308,6 +308,8 @@ class Replayed:
     later_s: list[float]  # each later turn, from the write of its input to its answer's last line
     answers: list[tuple[str, ...]]
     stderr: list[str]  # what it wrote on stderr, turn by turn (bounded)
+    # What every process of it ran on a processor, read before they were killed (None: not known).
+    cpu_s: float | None = None
 
 
 # A check of an answer: (turn, answer) -> what is wrong with it, or None.
@@ -345,6 +347,7 @@ def replay(
                         )
                     replayed.answers.append(answer)
                     replayed.stderr.append(bot.take_stderr())
+                replayed.cpu_s = bot.tree.cpu_seconds()
             except BotExited as exc:  # (what it said last, an exception's message, says why)
                 said = bot.last_stderr_line()
                 raise TranscriptError(

@@ -3,6 +3,7 @@ slowdown (and stays quiet when nothing changed). The versions are tiny throwaway
 temporary directory: one with a workload made 30% costlier, so the suite can fail without flaking."""
 
 import math
+import os
 import random
 import re
 import subprocess
@@ -10,7 +11,10 @@ import sys
 
 import pytest
 
+from referee.platform.process_tree import NO_CGROUP_VARIABLE
+
 from arena.bench import bots, kernels, ratios, timing, versions
+from arena.project import PROJECT_ROOT
 
 # ---------------------------------------------------------------- statistics
 
@@ -336,3 +340,36 @@ def test_a_search_is_timed_without_the_bots_opening_book():
     bot.start(states[0].player)
     bot.choose(states[0].copy(), 0.01)
     assert bot.last_search["iterations"] > 0
+
+
+# Works 60 ms of CPU a turn, started by a script that runs it without exec: killed at the end of its
+# run as the script's child, it was never reaped by the bench, whose CPU figure counted the script alone.
+BUSY = """
+import sys, time
+for line in sys.stdin:
+    start = time.process_time()
+    while time.process_time() - start < 0.06:
+        pass
+    print("x", flush=True)
+"""
+WRAPPER = '#!/bin/sh\n"{python}" "{bot}"\nexit $?\n'
+
+
+@pytest.mark.parametrize("cgroup", ["allowed", "turned off"])
+def test_the_cpu_of_a_bot_started_by_a_wrapper_script_counts(tmp_path, cgroup):
+    (tmp_path / "busy.py").write_text(BUSY)
+    wrapper = tmp_path / "run.sh"
+    wrapper.write_text(WRAPPER.format(python=sys.executable, bot=tmp_path / "busy.py"))
+    wrapper.chmod(0o755)
+    # In a process of its own: whether bots get cgroups is settled once a process.
+    code = (
+        "from arena.bench import bots, transcripts; "
+        "script = transcripts.Transcript(tuple(transcripts.Turn((str(i),)) for i in range(4))); "
+        f"print(bots.bot_run({str(wrapper)!r}, None, [script])['cpu per run ms'])"
+    )
+    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
+    if cgroup == "turned off":
+        env[NO_CGROUP_VARIABLE] = "1"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout) >= 0.06 * 4 * 1000 * 0.8  # (its 240 ms, less a clock tick a process)
