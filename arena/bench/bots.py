@@ -197,18 +197,33 @@ def measure_bots(
     return out
 
 
-def turns_to_time(
-    args: argparse.Namespace, game: Game | None, bot: tuple[str, str | None]
-) -> tuple[list[transcripts.Transcript], transcripts.Check | None, tuple[float, float]]:
-    """The transcripts a bot is timed on, the check of its answers, and its limits (first turn,
-    later turns: only there to end a bot that hangs): saved ones (`--turns`), ones recorded from
-    games of `game` (the bot against itself or `--opponent`), or Volcanoes' fixed positions."""
+@dataclasses.dataclass(frozen=True)
+class Workload:
+    """What a bot is timed on: the transcripts, the check of its answers, its limits (first turn,
+    later turns: only there to end a bot that hangs), the game the turns are of in words (a
+    baseline's label), and its configuration, saved with the turns by --record (None: Volcanoes'
+    fixed positions, or turns saved without it)."""
+
+    scripts: list[transcripts.Transcript]
+    check: transcripts.Check | None
+    limits: tuple[float, float]
+    label: str = "Volcanoes' fixed positions"
+    game: dict | None = None
+
+
+def turns_to_time(args: argparse.Namespace, game: Game | None, bot: tuple[str, str | None]) -> Workload:
+    """What a bot is timed on: saved turns (`--turns`), turns recorded from games of `game` (the bot
+    against itself or `--opponent`), or Volcanoes' fixed positions."""
     if args.turns is None and game is None:
-        return [positions_transcript(args.positions or (10 if args.quick else 20))], legal_move, (10.0, 2.0)
+        scripts = [positions_transcript(args.positions or (10 if args.quick else 20))]
+        return Workload(scripts, legal_move, (10.0, 2.0))
     if args.record and args.turns and Path(args.record).resolve() == Path(args.turns).resolve():
         raise BenchError(f"--record {args.record} would write over the --turns file it reads")
     if args.turns:
-        scripts = transcripts.load(args.turns)
+        saved = transcripts.read(args.turns)
+        scripts, config = saved.transcripts, saved.game
+        named = config.get("name") if config else None
+        label = str(named) if named else f"the turns of {args.turns}"
     else:
         command, cwd = bot
         player = Player(args.bot, args.bot, "command", command, "bench", cwd)
@@ -220,12 +235,12 @@ def turns_to_time(
         print(f"recording {games} game(s) of {game.name} (seed {args.seed}) ...", file=sys.stderr, flush=True)
         recording = transcripts.record(game, player, opponent, games, args.seed)
         refuse_cut_games(recording.forfeits, args.record)
-        scripts = recording.transcripts
+        scripts, config, label = recording.transcripts, game.config(), game.name
     if args.positions:  # the first turns of each transcript only
         scripts = [dataclasses.replace(t, turns=t.turns[: args.positions]) for t in scripts]
     turns = sum(len(t.turns) for t in scripts)
     print(f"replaying {len(scripts)} transcript(s), {turns} turns, to each version each round", file=sys.stderr)
-    return scripts, None, (REPLAY_FIRST_S, REPLAY_TURN_S)
+    return Workload(scripts, None, (REPLAY_FIRST_S, REPLAY_TURN_S), label, config)
 
 
 def refuse_cut_games(forfeits: list[transcripts.Forfeit], record: str | None) -> None:

@@ -250,14 +250,14 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
             commands.append(command_at(args.bot, old))
             other = f"{args.bot} @ {old.label}"
         labels = [args.bot] + ([other] if other else [])
-        scripts, check, limits = turns_to_time(args, game, commands[0])
-        timed = what_was_timed(game.name if game else "Volcanoes' fixed positions", scripts)
+        workload = turns_to_time(args, game, commands[0])
+        timed = what_was_timed(workload.label, workload.scripts)
         if args.compare:  # a baseline of other turns refused before the measurement, not after it
             baseline = load_baseline(args.compare, args.any_machine, timed)
         if args.record:
-            transcripts.save(args.record, scripts, game.config() if game else None)
+            transcripts.save(args.record, workload.scripts, workload.game)
             print(f"turns saved to {args.record}", file=sys.stderr)
-        measured = measure_bots(commands, scripts, rounds, _progress, check, *limits)
+        measured = measure_bots(commands, workload.scripts, rounds, _progress, workload.check, *workload.limits)
         for name, why in measured.incomplete.items():
             print(f"note: {name} is incomplete: {why}", file=sys.stderr)
     else:

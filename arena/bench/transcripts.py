@@ -249,8 +249,22 @@ def save(path: str, transcripts: list[Transcript], game: dict | None = None) -> 
         raise TranscriptError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+@dataclass(frozen=True)
+class Saved:
+    """What `save` wrote to a file: the transcripts, and the configuration of the game they are of
+    (None: not said, as in a file saved from other saved turns before it was kept)."""
+
+    transcripts: list[Transcript]
+    game: dict | None
+
+
 def load(path: str) -> list[Transcript]:
     """The transcripts `save` wrote to `path`."""
+    return read(path).transcripts
+
+
+def read(path: str) -> Saved:
+    """What `save` wrote to `path`."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
@@ -281,7 +295,8 @@ def load(path: str) -> list[Transcript]:
     transcripts = [t for t in transcripts if t.turns]
     if not transcripts:
         raise TranscriptError(f"{path} holds no turn")
-    return transcripts
+    game = data.get("game")
+    return Saved(transcripts, game if isinstance(game, dict) else None)
 
 
 def _lines(value) -> tuple[str, ...]:

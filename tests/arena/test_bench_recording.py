@@ -4,6 +4,7 @@ replayed from a file fail it), an opponent's error is said and its cut-short tur
 a game the machine made late is played again rather than charged to the bot."""
 
 import dataclasses
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -94,3 +95,17 @@ def test_a_game_the_machine_made_late_is_played_again_not_charged_to_the_bot(tmp
     monkeypatch.setattr(game, "play", lambda *a: dataclasses.replace(honest_play(*a), late="player 0 waited"))
     with pytest.raises(transcripts.TranscriptError, match="the machine's fault, not the bot's.*quieter machine"):
         transcripts.record(game, player, None, 1, seed=3, log=sys.stderr)
+
+
+def test_a_baseline_of_saved_turns_names_their_game(tmp_path, capsys):
+    """It said "25 turns of Volcanoes' fixed positions" for Pebbles' turns given by --turns; and turns
+    saved again from saved turns lost their game."""
+    (tmp_path / "echo.py").write_text("import sys\nfor line in sys.stdin:\n    print(0, flush=True)\n")
+    echo = shlex.join([sys.executable, str(tmp_path / "echo.py")])
+    turns, again, base = (str(tmp_path / name) for name in ("turns.json", "again.json", "base.json"))
+    script = transcripts.Transcript(tuple(transcripts.Turn((str(i),), ("0",)) for i in range(3)))
+    transcripts.save(turns, [script], {"protocol": "sdk", "name": "pebbles", "command": REFEREE})
+    bench = ["bench", "--bot", echo, "--turns", turns, "--rounds", "4"]
+    assert main([*bench, "--save", base, "--record", again]) == 0
+    assert json.loads(Path(base).read_text())["timed"]["what"] == "3 turns of pebbles"
+    assert transcripts.read(again).game["name"] == "pebbles"
