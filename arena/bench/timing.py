@@ -297,10 +297,9 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
         print(f"figures saved to {args.save}", file=say)
     for message in regressions:
         print(f"REGRESSION {message}", file=sys.stderr)
-    if regressions and baseline is not None:
-        busy = busy_note(load, baseline.get("load per core"))
-        if busy:
-            print(busy, file=sys.stderr)
+    busy = busy_note(load, baseline.get("load per core")) if baseline is not None else paired_busy_note(load)
+    if regressions and busy:
+        print(busy, file=sys.stderr)
     if args.json:
         print(json.dumps({"versions": labels, "figures": measured.values, "regressions": regressions}, indent=1))
     if regressions:
@@ -321,4 +320,17 @@ def busy_note(load: float, then: float | None) -> str | None:
         "may have grown by the machine's fault, not the bot's. A baseline was measured at another time; "
         "measure on a quiet machine, or compare both versions in one run (--against or --against-bot), "
         "whose alternating rounds share the load"
+    )
+
+
+def paired_busy_note(load: float) -> str | None:
+    """A line where this run's machine was busy (its load per core over BUSY_LOAD): the alternating
+    rounds share its load between the versions, but wall-clock figures vary with it from round to
+    round, and at a load of 3.5-5 a core two identical bots were told apart in 3 runs of 40."""
+    if load <= BUSY_LOAD:
+        return None
+    return (
+        f"note: the machine was busy during this run (load {load:.2f} per core): the alternating rounds "
+        "share the load, but the wall-clock figures (first answer, latencies, work per second) vary with "
+        "it, so a regression of theirs may be the machine's; measure again on a quiet machine"
     )

@@ -14,6 +14,7 @@ import pytest
 from referee.platform.process_tree import NO_CGROUP_VARIABLE
 
 from arena.bench import bots, kernels, ratios, timing, versions
+from arena.cli import main
 from arena.project import PROJECT_ROOT
 
 # ---------------------------------------------------------------- statistics
@@ -373,3 +374,17 @@ def test_the_cpu_of_a_bot_started_by_a_wrapper_script_counts(tmp_path, cgroup):
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert float(done.stdout) >= 0.06 * 4 * 1000 * 0.8  # (its 240 ms, less a clock tick a process)
+
+
+@pytest.mark.parametrize("load, said", [(4.0, True), (0.5, False)])
+def test_a_regression_on_a_busy_machine_says_the_machine_was_busy(tmp_path, monkeypatch, capsys, load, said):
+    """Identical bots were flagged at a load of 3.5-5 a core, on wall-clock figures, with no word
+    of the load: the note was printed against a saved baseline only."""
+    (tmp_path / "fast.py").write_text(BOT.format(sleep=0))
+    (tmp_path / "slow.py").write_text(BOT.format(sleep=0.03))
+    new, old = f"{sys.executable} {tmp_path / 'slow.py'}", f"{sys.executable} {tmp_path / 'fast.py'}"
+    monkeypatch.setattr(timing, "load_per_core", lambda: load)
+    assert main(["bench", "--bot", new, "--against-bot", old, "--positions", "4", "--rounds", "4"]) == 1
+    err = capsys.readouterr().err
+    assert "REGRESSION latency p50 ms" in err
+    assert ("note: the machine was busy during this run (load 4.00 per core)" in err) == said
