@@ -14,6 +14,7 @@ import pytest
 from referee.platform.process_tree import NO_CGROUP_VARIABLE
 
 from arena.bench import bots, kernels, ratios, timing, versions
+from arena.builds.revisions import SourceError, tree_at
 from arena.cli import main
 from arena.project import PROJECT_ROOT
 
@@ -190,6 +191,24 @@ def test_unknown_revision_is_a_one_line_error():
     out = _bench("--against", "no-such-revision-xyz", "--only", "pure")
     assert out.returncode == 2
     assert out.stderr.startswith("arena bench: 'no-such-revision-xyz' is neither") and out.stderr.count("\n") == 1
+
+
+def test_a_revision_missing_from_a_shallow_clone_says_to_fetch_its_history(tmp_path):
+    """GitHub Actions clones one commit deep: `--against HEAD~1` said only git's "Needed a single
+    revision"."""
+    repo, shallow = tmp_path / "repo", tmp_path / "shallow"
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t"}
+    env["GIT_COMMITTER_EMAIL"] = "t@t"
+    for args in (["init", "-q", str(repo)], ["-C", str(repo), "commit", "-q", "--allow-empty", "-m", "1"]):
+        subprocess.run(["git", *args], check=True, env=env, capture_output=True)
+    subprocess.run(["git", "-C", str(repo), "commit", "-q", "--allow-empty", "-m", "2"], check=True, env=env)
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow)], check=True)
+    with pytest.raises(
+        SourceError, match=r"a shallow clone: fetch its history \(git fetch --unshallow, or fetch-depth: 0"
+    ):
+        tree_at(shallow, "HEAD~1", cache=tmp_path / "cache")
+    with pytest.raises(SourceError, match=r"no commit HEAD~9 in .*\(git rev-parse"):  # a full clone: git's words
+        tree_at(repo, "HEAD~9", cache=tmp_path / "cache")
 
 
 # ---------------------------------------------------------------- any command-line bot
