@@ -180,20 +180,27 @@ def measure_bots(
     turn_s: float = 2.0,
 ) -> Measured:
     """`rounds` rounds; in each, a run of every bot over the same transcripts, the order of the
-    bots alternating from one round to the next."""
+    bots alternating from one round to the next. A figure that not every bot gives in a round (work
+    that one version reports on stderr and the other does not) is skipped, with why."""
     out = Measured()
     for r in range(rounds):
         order = range(len(commands)) if r % 2 == 0 else reversed(range(len(commands)))
         got = {i: bot_run(*commands[i], scripts, check, first_s, turn_s, out.incomplete) for i in order}
         shared = set.intersection(*(set(g) for g in got.values()))
+        for name in set.union(*(set(g) for g in got.values())) - shared:
+            givers = [repr(commands[i][0]) for i in sorted(got) if name in got[i]]
+            out.skipped.setdefault(name, f"only {', '.join(givers)} reports it, so there is nothing to compare")
         for name in got[0]:
-            if name in shared:
+            if name in shared and name not in out.skipped:
                 unit = name.rsplit(" ", 1)[1] if name.endswith(" ms") else "1/s"
                 out.specs[name] = Spec(name, {}, unit, higher_is_better=unit == "1/s")
                 for i in range(len(commands)):
                     out.values.setdefault(name, [[] for _ in commands])[i].append(got[i][name])
         if progress:
             progress(r + 1, rounds)
+    for name in out.skipped:  # (measured in the rounds before one version stopped giving it)
+        out.values.pop(name, None)
+        out.specs.pop(name, None)
     return out
 
 

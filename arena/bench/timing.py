@@ -260,6 +260,8 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
         measured = measure_bots(commands, workload.scripts, rounds, _progress, workload.check, *workload.limits)
         for name, why in measured.incomplete.items():
             print(f"note: {name} is incomplete: {why}", file=sys.stderr)
+        for name, why in measured.skipped.items():
+            print(f"skipped {name}: {why}", file=sys.stderr)
     else:
         versions = [new] + ([version(args.against)] if args.against else [])
         labels = [v.label for v in versions]
@@ -277,6 +279,9 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
         unmatched = [n for n in measured.specs if n not in common]
         if unmatched:  # (measured, then dropped unsaid)
             print(f"not in {args.compare}, so not compared: {', '.join(unmatched)}", file=sys.stderr)
+        gone = [n for n in baseline["figures"] if n not in measured.specs]
+        if gone:  # (a bot that stopped reporting its work: the figure went unsaid)
+            print(f"in {args.compare} but not given by this run, so not compared: {', '.join(gone)}", file=sys.stderr)
         measured.specs = common
         rows, regressions = comparison(
             measured, args.threshold, unpaired_ratio, {n: baseline["figures"][n]["values"] for n in common}

@@ -407,3 +407,16 @@ def test_a_regression_on_a_busy_machine_says_the_machine_was_busy(tmp_path, monk
     err = capsys.readouterr().err
     assert "REGRESSION latency p50 ms" in err
     assert ("note: the machine was busy during this run (load 4.00 per core)" in err) == said
+
+
+def test_work_that_one_version_reports_and_the_other_does_not_is_said_to_be_skipped(tmp_path, capsys):
+    """The old version printed iterations=N, the new one not: iterations/s went without a word."""
+    (tmp_path / "old.py").write_text(BOT.format(sleep=0))
+    (tmp_path / "new.py").write_text(BOT.format(sleep=0).replace('print("iterations=500"', 'print("thinking"'))
+    new, old = f"{sys.executable} {tmp_path / 'new.py'}", f"{sys.executable} {tmp_path / 'old.py'}"
+    base = tmp_path / "base.json"
+    assert main(["bench", "--bot", new, "--against-bot", old, "--positions", "3", "--rounds", "4"]) in (0, 1)
+    assert f"skipped iterations/s: only {old!r} reports it" in capsys.readouterr().err
+    assert main(["bench", "--bot", old, "--positions", "3", "--rounds", "4", "--save", str(base)]) == 0
+    assert main(["bench", "--bot", new, "--positions", "3", "--rounds", "4", "--compare", str(base)]) in (0, 1)
+    assert f"in {base} but not given by this run, so not compared: iterations/s" in capsys.readouterr().err
