@@ -420,3 +420,10 @@ def test_work_that_one_version_reports_and_the_other_does_not_is_said_to_be_skip
     assert main(["bench", "--bot", old, "--positions", "3", "--rounds", "4", "--save", str(base)]) == 0
     assert main(["bench", "--bot", new, "--positions", "3", "--rounds", "4", "--compare", str(base)]) in (0, 1)
     assert f"in {base} but not given by this run, so not compared: iterations/s" in capsys.readouterr().err
+
+
+def test_a_threshold_given_as_a_percentage_is_refused_with_the_fraction_meant():
+    """`--threshold 5`, meant as 5%, ran and said "no figure regressed by more than 500%"."""
+    out = _bench("--threshold", "5", "--only", "pure")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert "--threshold: must be a fraction from 0 to 1 (0.05 for 5%), not 5" in out.stderr
