@@ -68,8 +68,30 @@ WORK = re.compile(r"\b(playouts|iterations|nodes|simulations|rollouts)\s*[=:]\s*
 def bot_command(spec: str, game: Game | None = None) -> tuple[str, str | None]:
     """The command line and directory of a player spec of `game` (default Volcanoes; a registered
     bot runs as its own process here, as it would on CodinGame)."""
+    refuse_a_revision_in_a_command(spec)
     game = game or make(DEFAULT_GAME)
     return players.command(players.resolve(spec, game), game)
+
+
+def refuse_a_revision_in_a_command(spec: str) -> None:
+    """BenchError where a command line holds FILE@REV ("python bot.py@slow"): a player spec of its
+    own, which a command would be given as a file name that does not exist, failing only once the
+    turns are replayed."""
+    words = shlex.split(spec) if " " in spec.strip() else []
+    for word in words:
+        file = word.split("@", 1)[0]
+        if "@" in word and Path(file).is_file() and not Path(word).exists():
+            others = " ".join(w for w in words if w != word)
+            raise BenchError(
+                f"{spec!r} names {word}, a file at a revision: FILE@REV is a player spec of its own, "
+                f"not a word of a command line; give {word} alone (drop {others!r})"
+            )
+
+
+# What to do where --against REV (a revision of this project) cannot give the older bot.
+AGAINST_BOT = (
+    "give the older bot's command with --against-bot (or FILE@REV, a file at a revision of its own repository)"
+)
 
 
 def command_at(command: str, old: Version) -> tuple[str, str]:
@@ -84,10 +106,7 @@ def command_at(command: str, old: Version) -> tuple[str, str]:
                 raise BenchError(f"{relative} does not exist in {old.label}")
             args[i], moved = str(old.root / relative), True
     if not moved:
-        raise BenchError(
-            f"{command!r} names no file of this project to take from {old.label}: give the "
-            "older bot's command with --against-bot"
-        )
+        raise BenchError(f"{command!r} names no file of this project to take from {old.label}: {AGAINST_BOT}")
     return shlex.join(args), str(old.root)
 
 

@@ -41,7 +41,7 @@ from referee.platform.files import (
 from referee.platform.pools import cores
 
 from arena.bench import transcripts
-from arena.bench.bots import bot_command, command_at, measure_bots, turns_to_time
+from arena.bench.bots import AGAINST_BOT, bot_command, command_at, measure_bots, turns_to_time
 from arena.bench.kernels import Measured, kernel_specs, measure_kernels
 from arena.bench.ratios import is_regression, paired_ratio, unpaired_ratio
 from arena.bench.versions import BenchError, Version, version
@@ -246,7 +246,11 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
         if other:
             commands.append(bot_command(other, game))
         elif args.against:  # the same command line, its files taken from the project at REV
-            old = version(args.against)
+            try:
+                old = version(args.against)
+            except BenchError as exc:  # (a revision of the bot's own repository, most likely)
+                example = f", here --against-bot {args.bot}@{args.against}" if Path(args.bot).is_file() else ""
+                raise BenchError(f"{exc}: {AGAINST_BOT}{example}") from None
             commands.append(command_at(args.bot, old))
             other = f"{args.bot} @ {old.label}"
         labels = [args.bot] + ([other] if other else [])

@@ -427,3 +427,23 @@ def test_a_threshold_given_as_a_percentage_is_refused_with_the_fraction_meant():
     out = _bench("--threshold", "5", "--only", "pure")
     assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
     assert "--threshold: must be a fraction from 0 to 1 (0.05 for 5%), not 5" in out.stderr
+
+
+def test_a_revision_of_the_bots_own_repository_is_pointed_to_against_bot(tmp_path, capsys):
+    """--against REV is a revision of this project: a bot's own tag said only that it was none."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(BOT.format(sleep=0))
+    assert main(["bench", "--bot", str(bot), "--against", "no-such-tag-xyz", "--rounds", "4"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.strip().endswith(f"here --against-bot {bot}@no-such-tag-xyz"), err
+
+
+def test_a_file_at_a_revision_inside_a_command_line_is_refused_before_any_run(tmp_path, capsys):
+    """`--against-bot "python bot.py@slow"` failed only at the replay: can't open file 'bot.py@slow'."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(BOT.format(sleep=0))
+    new, old = f"{sys.executable} {bot}", f"{sys.executable} {bot}@slow"
+    assert main(["bench", "--bot", new, "--against-bot", old, "--rounds", "4", "--positions", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("arena bench: ") and err.count("\n") == 1, err
+    assert f"FILE@REV is a player spec of its own, not a word of a command line; give {bot}@slow alone" in err
