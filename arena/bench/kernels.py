@@ -68,6 +68,7 @@ class Measured:
     specs: dict[str, Spec] = field(default_factory=dict)
     values: dict[str, list[list[float]]] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
+    incomplete: dict[str, str] = field(default_factory=dict)  # a figure measured, and why it counts short
     per_process: int = 1  # consecutive rounds measured by the same processes
 
 

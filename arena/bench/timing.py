@@ -41,7 +41,7 @@ from referee.platform.files import (
 from referee.platform.pools import cores
 
 from arena.bench import transcripts
-from arena.bench.bots import bot_command, command_at, measure_bots, turns_to_time
+from arena.bench.bots import AGAINST_BOT, bot_command, command_at, measure_bots, turns_to_time
 from arena.bench.kernels import Measured, kernel_specs, measure_kernels
 from arena.bench.ratios import is_regression, paired_ratio, unpaired_ratio
 from arena.bench.versions import BenchError, Version, version
@@ -246,18 +246,26 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
         if other:
             commands.append(bot_command(other, game))
         elif args.against:  # the same command line, its files taken from the project at REV
-            old = version(args.against)
+            try:
+                old = version(args.against)
+            except BenchError as exc:  # (a revision of the bot's own repository, most likely)
+                example = f", here --against-bot {args.bot}@{args.against}" if Path(args.bot).is_file() else ""
+                raise BenchError(f"{exc}: {AGAINST_BOT}{example}") from None
             commands.append(command_at(args.bot, old))
             other = f"{args.bot} @ {old.label}"
         labels = [args.bot] + ([other] if other else [])
-        scripts, check, limits = turns_to_time(args, game, commands[0])
-        timed = what_was_timed(game.name if game else "Volcanoes' fixed positions", scripts)
+        workload = turns_to_time(args, game, commands[0])
+        timed = what_was_timed(workload.label, workload.scripts)
         if args.compare:  # a baseline of other turns refused before the measurement, not after it
             baseline = load_baseline(args.compare, args.any_machine, timed)
         if args.record:
-            transcripts.save(args.record, scripts, game.config() if game else None)
+            transcripts.save(args.record, workload.scripts, workload.game)
             print(f"turns saved to {args.record}", file=sys.stderr)
-        measured = measure_bots(commands, scripts, rounds, _progress, check, *limits)
+        measured = measure_bots(commands, workload.scripts, rounds, _progress, workload.check, *workload.limits)
+        for name, why in measured.incomplete.items():
+            print(f"note: {name} is incomplete: {why}", file=sys.stderr)
+        for name, why in measured.skipped.items():
+            print(f"skipped {name}: {why}", file=sys.stderr)
     else:
         versions = [new] + ([version(args.against)] if args.against else [])
         labels = [v.label for v in versions]
@@ -275,6 +283,9 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
         unmatched = [n for n in measured.specs if n not in common]
         if unmatched:  # (measured, then dropped unsaid)
             print(f"not in {args.compare}, so not compared: {', '.join(unmatched)}", file=sys.stderr)
+        gone = [n for n in baseline["figures"] if n not in measured.specs]
+        if gone:  # (a bot that stopped reporting its work: the figure went unsaid)
+            print(f"in {args.compare} but not given by this run, so not compared: {', '.join(gone)}", file=sys.stderr)
         measured.specs = common
         rows, regressions = comparison(
             measured, args.threshold, unpaired_ratio, {n: baseline["figures"][n]["values"] for n in common}
@@ -295,10 +306,9 @@ def main(args: argparse.Namespace, game: Game | None) -> int:
         print(f"figures saved to {args.save}", file=say)
     for message in regressions:
         print(f"REGRESSION {message}", file=sys.stderr)
-    if regressions and baseline is not None:
-        busy = busy_note(load, baseline.get("load per core"))
-        if busy:
-            print(busy, file=sys.stderr)
+    busy = busy_note(load, baseline.get("load per core")) if baseline is not None else paired_busy_note(load)
+    if regressions and busy:
+        print(busy, file=sys.stderr)
     if args.json:
         print(json.dumps({"versions": labels, "figures": measured.values, "regressions": regressions}, indent=1))
     if regressions:
@@ -319,4 +329,17 @@ def busy_note(load: float, then: float | None) -> str | None:
         "may have grown by the machine's fault, not the bot's. A baseline was measured at another time; "
         "measure on a quiet machine, or compare both versions in one run (--against or --against-bot), "
         "whose alternating rounds share the load"
+    )
+
+
+def paired_busy_note(load: float) -> str | None:
+    """A line where this run's machine was busy (its load per core over BUSY_LOAD): the alternating
+    rounds share its load between the versions, but wall-clock figures vary with it from round to
+    round, and at a load of 3.5-5 a core two identical bots were told apart in 3 runs of 40."""
+    if load <= BUSY_LOAD:
+        return None
+    return (
+        f"note: the machine was busy during this run (load {load:.2f} per core): the alternating rounds "
+        "share the load, but the wall-clock figures (first answer, latencies, work per second) vary with "
+        "it, so a regression of theirs may be the machine's; measure again on a quiet machine"
     )

@@ -1,7 +1,7 @@
 """The turns a bot is timed on: transcripts of what a bot was given and what it answered, turn by
 turn, in games of any game; recorded, saved, loaded, and replayed to a bot run as a process.
 
-- *Recorded* (`record_games`): a few games of the chosen game are played, each seat that the bot
+- *Recorded* (`record`): a few games of the chosen game are played, each seat that the bot
   under test takes wrapped in the recording proxy (record.py), whoever starts it (an external referee
   in protocols A and B, the arena in C, D and Volcanoes). A seat's log splits into turns: the lines
   it was given up to its answer, and the lines of that answer.
@@ -32,7 +32,8 @@ from referee.platform.process import BotProcess
 
 from arena.bench.record import ANSWERED, GIVEN
 from arena.errors import UsageError
-from arena.games.base import Game, Player, RefereeFailure
+from arena.games.base import Game, Outcome, Player, RefereeFailure
+from arena.play.run import machine_load
 from arena.play.schedule import derive_seed
 from arena.players import registry as players
 
@@ -113,6 +114,35 @@ def recorded_command(command: str, log: Path) -> str:
     return shlex.join([sys.executable, "-S", str(RECORDER), str(log), "--"]) + " " + command
 
 
+# A recorded game in which a bot timed out by the machine's fault (`Outcome.late`) is played again, as
+# the arena plays such a game again, up to this often in all: its turns stop where the machine failed.
+MACHINE_TRIES = 3
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A seat that lost a recorded game by its player's own error (a timeout, a crash...)."""
+
+    source: str  # "game 2 (seed 1234), seat 1"
+    player: str  # the player's label
+    error: str  # one of arena.games.base.BOT_ERRORS
+    detail: str  # the game's line for people ("player 1 timed out on its turn 3...")
+    recorded: bool  # a seat of the bot recorded (else of its opponent, which cut the bot's game short)
+
+    def __str__(self) -> str:
+        who = "the bot" if self.recorded else f"its opponent {self.player}"
+        return f"recording {self.source}: {who} lost by {self.error} ({self.detail})"
+
+
+@dataclass(frozen=True)
+class Recording:
+    """The transcripts of the bot's seats, and every seat that lost a recorded game by an error:
+    each cut its game short, and with it the turns recorded."""
+
+    transcripts: list[Transcript]
+    forfeits: list[Forfeit]
+
+
 def record_games(
     game: Game,
     bot: Player,
@@ -122,10 +152,20 @@ def record_games(
     log=None,
     forfeits: list[str] | None = None,
 ) -> list[Transcript]:
+    """`record`'s transcripts; the error of each seat of the bot's that lost by one added to
+    `forfeits` where given."""
+    recording = record(game, bot, opponent, games, seed, log)
+    if forfeits is not None:
+        forfeits += [f.error for f in recording.forfeits if f.recorded]
+    return recording.transcripts
+
+
+def record(game: Game, bot: Player, opponent: Player | None, games: int, seed: int, log=None) -> Recording:
     """Play `games` games of `game` and keep the transcripts of the seats `bot` took: every seat
     when it plays itself (`opponent` None), else one seat a game, in turn, the opponent in the
-    others. Game k's seeds derive from `seed` as the arena's schedule derives them. Each seat of the
-    bot's that lost by an error (a timeout, a crash) is said, and added to `forfeits` where given."""
+    others. Game k's seeds derive from `seed` as the arena's schedule derives them. Each seat that
+    lost by its player's error (a timeout, a crash) is said on `log`; a game in which a bot timed out
+    by the machine's fault is played again (TranscriptError if it still is)."""
     log = log or sys.stderr
     if games < 1:
         raise TranscriptError(f"the number of games to record must be at least 1, not {games}")
@@ -134,6 +174,7 @@ def record_games(
             raise TranscriptError(f"{player.label} is an in-process bot: only a bot run as a process can be recorded")
     players.prepare([bot] + ([opponent] if opponent is not None else []), game, log)
     transcripts: list[Transcript] = []
+    forfeits: list[Forfeit] = []
     with tempfile.TemporaryDirectory(prefix="caldera-record-") as folder:
         for k in range(games):
             game_seed = derive_seed(seed, "game", k)
@@ -146,27 +187,41 @@ def record_games(
                 for s in range(game.seats)
             ]
             bot_seeds = [derive_seed(seed, "bot", s, k) for s in range(game.seats)]
-            try:
-                outcome = game.play(game_seed, seated, bot_seeds)
-            except RefereeFailure as exc:
-                raise TranscriptError(f"recording game {k + 1} (seed {game_seed}): the referee failed: {exc}") from None
+            outcome = _play_in_time(game, k, game_seed, seated, bot_seeds, log)
             for s in range(game.seats):
-                if not ours[s]:
-                    continue
                 source = f"game {k + 1} (seed {game_seed}), seat {s}"
-                turns = turns_of(read_log(logs[s])) if logs[s].is_file() else []
                 error = outcome.errors[s] if s < len(outcome.errors) else None
                 if error is not None:
-                    if error == "timeout" and turns:  # an answer that came too late is no turn of a game
-                        turns.pop()
-                    print(f"recording {source}: the bot lost by {error} ({outcome.detail})", file=log)
-                    if forfeits is not None:
-                        forfeits.append(error)
+                    label = bot.label if ours[s] else opponent.label
+                    forfeits.append(Forfeit(source, label, error, outcome.detail, ours[s]))
+                    print(forfeits[-1], file=log)
+                if not ours[s]:
+                    continue
+                turns = turns_of(read_log(logs[s])) if logs[s].is_file() else []
+                if error == "timeout" and turns:  # an answer that came too late is no turn of a game
+                    turns.pop()
                 if turns:
                     transcripts.append(Transcript(tuple(turns), bot_seeds[s], source))
     if not transcripts:
         raise TranscriptError(f"the {games} recorded game(s) of {game.name} gave no turn that {bot.label} answered")
-    return transcripts
+    return Recording(transcripts, forfeits)
+
+
+def _play_in_time(game: Game, k: int, game_seed: int, seated: list[Player], bot_seeds: list[int], log) -> Outcome:
+    """Game k played, again where a bot timed out by the machine's fault (MACHINE_TRIES in all)."""
+    for attempt in range(1, MACHINE_TRIES + 1):
+        try:
+            outcome = game.play(game_seed, seated, bot_seeds)
+        except RefereeFailure as exc:
+            raise TranscriptError(f"recording game {k + 1} (seed {game_seed}): the referee failed: {exc}") from None
+        if not outcome.late:
+            return outcome
+        late = f"recording game {k + 1} (seed {game_seed}): {outcome.late}, the machine's fault, not the bot's ({machine_load()})"
+        if attempt < MACHINE_TRIES:
+            print(f"{late}: playing it again", file=log)
+    raise TranscriptError(
+        f"{late}, in each of {MACHINE_TRIES} tries: record on a quieter machine (run less beside the bench)"
+    )
 
 
 # ---------------------------------------------------------------- files
@@ -194,8 +249,22 @@ def save(path: str, transcripts: list[Transcript], game: dict | None = None) -> 
         raise TranscriptError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+@dataclass(frozen=True)
+class Saved:
+    """What `save` wrote to a file: the transcripts, and the configuration of the game they are of
+    (None: not said, as in a file saved from other saved turns before it was kept)."""
+
+    transcripts: list[Transcript]
+    game: dict | None
+
+
 def load(path: str) -> list[Transcript]:
     """The transcripts `save` wrote to `path`."""
+    return read(path).transcripts
+
+
+def read(path: str) -> Saved:
+    """What `save` wrote to `path`."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
@@ -226,7 +295,8 @@ def load(path: str) -> list[Transcript]:
     transcripts = [t for t in transcripts if t.turns]
     if not transcripts:
         raise TranscriptError(f"{path} holds no turn")
-    return transcripts
+    game = data.get("game")
+    return Saved(transcripts, game if isinstance(game, dict) else None)
 
 
 def _lines(value) -> tuple[str, ...]:
@@ -253,6 +323,8 @@ class Replayed:
     later_s: list[float]  # each later turn, from the write of its input to its answer's last line
     answers: list[tuple[str, ...]]
     stderr: list[str]  # what it wrote on stderr, turn by turn (bounded)
+    # What every process of it ran on a processor, read before they were killed (None: not known).
+    cpu_s: float | None = None
 
 
 # A check of an answer: (turn, answer) -> what is wrong with it, or None.
@@ -290,6 +362,7 @@ def replay(
                         )
                     replayed.answers.append(answer)
                     replayed.stderr.append(bot.take_stderr())
+                replayed.cpu_s = bot.tree.cpu_seconds()
             except BotExited as exc:  # (what it said last, an exception's message, says why)
                 said = bot.last_stderr_line()
                 raise TranscriptError(

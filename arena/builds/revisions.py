@@ -146,11 +146,24 @@ def tree_at(repository: Path, revision: str, cache: Path | None = None) -> tuple
     try:  # (no --quiet: git then says why a revision is unknown)
         commit = git(repository, "rev-parse", "--verify", f"{revision}^{{commit}}").decode().strip()
     except SourceError as exc:
+        if is_shallow(repository):  # (a CI checkout: the commits before the last are not there)
+            raise SourceError(
+                f"no commit {revision} in {repository}, a shallow clone: fetch its history "
+                "(git fetch --unshallow, or fetch-depth: 0 in actions/checkout)"
+            ) from None
         raise SourceError(f"no commit {revision} in {repository} ({exc})") from None
     tree = (cache or cache_root()) / TREES / commit
     if not tree.is_dir():
         extract(repository, commit, tree)
     return commit, tree
+
+
+def is_shallow(repository: Path) -> bool:
+    """Whether `repository` is a shallow clone (`git clone --depth N`, GitHub Actions' default)."""
+    try:
+        return git(repository, "rev-parse", "--is-shallow-repository").strip() == b"true"
+    except SourceError:
+        return False
 
 
 def extract(repository: Path, commit: str, tree: Path) -> None:

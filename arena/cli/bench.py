@@ -62,7 +62,7 @@ def register(commands) -> None:
     )
     how.add_argument(
         "--threshold",
-        type=number(float, least=0),
+        type=fraction,
         default=timing.DEFAULT_THRESHOLD,
         help="a figure regresses when worse with 95%% confidence AND by more than this (default %(default)s = 5%%)",
     )
@@ -97,6 +97,14 @@ def register(commands) -> None:
     bench.add_argument("--list", action="store_true", help="list the figures (for --only) and exit")
     stress_options(bench)
     bench.set_defaults(run=cmd_bench)
+
+
+def fraction(text: str) -> float:
+    """--threshold: a fraction from 0 to 1 (0.05 = 5%); `5`, meant as 5%, was taken as 500%."""
+    value = number(float, least=0)(text)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"must be a fraction from 0 to 1 (0.05 for 5%), not {text}")
+    return value
 
 
 def stress_options(bench: argparse.ArgumentParser) -> None:

@@ -427,6 +427,16 @@ def _stat(pid: int) -> tuple[int, int, int, str, int] | None:
         return None
 
 
+def _cpu_ticks(pid: int) -> int | None:
+    """Clock ticks process `pid` ran, in user and system mode, with those of the children it reaped
+    (/proc/PID/stat's utime, stime, cutime, cstime), or None."""
+    try:
+        stat = (_PROC / str(pid) / "stat").read_bytes()
+        return sum(int(field) for field in stat[stat.rindex(b")") + 2 :].split()[11:15])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def descendants(table: dict[int, tuple], roots: Iterable[int]) -> set[int]:
     """The processes of `table` (`process_table()`) that descend from any of `roots`."""
     children: dict[int, list[int]] = {}
@@ -650,6 +660,25 @@ class ProcessTree:
             return int(usage.split()[1]) * 1e-6, int(some.rsplit("total=", 1)[1]) * 1e-6
         except (OSError, IndexError, ValueError):
             return None
+
+    def cpu_seconds(self) -> float | None:
+        """Seconds run on a processor by every process of the bot's tree since it started, read
+        before `end()` (whose kill leaves what a process ran unreaped, so uncounted by
+        RUSAGE_CHILDREN: a bot started by a wrapper script that does not exec it): its cgroup's usage,
+        else each process's of the tree still there, with what the children it reaped ran (/proc);
+        None where neither says."""
+        if self.cgroup is not None:
+            try:
+                return int((self.cgroup / "cpu.stat").read_text().split("\n", 1)[0].split()[1]) * 1e-6
+            except (OSError, IndexError, ValueError):
+                return None
+        if self._pid is None:
+            return None
+        with _bots_lock:
+            live, dead, _ = _leftovers(self._pid, f"{TOKEN_VARIABLE}={self.token}\0".encode(), self._started)
+        ticks = [_cpu_ticks(pid) for pid in {self._pid, *live, *dead}]
+        known = [t for t in ticks if t is not None]
+        return sum(known) / os.sysconf("SC_CLK_TCK") if known else None
 
     def forget(self) -> None:
         """The bot was reaped: it is no live bot of this process any more."""

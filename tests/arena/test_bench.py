@@ -3,6 +3,7 @@ slowdown (and stays quiet when nothing changed). The versions are tiny throwaway
 temporary directory: one with a workload made 30% costlier, so the suite can fail without flaking."""
 
 import math
+import os
 import random
 import re
 import subprocess
@@ -10,7 +11,12 @@ import sys
 
 import pytest
 
+from referee.platform.process_tree import NO_CGROUP_VARIABLE
+
 from arena.bench import bots, kernels, ratios, timing, versions
+from arena.builds.revisions import SourceError, tree_at
+from arena.cli import main
+from arena.project import PROJECT_ROOT
 
 # ---------------------------------------------------------------- statistics
 
@@ -187,6 +193,24 @@ def test_unknown_revision_is_a_one_line_error():
     assert out.stderr.startswith("arena bench: 'no-such-revision-xyz' is neither") and out.stderr.count("\n") == 1
 
 
+def test_a_revision_missing_from_a_shallow_clone_says_to_fetch_its_history(tmp_path):
+    """GitHub Actions clones one commit deep: `--against HEAD~1` said only git's "Needed a single
+    revision"."""
+    repo, shallow = tmp_path / "repo", tmp_path / "shallow"
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t"}
+    env["GIT_COMMITTER_EMAIL"] = "t@t"
+    for args in (["init", "-q", str(repo)], ["-C", str(repo), "commit", "-q", "--allow-empty", "-m", "1"]):
+        subprocess.run(["git", *args], check=True, env=env, capture_output=True)
+    subprocess.run(["git", "-C", str(repo), "commit", "-q", "--allow-empty", "-m", "2"], check=True, env=env)
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow)], check=True)
+    with pytest.raises(
+        SourceError, match=r"a shallow clone: fetch its history \(git fetch --unshallow, or fetch-depth: 0"
+    ):
+        tree_at(shallow, "HEAD~1", cache=tmp_path / "cache")
+    with pytest.raises(SourceError, match=r"no commit HEAD~9 in .*\(git rev-parse"):  # a full clone: git's words
+        tree_at(repo, "HEAD~9", cache=tmp_path / "cache")
+
+
 # ---------------------------------------------------------------- any command-line bot
 
 BOT = """
@@ -336,3 +360,90 @@ def test_a_search_is_timed_without_the_bots_opening_book():
     bot.start(states[0].player)
     bot.choose(states[0].copy(), 0.01)
     assert bot.last_search["iterations"] > 0
+
+
+# Works 60 ms of CPU a turn, started by a script that runs it without exec: killed at the end of its
+# run as the script's child, it was never reaped by the bench, whose CPU figure counted the script alone.
+BUSY = """
+import sys, time
+for line in sys.stdin:
+    start = time.process_time()
+    while time.process_time() - start < 0.06:
+        pass
+    print("x", flush=True)
+"""
+WRAPPER = '#!/bin/sh\n"{python}" "{bot}"\nexit $?\n'
+
+
+@pytest.mark.parametrize("cgroup", ["allowed", "turned off"])
+def test_the_cpu_of_a_bot_started_by_a_wrapper_script_counts(tmp_path, cgroup):
+    (tmp_path / "busy.py").write_text(BUSY)
+    wrapper = tmp_path / "run.sh"
+    wrapper.write_text(WRAPPER.format(python=sys.executable, bot=tmp_path / "busy.py"))
+    wrapper.chmod(0o755)
+    # In a process of its own: whether bots get cgroups is settled once a process.
+    code = (
+        "from arena.bench import bots, transcripts; "
+        "script = transcripts.Transcript(tuple(transcripts.Turn((str(i),)) for i in range(4))); "
+        f"print(bots.bot_run({str(wrapper)!r}, None, [script])['cpu per run ms'])"
+    )
+    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
+    if cgroup == "turned off":
+        env[NO_CGROUP_VARIABLE] = "1"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout) >= 0.06 * 4 * 1000 * 0.8  # (its 240 ms, less a clock tick a process)
+
+
+@pytest.mark.parametrize("load, said", [(4.0, True), (0.5, False)])
+def test_a_regression_on_a_busy_machine_says_the_machine_was_busy(tmp_path, monkeypatch, capsys, load, said):
+    """Identical bots were flagged at a load of 3.5-5 a core, on wall-clock figures, with no word
+    of the load: the note was printed against a saved baseline only."""
+    (tmp_path / "fast.py").write_text(BOT.format(sleep=0))
+    (tmp_path / "slow.py").write_text(BOT.format(sleep=0.03))
+    new, old = f"{sys.executable} {tmp_path / 'slow.py'}", f"{sys.executable} {tmp_path / 'fast.py'}"
+    monkeypatch.setattr(timing, "load_per_core", lambda: load)
+    assert main(["bench", "--bot", new, "--against-bot", old, "--positions", "4", "--rounds", "4"]) == 1
+    err = capsys.readouterr().err
+    assert "REGRESSION latency p50 ms" in err
+    assert ("note: the machine was busy during this run (load 4.00 per core)" in err) == said
+
+
+def test_work_that_one_version_reports_and_the_other_does_not_is_said_to_be_skipped(tmp_path, capsys):
+    """The old version printed iterations=N, the new one not: iterations/s went without a word."""
+    (tmp_path / "old.py").write_text(BOT.format(sleep=0))
+    (tmp_path / "new.py").write_text(BOT.format(sleep=0).replace('print("iterations=500"', 'print("thinking"'))
+    new, old = f"{sys.executable} {tmp_path / 'new.py'}", f"{sys.executable} {tmp_path / 'old.py'}"
+    base = tmp_path / "base.json"
+    assert main(["bench", "--bot", new, "--against-bot", old, "--positions", "3", "--rounds", "4"]) in (0, 1)
+    assert f"skipped iterations/s: only {old!r} reports it" in capsys.readouterr().err
+    assert main(["bench", "--bot", old, "--positions", "3", "--rounds", "4", "--save", str(base)]) == 0
+    assert main(["bench", "--bot", new, "--positions", "3", "--rounds", "4", "--compare", str(base)]) in (0, 1)
+    assert f"in {base} but not given by this run, so not compared: iterations/s" in capsys.readouterr().err
+
+
+def test_a_threshold_given_as_a_percentage_is_refused_with_the_fraction_meant():
+    """`--threshold 5`, meant as 5%, ran and said "no figure regressed by more than 500%"."""
+    out = _bench("--threshold", "5", "--only", "pure")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert "--threshold: must be a fraction from 0 to 1 (0.05 for 5%), not 5" in out.stderr
+
+
+def test_a_revision_of_the_bots_own_repository_is_pointed_to_against_bot(tmp_path, capsys):
+    """--against REV is a revision of this project: a bot's own tag said only that it was none."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(BOT.format(sleep=0))
+    assert main(["bench", "--bot", str(bot), "--against", "no-such-tag-xyz", "--rounds", "4"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.strip().endswith(f"here --against-bot {bot}@no-such-tag-xyz"), err
+
+
+def test_a_file_at_a_revision_inside_a_command_line_is_refused_before_any_run(tmp_path, capsys):
+    """`--against-bot "python bot.py@slow"` failed only at the replay: can't open file 'bot.py@slow'."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(BOT.format(sleep=0))
+    new, old = f"{sys.executable} {bot}", f"{sys.executable} {bot}@slow"
+    assert main(["bench", "--bot", new, "--against-bot", old, "--rounds", "4", "--positions", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("arena bench: ") and err.count("\n") == 1, err
+    assert f"FILE@REV is a player spec of its own, not a word of a command line; give {bot}@slow alone" in err
