@@ -262,6 +262,7 @@ def _write_pages(config, labels, games, out: Path, folder: Path, failures, frame
                 shown.info(),
                 f"game-{g['id']}.record.html",
                 f"../{out.name}",
+                "../",
             )
             viewer.write_game(folder, name, replay, kept)
             write_atomic(folder / replay.record_url, record_page.render(g, config))

@@ -322,6 +322,7 @@ class Replay:
     viewer: dict  # `ViewerFiles.info()`
     record_url: str | None = None  # the game's record as a page
     back_url: str | None = None  # the page it was reached from
+    root: str = "./"  # the folder a web server serves, relative to the page (a report's game page: "../")
 
     def meta(self) -> dict:
         keys = ("id", "seats", "ranks", "scores", "errors", "reason", "detail", "turns", "seed", "finished_at")
@@ -331,6 +332,7 @@ class Replay:
             "viewer": {"base": self.viewer_url, **self.viewer},
             "record": self.record_url,
             "back": self.back_url,
+            "root": self.root,
         }
 
 

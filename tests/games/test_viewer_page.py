@@ -312,3 +312,26 @@ def test_a_game_whose_stored_frames_are_damaged_is_one_line_and_nothing_written(
     err = capsys.readouterr().err
     assert f"{db} is damaged: game 1: its frames are damaged" in err and len(err.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_a_page_opened_from_a_file_says_how_to_serve_it(runs, tmp_path, browser, capsys):
+    """A shared replay folder opened by a double-click (file://) showed only 'the viewer failed' and
+    'Failed to fetch' (the CLI's hint about a web server was never seen), its label drawn over the
+    buttons; a report's game page the same."""
+    db = runs[0]
+    out = tmp_path / "my games"
+    assert main(["replay", str(db), "1", "-o", str(out)]) == 0
+    assert main(["report", str(db), "-o", str(tmp_path / "report.html")]) == 0
+    capsys.readouterr()
+    for page, folder, url in (
+        (out / "index.html", f"'{out}'", "http://127.0.0.1:8000/"),
+        (tmp_path / "report_games" / "game-1.html", str(tmp_path), "http://127.0.0.1:8000/report_games/game-1.html"),
+    ):
+        browser.get(page.as_uri())
+        until(lambda: browser.find_element("id", "serve").is_displayed(), 10, "the note on serving the page")
+        assert browser.find_element("id", "command").text == f"python -m http.server -d {folder}"
+        assert browser.find_element("id", "url").get_attribute("href") == url
+        assert browser.execute_script("return window.__viewer.errors") == []
+        assert browser.find_element("id", "status").text == "not played: opened from a file"
+        label, stage = (browser.find_element("id", name).rect for name in ("status", "stage"))
+        assert label["y"] + label["height"] <= stage["y"] + stage["height"]  # (not over the buttons)
