@@ -45,7 +45,7 @@ from referee.platform.files import (
 from arena.errors import UsageError
 from arena.games.base import DamagedGame
 from arena.play import replays
-from arena.play.store import Store, stored_game
+from arena.play.store import Store, quoted, stored_game
 from arena.project import arena_output, mark_output_folder
 from arena.web import record_page
 
@@ -452,7 +452,7 @@ def export(store: Store, game_id: int, folder: Path, viewer: str | None = None) 
         else:
             why = f"the run's --replays {policy} keeps {replays.describe(policy)}"
         raise UsageError(
-            f"game {game_id} of {store.path} kept no frames ({why}): arena serve {store.path} shows its record"
+            f"game {game_id} of {store.path} kept no frames ({why}): arena serve {quoted(store.path)} shows its record"
         )
     if viewer is not None:
         if not hasattr(game, "viewer"):

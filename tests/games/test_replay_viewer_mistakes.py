@@ -120,3 +120,16 @@ def test_report_refuses_to_replace_a_file_of_the_user_s_in_its_games_viewer(run,
     drawer.unlink()
     for _ in range(2):  # (its own viewer, written again)
         assert main(["report", str(db), "-o", str(tmp_path / "report.html")]) == 0
+
+
+def test_the_commands_suggested_to_serve_a_folder_with_a_space_paste_whole(run, tmp_path, capsys):
+    """`arena replay DB 1 -o "my games"` said `python -m http.server -d my games`, which fails pasted
+    (the report's hint the same)."""
+    db, _ = run
+    folder = tmp_path / "my games"
+    capsys.readouterr()
+    assert main(["replay", str(db), "1", "-o", str(folder)]) == 0
+    assert f"python -m http.server -d '{folder}', then open http://127.0.0.1:8000/" in capsys.readouterr().out
+    assert main(["report", str(db), "-o", str(folder / "my report.html")]) == 0
+    said = capsys.readouterr().out
+    assert f"python -m http.server -d '{folder}', then open http://127.0.0.1:8000/my%20report.html" in said
