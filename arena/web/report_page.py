@@ -270,9 +270,14 @@ def _write_pages(config, labels, games, out: Path, folder: Path, failures, frame
             viewed += 1
             continue
         try:
-            page = game.replay_page(g) or (record_page.render(g, config) if kept is not None else None)
+            own = game.replay_page(g)
+            page = own or (record_page.render(g, config) if kept is not None else None)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:  # (DamagedGame, or fields of no type)
             raise DamagedGame(f"game {g.get('id')}: {exc}") from None
+        if own:  # (beside its record, linked from it as a viewer's page is)
+            record = f"game-{g['id']}.record.html"
+            write_atomic(folder / record, record_page.render(g, config))
+            page = record_page.linked(own, record, f"../{out.name}")
         if page:
             write_atomic(folder / name, page)
             pages.add(g["id"])

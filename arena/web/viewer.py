@@ -442,7 +442,7 @@ def export(store: Store, game_id: int, folder: Path, viewer: str | None = None) 
             refuse_replacing_a_non_page(folder / name, "a game's page")
     if own is not None:
         folder = _replay_folder(folder)
-        write_atomic(folder / "index.html", own)
+        write_atomic(folder / "index.html", record_page.linked(own, "record.html"))
         write_atomic(folder / "record.html", record_page.render(record, config))
         return Exported(folder, 0, 0, 0, [], own_page=True)
     if frames is None:
