@@ -11,7 +11,7 @@ from referee.platform.options import given
 
 from arena.errors import UsageError
 from arena.games.base import DamagedGame
-from arena.play.store import Store, StoreError
+from arena.play.store import Store, StoreError, quoted
 from arena.web import viewer
 
 
@@ -51,6 +51,6 @@ def cmd_replay(args) -> int:
     print(
         f"wrote {done.folder}: game {args.game} ({done.frames} frames) and its viewer ({done.files} files, "
         f"{done.size / 1024:,.0f} KiB, read from {', '.join(done.paths)}). A browser runs the viewer from a web "
-        f"server only: python -m http.server -d {done.folder}, then open http://127.0.0.1:8000/"
+        f"server only: python -m http.server -d {quoted(done.folder)}, then open http://127.0.0.1:8000/"
     )
     return 0

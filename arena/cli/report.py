@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote as url_quote
 
 from bots.volcanoes import registry
 from referee.platform.files import (
@@ -20,7 +21,7 @@ from arena.errors import UsageError
 from arena.games.base import DamagedGame
 from arena.play import runs, tune
 from arena.play.league import REMOVED, among_rated, rated
-from arena.play.store import Store, StoreError
+from arena.play.store import Store, StoreError, quoted
 from arena.stats import export
 from arena.stats.export import CSV_HEAD
 from arena.stats.tables import printable, text_report
@@ -101,7 +102,8 @@ def _report(args, store: Store) -> int:
         if written.viewed:
             print(
                 f"{written.viewed} games play in their referee's viewer, which a browser runs only from a web "
-                f"server: python -m http.server -d {Path(args.output).parent} (or arena serve {args.db})"
+                f"server: python -m http.server -d {quoted(Path(args.output).parent)}, then open "
+                f"http://127.0.0.1:8000/{url_quote(Path(args.output).name)} (or arena serve {quoted(args.db)})"
             )
     return 0
 

@@ -85,6 +85,17 @@ def render(record: dict, config: dict) -> str:
     return _PAGE.replace("__TITLE__", title).replace("__BODY__", "\n".join(parts))
 
 
+def linked(page: str, record_url: str, back_url: str | None = None) -> str:
+    """A game's own page (Volcanoes', as its referee draws it) with the links a viewer page has at its
+    top: its record's page, and the page it was reached from (None: none)."""
+    links = [(record_url, "the game's record"), (back_url, "back")]
+    anchors = " ".join(f'<a href="{_e(url)}" style="color: #7fbcff">{text}</a>' for url, text in links if url)
+    return _BODY.sub(lambda body: f'{body[0]}\n<nav style="margin-bottom: 8px">{anchors}</nav>', page, count=1)
+
+
+_BODY = re.compile(r"<body[^>]*>", re.IGNORECASE)
+
+
 def _referee_said(data: dict, seats: list[str]) -> str:
     """The summaries and tooltips the referee wrote, round by round, as a table (empty for none): as
     kept by protocol sdk ([round, text]; {round, text, player}) or read from a runner's log (texts in

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.platform.files import refuse_replacing_a_non_gzip, refuse_replacing_a_non_page, usable_folder, write_atomic
+from referee.platform.files import refuse_replacing_a_non_page, refuse_replacing_data, usable_folder, write_atomic
 
 from arena.games.base import DamagedGame
 from arena.games.protocols import make
@@ -203,11 +203,16 @@ def write(
     for a game that cannot be drawn."""
     game = make(config["game"])
     folder = games_folder(out)
+    shown = viewer.Viewers().of(game.viewer_paths()) if frames else None
+    if shown is not None:  # (before anything is written)
+        viewer.refuse_replacing_in_viewer(shown, folder / viewer.EXPORT_VIEWER)
     made = not folder.exists()
     usable_folder(folder, "the folder of the report's game pages")
+    ours = made or not any(folder.iterdir())  # (a folder of the user's stays theirs: a bot's build reads it)
     try:
-        mark_output_folder(folder)
-        return _write_pages(config, labels, games, out, folder, failures, frames, game)
+        if ours:
+            mark_output_folder(folder)
+        return _write_pages(config, labels, games, out, folder, failures, frames, game, shown)
     except BaseException:  # a full disk, a damaged game: no half-written folder left behind
         if made:
             shutil.rmtree(folder, ignore_errors=True)
@@ -233,16 +238,15 @@ def refuse_replacing_in_games_folder(out: Path) -> None:
         if found is None:
             continue
         if found.group(2) == "frames.json.gz":
-            refuse_replacing_a_non_gzip(path, "a game's frames")
+            refuse_replacing_data(path, "a game's frames", viewer.are_frames)
         else:
             refuse_replacing_a_non_page(path, "a game's page")
 
 
-def _write_pages(config, labels, games, out: Path, folder: Path, failures, frames, game) -> Written:
-    """The pages of `write`, in `folder`."""
+def _write_pages(config, labels, games, out: Path, folder: Path, failures, frames, game, shown) -> Written:
+    """The pages of `write`, in `folder`; those of the games that kept their frames in the viewer
+    `shown` (a `ViewerFiles`, None for none)."""
     pages = set()
-    viewers = viewer.Viewers()
-    shown = viewers.of(game.viewer_paths()) if frames else None
     viewed = 0
     for g in games:
         kept = frames(g["id"]) if frames else None
@@ -258,6 +262,7 @@ def _write_pages(config, labels, games, out: Path, folder: Path, failures, frame
                 shown.info(),
                 f"game-{g['id']}.record.html",
                 f"../{out.name}",
+                "../",
             )
             viewer.write_game(folder, name, replay, kept)
             write_atomic(folder / replay.record_url, record_page.render(g, config))
@@ -265,9 +270,14 @@ def _write_pages(config, labels, games, out: Path, folder: Path, failures, frame
             viewed += 1
             continue
         try:
-            page = game.replay_page(g) or (record_page.render(g, config) if kept is not None else None)
+            own = game.replay_page(g)
+            page = own or (record_page.render(g, config) if kept is not None else None)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:  # (DamagedGame, or fields of no type)
             raise DamagedGame(f"game {g.get('id')}: {exc}") from None
+        if own:  # (beside its record, linked from it as a viewer's page is)
+            record = f"game-{g['id']}.record.html"
+            write_atomic(folder / record, record_page.render(g, config))
+            page = record_page.linked(own, record, f"../{out.name}")
         if page:
             write_atomic(folder / name, page)
             pages.add(g["id"])

@@ -34,12 +34,19 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from referee.platform.files import refuse_overwriting, refuse_replacing_a_non_page, usable_folder, write_atomic
+from referee.platform.files import (
+    refuse_overwriting,
+    refuse_replacing_a_non_page,
+    refuse_replacing_data,
+    usable_folder,
+    write_atomic,
+)
 
 from arena.errors import UsageError
+from arena.games.base import DamagedGame
 from arena.play import replays
-from arena.play.store import Store, stored_game
-from arena.project import mark_output_folder
+from arena.play.store import Store, quoted, stored_game
+from arena.project import arena_output, mark_output_folder
 from arena.web import record_page
 
 VIEW = "view/"
@@ -315,6 +322,7 @@ class Replay:
     viewer: dict  # `ViewerFiles.info()`
     record_url: str | None = None  # the game's record as a page
     back_url: str | None = None  # the page it was reached from
+    root: str = "./"  # the folder a web server serves, relative to the page (a report's game page: "../")
 
     def meta(self) -> dict:
         keys = ("id", "seats", "ranks", "scores", "errors", "reason", "detail", "turns", "seed", "finished_at")
@@ -324,6 +332,7 @@ class Replay:
             "viewer": {"base": self.viewer_url, **self.viewer},
             "record": self.record_url,
             "back": self.back_url,
+            "root": self.root,
         }
 
 
@@ -359,7 +368,11 @@ FRAMES_FILE = "frames.json.gz"
 
 
 def write_viewer(viewer: ViewerFiles, folder: Path) -> int:
-    """Write the viewer's files into `folder` (as the page finds them under `viewer/`); their bytes."""
+    """Write the viewer's files into `folder` (as the page finds them under `viewer/`); their bytes.
+    `refuse_replacing_in_viewer` first."""
+    if not folder.exists():  # (one that was there stays unmarked: it may hold the user's files too)
+        folder.mkdir(parents=True)
+        mark_output_folder(folder)
     written = 0
     for name in viewer.names():
         body = viewer.file(name, EXPORT_VIEWER)[0]
@@ -368,6 +381,27 @@ def write_viewer(viewer: ViewerFiles, folder: Path) -> int:
         write_atomic(target, body)
         written += len(body)
     return written
+
+
+def refuse_replacing_in_viewer(viewer: ViewerFiles, folder: Path) -> None:
+    """UserError where `folder` (a replay's or a report's `viewer/`) holds a file of the user's under a
+    name the viewer's files take: a user's viewer/core/Drawer.js was replaced, exit 0. The arena's
+    own folder is marked as such (`write_viewer`); in one not marked (the user's, or one written
+    before the mark), a file that is already the viewer's (the same bytes) is the arena's."""
+    if not folder.is_dir() or arena_output(folder):
+        return
+    for name in viewer.names():
+        body = viewer.file(name, EXPORT_VIEWER)[0]
+        refuse_replacing_data(folder / name, "a file of the game's viewer", lambda data, body=body: data == body)
+
+
+def are_frames(data: bytes) -> bool:
+    """Whether `data` is a game's frames as stored (`replays.pack`): what a replay's folder may replace."""
+    try:
+        replays.unpack(data)
+    except DamagedGame:
+        return False
+    return True
 
 
 def write_game(folder: Path, page_name: str, replay: Replay, frames: bytes) -> None:
@@ -392,7 +426,8 @@ def export(store: Store, game_id: int, folder: Path, viewer: str | None = None) 
     the same), for any static server; where it kept no frames, the game's own replay page
     (Volcanoes refereed in-process: its board, move by move), which needs no server. UsageError
     where it can be shown in neither; DamagedGame for a game no page can show, before anything is
-    written. Never over the run's database, nor over a file of another kind (linked from the folder)."""
+    written. Never over the run's database, nor over a file the arena did not write there (a user's
+    frames.json.gz or viewer/core/Drawer.js), nor one linked from the folder."""
     record = store.game(game_id)
     if record is None:
         raise UsageError(f"{store.path} has no game {game_id}")
@@ -406,9 +441,8 @@ def export(store: Store, game_id: int, folder: Path, viewer: str | None = None) 
         if name.endswith(".html"):
             refuse_replacing_a_non_page(folder / name, "a game's page")
     if own is not None:
-        folder = usable_folder(folder, "the replay's folder")
-        mark_output_folder(folder)
-        write_atomic(folder / "index.html", own)
+        folder = _replay_folder(folder)
+        write_atomic(folder / "index.html", record_page.linked(own, "record.html"))
         write_atomic(folder / "record.html", record_page.render(record, config))
         return Exported(folder, 0, 0, 0, [], own_page=True)
     if frames is None:
@@ -418,7 +452,7 @@ def export(store: Store, game_id: int, folder: Path, viewer: str | None = None) 
         else:
             why = f"the run's --replays {policy} keeps {replays.describe(policy)}"
         raise UsageError(
-            f"game {game_id} of {store.path} kept no frames ({why}): arena serve {store.path} shows its record"
+            f"game {game_id} of {store.path} kept no frames ({why}): arena serve {quoted(store.path)} shows its record"
         )
     if viewer is not None:
         if not hasattr(game, "viewer"):
@@ -428,13 +462,24 @@ def export(store: Store, game_id: int, folder: Path, viewer: str | None = None) 
     shown = Viewers().of(paths)
     if shown is None:
         raise UsageError(_no_viewer(game_id, paths, given=viewer is not None))
-    folder = usable_folder(folder, "the replay's folder")
-    mark_output_folder(folder)
+    refuse_replacing_data(folder / FRAMES_FILE, "a game's frames", are_frames)
+    refuse_replacing_in_viewer(shown, folder / EXPORT_VIEWER)
+    folder = _replay_folder(folder)
     size = write_viewer(shown, folder / EXPORT_VIEWER)
     replay = Replay(record, game.name, FRAMES_FILE, EXPORT_VIEWER, shown.info(), "record.html")
     write_game(folder, "index.html", replay, frames)
     write_atomic(folder / "record.html", record_page.render(record, config))
     return Exported(folder, count, len(shown.names()), size, paths)
+
+
+def _replay_folder(folder: Path) -> Path:
+    """The replay's `folder`, made where need be, and marked as the arena's where it is made now or
+    held nothing: a folder of the user's stays theirs (a bot's build leaves out a folder marked)."""
+    ours = not folder.is_dir() or not any(folder.iterdir())
+    folder = usable_folder(folder, "the replay's folder")
+    if ours:
+        mark_output_folder(folder)
+    return folder
 
 
 def _no_viewer(game_id: int, paths: list[str], given: bool) -> str:

@@ -106,5 +106,26 @@ def test_page_and_replays_need_no_network(tournament):
     assert "https://" not in text and "<script src" not in text
     assert re.findall(r"<link[^>]*>", text) == [ICON]
     replays = list(page.with_name("report_games").glob("game-*.html"))
-    assert len(replays) == 24
+    assert len(replays) == 2 * 24  # each game's page and its record's
     assert all(re.findall(r"<link[^>]*>", replay.read_text()) == [ICON] for replay in replays)
+
+
+def test_a_volcanoes_game_s_page_links_its_record_and_the_report(tournament, tmp_path):
+    """A Volcanoes game's page (the game's own) had no link back to the report nor to its record,
+    where a viewer's page has both; nor had the page `arena replay` writes of it."""
+    _, page = tournament
+    folder = page.with_name("report_games")
+    links = re.findall(
+        r'<nav[^>]*><a href="([^"]+)"[^>]*>the game\'s record</a> <a href="([^"]+)"',
+        (folder / "game-3.html").read_text(),
+    )
+    assert links == [("game-3.record.html", "../report.html")]
+    assert (folder / "game-3.record.html").read_text().count("<h1>game 3: ") == 1
+    out = tmp_path / "replay"
+    subprocess.run(
+        [sys.executable, "-m", "arena.cli", "replay", str(page.with_name("t.sqlite")), "3", "-o", str(out)],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    assert '<a href="record.html"' in (out / "index.html").read_text() and (out / "record.html").is_file()

@@ -28,8 +28,9 @@ def test_scores_and_ranks_are_the_rules(bots, leftovers):
     assert outcome.errors == [None] * len(bots)
     assert outcome.reason == "score"
     assert outcome.times_ms is None  # the referee kept the clocks
-    # From the log (-l): each seat's stderr per turn it played, the turns, the summaries.
-    assert outcome.turns == len(outcome.data["summaries"]) > 0
+    # From the log (-l): each seat's stderr per turn it played, the turns, the summaries (one a
+    # round, and one for the end: the last answer's).
+    assert outcome.turns == len(outcome.data["summaries"]) - 1 > 0
     assert sum(len(turns) for turns in outcome.stderr) == outcome.turns
     assert outcome.data["parameters"] == {"seed": "11"}
     assert not leftovers()

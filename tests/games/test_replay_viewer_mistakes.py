@@ -80,3 +80,56 @@ def test_a_run_whose_own_viewer_is_gone_says_so_and_that_viewer_names_it(run, tm
         assert (out / "viewer" / "core" / "Drawer.js").is_file()
     finally:
         moved.rename(jar)
+
+
+MINE = b"MY OWN DRAWER\n"
+
+
+@pytest.mark.parametrize("name", ["frames.json.gz", "viewer/core/Drawer.js"])
+def test_replay_refuses_to_replace_a_file_of_the_user_s_in_its_folder(run, tmp_path, capsys, name):
+    """A user's frames.json.gz and viewer/core/Drawer.js in the folder were replaced, exit 0: only
+    index.html and record.html were checked. Nothing is written where one is refused; the arena's
+    own folder is written again."""
+    db, _ = run
+    out = tmp_path / "proj"
+    (out / name).parent.mkdir(parents=True)
+    (out / name).write_bytes(MINE)
+    err = refused(capsys, str(db), "1", "-o", str(out))
+    assert err.startswith(f"arena replay: {out / name} holds something else than a ")
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [name]
+    assert (out / name).read_bytes() == MINE
+    (out / name).unlink()
+    assert main(["replay", str(db), "1", "-o", str(out)]) == 0
+    assert main(["replay", str(db), "2", "-o", str(out)]) == 0
+    assert (out / "viewer" / "core" / "Drawer.js").read_bytes() == (VIEWER / "view" / "core" / "Drawer.js").read_bytes()
+
+
+def test_report_refuses_to_replace_a_file_of_the_user_s_in_its_games_viewer(run, tmp_path, capsys):
+    """A user's report_games/viewer/core/Drawer.js was replaced by the viewer's, exit 0."""
+    db, _ = run
+    drawer = tmp_path / "report_games" / "viewer" / "core" / "Drawer.js"
+    drawer.parent.mkdir(parents=True)
+    drawer.write_bytes(MINE)
+    capsys.readouterr()
+    assert main(["report", str(db), "-o", str(tmp_path / "report.html")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"arena report: {drawer} holds something else than a file of the game's viewer: it will not " + (
+        "write over it; name another output"
+    )
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == [drawer] and drawer.read_bytes() == MINE
+    drawer.unlink()
+    for _ in range(2):  # (its own viewer, written again)
+        assert main(["report", str(db), "-o", str(tmp_path / "report.html")]) == 0
+
+
+def test_the_commands_suggested_to_serve_a_folder_with_a_space_paste_whole(run, tmp_path, capsys):
+    """`arena replay DB 1 -o "my games"` said `python -m http.server -d my games`, which fails pasted
+    (the report's hint the same)."""
+    db, _ = run
+    folder = tmp_path / "my games"
+    capsys.readouterr()
+    assert main(["replay", str(db), "1", "-o", str(folder)]) == 0
+    assert f"python -m http.server -d '{folder}', then open http://127.0.0.1:8000/" in capsys.readouterr().out
+    assert main(["report", str(db), "-o", str(folder / "my report.html")]) == 0
+    said = capsys.readouterr().out
+    assert f"python -m http.server -d '{folder}', then open http://127.0.0.1:8000/my%20report.html" in said

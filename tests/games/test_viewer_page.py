@@ -312,3 +312,61 @@ def test_a_game_whose_stored_frames_are_damaged_is_one_line_and_nothing_written(
     err = capsys.readouterr().err
     assert f"{db} is damaged: game 1: its frames are damaged" in err and len(err.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_a_page_opened_from_a_file_says_how_to_serve_it(runs, tmp_path, browser, capsys):
+    """A shared replay folder opened by a double-click (file://) showed only 'the viewer failed' and
+    'Failed to fetch' (the CLI's hint about a web server was never seen), its label drawn over the
+    buttons; a report's game page the same."""
+    db = runs[0]
+    out = tmp_path / "my games"
+    assert main(["replay", str(db), "1", "-o", str(out)]) == 0
+    assert main(["report", str(db), "-o", str(tmp_path / "report.html")]) == 0
+    capsys.readouterr()
+    for page, folder, url in (
+        (out / "index.html", f"'{out}'", "http://127.0.0.1:8000/"),
+        (tmp_path / "report_games" / "game-1.html", str(tmp_path), "http://127.0.0.1:8000/report_games/game-1.html"),
+    ):
+        browser.get(page.as_uri())
+        until(lambda: browser.find_element("id", "serve").is_displayed(), 10, "the note on serving the page")
+        assert browser.find_element("id", "command").text == f"python -m http.server -d {folder}"
+        assert browser.find_element("id", "url").get_attribute("href") == url
+        assert browser.execute_script("return window.__viewer.errors") == []
+        assert browser.find_element("id", "status").text == "not played: opened from a file"
+        label, stage = (browser.find_element("id", name).rect for name in ("status", "stage"))
+        assert label["y"] + label["height"] <= stage["y"] + stage["height"]  # (not over the buttons)
+
+
+def test_a_cli_referee_s_game_plays_in_its_viewer_as_an_sdk_one_does(runs, tmp_path, browser):
+    """Pebbles refereed in protocol cli kept its frames, 'arena serve plays them in the game's own
+    viewer', and its page showed 'the viewer failed: "undefined" is not valid JSON': the test
+    referee's log (-l) held bare JSON views with no `KEY_FRAME n` line, each frame's summary was the
+    next turn's, and the position the game ended in was no frame."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(ROOT)
+        argv = ["match", *(f"{bot}={sys.executable} {BOTS / (bot + '.py')}" for bot in ("first", "chatty"))]
+        argv += ["--referee", f"{sys.executable} -m tests.games.pebbles.cli_referee", "--protocol", "cli"]
+        argv += ["--viewer", str(VIEWER), "--pairs", "1", "--seed", "2", "--workers", "1", "--quiet"]
+        assert main([*argv, "--db", str(tmp_path / "cli.sqlite")]) == 0
+    cli, sdk = stored(tmp_path / "cli.sqlite", 1), stored(runs[0], 1)
+    assert [drawn(frame) for frame in cli[0]] == [drawn(frame) for frame in sdk[0]]  # the same game, frame by frame
+    assert [frame.get("seat") for frame in cli[0]] == [frame.get("seat") for frame in sdk[0]]
+    assert all(cli[0][k]["summary"].startswith(f"${cli[0][k]['seat']} takes") for k in range(1, len(cli[0])))
+    out = tmp_path / "exported"
+    assert main(["replay", str(tmp_path / "cli.sqlite"), "1", "-o", str(out)]) == 0
+    handler = type("Handler", (Quiet,), {"__init__": lambda self, *a: Quiet.__init__(self, *a, directory=str(out))})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    origin = serve(server)
+    try:
+        last = len(cli[0]) - 1
+        browser.get(f"{origin}/index.html#frame={last}")
+        until(
+            lambda: browser.execute_script("return window.__viewer.firstFrameMs || window.__viewer.errors.length"),
+            30,
+            "a frame",
+        )
+        check_frame(browser, cli, last)  # (the viewer's errors among what it checks)
+        assert shown(browser)["pebbles"] == []
+    finally:
+        server.shutdown()
+        server.server_close()

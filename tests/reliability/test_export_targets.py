@@ -127,7 +127,9 @@ def test_a_report_written_where_another_was_leaves_only_its_own_game_pages(tmp_p
     page.parent.mkdir()
     assert main(["report", str(tmp_path / "big.sqlite"), "-o", str(page)]) == 0
     folder = tmp_path / "out" / "r_games"
-    assert {p.name for p in folder.iterdir()} == {f"game-{n}.html" for n in range(1, 7)} | {".arena-output"}
+    pages = {f"game-{n}.{kind}html" for n in range(1, 7) for kind in ("", "record.")}  # (a page and its record)
+    assert {p.name for p in folder.iterdir()} == pages | {".arena-output"}
     (folder / ".game-9.html.0123abcd.part").write_text("half")
     assert main(["report", str(tmp_path / "small.sqlite"), "-o", str(page)]) == 0
-    assert {p.name for p in folder.iterdir()} == {"game-1.html", "game-2.html", ".arena-output"}
+    kept = {name for name in pages if name.startswith(("game-1.", "game-2."))}
+    assert {p.name for p in folder.iterdir()} == kept | {".arena-output"}

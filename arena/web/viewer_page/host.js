@@ -13,7 +13,12 @@ const state = { ready: false, firstFrameMs: null, errors: [], frame: 0, frames: 
 const mark = (what) => { state.phases[what] = Math.round(performance.now()) }
 window.__viewer = state
 
+// A browser runs ES modules (the viewer) and fetches (the frames) from a web server only: a page opened
+// from a file says so, with the command that serves it, and nothing else (every load there fails)
+const fromFile = location.protocol === 'file:'
+
 function reportError (message) {
+  if (fromFile) return
   state.errors.push(String(message))
   $id('errors').hidden = false
   $id('errortext').textContent = state.errors.join('\n')
@@ -106,6 +111,29 @@ for (const [url, text] of [[meta.record, "the game's record"], [meta.back, 'back
   a.href = url
   a.textContent = text
   $id('links').append(' ', a)
+}
+
+// As shlex.quote writes a word for a POSIX shell
+const shellWord = (word) => /^[\w@%+=:,./-]+$/.test(word) ? word : "'" + word.replaceAll("'", "'\"'\"'") + "'"
+
+// `python -m http.server -d FOLDER` and the URL that shows this page then: FOLDER is the page's
+// `meta.root` (its own folder; a report's, for a report's game page, whose links lead there)
+function showHowToServe () {
+  const root = new URL(meta.root, location.href)
+  const path = decodeURIComponent(root.pathname).replace(/^\/([A-Za-z]:\/)/, '$1') // (Windows: /C:/...)
+  const folder = path.length > 1 ? path.replace(/\/$/, '') : path
+  const rest = location.pathname.slice(root.pathname.length)
+  const url = 'http://127.0.0.1:8000/' + (rest === 'index.html' ? '' : rest)
+  $id('command').textContent = `python -m http.server -d ${shellWord(folder)}`
+  $id('url').href = url
+  $id('url').textContent = url
+  $id('serve').hidden = false
+  $id('status').textContent = 'not played: opened from a file'
+}
+
+if (fromFile) {
+  showHowToServe()
+  throw new Error('opened from a file') // (the page stops here: said above, not among the viewer's errors)
 }
 
 const framesLoaded = loadFrames(meta.frames)

@@ -20,6 +20,7 @@ missing-score (one score short), crash-odd (crash on odd seeds only: a bug some 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -78,14 +79,37 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def write_log(path: str, played: host.Played, parameters: dict) -> None:
-    log = brutaltester.SdkLog(len(played.scores))
-    log.start([""] * len(played.scores))
-    for turn in played.turns:
-        log.turn(turn.player, turn.answer, turn.stderr, turn.summary, turn.view)
+    """The SDK runner's result, as it records an SDK game: view k is the referee's frame of round k,
+    which draws what round k-1's answer did, with that round's summary; the last one, the position
+    the game ended in, is a round in which nobody plays (the runner adds no player's entry)."""
+    players = len(played.scores)
+    log = brutaltester.SdkLog(players)
+    log.start([""] * players)
+    views = view_frames(played, players)
+    summary = ""
+    for k, turn in enumerate(played.turns):
+        log.turn(turn.player, turn.answer, turn.stderr, summary, views[k])
+        summary = turn.summary
+    if played.turns:  # (SdkLog has no call for a round without a player's turn)
+        log.views.append(views[-1])
+        log.summaries.append(summary)
     if played.out is not None:
         log.tooltip(played.out, f"${played.out} {played.failure}: {played.detail}")
     log.end(played.scores, parameters)
     log.write(path)
+
+
+def view_frames(played: host.Played, players: int) -> list[str]:
+    """The view frame of each round and of the end, as sdk_referee.py sends them for the stand-in
+    viewer (tests/games/pebbles/viewer): `KEY_FRAME k`, then the first `{global, frame}`, the later
+    ones `{pebbles}`. The end is the last position with the last answer applied (none where it
+    failed: an answer that puts a player out changes nothing)."""
+    positions = [json.loads(turn.view) for turn in played.turns]
+    if positions:
+        positions.append(positions[-1] if played.out is not None else {"pebbles": [], "scores": played.scores})
+    frames = [{"global": {"pebbles": {"players": players}}, "frame": {"pebbles": positions[0]}}] if positions else []
+    frames += [{"pebbles": position} for position in positions[1:]]
+    return [f"KEY_FRAME {k}\n{json.dumps(frame)}" for k, frame in enumerate(frames)]
 
 
 if __name__ == "__main__":
