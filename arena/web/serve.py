@@ -267,9 +267,12 @@ class RunView:
             return record_page.render(record, config)
         page = viewer.served_page(VIEWERS, self._game, record, url) if framed else None
         try:
-            return page or self._game.replay_page(record) or record_page.render(record, config)
+            own = None if page else self._game.replay_page(record)
         except DamagedGame as exc:  # (answered as a damaged database is: 503, in JSON, saying what)
             raise StoreError(f"{self.path} is damaged: game {game_id}: {exc}") from None
+        if own:  # (with the links a viewer's page has: its record, and the live page)
+            return record_page.linked(own, f"{url}/record", "/")
+        return page or record_page.render(record, config)
 
     def frames(self, game_id: int) -> bytes | None:
         """A game's stored frames, as stored (gzipped JSON: the page inflates it)."""

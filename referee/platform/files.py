@@ -170,11 +170,6 @@ def refuse_replacing(path: str | os.PathLike, kind: str, of_the_kind: Callable[[
     refuse_replacing_data(path, kind, text_of_the_kind)
 
 
-def refuse_replacing_a_non_gzip(path: str | os.PathLike, kind: str) -> None:
-    """As `refuse_replacing_a_non_page`, for gzip-compressed data (a game's frames)."""
-    refuse_replacing_data(path, kind, lambda data: data.startswith(b"\x1f\x8b"))
-
-
 def refuse_replacing_data(path: str | os.PathLike, kind: str, of_the_kind: Callable[[bytes], bool]) -> None:
     """As `refuse_replacing`, where `of_the_kind` judges the file's bytes (data that is no text)."""
     try:

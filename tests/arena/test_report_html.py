@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+from arena.web.serve import RunView
+
 ICON = '<link rel="icon" href="data:,">'  # no request at all, not even the browser's for /favicon.ico
 
 
@@ -129,3 +131,5 @@ def test_a_volcanoes_game_s_page_links_its_record_and_the_report(tournament, tmp
         timeout=60,
     )
     assert '<a href="record.html"' in (out / "index.html").read_text() and (out / "record.html").is_file()
+    served = RunView(page.with_name("t.sqlite")).game_page(3, "/game/0/3")  # (arena serve's, the same)
+    assert '<a href="/game/0/3/record"' in served and '<a href="/"' in served
