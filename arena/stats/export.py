@@ -3,8 +3,10 @@
 
 The CSV has one row per player, best first: its rank, Elo with standard error and 95% interval,
 results, errors, time per turn, the means of its [PDATA]/[TDATA], then one column per opponent,
-`vs LABEL`: its head-to-head score against that player (0..1, empty where they never met). The JSON
-holds the same rows, the cross-table with each cell's count of games, the run's description, and for
+`vs LABEL`: its head-to-head score against that player (0..1, empty where they never met), and last
+OpenSkill's rating as the report prints it: `mu`, `sigma` and its 95% interval (`mu_low`, `mu_high`);
+last, so that a script reading the columns by position still finds the earlier ones. The JSON holds
+the same rows, the cross-table with each cell's count of games, the run's description, and for
 an SPRT its test (`sprt`: bounds, log-likelihood ratio, verdict).
 """
 
@@ -18,6 +20,7 @@ import math
 from referee.platform.files import write_atomic
 
 from arena.stats.board import Board
+from arena.stats.ratings import Rating, openskill_ratings
 from arena.stats.tables import sprt_course
 
 _FIELDS = (
@@ -41,6 +44,7 @@ _FIELDS = (
     "ms_max",
     "first_turn_max",
 )
+_OPENSKILL_FIELDS = ("mu", "sigma", "mu_low", "mu_high")  # after every other column (see the docstring)
 
 
 def board_of(games: list[dict], labels: list[str]) -> Board:
@@ -50,6 +54,17 @@ def board_of(games: list[dict], labels: list[str]) -> Board:
     for game in games:
         board.add(game)
     return board
+
+
+def openskill_of(games: list[dict], labels: list[str]) -> dict[str, dict]:
+    """Each player's OpenSkill rating, as the report's ratings table gives it: {label: {mu, sigma,
+    mu_low, mu_high}}."""
+    return {rating.label: _openskill_fields(rating) for rating in openskill_ratings(games, labels)}
+
+
+def _openskill_fields(rating: Rating) -> dict:
+    low, high = rating.interval
+    return dict(zip(_OPENSKILL_FIELDS, (rating.mu, rating.sigma, low, high), strict=True))
 
 
 def _finite(value):
@@ -78,10 +93,11 @@ def sprt_of(config: dict, games: list[dict]) -> dict | None:
     }
 
 
-def as_json(config: dict, board: Board, failures: list[dict], sprt: dict | None) -> dict:
+def as_json(config: dict, board: Board, failures: list[dict], sprt: dict | None, openskill: dict[str, dict]) -> dict:
     rows = board.rows()
     order = [row["label"] for row in rows]
     for row in rows:
+        row.update(openskill[row["label"]])
         for key, value in row.items():
             row[key] = _finite(value)
     return {
@@ -101,26 +117,28 @@ def as_json(config: dict, board: Board, failures: list[dict], sprt: dict | None)
 CSV_HEAD = ",".join(_FIELDS[:2])  # how the CSV begins (an earlier one may be written over)
 
 
-def as_csv(board: Board) -> str:
+def as_csv(board: Board, openskill: dict[str, dict]) -> str:
     rows = board.rows()
     order = [row["label"] for row in rows]
     names = sorted({name for row in rows for name in row["data"]})
     cross = board.cross_table(order)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow([*_FIELDS, *names, *(f"vs {label}" for label in order)])
+    writer.writerow([*_FIELDS, *names, *(f"vs {label}" for label in order), *_OPENSKILL_FIELDS])
     for row, scores in zip(rows, cross["score"], strict=True):
         cells = [_finite(row[field]) for field in _FIELDS]
         cells += [row["data"].get(name) for name in names]
         cells += scores
+        cells += [openskill[row["label"]][field] for field in _OPENSKILL_FIELDS]
         writer.writerow(["" if c is None else c for c in cells])
     return out.getvalue()
 
 
 def export(config: dict, labels: list[str], games: list[dict], failures: list[dict], csv_path, json_path) -> None:
     board = board_of(games, labels)
+    openskill = openskill_of(games, labels)
     if csv_path:
-        write_atomic(csv_path, as_csv(board))
+        write_atomic(csv_path, as_csv(board, openskill))
     if json_path:
-        document = as_json(config, board, failures, sprt_of(config, games))
+        document = as_json(config, board, failures, sprt_of(config, games), openskill)
         write_atomic(json_path, json.dumps(document, indent=1) + "\n")

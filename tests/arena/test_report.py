@@ -1,9 +1,12 @@
 """The text report at the extremes: a clean sweep reads as a one-sided bound, never as infinity, the
 ratings table gives each player's Elo over the next one down, and games that are copies of one are named."""
 
+import csv
+import json
 import sys
 
 from arena.cli import main
+from arena.stats import export
 from arena.stats.tables import fmt_elo_interval, ratings_rows, text_report
 
 
@@ -99,3 +102,28 @@ def test_a_copy_or_so_among_many_games_is_chance_not_a_warning():
     assert repeated_games(games(["N01 N02"] * 3)) == 2  # every game one
     assert repeated_games(games(["N01 N02"] * 3) + games(["N01 N02"] * 3, ("b", "a"))) == 4
     assert repeated_games(games(["N01", "N01", "N01", "S01", "S02", "S03"])) == 0  # 2 of 6: less than half
+
+
+def test_the_exports_hold_openskill_s_rating_as_the_report_prints_it_after_the_other_columns(tmp_path):
+    games = [
+        _game("strong", "weak", pair, swap, "strong" if pair % 3 else "weak") for pair in range(6) for swap in (0, 1)
+    ]
+    config = {
+        "command": "match",
+        "seed": 1,
+        "lineups": [["strong", "weak"]],
+        "units": 6,
+        "game": {"protocol": "volcanoes"},
+    }
+    labels = ["strong", "weak"]
+    export.export(config, labels, games, [], tmp_path / "r.csv", tmp_path / "r.json")
+    rows, header, _ = ratings_rows(games, labels)
+    printed = {row[header.index("player")]: row for row in rows}
+    head, *table = list(csv.reader((tmp_path / "r.csv").open()))
+    assert head[-5:] == ["vs weak", "mu", "sigma", "mu_low", "mu_high"]  # new columns last: old positions hold
+    players = json.loads((tmp_path / "r.json").read_text())["players"]
+    for line, player in zip(table, players, strict=True):
+        row = printed[player["label"]]
+        assert f"{float(line[-4]):.2f}" == f"{player['mu']:.2f}" == row[header.index("mu")]
+        assert f"{float(line[-3]):.2f}" == f"{player['sigma']:.2f}" == row[header.index("sigma")]
+        assert f"[{player['mu_low']:.2f}, {player['mu_high']:.2f}]" == row[-1]  # (mu's interval, the table's last)
