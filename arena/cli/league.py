@@ -26,7 +26,7 @@ from arena.play.matchmaking import MODES
 from arena.play.runs import refuse_another_draw
 from arena.play.seeds import seed_list
 from arena.play.store import Store, StoreError, playing, quoted, stored_game
-from arena.stats.tables import printable, table
+from arena.stats.tables import printable, results_name, table
 from arena.stats.units import SEATINGS
 
 ACTIONS = ("add", *members.STANDINGS, "status")
@@ -148,7 +148,8 @@ def _status(path: Path, action: str, rest: list[str]) -> int:
     store = members.open_league(path, readonly=True)
     try:
         config, standing, failures = store.config, store.league_players(), store.failures()
-        board = standings_board(standing, store.games(light=True))
+        games = store.games(light=True)
+        board = standings_board(standing, games)
     finally:
         store.close()
     name = config.get("game", {}).get("name", "volcanoes")
@@ -168,7 +169,7 @@ def _status(path: Path, action: str, rest: list[str]) -> int:
                 row["forfeits"],
             ]
         )
-    say(table(rows, ["#", "player", "status", "Elo", "95% interval", "games", "W-D-L", "errors"]))
+    say(table(rows, ["#", "player", "status", "Elo", "95% interval", "games", results_name(games), "errors"]))
     why = [(label, row) for label, row in standing.items() if row["status"] != ACTIVE and row["reason"]]
     if why:
         say()

@@ -5,9 +5,12 @@ The CSV has one row per player, best first: its rank, Elo with standard error an
 results, errors, time per turn, the means of its [PDATA]/[TDATA], then one column per opponent,
 `vs LABEL`: its head-to-head score against that player (0..1, empty where they never met), and last
 OpenSkill's rating as the report prints it: `mu`, `sigma` and its 95% interval (`mu_low`, `mu_high`);
-last, so that a script reading the columns by position still finds the earlier ones. The JSON holds
-the same rows, the cross-table with each cell's count of games, the run's description, and for
-an SPRT its test (`sprt`: bounds, log-likelihood ratio, verdict).
+last, so that a script reading the columns by position still finds the earlier ones. In games of
+three or four players `wins`, `draws` and `losses` count the games a player was first alone, first
+shared and not first (the report's 1st-shared-not), and `score` is the mean of its head-to-head
+results (docs/arena.md). The JSON holds the same rows, the cross-table with each cell's count of
+games, the run's description, and for an SPRT its test (`sprt`: bounds, log-likelihood ratio,
+verdict).
 """
 
 from __future__ import annotations

@@ -54,8 +54,15 @@ def points(game: dict, label: str) -> float:
     return sum(others) / len(others)
 
 
-def _two_player(games: list[dict]) -> bool:
-    return all(len(g["seats"]) == 2 for g in games)
+# The name of a player's results in every table that knows the game's player count: with two
+# players, won, drawn and lost; with more, first alone, first shared and not first (docs/arena.md)
+TWO_PLAYER_RESULTS = "W-D-L"
+N_PLAYER_RESULTS = "1st-shared-not"
+
+
+def results_name(games: list[dict]) -> str:
+    """What a player's wins-draws-losses are called in a table of these games."""
+    return TWO_PLAYER_RESULTS if all(len(g["seats"]) == 2 for g in games) else N_PLAYER_RESULTS
 
 
 @dataclass
@@ -253,7 +260,6 @@ def players_rows(games: list[dict], labels: list[str], order: list[str]) -> tupl
     of every [PDATA] its bot emitted: (rows, header)."""
     lines = player_lines(games, labels)
     names = sorted({name for line in lines.values() for name in line.data})
-    two = _two_player(games)
     rows = []
     for label in order:
         line = lines[label]
@@ -281,7 +287,7 @@ def players_rows(games: list[dict], labels: list[str], order: list[str]) -> tupl
     header = [
         "player",
         "games",
-        "W-D-L" if two else "1st-shared-not",
+        results_name(games),
         "score",
         "timeouts",
         "invalid",

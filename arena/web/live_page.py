@@ -3,6 +3,10 @@
 data and is put into the page as text (`textContent`, SVG attributes), never as HTML: labels, details
 and emitted data are what users and bots wrote."""
 
+import json
+
+from arena.stats.tables import N_PLAYER_RESULTS, TWO_PLAYER_RESULTS
+
 POLL_MS = 2000
 
 PAGE = (
@@ -51,6 +55,11 @@ svg { background: #262a33; border-radius: 6px; }
 "use strict";
 const POLL_MS = """
     + str(POLL_MS)
+    + """;
+const TWO_PLAYER_RESULTS = """
+    + json.dumps(TWO_PLAYER_RESULTS)
+    + """, N_PLAYER_RESULTS = """
+    + json.dumps(N_PLAYER_RESULTS)
     + """;
 const COLOURS = ["#5aa9ff", "#ff9d3b", "#7bd389", "#e06c9f", "#c9b458", "#9d8df1", "#4fd1c5", "#f56565"];
 let run = 0, chosen = null, where = "", etag = null, state = null, timer = null;
@@ -144,7 +153,9 @@ function drawFilters(s) {
 
 function drawLeaderboard(s) {
   const names = Array.from(new Set(s.leaderboard.flatMap(r => Object.keys(r.data)))).sort();
-  const header = ["#", "player", "status", "Elo", "95% interval", "over next", "games", "W-D-L", "score",
+  // the report's name for them: every game of a run has as many players, and the latest tell how many
+  const results = s.latest.some(g => g.seats.length > 2) ? N_PLAYER_RESULTS : TWO_PLAYER_RESULTS;
+  const header = ["#", "player", "status", "Elo", "95% interval", "over next", "games", results, "score",
     "timeouts", "invalid", "crashes", "forfeits", "ms median", "ms p99", "ms max", "1st turn max", ...names];
   const rows = s.leaderboard.map(r => [
     r.rank === null ? "-" : r.rank, r.label, r.status || "", signed(r.elo),

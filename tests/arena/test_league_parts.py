@@ -7,7 +7,10 @@ import csv
 import io
 import json
 import random
+import re
+import shutil
 import sqlite3
+import subprocess
 
 import pytest
 
@@ -25,6 +28,7 @@ from arena.players.registry import resolve
 from arena.stats.board import Board, DataFilter, DataFilterError
 from arena.stats.ratings import PairwiseResults, bradley_terry_fit
 from arena.stats.tables import players_rows, ratings_rows
+from arena.web import live_page
 
 
 def plackett_luce(strengths: dict[str, float], seats: int, n: int, seed: int = 1) -> list[dict]:
@@ -389,3 +393,37 @@ def test_a_schema_3_file_is_read_and_brought_to_today_s_schema_when_written(tmp_
     store.join_league(Player("a", "a", "command", "a", "v1"))
     assert store.league_players()["a"]["status"] == "active"
     store.close()
+
+
+def test_league_status_names_a_three_player_league_s_results_as_the_report_does(tmp_path, capsys):
+    """It headed them W-D-L where the report says 1st-shared-not: first alone, shared, not first."""
+    db = tmp_path / "league.sqlite"
+    store, _ = league_file(db, ["a", "b", "c"])
+    for record in plackett_luce({"a": 0, "b": 100, "c": 200}, 3, 12):
+        store.add_game({**record, "seed": record["unit"], "reason": "score"})
+    games = store.games()
+    store.close()
+    capsys.readouterr()
+    assert main(["league", "status", "--db", str(db)]) == 0
+    header = capsys.readouterr().out.splitlines()[1].split()
+    assert players_rows(games, ["a", "b", "c"], ["a", "b", "c"])[1][2] == "1st-shared-not" == header[7]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's script")
+@pytest.mark.parametrize("seats, name", [(2, "W-D-L"), (3, "1st-shared-not")])
+def test_the_live_page_s_leaderboard_names_results_as_the_report_does(seats, name):
+    """It headed them W-D-L whatever the game's player count: its script's leaderboard, run by node."""
+    script = live_page.PAGE.split("<script>")[1].split("</script>")[0]
+    constants = re.search(r"const TWO_PLAYER_RESULTS = .*?;\n", script)
+    leaderboard = re.search(r"function drawLeaderboard\(s\) \{.*?\n\}\n", script, re.DOTALL)
+    assert constants and leaderboard, "the page's script changed shape: update this test"
+    state = {"leaderboard": [], "latest": [{"seats": ["a"] * seats}]}
+    harness = (
+        constants[0]
+        + leaderboard[0]
+        + "function fillTable(id, header) { console.log(JSON.stringify(header)); }\n"
+        + "const document = {getElementById: () => ({replaceChildren() {}})};\n"
+        + f"drawLeaderboard({json.dumps(state)});\n"
+    )
+    out = subprocess.run(["node", "-e", harness], capture_output=True, text=True, timeout=30, check=True).stdout
+    assert json.loads(out)[7] == name
