@@ -245,7 +245,10 @@ def errors_lines(games: list[dict], labels: list[str]) -> str:
         for kind, count in lines[label].errors.items()
         for game, detail in [lines[label].last_errors[kind]]
     ]
-    head = "Errors (each a lost game; the last of each kind, which `arena replay DB GAME -o FOLDER` shows):"
+    head = (
+        "Errors (each a lost game; the last of each kind, which `arena replay DB GAME -o FOLDER` shows;"
+        " players counted from 0, player 0 in seat 1):"
+    )
     return "\n".join([head, *said]) if said else ""
 
 

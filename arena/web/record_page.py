@@ -15,6 +15,10 @@ _SKIP = ("stderr", "referee_stderr", "pdata", "tdata", "fingerprint", "summaries
 # CodinGame's player draws in that colour
 _COLOURED = re.compile(r"¤(\w+)¤(.*?)§\1§", re.DOTALL)
 _SEAT = re.compile(r"\$(\d)")
+# A game's detail names players as the referee runners wrote it, from 0, where this page's seats
+# count from 1 as the report's: said beside any detail that names one (stored text stays as written)
+_PLAYER_NUMBER = re.compile(r"\bplayer \d")
+_COUNTED_FROM_0 = " (players counted from 0 there: player 0 is seat 1)"
 
 
 def _e(value) -> str:
@@ -37,7 +41,7 @@ def render(record: dict, config: dict) -> str:
         mine = times[i] if times else None
         rows.append(
             [
-                i,
+                i + 1,  # seats from 1, as the report's and the live page's games tables number them
                 label,
                 record["ranks"][i] + 1,
                 (record.get("scores") or [None] * len(seats))[i],
@@ -54,7 +58,7 @@ def render(record: dict, config: dict) -> str:
         f"<h1>game {_e(record.get('id'))}: {_e(' vs '.join(seats))}</h1>",
         f"<p>{_e(game.get('name') or game.get('protocol'))}, seed {_e(record['seed'])}, unit {_e(record['unit'])}, "
         f"seating {_e(record['seating'])}; ended by {_e(record['reason'])} after {_e(record.get('turns'))} turns"
-        f"{': ' + _e(record['detail']) if record.get('detail') else ''}; finished {_e(record.get('finished_at'))}</p>",
+        f"{_detail(record.get('detail'))}; finished {_e(record.get('finished_at'))}</p>",
         _table(
             ["seat", "player", "rank", "score", "error", "version", "bot seed", "turns timed", "max ms", "PDATA"], rows
         ),
@@ -74,7 +78,7 @@ def render(record: dict, config: dict) -> str:
         for i, label in enumerate(seats):
             said = [(k + 1, text) for k, text in enumerate(stderr[i] if i < len(stderr) else []) if text]
             if said:
-                parts.append(f"<h3>{_e(label)} (seat {i})</h3>")
+                parts.append(f"<h3>{_e(label)} (seat {i + 1})</h3>")
                 parts.append("".join(f"<pre><b>turn {k}</b>\n{_e(text)}</pre>" for k, text in said))
     if data.get("referee_stderr"):
         parts += ["<h2>The referee's stderr</h2>", f"<pre>{_e(data['referee_stderr'])}</pre>"]
@@ -83,6 +87,13 @@ def render(record: dict, config: dict) -> str:
         parts += ["<h2>More of the record</h2>", f"<pre>{_e(json.dumps(rest, indent=1)[:100_000])}</pre>"]
     title = _e(f"game {record.get('id')}: {' vs '.join(seats)}")
     return _PAGE.replace("__TITLE__", title).replace("__BODY__", "\n".join(parts))
+
+
+def _detail(detail: str | None) -> str:
+    """A game's detail after its reason, as HTML ("" for none)."""
+    if not detail:
+        return ""
+    return f": {_e(detail)}" + (_COUNTED_FROM_0 if _PLAYER_NUMBER.search(detail) else "")
 
 
 def linked(page: str, record_url: str, back_url: str | None = None) -> str:

@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+from arena.stats.tables import errors_lines
+from arena.web import record_page
 from arena.web.serve import RunView
 
 ICON = '<link rel="icon" href="data:,">'  # no request at all, not even the browser's for /favicon.ico
@@ -133,3 +135,30 @@ def test_a_volcanoes_game_s_page_links_its_record_and_the_report(tournament, tmp
     assert '<a href="record.html"' in (out / "index.html").read_text() and (out / "record.html").is_file()
     served = RunView(page.with_name("t.sqlite")).game_page(3, "/game/0/3")  # (arena serve's, the same)
     assert '<a href="/game/0/3/record"' in served and '<a href="/"' in served
+
+
+def test_a_game_s_record_numbers_seats_from_1_as_the_games_tables_do():
+    """The record page listed seats 0..3 beside the report's and the live page's seat 1..seat 4, and
+    gave the referee runner's "player 2 crashed" (counted from 0) with no word of it."""
+    record = {
+        "id": 8,
+        "seats": ["greedy", "first", "worst", "hostile"],
+        "ranks": [1, 1, 1, 3],
+        "errors": [None, None, None, "crash"],
+        "seed": 5,
+        "unit": 0,
+        "seating": 3,
+        "reason": "crash",
+        "turns": 9,
+        "detail": "player 3 crashed on its turn 3: exited with code 3",
+        "data": {"stderr": [[], [], [], ["", "", "boom"]]},
+    }
+    page = record_page.render(record, {"game": {"name": "pebbles"}})
+    rows = re.findall(r"<tr><td>(\d+)</td><td>(\w+)</td>", page)
+    assert rows == [("1", "greedy"), ("2", "first"), ("3", "worst"), ("4", "hostile")]
+    assert "<h3>hostile (seat 4)</h3>" in page
+    assert (
+        "player 3 crashed on its turn 3: exited with code 3 (players counted from 0 there: player 0 is seat 1)" in page
+    )
+    said = errors_lines([{**record, "versions": ["v"] * 4}], record["seats"])
+    assert "players counted from 0, player 0 in seat 1" in said.splitlines()[0]  # the text report says it too
