@@ -245,11 +245,20 @@ def errors_lines(games: list[dict], labels: list[str]) -> str:
         for kind, count in lines[label].errors.items()
         for game, detail in [lines[label].last_errors[kind]]
     ]
-    head = (
-        "Errors (each a lost game; the last of each kind, which `arena replay DB GAME -o FOLDER` shows;"
-        " players counted from 0, player 0 in seat 1):"
-    )
+    counted = f"; {PLAYERS_FROM_0}" if any(names_a_player(line) for line in said) else ""
+    head = f"Errors (each a lost game; the last of each kind, which `arena replay DB GAME -o FOLDER` shows{counted}):"
     return "\n".join([head, *said]) if said else ""
+
+
+# The referee runners' error lines name players as their protocols number them, from 0, where the
+# report's and the pages' seats count from 1: said wherever such a line is shown (stored lines stay)
+PLAYERS_FROM_0 = "players counted from 0, player 0 in seat 1"
+_PLAYER_NUMBER = re.compile(r"\bplayer \d")
+
+
+def names_a_player(detail: str | None) -> bool:
+    """Whether a game's detail names a player by its number (from 0)."""
+    return bool(detail) and _PLAYER_NUMBER.search(detail) is not None
 
 
 def quantile(ordered: list[float], q: float) -> float:

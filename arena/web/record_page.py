@@ -9,16 +9,14 @@ import html
 import json
 import re
 
+from arena.stats.tables import PLAYERS_FROM_0, names_a_player
+
 # shown in sections of their own
 _SKIP = ("stderr", "referee_stderr", "pdata", "tdata", "fingerprint", "summaries", "tooltips")
 # The SDK's markup of a coloured text (GameManager.formatErrorMessage: ¤RED¤text§RED§), which
 # CodinGame's player draws in that colour
 _COLOURED = re.compile(r"¤(\w+)¤(.*?)§\1§", re.DOTALL)
 _SEAT = re.compile(r"\$(\d)")
-# A game's detail names players as the referee runners wrote it, from 0, where this page's seats
-# count from 1 as the report's: said beside any detail that names one (stored text stays as written)
-_PLAYER_NUMBER = re.compile(r"\bplayer \d")
-_COUNTED_FROM_0 = " (players counted from 0 there: player 0 is seat 1)"
 
 
 def _e(value) -> str:
@@ -93,7 +91,7 @@ def _detail(detail: str | None) -> str:
     """A game's detail after its reason, as HTML ("" for none)."""
     if not detail:
         return ""
-    return f": {_e(detail)}" + (_COUNTED_FROM_0 if _PLAYER_NUMBER.search(detail) else "")
+    return f": {_e(detail)}" + (f" ({PLAYERS_FROM_0})" if names_a_player(detail) else "")
 
 
 def linked(page: str, record_url: str, back_url: str | None = None) -> str:
