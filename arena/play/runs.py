@@ -26,7 +26,7 @@ from tqdm import tqdm
 
 from arena.errors import UsageError
 from arena.project import RUNS_FOLDER
-from arena.games.base import Game
+from arena.games.base import Game, Player
 from arena.play import replays
 from arena.play.cluster import NoMachine, check_travel, connected, make_executor
 from arena.play.run import run_jobs
@@ -142,6 +142,8 @@ def create(
     if len(specs) < n:
         raise PlayerError(f"a {command} of {game.name} needs at least {n} players")
     resolved = players.resolve_all(specs, game, config=options.config)
+    if exact and (sprt or n == 2):  # (a game of more seats may well fill them with copies of one bot)
+        warn_of_one_version(*resolved[:2], sprt=sprt is not None)
     labels = [p.label for p in resolved]
     seed = options.seed if options.seed is not None else secrets.randbelow(2**31)
     config = {
@@ -163,6 +165,19 @@ def create(
         if verdict:
             store.put("config", {**config, **verdict})
     return store
+
+
+def warn_of_one_version(first: Player, second: Player, *, sprt: bool) -> None:
+    """A warning, not a refusal, where the two players a match or an SPRT compares are one version (a
+    file unchanged in the commit named, the same bot twice): a user may mean it, to measure noise."""
+    if first.version != second.version:
+        return
+    test = "; an SPRT of them runs long before it accepts H0 (or H1, by chance)" if sprt else ""
+    print(
+        f"warning: {first.label} and {second.label} are the same version ({first.version}): the same program, "
+        f"built and run alike, so their games measure chance alone, not a difference between them{test}",
+        file=sys.stderr,
+    )
 
 
 def command_again(words: str, db: Path, options) -> str:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import errno
 import importlib.util
+import mmap
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -215,6 +217,70 @@ def program_index(args: Sequence[str]) -> int:
     if i < len(args) and args[i].startswith("-"):
         return 0
     return min(i, len(args) - 1)
+
+
+# The programs that run a language's files, by their name less any version (python3.11, lua5.4).
+_INTERPRETERS = {
+    **dict.fromkeys(("python", "pypy"), "python"),
+    **dict.fromkeys(("java", "kotlin", "scala"), "java"),
+    **dict.fromkeys(("mono", "dotnet"), "csharp"),
+    **dict.fromkeys(("node", "nodejs"), "javascript"),
+    **{name: name for name in ("ruby", "perl", "php", "lua")},
+}
+# What marks a compiled program's language in its file, stripped or not: Go's build information
+# (which every Go program carries, for runtime/debug.ReadBuildInfo), and the variable that Rust's
+# standard library reads when a program panics.
+_COMPILED_MARKS = ((b"\xff Go buildinf:", "go"), (b"RUST_BACKTRACE", "rust"))
+_STDBUF_VALUED = ("-i", "-o", "-e")  # stdbuf's options whose value is the next word
+LINE_BUFFERED = "c"  # what `program_language` says of another program run under stdbuf: C's stdio is what it sets
+
+
+def program_language(args: Sequence[str], cwd: str | None = None) -> str | None:
+    """The language of the program a command runs (its words `args`, from `cwd`), where the program
+    says it: an interpreter's (`java -cp out Player`, `python3 bot.py`, a script's #! line), a
+    compiled program's marks (Go, Rust), LINE_BUFFERED for another program run under `stdbuf` (as the
+    arena runs C and C++); else None. Keys as arena/builds/languages.py names them."""
+    folder, run = run_folder(args, cwd), list(args[program_index(args) :])
+    under_stdbuf = bool(run) and Path(run[0]).name == "stdbuf"
+    if under_stdbuf:
+        run = _after_stdbuf_options(run[1:])
+    if not run:
+        return None
+    language = _interpreted(run[0]) or _language_in_file(folder, run[0])
+    return language or (LINE_BUFFERED if under_stdbuf else None)
+
+
+def _after_stdbuf_options(words: list[str]) -> list[str]:
+    """The command that stdbuf runs: `words` (what follows stdbuf) past its options."""
+    i = 0
+    while i < len(words) and words[i].startswith("-"):
+        i += 2 if words[i] in _STDBUF_VALUED else 1
+    return words[i:]
+
+
+def _interpreted(program: str) -> str | None:
+    return _INTERPRETERS.get(re.sub(r"[\d.]+$", "", Path(program).name))
+
+
+def _language_in_file(folder: Path, program: str) -> str | None:
+    """The language of the program file `program` (from `folder`, or on PATH): a script's
+    interpreter's, or a compiled program's by its marks; None where neither says."""
+    found = folder / program if os.sep in program else shutil.which(program)
+    try:
+        with open(found or "", "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            if data[:2] == b"#!":
+                return _interpreted(_script_interpreter(data.readline()))
+            return next((language for mark, language in _COMPILED_MARKS if data.find(mark) >= 0), None)
+    except (OSError, ValueError):  # (not a file here; an empty file, which mmap refuses)
+        return None
+
+
+def _script_interpreter(first_line: bytes) -> str:
+    """The program a script's #! line runs (`#!/usr/bin/env python3`: python3)."""
+    words = first_line[2:].decode("utf-8", "replace").split()
+    if words and Path(words[0]).name == "env":
+        words = [word for word in words[1:] if not word.startswith("-") and "=" not in word]
+    return words[0] if words else ""
 
 
 def run_folder(args: Sequence[str], cwd: str | None = None) -> Path:

@@ -24,7 +24,7 @@ import subprocess
 import time
 from collections.abc import Iterable, Sequence
 
-from .bot_commands import split_command, start_failure, unquoted_path
+from .bot_commands import program_language, split_command, start_failure, unquoted_path
 from .bot_env import SEED_VARIABLE
 from .bot_errors import WHERE_CODINGAME_STOPS, BotExited, BotStartError, BotTimeout, TooLong, signal_name
 from .clock import turn_clock, turn_seconds
@@ -36,13 +36,41 @@ from .stderr_sink import StderrSink
 OVERTIME_LOOK_S = 0.01  # how often `answers_within` looks at what the bot ran, waiting for its line
 
 # What a bot that timed out waiting for input, having never written a byte, is told: a program whose
-# output is a pipe, not a terminal, holds its lines in a buffer (C's printf, C++'s "\n", Python's
-# print) until it is flushed; or the bot reads more than it was sent.
+# output is a pipe, not a terminal, may hold its lines in a buffer until it is flushed (C's printf,
+# C++'s "\n", Python's print, Go's bufio.Writer, Rust's BufWriter, Java's PrintWriter); or the bot
+# reads more than it was sent. How to flush is said in the bot's language, where its program says it.
 UNFLUSHED = (
     "it waits for input and wrote nothing: an answer printed but not flushed is still in its buffer "
-    "(flush after each answer: fflush(stdout), std::endl, print(..., flush=True); or run a C or C++ "
-    "program under `stdbuf -oL`), or it reads more lines than it was sent"
+    "(flush after each answer: {how}), or it reads more lines than it was sent"
 )
+READS_TOO_MUCH = "it waits for input and wrote nothing: it reads more lines than it was sent"
+# How each language's bot flushes an answer (keys: `program_language`'s); None: its lines leave as written.
+FLUSH = {
+    "c": "fflush(stdout) in C, std::endl in C++",
+    "python": "print(..., flush=True)",
+    "java": "flush() of its PrintWriter or BufferedWriter",
+    "csharp": "Console.Out.Flush(), or Flush() of its StreamWriter",
+    "go": "w.Flush() of its bufio.Writer",
+    "rust": "flush() of its BufWriter, or io::stdout().flush() after print!",
+    "ruby": "STDOUT.sync = true",
+    "perl": "$| = 1",
+    "lua": "io.stdout:flush()",
+    **dict.fromkeys(("javascript", "php")),
+}
+# For a program whose language is not known: the common languages' ways.
+FLUSH_ANY = (
+    "fflush(stdout), std::endl, or `stdbuf -oL` before a C or C++ program; print(..., flush=True) in "
+    "Python; flush() of Java's PrintWriter, of Rust's BufWriter; w.Flush() of Go's bufio.Writer; "
+    "Console.Out.Flush() in C#"
+)
+
+
+def unflushed(args: Sequence[str], cwd: str | None = None) -> str:
+    """What a bot (command `args`, run from `cwd`) that never wrote a byte and waits for input is told."""
+    language = program_language(args, cwd)
+    if language in FLUSH and FLUSH[language] is None:
+        return READS_TOO_MUCH
+    return UNFLUSHED.format(how=FLUSH.get(language) or FLUSH_ANY)
 
 
 class BotProcess:
@@ -67,6 +95,7 @@ class BotProcess:
         solver that writes its answer without a newline and exits), as CodinGame's puzzles take it;
         a game's bot lives on, and its line without an end is no answer."""
         self.args = split_command(command)
+        self._cwd = cwd
         self._max_line_bytes = max_line_bytes
         self._line_ends_at_exit = line_ends_at_exit
         if seed is not None:  # the bot's seed for this game, for a bot that takes it (referee/platform/bot_env.py)
@@ -264,7 +293,7 @@ class BotProcess:
         wrote a byte and waits for input, the likeliest cause: an answer left in its output buffer."""
         if not self._pending:
             if not self._wrote and waits_on_a_pipe(self._proc.pid):
-                return f"no answer in time: {UNFLUSHED}"
+                return f"no answer in time: {unflushed(self.args, self._cwd)}"
             return "no answer in time"
         shown = bytes(self._pending[:40]).decode("utf-8", "replace") + ("..." if len(self._pending) > 40 else "")
         return f"no answer in time: it wrote {shown!r} without ending the line"

@@ -13,11 +13,14 @@ import sqlite3
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from arena.cli import main
+from arena.games.base import Player
+from arena.play.runs import warn_of_one_version
 from arena.play.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -183,6 +186,27 @@ def test_sprt_never_accepts_h1_between_copies_of_a_bot(tmp_path, capsys, seed):
     assert "accepted H1" not in out
     assert "accepted H0" in out or "no decision within 30 pairs" in out
     assert status == (1 if "accepted H0" in out else 3)
+
+
+def test_two_players_of_one_version_are_warned_of_before_the_run(tmp_path, capsys):
+    """`arena sprt new=bot.js old=bot.js@HEAD~1`, the file unchanged in that commit (both of version
+    6c5c666f2d97), ran for hours without a word. Now a warning comes first, and the run plays."""
+    db = str(tmp_path / "one.sqlite")
+    assert main(["sprt", "random", "copy=random", "--max-pairs", "1", "--seed", "1", "--db", db, *CALM]) == 3
+    err = capsys.readouterr().err
+    assert err.startswith("warning: random and copy are the same version ("), err
+    assert "their games measure chance alone" in err and "an SPRT of them runs long" in err
+    assert len(Store.open(db).games()) == 2
+
+
+def test_the_warning_of_one_version_is_of_one_version_alone(capsys):
+    """A match's warning says nothing of an SPRT; players of two versions are not warned of."""
+    one, other = (Player(label, label, "bot", label, version) for label, version in (("a", "v1"), ("b", "v2")))
+    warn_of_one_version(one, replace(one, label="c"), sprt=False)
+    err = capsys.readouterr().err
+    assert err.startswith("warning: a and c are the same version (v1): the same program") and "SPRT" not in err
+    warn_of_one_version(one, other, sprt=True)
+    assert capsys.readouterr().err == ""
 
 
 def test_a_report_whose_reader_has_gone_ends_quietly(tmp_path):

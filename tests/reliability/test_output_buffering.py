@@ -12,7 +12,7 @@ import pytest
 
 from arena.builds.build import build
 from referee.platform.bot_errors import BotExited, BotTimeout
-from referee.platform.process import BotProcess
+from referee.platform.process import FLUSH_ANY, BotProcess, unflushed
 
 from tests.builds.helpers import needs, write
 from tests.processes import says_where_a_reader_sleeps
@@ -65,6 +65,65 @@ def test_a_program_that_never_wrote_a_byte_is_told_of_its_output_buffer(tmp_path
             with pytest.raises(BotTimeout) as caught:
                 bot.ask(["1"], timeout=1.0)
         assert str(caught.value) == "no answer in time"
+
+
+# A Go bot that writes through a bufio.Writer and never flushes it, as a fast Go bot does.
+UNFLUSHED_GO = """package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+)
+
+func main() {
+	in := bufio.NewScanner(os.Stdin)
+	w := bufio.NewWriter(os.Stdout)
+	for in.Scan() {
+		fmt.Fprintln(w, in.Text())
+	}
+}
+"""
+
+
+def test_a_go_bot_that_never_flushed_is_told_to_flush_as_go_does(tmp_path):
+    """A Go bot (bufio.Writer, no Flush()) was told to flush as C, C++ and Python do, never as Go does."""
+    needs("go")
+    if not says_where_a_reader_sleeps():
+        pytest.skip("this system does not say where a thread sleeps (/proc/PID/task/TID/wchan)")
+    built = build(write(tmp_path / "bot", "bot.go", UNFLUSHED_GO), cache=tmp_path / "cache")
+    with BotProcess(built.command, cwd=str(built.cwd)) as bot:
+        with pytest.raises(BotTimeout) as caught:
+            bot.ask(["1"], timeout=1.0)
+    assert "(flush after each answer: w.Flush() of its bufio.Writer)" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("command", "way"),
+    [
+        ("java -cp out Player", "flush() of its PrintWriter"),
+        ("env K=3 java -jar bot.jar", "flush() of its PrintWriter"),
+        ("mono out/bot.exe", "Console.Out.Flush()"),
+        ("python3.11 bot.py", "print(..., flush=True)"),
+        ("./go_bot", "w.Flush() of its bufio.Writer"),
+        ("stdbuf -oL ./rust_bot", "flush() of its BufWriter"),
+        ("stdbuf -o L ./c_bot", "fflush(stdout) in C, std::endl in C++"),
+        ("./script", "STDOUT.sync = true"),
+        ("./c_bot", FLUSH_ANY),
+    ],
+)
+def test_the_unflushed_hint_names_the_way_to_flush_of_the_program_s_language(command, way, tmp_path):
+    """The hint named C's, C++'s and Python's ways only, for a bot in any language."""
+    for name, text in [
+        ("go_bot", b"\x7fELF...\xff Go buildinf:..."),
+        ("rust_bot", b"\x7fELF...RUST_BACKTRACE..."),
+        ("c_bot", b"\x7fELF...printf..."),
+        ("script", b"#!/usr/bin/env ruby\nputs 1\n"),
+    ]:
+        (tmp_path / name).write_bytes(text)
+    said = unflushed(command.split(), str(tmp_path))
+    assert f"(flush after each answer: {way}" in said and said.endswith("or it reads more lines than it was sent"), said
+    assert unflushed(["node", "bot.js"]) == "it waits for input and wrote nothing: it reads more lines than it was sent"
 
 
 THINKS_WHILE_A_THREAD_READS = """import sys, threading, time
