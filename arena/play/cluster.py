@@ -269,17 +269,18 @@ class Cluster:
         bot_seeds = [seed] * len(seated)
         plays: list[tuple[Outcome, str]] = []
         while len(plays) < 2:
-            nodes = self.playable()
+            names = self.watched(self.machines)
+            nodes = self.playable(names)
             if not nodes:
                 raise NoMachine("the Ray cluster has no machine with a CPU to play on")
             used = {where for _, where in plays}
-            names = self.machines()
             node = next((n for n in nodes if names.get(n, n) not in used), nodes[0])
             strategy = self.ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(node, soft=False)
             options = {"num_cpus": 1, "max_retries": 0, "scheduling_strategy": strategy}
+            task = remote.options(**options)
             try:
-                said = self.ray.get(
-                    remote.options(**options).remote(shipment, [p.label for p in seated], seed, bot_seeds)
+                said = self.watched(
+                    lambda task=task: self.ray.get(task.remote(shipment, [p.label for p in seated], seed, bot_seeds))
                 )
             except self.ray.exceptions.RayTaskError as exc:
                 if not isinstance(exc.cause, ImportError):  # our code raised: a bug, shown as such
@@ -300,6 +301,58 @@ class Cluster:
             else:
                 plays.append((rest[0], where))
         return plays
+
+    def watched(self, call):
+        """What `call()` (a call of Ray's) returns or raises, while the cluster answers: NoMachine, and
+        the cluster forgotten, once it has not for GONE_S (its head gone: the call would hang, until
+        Ray ends the process a minute later with a line of its own)."""
+        got: Future = Future()
+        threading.Thread(target=_answer, args=(got, call), daemon=True).start()
+        watch = Watch(self)
+        while True:
+            try:
+                return got.result(timeout=WATCH_S)
+            except TimeoutError:
+                if watch.look() is None and watch.gone():
+                    raise self.lost() from None
+
+    def lost(self) -> NoMachine:
+        """The cluster has stopped answering: forgotten, and the error that says so."""
+        self.forget()
+        where = f" at {self.address}" if self.address else ""
+        return NoMachine(
+            f"the Ray cluster{where} has not answered for {GONE_S:.0f} s: its head is gone or out of reach"
+        )
+
+
+class Watch:
+    """Looks at a cluster's machines, each look in a thread of its own (Ray's calls hang on a cluster
+    gone), to tell when it has stopped answering."""
+
+    def __init__(self, cluster: Cluster):
+        self.cluster = cluster
+        self._look: Future | None = None
+        self.answered = time.monotonic()
+
+    def look(self) -> dict[str, str] | None:
+        """The cluster's live machines (`Cluster.machines`), or None while a look has no answer yet
+        (the same look is awaited next time) or failed (asked again next time)."""
+        if self._look is None:
+            self._look = Future()
+            threading.Thread(target=_answer, args=(self._look, self.cluster.machines), daemon=True).start()
+        try:
+            alive = self._look.result(timeout=0.5)
+        except TimeoutError:
+            return None
+        except Exception:  # noqa: BLE001 - the connection going down: asked again, until GONE_S
+            self._look = None
+            return None
+        self._look, self.answered = None, time.monotonic()
+        return alive
+
+    def gone(self) -> bool:
+        """Whether the cluster has not answered a look for GONE_S."""
+        return time.monotonic() - self.answered > GONE_S
 
 
 def _check_token_file() -> None:
@@ -484,30 +537,15 @@ class RayExecutor:
         (its head gone: Ray's calls then hang or fail, and Ray ends the whole process after a minute
         with a line of its own) stops after GONE_S without an answer, saying so and how to go on."""
         missing_since = None
-        look: Future | None = None
-        answered = time.monotonic()
+        watch = Watch(self.cluster)
         while not self._stop.wait(WATCH_S):
-            if look is None:
-                look = Future()
-                threading.Thread(target=_answer, args=(look, self.cluster.machines), daemon=True).start()
-            try:
-                alive = look.result(timeout=0.5)
-            except TimeoutError:  # (still asking: the same look is awaited next time)
-                alive = None
-            except Exception:  # noqa: BLE001 - the connection going down: asked again, until GONE_S
-                look, alive = None, None
+            alive = watch.look()
             if alive is None:
-                if time.monotonic() - answered > GONE_S:
-                    self.cluster.forget()
-                    where = f" at {self.cluster.address}" if self.cluster.address else ""
-                    self._stop_run(
-                        NoMachine(
-                            f"the Ray cluster{where} has not answered for {GONE_S:.0f} s: its head is gone or out of reach"
-                        )
-                    )
+                if watch.gone():
+                    self._stop_run(self.cluster.lost())
                     return
                 continue
-            look, answered, self._alive = None, time.monotonic(), alive
+            self._alive = alive
             try:
                 playable = self.cluster.playable(alive)
             except NoMachine as exc:

@@ -64,3 +64,44 @@ def test_a_cluster_gone_stops_the_run_saying_so(place, tmp_path, lost):  # noqa:
     assert "has not answered for 20 s: its head is gone or out of reach;" in err
     assert f"games are stored, and arena match --resume --db {db} --ray-address " in err  # (on the cluster again)
     assert "plays the others once a machine can" in err
+
+
+def test_a_head_gone_during_the_seed_check_stops_the_run_saying_so(place, tmp_path):  # noqa: F811 - the fixture
+    """The seed check, the first game of a run on an external referee, waited on Ray without a bound:
+    a head lost during it ended the driver a minute later with Ray's own line."""
+    cluster = simulated.Cluster.start(nodes=1, cpus=1, hide=[str(place)])
+    try:
+        slow = f"s={sys.executable} mybots/hostile.py slow 2000"  # (a seed game of half a minute)
+        referee = [
+            "--referee",
+            f"{sys.executable} pebbles/relay_referee.py",
+            "--protocol",
+            "relay",
+            "--turn-ms",
+            "4000",
+        ]
+        command = [sys.executable, "-m", "arena.cli", "match", GREEDY, slow, *referee,
+                   "--pairs", "2", "--db", str(tmp_path / "run.sqlite"), *on_cluster(cluster)]  # fmt: skip
+        env = {k: v for k, v in driver_env(cluster, place).items() if k != simulated.MARK}
+        run = subprocess.Popen(command, cwd=place / "user", env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
+        try:
+            said = ""
+            while "honours the seed" not in said:
+                line = run.stderr.readline()
+                assert line, f"the run ended before its seed check: {said[-2000:]}"
+                said += line
+            time.sleep(6)  # (its first seed game under way on the node)
+            cluster.kill_head()
+            stopped = time.monotonic()
+            err = said + run.communicate(timeout=RUN_S)[1]
+        finally:
+            if run.poll() is None:
+                os.killpg(run.pid, signal.SIGKILL)
+                run.wait()
+        took = time.monotonic() - stopped
+    finally:
+        cluster.stop()
+    assert run.returncode == 2, err[-3000:]
+    assert took < 55, f"ended {took:.0f} s after its head: Ray's own end, not the run's"
+    assert "has not answered for 20 s: its head is gone or out of reach" in err
