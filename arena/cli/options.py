@@ -140,7 +140,12 @@ def game_of(args: argparse.Namespace) -> Game:
         "first_turn_ms": args.first_turn_ms,
         "viewer": args.viewer,
     }
-    return chosen_game(args.game, args.referee, options, args.config)
+    game = chosen_game(args.game, args.referee, options, args.config)
+    if args.allow_unseeded and game.replays_seeds:  # (it was taken and ignored, unsaid)
+        raise UsageError(
+            f"--allow-unseeded is for a referee that may ignore the seed: the referee of {game.name} replays every seed"
+        )
+    return game
 
 
 def names_a_game(args: argparse.Namespace) -> bool:

@@ -221,6 +221,34 @@ def test_a_game_option_given_again_must_say_what_the_run_began_with(tmp_path, ca
     assert main(["match", "--resume", "--db", str(db), "--turn-ms", "100", "--pairs", "2", "--quiet"]) == 0
 
 
+@pytest.mark.parametrize(
+    "command,given,said",
+    [
+        ("tournament", ["--players", "3"], "takes no setting players (its settings: turn_ms, first_turn_ms; "),
+        ("match", ["--players", "3"], "volcanoes is a 2-player game"),
+        ("match", ["--league", "3"], "takes no setting league"),
+        ("match", ["--seed-flag", "x{seed}"], "takes no setting seed_flag"),
+        ("match", ["--viewer", "/tmp"], "takes no setting viewer"),
+        ("match", ["--allow-unseeded"], "--allow-unseeded is for a referee that may ignore the seed"),
+    ],
+)
+def test_an_option_volcanoes_takes_not_is_refused_in_one_line(tmp_path, capsys, command, given, said):
+    """`arena tournament greedy random boss --players 3` played 2-player games, saying nothing."""
+    players = ["greedy", "random", "boss"]
+    assert main([command, *players, *given, "--pairs", "1", "--db", str(tmp_path / "v.sqlite"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"arena {command}: ") and said in err and err.count("\n") == 1, err
+    assert not (tmp_path / "v.sqlite").exists()
+
+
+def test_volcanoes_takes_players_2_as_what_it_is(tmp_path, capsys):
+    db = tmp_path / "v.sqlite"
+    assert (
+        main(["match", "random", "greedy", "--players", "2", "--pairs", "1", "--workers", "1", "--db", str(db), *CALM])
+        == 0
+    )
+
+
 def test_the_progress_lines_figures_count_the_games_its_counter_does(tmp_path, capsys):
     """The line drew each game's count beside the figures of the game before (`3/4 ... W-D-L 1-0-1`)."""
     import re
