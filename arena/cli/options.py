@@ -140,7 +140,12 @@ def game_of(args: argparse.Namespace) -> Game:
         "first_turn_ms": args.first_turn_ms,
         "viewer": args.viewer,
     }
-    return chosen_game(args.game, args.referee, options, args.config)
+    game = chosen_game(args.game, args.referee, options, args.config)
+    if args.allow_unseeded and game.replays_seeds:  # (it was taken and ignored, unsaid)
+        raise UsageError(
+            f"--allow-unseeded is for a referee that may ignore the seed: the referee of {game.name} replays every seed"
+        )
+    return game
 
 
 def names_a_game(args: argparse.Namespace) -> bool:
@@ -160,9 +165,8 @@ KEPT_GAME_OPTIONS = {
 
 def refuse_another_game(args: argparse.Namespace, game: Game, path, what: str = "a run") -> None:
     """StoreError where the game options of a run that goes on (`game`: the one stored at `path`)
-    say otherwise than it began with: a run keeps its game and the game's options."""
-    if names_a_game(args) and game_of(args).config() != game.config():
-        raise StoreError(f"{path} is {what} of {game.name}: its game was chosen when it began")
+    say otherwise than it began with: a run keeps its game and the game's options. An option said
+    first: the same game with another --players was said to be another game."""
     config = game.config()
     for name, flag in KEPT_GAME_OPTIONS.items():
         value = getattr(args, name)
@@ -170,6 +174,8 @@ def refuse_another_game(args: argparse.Namespace, game: Game, path, what: str = 
         if value is not None and value != before:
             began = f"with {flag} {before:g}" if before is not None else f"without {flag}"
             raise StoreError(f"{path} was begun {began}, not {flag} {value:g}: {what} keeps its game's options")
+    if names_a_game(args) and game_of(args).config() != config:
+        raise StoreError(f"{path} is {what} of {game.name}: its game was chosen when it began")
 
 
 def run_options_of(args: argparse.Namespace) -> RunOptions:

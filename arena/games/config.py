@@ -92,7 +92,7 @@ def game_config(name: str | None, referee: str | None, options: dict, config_fil
         return _where({**config, "cwd": config.get("cwd") or str(path.resolve().parent)})
     if "protocol" in given and given["protocol"] != "volcanoes":
         raise GameError("--protocol goes with --referee CMD (or a game declared in arena.toml)")
-    return {**DEFAULT_GAME, **{k: v for k, v in given.items() if k in ("turn_ms", "first_turn_ms")}}
+    return {**DEFAULT_GAME, **given}  # (make refuses what Volcanoes takes not: --players 3 played 2, unsaid)
 
 
 def _where(config: dict) -> dict:

@@ -61,10 +61,14 @@ def make(config: dict) -> Game:
     settings = {key: value for key, value in config.items() if key != "protocol"}
     if "name" not in taken:
         settings.pop("name", None)
+    fixed_seats = SEATS_KEY not in taken  # (a game of one number of players: Volcanoes' two)
+    if fixed_seats and settings.get(SEATS_KEY) == kind.seats:
+        settings.pop(SEATS_KEY)  # (says what it is anyway)
     unknown = sorted(set(settings) - set(taken))
     if unknown:
+        seated = f"; {kind.name} is a {kind.seats}-player game" if fixed_seats and SEATS_KEY in unknown else ""
         raise GameError(
-            f"the {protocol} protocol takes no setting {', '.join(unknown)} (its settings: {', '.join(taken)})"
+            f"the {protocol} protocol takes no setting {', '.join(unknown)} (its settings: {', '.join(taken)}{seated})"
         )
     missing = [
         key for key, f in taken.items() if key not in settings and f.default is MISSING and f.default_factory is MISSING

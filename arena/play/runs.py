@@ -35,7 +35,7 @@ from arena.play.seeds import seed_list, seed_verdict
 from arena.play.store import Store, StoreError, StoreExists, quoted, stored_game
 from arena.players import registry as players
 from arena.players.base import PlayerError
-from arena.stats.estimates import Z95
+from arena.stats.estimates import Estimate
 from arena.stats.units import SEATINGS, game_key
 from arena.stats.tables import SprtCourse, UnitCounter, text_report, units_of, unplayed, versus
 
@@ -471,10 +471,18 @@ class Live:
         text = f"errors {self.errors}" + (f" failed {self.failures}" if self.failures else "")
         if self.config["command"] == "tournament":
             return text
-        est = self.units.estimate()
-        score = f"score {100 * est.score:.1f}% +- {100 * Z95 * est.stderr:.1f}" if est.n else "score -"
+        score = _score(self.units.estimate())
         text = f"W-D-L {'-'.join(map(str, self.wdl))} {score} {text}"
         if self.sprt:
             s = self.sprt.state
             text += f" LLR {s.llr:.2f} [{s.lower:.2f}, {s.upper:.2f}]"
         return text
+
+
+def _score(est: Estimate) -> str:
+    """The score with the 95% interval the report's Elo comes from: a clean sweep's was `+- 0.0`, as
+    sure as no result is, where the report gave it a one-sided bound."""
+    if not est.n:
+        return "score -"
+    low, high = est.score_interval
+    return f"score {100 * est.score:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"

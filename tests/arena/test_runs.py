@@ -245,6 +245,34 @@ def test_a_game_option_given_again_must_say_what_the_run_began_with(tmp_path, ca
     assert main(["match", "--resume", "--db", str(db), "--turn-ms", "100", "--pairs", "2", "--quiet"]) == 0
 
 
+@pytest.mark.parametrize(
+    "command,given,said",
+    [
+        ("tournament", ["--players", "3"], "takes no setting players (its settings: turn_ms, first_turn_ms; "),
+        ("match", ["--players", "3"], "volcanoes is a 2-player game"),
+        ("match", ["--league", "3"], "takes no setting league"),
+        ("match", ["--seed-flag", "x{seed}"], "takes no setting seed_flag"),
+        ("match", ["--viewer", "/tmp"], "takes no setting viewer"),
+        ("match", ["--allow-unseeded"], "--allow-unseeded is for a referee that may ignore the seed"),
+    ],
+)
+def test_an_option_volcanoes_takes_not_is_refused_in_one_line(tmp_path, capsys, command, given, said):
+    """`arena tournament greedy random boss --players 3` played 2-player games, saying nothing."""
+    players = ["greedy", "random", "boss"]
+    assert main([command, *players, *given, "--pairs", "1", "--db", str(tmp_path / "v.sqlite"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"arena {command}: ") and said in err and err.count("\n") == 1, err
+    assert not (tmp_path / "v.sqlite").exists()
+
+
+def test_volcanoes_takes_players_2_as_what_it_is(tmp_path, capsys):
+    db = tmp_path / "v.sqlite"
+    assert (
+        main(["match", "random", "greedy", "--players", "2", "--pairs", "1", "--workers", "1", "--db", str(db), *CALM])
+        == 0
+    )
+
+
 def test_the_progress_lines_figures_count_the_games_its_counter_does(tmp_path, capsys):
     """The line drew each game's count beside the figures of the game before (`3/4 ... W-D-L 1-0-1`)."""
     import re
@@ -253,6 +281,26 @@ def test_the_progress_lines_figures_count_the_games_its_counter_does(tmp_path, c
     assert main([*args, "--db", str(tmp_path / "r.sqlite")]) == 0
     drawn = re.findall(r" (\d+)/4 .*?W-D-L (\d+)-(\d+)-(\d+)", capsys.readouterr().err.replace("\r", "\n"))
     assert drawn and all(int(n) == int(w) + int(d) + int(lost) for n, w, d, lost in drawn), drawn
+
+
+def test_the_progress_lines_interval_is_the_reports():
+    """A clean sweep showed `score 100.0% +- 0.0`, surer than any result, where the report gave it
+    the one-sided bound `> -154` (3 pairs): the line now shows the interval the report's Elo is of."""
+    from arena.play.runs import Live
+    from arena.stats.estimates import elo_from_score
+    from arena.stats.tables import unit_counter
+
+    config = {"command": "match", "lineups": [["a", "b"]], "sprt": None}
+    won_by_a = [
+        {"lineup": ["a", "b"], "unit": unit, "seating": seating, "seats": seats, "errors": [None, None]}
+        | {"ranks": [0 if label == "a" else 1 for label in seats]}
+        for unit in range(3)
+        for seating, seats in enumerate((["a", "b"], ["b", "a"]))
+    ]
+    line = Live(config, won_by_a).describe()
+    low, high = unit_counter(won_by_a, config, "a", "b").estimate().score_interval
+    assert line.startswith(f"W-D-L 6-0-0 score 100.0% [{100 * low:.1f}, {100 * high:.1f}]"), line
+    assert round(elo_from_score(low)) == -154 and high == 1.0
 
 
 @pytest.mark.parametrize(

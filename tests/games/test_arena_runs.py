@@ -265,3 +265,22 @@ def test_a_json_template_that_passes_no_seed_is_known_unseeded(tmp_path, capsys)
     assert "its command gives the referee no seed" in capsys.readouterr().err
     assert main([*argv, "--db", str(tmp_path / "b.sqlite"), "--allow-unseeded"]) == 0
     assert stored(tmp_path / "b.sqlite")[0]["unpaired"]
+
+
+def test_the_same_game_with_other_players_is_said_to_keep_its_players(tmp_path):
+    """A 3-player relay league started again with --players 4 and its own --referee and --protocol
+    was said to be of another game ("its game was chosen when it began"); without them, rightly,
+    to have begun with --players 3."""
+    from arena.cli import build_parser
+    from arena.cli.options import game_of, refuse_another_game
+    from arena.play.store import StoreError
+
+    given = ["league", "--players", "4", *game("relay")]
+    args = build_parser().parse_args(given)
+    began = build_parser().parse_args([*given[:2], "3", *given[3:]])
+    for again in (args, build_parser().parse_args(["league", "--players", "4"])):
+        with pytest.raises(StoreError) as refused:
+            refuse_another_game(again, game_of(began), "league3.sqlite", "a league")
+        assert str(refused.value) == (
+            "league3.sqlite was begun with --players 3, not --players 4: a league keeps its game's options"
+        )
