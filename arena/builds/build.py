@@ -85,7 +85,7 @@ class Plan:
 
     @property
     def made(self) -> bool:
-        return (self.folder / RECORD).is_file()
+        return whole(self.folder)
 
     @property
     def log(self) -> Path:
@@ -200,12 +200,24 @@ def make(plan: Plan, *, timeout_s: float = DEFAULT_TIMEOUT_S, say: Callable[[str
     return False
 
 
+def whole(plan_folder: Path) -> bool:
+    """Whether the build in `plan_folder` is made and whole: its record, written last, and every part
+    of it the record names (a part deleted between runs makes the whole build again)."""
+    try:
+        record = json.loads((plan_folder / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(record, dict):
+        return False
+    # (a record written before its parts were named: its sources and what was made)
+    parts = record.get("parts") or [*(f"src/{name}" for name in record.get("files", [])), "out"]
+    return all((plan_folder / part).exists() for part in parts)
+
+
 def gone(plan_folder: Path) -> bool:
     """Whether the build in `plan_folder` is neither made nor has its inputs kept (the cache was
     deleted): only its sources, where they still are, can name it again."""
-    return (
-        not (plan_folder / RECORD).is_file() and not (plan_folder.parent / INPUTS / plan_folder.name / PLAN).is_file()
-    )
+    return not whole(plan_folder) and not (plan_folder.parent / INPUTS / plan_folder.name / PLAN).is_file()
 
 
 def cache_of(plan_folder: Path) -> Path:
@@ -216,7 +228,7 @@ def cache_of(plan_folder: Path) -> Path:
 def changed(plan_folder: Path) -> str | None:
     """Why the build in `plan_folder` would not be the one named when its run began (None if it
     would): made, or its inputs kept, unchanged, and its tools those it was named with."""
-    if (plan_folder / RECORD).is_file():
+    if whole(plan_folder):
         return None
     inputs = plan_folder.parent / INPUTS / plan_folder.name
     try:
@@ -329,7 +341,7 @@ def _keep_inputs(
     """What goes into the build `folder`, kept in the cache once (written whole or not at all: a run
     may name the same build at once)."""
     inputs = folder.parent / INPUTS / folder.name
-    if (inputs / PLAN).is_file():
+    if _inputs_kept(inputs, [*(f"src/{name}" for name in contents), *extras]):
         return
     partial = inputs.with_name(f".{inputs.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
     try:
@@ -342,21 +354,40 @@ def _keep_inputs(
         for name, content in extras.items():
             (partial / name).write_bytes(content)
         (partial / PLAN).write_text(json.dumps(how, indent=1) + "\n", encoding="utf-8")
-        _publish(partial, inputs, PLAN)
+        _publish(partial, inputs, lambda kept: _inputs_kept(kept, [*(f"src/{name}" for name in contents), *extras]))
     except OSError as exc:
         raise SourceError(f"cannot keep the sources of a build in {inputs.parent}: {exc.strerror or exc}") from None
     finally:
         shutil.rmtree(partial, ignore_errors=True)
 
 
-def _publish(partial: Path, final: Path, last_written: str) -> None:
-    """The folder made at `partial` renamed into place as `final`; where another process put one
-    there meanwhile (whole: its `last_written` file is there), theirs stands and ours goes."""
+def _inputs_kept(inputs: Path, parts: list[str]) -> bool:
+    """Whether the inputs folder `inputs` is whole: its plan, written last, and each of its `parts`."""
+    return (inputs / PLAN).is_file() and all((inputs / part).is_file() for part in parts)
+
+
+def _publish(partial: Path, final: Path, complete: Callable[[Path], bool]) -> None:
+    """The folder made at `partial` renamed into place as `final`. Where another process put a
+    `complete` one there meanwhile, theirs stands and ours goes; one with parts missing (deleted
+    between runs) is moved aside and replaced, so that `final` is never seen half made."""
+    try:
+        partial.rename(final)
+        return
+    except OSError:
+        if complete(final):
+            return
+    aside = final.with_name(f".{final.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.old")
+    try:
+        final.rename(aside)
+    except FileNotFoundError:  # (another process moved it aside first)
+        pass
     try:
         partial.rename(final)
     except OSError:
-        if not (final / last_written).is_file():
+        if not complete(final):
             raise
+    finally:
+        shutil.rmtree(aside, ignore_errors=True)
 
 
 def _make(plan: Plan, inputs: Path, how: dict, timeout_s: float) -> None:
@@ -382,21 +413,30 @@ def _make(plan: Plan, inputs: Path, how: dict, timeout_s: float) -> None:
         program = partial / "out" / "bot"
         if how["only_program"] and not program.exists():
             program.symlink_to(_only_program(plan, partial).relative_to(partial / "out"))
+        files = sorted(p.relative_to(inputs / "src").as_posix() for p in (inputs / "src").rglob("*") if p.is_file())
         record = {
             "spec": plan.spec,
             "command": plan.command,
             "steps": how["steps"],
             "versions": how["versions"],
-            "files": sorted(
-                p.relative_to(inputs / "src").as_posix() for p in (inputs / "src").rglob("*") if p.is_file()
-            ),
+            "files": files,
+            "parts": _parts(partial, files, how),
             "seconds": round(time.monotonic() - started, 3),
         }
         (partial / RECORD).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-        _publish(partial, folder, RECORD)
+        _publish(partial, folder, whole)
     finally:
         shutil.rmtree(partial, ignore_errors=True)
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _parts(partial: Path, files: list[str], how: dict) -> list[str]:
+    """The parts of the build made in `partial` that its bot needs (see `whole`): its sources, what
+    `out/` holds at its top, and the files its run command names in the build's folder."""
+    named = [arg.removeprefix(f"{recipes.BUILD}/") for arg in how["run"] if arg.startswith(f"{recipes.BUILD}/")]
+    made = [f"out/{path.name}" for path in sorted((partial / "out").iterdir())]
+    parts = [*(f"src/{name}" for name in files), "out", *made, *([] if how["declared"] else named)]
+    return sorted({part for part in parts if (partial / part).exists()})
 
 
 def _step(step: tuple[str, ...], cwd: Path, log, timeout_s: float, scratch: Path) -> str | None:

@@ -3,6 +3,7 @@ with its file and line; a build is made once, under the hash of what went into i
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -212,3 +213,21 @@ def test_a_build_is_named_before_it_is_made_and_made_from_what_was_kept(tmp_path
     kept = tmp_path / "cache" / "builds" / "inputs" / other.folder.name / "src" / "bot.cpp"
     kept.write_text(CPP_BOT.replace("{k}", "3"))
     assert "changed" in changed(other.folder)
+
+
+@pytest.mark.parametrize("deleted", ["build.json", "src", "out", "out/bot", "inputs"])
+def test_a_build_with_a_part_deleted_is_made_again(tmp_path, deleted):
+    """A part of a build deleted between runs (its record, its sources, what was made, the inputs
+    kept) is made again, whole: the record left alone was a traceback (a folder renamed onto a
+    folder not empty), its sources or its program alone a bot that could not start."""
+    needs("cpp")
+    bot = write(tmp_path, "bot.cpp", CPP_BOT.replace("{k}", "1"))
+    first = build(bot, cache=tmp_path / "cache")
+    part = first.folder / deleted
+    if deleted == "inputs":
+        part = first.folder.parent / "inputs" / first.folder.name / "src"
+    shutil.rmtree(part) if part.is_dir() else part.unlink()
+    again = build(bot, cache=tmp_path / "cache")
+    assert again.reused == (deleted == "inputs") and again.folder == first.folder and answers(again) == "42\n"
+    assert (again.folder / "src" / "bot.cpp").is_file() and (part / "bot.cpp" if deleted == "inputs" else part).exists()
+    assert [p.name for p in again.folder.parent.iterdir() if p.name.startswith(".")] == [], "nothing left aside"
