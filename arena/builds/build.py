@@ -14,8 +14,9 @@ is built inside a game.
 
 A file is built alone, as CodinGame takes one file (a C or C++ file with its local includes); a bot
 of several files is given as its folder. In a folder, files and folders whose name starts with a dot
-and build outputs (`target`, `build`, `bin`, `obj`, `node_modules`, `__pycache__`, `cmake-build-*`)
-are left out.
+and build outputs are left out: `node_modules` and `__pycache__` anywhere, and at the folder's top,
+where the tools write them, `target`, `build`, `bin`, `obj` and `cmake-build-*` (deeper, such a
+folder is sources: a Java package `game.build`, Cargo's `src/bin/`).
 """
 
 from __future__ import annotations
@@ -50,7 +51,10 @@ DEFAULT_TIMEOUT_S = 600.0
 # before it fills the disk the runs' databases are on. Looked at every STEP_POLL_S.
 BUILD_LOG_BYTES = 64_000_000
 STEP_POLL_S = 0.05
-IGNORED_FOLDERS = {"target", "build", "bin", "obj", "node_modules", "__pycache__"}
+# Build outputs: anywhere in a bot's folder, and at its top only (where Cargo, CMake, Gradle and
+# dotnet write theirs; deeper, `build` is a Java package, `bin` Cargo's src/bin/ of programs).
+IGNORED_FOLDERS = {"node_modules", "__pycache__"}
+IGNORED_AT_TOP = {"target", "build", "bin", "obj"}
 MAX_FILES, MAX_BYTES = 2000, 50_000_000  # a bot's folder, not a repository with its data
 EXITED = "exited: "  # a failed step's reason starts with it when its log says more
 RECORD = "build.json"  # in a build's folder, written last: the build is complete
@@ -308,7 +312,7 @@ def _folder_files(folder: Path, spec: str) -> list[Path]:
             if not name.startswith(".")
             and name not in IGNORED_FOLDERS
             and name != RUNS_FOLDER
-            and not name.startswith("cmake-build-")
+            and not (top == str(folder) and (name in IGNORED_AT_TOP or name.startswith("cmake-build-")))
             and not arena_output(Path(top) / name)
         )
         for name in sorted(names):

@@ -129,24 +129,38 @@ def _java_main(root: Path, candidates: list[str]) -> str:
 def _rust(language: Language, root: Path, files: list[str], entry: str | None) -> Recipe:
     if entry is None and (root / "Cargo.toml").is_file():
         step = ("cargo", "build", "--release", "--quiet", "--target-dir", "../out/target")
-        binary = _cargo_binary(root / "Cargo.toml")
+        binary = _cargo_binary(root / "Cargo.toml", files)
         return Recipe((step,), (f"{BUILD}/out/target/release/{binary}",), tools=(("cargo", "cargo"),))
     entry = entry or entry_of(language, root, files)
     return Recipe((("rustc", *language.flags, "-o", "../out/bot", entry),), (f"{BUILD}/out/bot",))
 
 
-def _cargo_binary(manifest: Path) -> str:
+def _cargo_binary(manifest: Path, files: list[str]) -> str:
+    """The program `cargo run` would run: its package's default-run, the one it declares, its
+    package's own (src/main.rs), else the one Cargo finds in src/bin/ (`src/bin/NAME.rs`,
+    `src/bin/NAME/main.rs`)."""
     try:
         data = tomllib.loads(manifest.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise LanguageError(f"cannot read {manifest}: {exc}") from None
+    package = data.get("package", {})
     binaries = [b.get("name") for b in data.get("bin", []) if b.get("name")]
+    if package.get("default-run"):
+        binaries = [package["default-run"]]
+    if not binaries and "src/main.rs" not in files:
+        binaries = sorted({match.group(1) for name in files if (match := _CARGO_BIN.fullmatch(name))})
     if len(binaries) > 1:
-        raise LanguageError(f"{manifest} declares several programs ({', '.join(binaries)}): declare which to run")
-    name = binaries[0] if binaries else data.get("package", {}).get("name")
+        raise LanguageError(
+            f"{manifest} makes several programs ({', '.join(binaries)}): say which to run "
+            '(default-run = "NAME" in its [package])'
+        )
+    name = binaries[0] if binaries else package.get("name")
     if not name:
         raise LanguageError(f"{manifest} names no package")
     return name
+
+
+_CARGO_BIN = re.compile(r"src/bin/([^/]+?)(?:\.rs|/main\.rs)")
 
 
 def _go(language: Language, root: Path, files: list[str], entry: str | None) -> Recipe:

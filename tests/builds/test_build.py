@@ -231,3 +231,30 @@ def test_a_build_with_a_part_deleted_is_made_again(tmp_path, deleted):
     assert again.reused == (deleted == "inputs") and again.folder == first.folder and answers(again) == "42\n"
     assert (again.folder / "src" / "bot.cpp").is_file() and (part / "bot.cpp" if deleted == "inputs" else part).exists()
     assert [p.name for p in again.folder.parent.iterdir() if p.name.startswith(".")] == [], "nothing left aside"
+
+
+def test_build_outputs_are_left_out_at_the_folder_s_top_only(tmp_path):
+    """`build`, `bin`, `obj`, `target` are build outputs at a folder's top, where the tools write
+    them; deeper they are sources (a Java package game.build, Cargo's src/bin/), which were left out."""
+    write(tmp_path / "bot", "bot.py", "from game.build import pick\n\nprint(pick.STEP)\n")
+    write(tmp_path / "bot", "game/build/pick.py", "STEP = 1\n")
+    write(tmp_path / "bot", "game/bin/tool.py", "")
+    write(tmp_path / "bot", "build/junk.py", "")
+    write(tmp_path / "bot", "game/__pycache__/pick.py", "")
+    built = build(tmp_path / "bot", cache=tmp_path / "cache")
+    files = json.loads((built.folder / "build.json").read_text())["files"]
+    assert files == ["bot.py", "game/bin/tool.py", "game/build/pick.py"]
+    assert answers(built, "") == "1\n"
+
+
+def test_a_cargo_program_in_src_bin(tmp_path):
+    """Cargo's programs in src/bin/ were left out (a folder named bin), and the package's name run."""
+    if not languages.program("cargo"):
+        pytest.skip("Rust needs cargo, which this machine lacks (on Debian: apt-get install cargo)")
+    write(tmp_path / "rs", "Cargo.toml", '[package]\nname = "mybot"\nversion = "0.1.0"\nedition = "2021"\n')
+    write(tmp_path / "rs", "src/bin/bot.rs", HELLO["rust"][1])
+    built = build(tmp_path / "rs", cache=tmp_path / "cache")
+    assert built.command.endswith("/release/bot") and answers(built) == "42\n"
+    write(tmp_path / "rs", "src/bin/other.rs", HELLO["rust"][1])
+    with pytest.raises(SourceError, match=r"makes several programs \(bot, other\): say which to run"):
+        build(tmp_path / "rs", cache=tmp_path / "cache")
