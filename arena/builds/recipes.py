@@ -164,11 +164,25 @@ _CARGO_BIN = re.compile(r"src/bin/([^/]+?)(?:\.rs|/main\.rs)")
 
 
 def _go(language: Language, root: Path, files: list[str], entry: str | None) -> Recipe:
-    if entry is None and (root / "go.mod").is_file():
-        sources: list[str] = ["."]
-    else:
-        sources = [entry] if entry else [name for name in _of(language, files) if "/" not in name]
+    top = [entry] if entry else [name for name in _of(language, files) if "/" not in name]
+    _check_go_main(root, [name for name in top if not name.endswith("_test.go")])
+    sources = ["."] if entry is None and (root / "go.mod").is_file() else top
     return Recipe((("go", "build", "-o", "../out/bot", *sources),), (f"{BUILD}/out/bot",))
+
+
+_GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
+
+
+def _check_go_main(root: Path, sources: list[str]) -> None:
+    """A Go bot is a main package (go build makes an archive of any other, which cannot run):
+    LanguageError saying so where it is not."""
+    for name in sources:
+        package = _GO_PACKAGE.search((root / name).read_text(encoding="utf-8", errors="replace"))
+        if package and package.group(1) != "main":
+            raise LanguageError(
+                f"{name} is package {package.group(1)}, of which go build makes no program: a Go bot is "
+                "package main, with func main"
+            )
 
 
 def _csharp(language: Language, root: Path, files: list[str], entry: str | None) -> Recipe:

@@ -258,3 +258,14 @@ def test_a_cargo_program_in_src_bin(tmp_path):
     write(tmp_path / "rs", "src/bin/other.rs", HELLO["rust"][1])
     with pytest.raises(SourceError, match=r"makes several programs \(bot, other\): say which to run"):
         build(tmp_path / "rs", cache=tmp_path / "cache")
+
+
+def test_a_go_bot_is_a_main_package(tmp_path):
+    """Another package built (go build makes an archive of it) and was cached as a bot that could not
+    run."""
+    needs("go")
+    util = write(tmp_path / "nm", "bot.go", "package util\n\nfunc F() int { return 1 }\n")
+    for given in (util, util.parent):
+        with pytest.raises(SourceError, match="bot.go is package util, .*a Go bot is package main, with func main"):
+            build(given, cache=tmp_path / "cache")
+    assert not (tmp_path / "cache" / "builds").exists() or not list((tmp_path / "cache" / "builds").glob("go-*"))
