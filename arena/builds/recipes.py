@@ -174,8 +174,14 @@ _GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 
 
 def _check_go_main(root: Path, sources: list[str]) -> None:
-    """A Go bot is a main package (go build makes an archive of any other, which cannot run):
-    LanguageError saying so where it is not."""
+    """A Go bot is a main package (go build makes an archive of any other, which cannot run), at the
+    top of the folder given: LanguageError saying so where it is not."""
+    if not sources:
+        raise LanguageError(
+            f"{root}: no Go file at its top: a Go bot's folder holds its main package (package main, with "
+            "func main) at its top; for a module whose program is deeper (cmd/NAME/), declare "
+            '[players.NAME] build = "go build -o bot ./cmd/NAME" and run = "./bot" in arena.toml'
+        )
     for name in sources:
         package = _GO_PACKAGE.search((root / name).read_text(encoding="utf-8", errors="replace"))
         if package and package.group(1) != "main":

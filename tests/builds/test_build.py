@@ -260,12 +260,16 @@ def test_a_cargo_program_in_src_bin(tmp_path):
         build(tmp_path / "rs", cache=tmp_path / "cache")
 
 
-def test_a_go_bot_is_a_main_package(tmp_path):
+def test_a_go_bot_is_a_main_package_at_the_top_of_its_folder(tmp_path):
     """Another package built (go build makes an archive of it) and was cached as a bot that could not
-    run."""
+    run; a module with its program in cmd/bot/ failed with 'no Go files in src', the arena's folder."""
     needs("go")
     util = write(tmp_path / "nm", "bot.go", "package util\n\nfunc F() int { return 1 }\n")
     for given in (util, util.parent):
         with pytest.raises(SourceError, match="bot.go is package util, .*a Go bot is package main, with func main"):
             build(given, cache=tmp_path / "cache")
+    write(tmp_path / "gm", "go.mod", "module example.com/gm\n\ngo 1.18\n")
+    write(tmp_path / "gm", "cmd/bot/main.go", HELLO["go"][1])
+    with pytest.raises(SourceError, match=r"no Go file at its top: .*build = \"go build -o bot ./cmd/NAME\""):
+        build(tmp_path / "gm", cache=tmp_path / "cache")
     assert not (tmp_path / "cache" / "builds").exists() or not list((tmp_path / "cache" / "builds").glob("go-*"))
