@@ -21,6 +21,7 @@ folder is sources: a Java package `game.build`, Cargo's `src/bin/`).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -132,21 +133,27 @@ def plan(
 ) -> Plan:
     """The build of `source` (a Source, or a spec: `PATH` or `PATH@REV`), named, and what goes into
     it kept in the cache; nothing compiled yet. `build_command` and `run_command` (shell command
-    lines, run in the copy of the sources) replace the language's. Raises SourceError (no such
-    source, no language, a compiler missing here)."""
+    lines, run in the copy of the sources) replace the language's; a `run_command` alone replaces
+    only its run command, where the arena builds the language (what it makes is in `../out/`).
+    Raises SourceError (no such source, no language, a compiler missing here)."""
     if not isinstance(source, Source):
         source = resolve_source(str(source), cache)
     if build_command and not run_command:
         raise SourceError(f"{source.spec}: a declared build command needs a run command too")
-    custom = run_command is not None
-    inputs, base, language = _inputs(source, custom)
+    declared_run = run_command is not None
+    inputs, base, language = _inputs(source, declared_run)
     relative = [path.relative_to(base).as_posix() for path in inputs]
+    # A run command alone is built as its language is, where the arena builds it; else it runs as
+    # its sources are (a script in a language the arena does not build).
+    custom = build_command is not None or (declared_run and (language is None or not language.built))
     if custom:
         made = recipes.Recipe(((build_command,),) if build_command else (), (run_command,))
         key, tool_versions = CUSTOM, ""
     else:
         entry = source.path.relative_to(base).as_posix() if source.path.is_file() else None
         made = _recipe(source, language, base, relative, entry)
+        if declared_run:
+            made = dataclasses.replace(made, run=(run_command,))
         key = language.key
         tool_versions = _tool_versions(language, made)
     contents = {name: path.read_bytes() for name, path in zip(relative, inputs, strict=True)}
@@ -166,7 +173,7 @@ def plan(
     }
     _keep_inputs(folder, how, contents, modes, made.extras)
     # A declared run command is a command line as its user wrote it; the arena's own is argv.
-    command = run[0] if custom else shlex.join(arg.replace(recipes.BUILD, str(folder)) for arg in run)
+    command = run[0] if declared_run else shlex.join(arg.replace(recipes.BUILD, str(folder)) for arg in run)
     suffix = "+dirty" if _dirty(source, inputs) else ""
     revision = source.commit or (head(source.repository) if source.repository else None)
     anchor, shown = (source.path.parent, source.shown.parent) if source.path.is_file() else (source.path, source.shown)
@@ -439,7 +446,7 @@ def _parts(partial: Path, files: list[str], how: dict) -> list[str]:
     `out/` holds at its top, and the files its run command names in the build's folder."""
     named = [arg.removeprefix(f"{recipes.BUILD}/") for arg in how["run"] if arg.startswith(f"{recipes.BUILD}/")]
     made = [f"out/{path.name}" for path in sorted((partial / "out").iterdir())]
-    parts = [*(f"src/{name}" for name in files), "out", *made, *([] if how["declared"] else named)]
+    parts = [*(f"src/{name}" for name in files), "out", *made, *named]
     return sorted({part for part in parts if (partial / part).exists()})
 
 

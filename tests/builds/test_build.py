@@ -149,6 +149,20 @@ def test_declared_build_and_run_commands(tmp_path):
         build(tmp_path / "bot", build_command="sh make.sh", cache=tmp_path / "cache")
 
 
+def test_a_declared_run_command_alone_runs_the_language_s_build(tmp_path):
+    """`run` without `build` skipped the build (built in 0.0 s, then no program), though `build`
+    defaults to the language's: the language builds it, and the run command runs what it made."""
+    needs("cpp")
+    bot = write(tmp_path / "bot", "bot.cpp", CPP_BOT.replace("{k}", "1"))
+    built = build(bot, run_command="../out/bot", cache=tmp_path / "cache")
+    assert built.language == "cpp" and built.command == "../out/bot" and answers(built) == "42\n"
+    default = build(bot, cache=tmp_path / "cache")
+    assert default.version != built.version, "the run command is part of what went in"
+    # A language the arena does not build: run alone runs the sources as they are.
+    script = write(tmp_path / "hs", "bot.hs", "main = interact id\n")
+    assert build(script, run_command="cat bot.hs", cache=tmp_path / "cache").language == "custom"
+
+
 def test_a_build_that_floods_its_output_is_stopped_and_its_log_cut(tmp_path, monkeypatch):
     """A build command in a loop that prints is ended at the limit of its log, not at its timeout
     with the disk full."""
