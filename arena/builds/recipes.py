@@ -214,9 +214,10 @@ def _javascript(language: Language, root: Path, files: list[str], entry: str | N
 
 
 def _typescript(language: Language, root: Path, files: list[str], entry: str | None) -> Recipe:
-    sources = [entry] if entry else _of(language, files)
+    # The entry alone: tsc compiles what it imports, and leaves out the folder's other files (its
+    # tests and scripts, which need what a bot does not: Node's types).
     entry = entry or entry_of(language, root, files)
-    step = ("tsc", *language.flags, "--rootDir", ".", "--outDir", "../out", *sources, f"../{DECLARATIONS}")
+    step = ("tsc", *language.flags, "--rootDir", ".", "--outDir", "../out", entry, f"../{DECLARATIONS}")
     extras = {PRELUDE: (HERE / PRELUDE).read_bytes(), DECLARATIONS: (HERE / DECLARATIONS).read_bytes()}
     script = str(PurePosixPath(entry).with_suffix(".js"))
     return Recipe((step,), _node_run(f"{BUILD}/out/{script}"), extras)

@@ -287,3 +287,18 @@ def test_a_go_bot_is_a_main_package_at_the_top_of_its_folder(tmp_path):
     with pytest.raises(SourceError, match=r"no Go file at its top: .*build = \"go build -o bot ./cmd/NAME\""):
         build(tmp_path / "gm", cache=tmp_path / "cache")
     assert not (tmp_path / "cache" / "builds").exists() or not list((tmp_path / "cache" / "builds").glob("go-*"))
+
+
+def test_a_typescript_folder_compiles_its_entry_and_what_it_imports(tmp_path):
+    """Every .ts file of the folder was compiled, so a script the bot never imports failed its build
+    (scripts/gen.ts: Cannot find module 'fs')."""
+    needs("typescript")
+    write(tmp_path / "ts", "lib/step.ts", "export function step(n: number): number { return n + 1; }\n")
+    write(
+        tmp_path / "ts",
+        "bot.ts",
+        'import { step } from "./lib/step";\n\nlet line: string | null;\n'
+        "while ((line = readline()) !== null) console.log(step(parseInt(line)));\n",
+    )
+    write(tmp_path / "ts", "scripts/gen.ts", 'import * as fs from "fs";\nfs.writeFileSync("x", "y");\n')
+    assert answers(build(tmp_path / "ts", cache=tmp_path / "cache")) == "42\n"
