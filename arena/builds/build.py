@@ -14,12 +14,14 @@ is built inside a game.
 
 A file is built alone, as CodinGame takes one file (a C or C++ file with its local includes); a bot
 of several files is given as its folder. In a folder, files and folders whose name starts with a dot
-and build outputs (`target`, `build`, `bin`, `obj`, `node_modules`, `__pycache__`, `cmake-build-*`)
-are left out.
+and build outputs are left out: `node_modules` and `__pycache__` anywhere, and at the folder's top,
+where the tools write them, `target`, `build`, `bin`, `obj` and `cmake-build-*` (deeper, such a
+folder is sources: a Java package `game.build`, Cargo's `src/bin/`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -50,7 +52,10 @@ DEFAULT_TIMEOUT_S = 600.0
 # before it fills the disk the runs' databases are on. Looked at every STEP_POLL_S.
 BUILD_LOG_BYTES = 64_000_000
 STEP_POLL_S = 0.05
-IGNORED_FOLDERS = {"target", "build", "bin", "obj", "node_modules", "__pycache__"}
+# Build outputs: anywhere in a bot's folder, and at its top only (where Cargo, CMake, Gradle and
+# dotnet write theirs; deeper, `build` is a Java package, `bin` Cargo's src/bin/ of programs).
+IGNORED_FOLDERS = {"node_modules", "__pycache__"}
+IGNORED_AT_TOP = {"target", "build", "bin", "obj"}
 MAX_FILES, MAX_BYTES = 2000, 50_000_000  # a bot's folder, not a repository with its data
 EXITED = "exited: "  # a failed step's reason starts with it when its log says more
 RECORD = "build.json"  # in a build's folder, written last: the build is complete
@@ -85,7 +90,7 @@ class Plan:
 
     @property
     def made(self) -> bool:
-        return (self.folder / RECORD).is_file()
+        return whole(self.folder)
 
     @property
     def log(self) -> Path:
@@ -128,21 +133,27 @@ def plan(
 ) -> Plan:
     """The build of `source` (a Source, or a spec: `PATH` or `PATH@REV`), named, and what goes into
     it kept in the cache; nothing compiled yet. `build_command` and `run_command` (shell command
-    lines, run in the copy of the sources) replace the language's. Raises SourceError (no such
-    source, no language, a compiler missing here)."""
+    lines, run in the copy of the sources) replace the language's; a `run_command` alone replaces
+    only its run command, where the arena builds the language (what it makes is in `../out/`).
+    Raises SourceError (no such source, no language, a compiler missing here)."""
     if not isinstance(source, Source):
         source = resolve_source(str(source), cache)
     if build_command and not run_command:
         raise SourceError(f"{source.spec}: a declared build command needs a run command too")
-    custom = run_command is not None
-    inputs, base, language = _inputs(source, custom)
+    declared_run = run_command is not None
+    inputs, base, language = _inputs(source, declared_run)
     relative = [path.relative_to(base).as_posix() for path in inputs]
+    # A run command alone is built as its language is, where the arena builds it; else it runs as
+    # its sources are (a script in a language the arena does not build).
+    custom = build_command is not None or (declared_run and (language is None or not language.built))
     if custom:
         made = recipes.Recipe(((build_command,),) if build_command else (), (run_command,))
         key, tool_versions = CUSTOM, ""
     else:
         entry = source.path.relative_to(base).as_posix() if source.path.is_file() else None
         made = _recipe(source, language, base, relative, entry)
+        if declared_run:
+            made = dataclasses.replace(made, run=(run_command,))
         key = language.key
         tool_versions = _tool_versions(language, made)
     contents = {name: path.read_bytes() for name, path in zip(relative, inputs, strict=True)}
@@ -162,7 +173,7 @@ def plan(
     }
     _keep_inputs(folder, how, contents, modes, made.extras)
     # A declared run command is a command line as its user wrote it; the arena's own is argv.
-    command = run[0] if custom else shlex.join(arg.replace(recipes.BUILD, str(folder)) for arg in run)
+    command = run[0] if declared_run else shlex.join(arg.replace(recipes.BUILD, str(folder)) for arg in run)
     suffix = "+dirty" if _dirty(source, inputs) else ""
     revision = source.commit or (head(source.repository) if source.repository else None)
     anchor, shown = (source.path.parent, source.shown.parent) if source.path.is_file() else (source.path, source.shown)
@@ -200,12 +211,24 @@ def make(plan: Plan, *, timeout_s: float = DEFAULT_TIMEOUT_S, say: Callable[[str
     return False
 
 
+def whole(plan_folder: Path) -> bool:
+    """Whether the build in `plan_folder` is made and whole: its record, written last, and every part
+    of it the record names (a part deleted between runs makes the whole build again)."""
+    try:
+        record = json.loads((plan_folder / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(record, dict):
+        return False
+    # (a record written before its parts were named: its sources and what was made)
+    parts = record.get("parts") or [*(f"src/{name}" for name in record.get("files", [])), "out"]
+    return all((plan_folder / part).exists() for part in parts)
+
+
 def gone(plan_folder: Path) -> bool:
     """Whether the build in `plan_folder` is neither made nor has its inputs kept (the cache was
     deleted): only its sources, where they still are, can name it again."""
-    return (
-        not (plan_folder / RECORD).is_file() and not (plan_folder.parent / INPUTS / plan_folder.name / PLAN).is_file()
-    )
+    return not whole(plan_folder) and not (plan_folder.parent / INPUTS / plan_folder.name / PLAN).is_file()
 
 
 def cache_of(plan_folder: Path) -> Path:
@@ -216,7 +239,7 @@ def cache_of(plan_folder: Path) -> Path:
 def changed(plan_folder: Path) -> str | None:
     """Why the build in `plan_folder` would not be the one named when its run began (None if it
     would): made, or its inputs kept, unchanged, and its tools those it was named with."""
-    if (plan_folder / RECORD).is_file():
+    if whole(plan_folder):
         return None
     inputs = plan_folder.parent / INPUTS / plan_folder.name
     try:
@@ -296,7 +319,7 @@ def _folder_files(folder: Path, spec: str) -> list[Path]:
             if not name.startswith(".")
             and name not in IGNORED_FOLDERS
             and name != RUNS_FOLDER
-            and not name.startswith("cmake-build-")
+            and not (top == str(folder) and (name in IGNORED_AT_TOP or name.startswith("cmake-build-")))
             and not arena_output(Path(top) / name)
         )
         for name in sorted(names):
@@ -329,7 +352,7 @@ def _keep_inputs(
     """What goes into the build `folder`, kept in the cache once (written whole or not at all: a run
     may name the same build at once)."""
     inputs = folder.parent / INPUTS / folder.name
-    if (inputs / PLAN).is_file():
+    if _inputs_kept(inputs, [*(f"src/{name}" for name in contents), *extras]):
         return
     partial = inputs.with_name(f".{inputs.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
     try:
@@ -342,21 +365,40 @@ def _keep_inputs(
         for name, content in extras.items():
             (partial / name).write_bytes(content)
         (partial / PLAN).write_text(json.dumps(how, indent=1) + "\n", encoding="utf-8")
-        _publish(partial, inputs, PLAN)
+        _publish(partial, inputs, lambda kept: _inputs_kept(kept, [*(f"src/{name}" for name in contents), *extras]))
     except OSError as exc:
         raise SourceError(f"cannot keep the sources of a build in {inputs.parent}: {exc.strerror or exc}") from None
     finally:
         shutil.rmtree(partial, ignore_errors=True)
 
 
-def _publish(partial: Path, final: Path, last_written: str) -> None:
-    """The folder made at `partial` renamed into place as `final`; where another process put one
-    there meanwhile (whole: its `last_written` file is there), theirs stands and ours goes."""
+def _inputs_kept(inputs: Path, parts: list[str]) -> bool:
+    """Whether the inputs folder `inputs` is whole: its plan, written last, and each of its `parts`."""
+    return (inputs / PLAN).is_file() and all((inputs / part).is_file() for part in parts)
+
+
+def _publish(partial: Path, final: Path, complete: Callable[[Path], bool]) -> None:
+    """The folder made at `partial` renamed into place as `final`. Where another process put a
+    `complete` one there meanwhile, theirs stands and ours goes; one with parts missing (deleted
+    between runs) is moved aside and replaced, so that `final` is never seen half made."""
+    try:
+        partial.rename(final)
+        return
+    except OSError:
+        if complete(final):
+            return
+    aside = final.with_name(f".{final.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.old")
+    try:
+        final.rename(aside)
+    except FileNotFoundError:  # (another process moved it aside first)
+        pass
     try:
         partial.rename(final)
     except OSError:
-        if not (final / last_written).is_file():
+        if not complete(final):
             raise
+    finally:
+        shutil.rmtree(aside, ignore_errors=True)
 
 
 def _make(plan: Plan, inputs: Path, how: dict, timeout_s: float) -> None:
@@ -382,21 +424,30 @@ def _make(plan: Plan, inputs: Path, how: dict, timeout_s: float) -> None:
         program = partial / "out" / "bot"
         if how["only_program"] and not program.exists():
             program.symlink_to(_only_program(plan, partial).relative_to(partial / "out"))
+        files = sorted(p.relative_to(inputs / "src").as_posix() for p in (inputs / "src").rglob("*") if p.is_file())
         record = {
             "spec": plan.spec,
             "command": plan.command,
             "steps": how["steps"],
             "versions": how["versions"],
-            "files": sorted(
-                p.relative_to(inputs / "src").as_posix() for p in (inputs / "src").rglob("*") if p.is_file()
-            ),
+            "files": files,
+            "parts": _parts(partial, files, how),
             "seconds": round(time.monotonic() - started, 3),
         }
         (partial / RECORD).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-        _publish(partial, folder, RECORD)
+        _publish(partial, folder, whole)
     finally:
         shutil.rmtree(partial, ignore_errors=True)
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _parts(partial: Path, files: list[str], how: dict) -> list[str]:
+    """The parts of the build made in `partial` that its bot needs (see `whole`): its sources, what
+    `out/` holds at its top, and the files its run command names in the build's folder."""
+    named = [arg.removeprefix(f"{recipes.BUILD}/") for arg in how["run"] if arg.startswith(f"{recipes.BUILD}/")]
+    made = [f"out/{path.name}" for path in sorted((partial / "out").iterdir())]
+    parts = [*(f"src/{name}" for name in files), "out", *made, *named]
+    return sorted({part for part in parts if (partial / part).exists()})
 
 
 def _step(step: tuple[str, ...], cwd: Path, log, timeout_s: float, scratch: Path) -> str | None:

@@ -129,32 +129,66 @@ def _java_main(root: Path, candidates: list[str]) -> str:
 def _rust(language: Language, root: Path, files: list[str], entry: str | None) -> Recipe:
     if entry is None and (root / "Cargo.toml").is_file():
         step = ("cargo", "build", "--release", "--quiet", "--target-dir", "../out/target")
-        binary = _cargo_binary(root / "Cargo.toml")
+        binary = _cargo_binary(root / "Cargo.toml", files)
         return Recipe((step,), (f"{BUILD}/out/target/release/{binary}",), tools=(("cargo", "cargo"),))
     entry = entry or entry_of(language, root, files)
     return Recipe((("rustc", *language.flags, "-o", "../out/bot", entry),), (f"{BUILD}/out/bot",))
 
 
-def _cargo_binary(manifest: Path) -> str:
+def _cargo_binary(manifest: Path, files: list[str]) -> str:
+    """The program `cargo run` would run: its package's default-run, the one it declares, its
+    package's own (src/main.rs), else the one Cargo finds in src/bin/ (`src/bin/NAME.rs`,
+    `src/bin/NAME/main.rs`)."""
     try:
         data = tomllib.loads(manifest.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise LanguageError(f"cannot read {manifest}: {exc}") from None
+    package = data.get("package", {})
     binaries = [b.get("name") for b in data.get("bin", []) if b.get("name")]
+    if package.get("default-run"):
+        binaries = [package["default-run"]]
+    if not binaries and "src/main.rs" not in files:
+        binaries = sorted({match.group(1) for name in files if (match := _CARGO_BIN.fullmatch(name))})
     if len(binaries) > 1:
-        raise LanguageError(f"{manifest} declares several programs ({', '.join(binaries)}): declare which to run")
-    name = binaries[0] if binaries else data.get("package", {}).get("name")
+        raise LanguageError(
+            f"{manifest} makes several programs ({', '.join(binaries)}): say which to run "
+            '(default-run = "NAME" in its [package])'
+        )
+    name = binaries[0] if binaries else package.get("name")
     if not name:
         raise LanguageError(f"{manifest} names no package")
     return name
 
 
+_CARGO_BIN = re.compile(r"src/bin/([^/]+?)(?:\.rs|/main\.rs)")
+
+
 def _go(language: Language, root: Path, files: list[str], entry: str | None) -> Recipe:
-    if entry is None and (root / "go.mod").is_file():
-        sources: list[str] = ["."]
-    else:
-        sources = [entry] if entry else [name for name in _of(language, files) if "/" not in name]
+    top = [entry] if entry else [name for name in _of(language, files) if "/" not in name]
+    _check_go_main(root, [name for name in top if not name.endswith("_test.go")])
+    sources = ["."] if entry is None and (root / "go.mod").is_file() else top
     return Recipe((("go", "build", "-o", "../out/bot", *sources),), (f"{BUILD}/out/bot",))
+
+
+_GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
+
+
+def _check_go_main(root: Path, sources: list[str]) -> None:
+    """A Go bot is a main package (go build makes an archive of any other, which cannot run), at the
+    top of the folder given: LanguageError saying so where it is not."""
+    if not sources:
+        raise LanguageError(
+            f"{root}: no Go file at its top: a Go bot's folder holds its main package (package main, with "
+            "func main) at its top; for a module whose program is deeper (cmd/NAME/), declare "
+            '[players.NAME] build = "go build -o bot ./cmd/NAME" and run = "./bot" in arena.toml'
+        )
+    for name in sources:
+        package = _GO_PACKAGE.search((root / name).read_text(encoding="utf-8", errors="replace"))
+        if package and package.group(1) != "main":
+            raise LanguageError(
+                f"{name} is package {package.group(1)}, of which go build makes no program: a Go bot is "
+                "package main, with func main"
+            )
 
 
 def _csharp(language: Language, root: Path, files: list[str], entry: str | None) -> Recipe:
@@ -180,9 +214,10 @@ def _javascript(language: Language, root: Path, files: list[str], entry: str | N
 
 
 def _typescript(language: Language, root: Path, files: list[str], entry: str | None) -> Recipe:
-    sources = [entry] if entry else _of(language, files)
+    # The entry alone: tsc compiles what it imports, and leaves out the folder's other files (its
+    # tests and scripts, which need what a bot does not: Node's types).
     entry = entry or entry_of(language, root, files)
-    step = ("tsc", *language.flags, "--rootDir", ".", "--outDir", "../out", *sources, f"../{DECLARATIONS}")
+    step = ("tsc", *language.flags, "--rootDir", ".", "--outDir", "../out", entry, f"../{DECLARATIONS}")
     extras = {PRELUDE: (HERE / PRELUDE).read_bytes(), DECLARATIONS: (HERE / DECLARATIONS).read_bytes()}
     script = str(PurePosixPath(entry).with_suffix(".js"))
     return Recipe((step,), _node_run(f"{BUILD}/out/{script}"), extras)

@@ -3,6 +3,7 @@ with its file and line; a build is made once, under the hash of what went into i
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -148,6 +149,20 @@ def test_declared_build_and_run_commands(tmp_path):
         build(tmp_path / "bot", build_command="sh make.sh", cache=tmp_path / "cache")
 
 
+def test_a_declared_run_command_alone_runs_the_language_s_build(tmp_path):
+    """`run` without `build` skipped the build (built in 0.0 s, then no program), though `build`
+    defaults to the language's: the language builds it, and the run command runs what it made."""
+    needs("cpp")
+    bot = write(tmp_path / "bot", "bot.cpp", CPP_BOT.replace("{k}", "1"))
+    built = build(bot, run_command="../out/bot", cache=tmp_path / "cache")
+    assert built.language == "cpp" and built.command == "../out/bot" and answers(built) == "42\n"
+    default = build(bot, cache=tmp_path / "cache")
+    assert default.version != built.version, "the run command is part of what went in"
+    # A language the arena does not build: run alone runs the sources as they are.
+    script = write(tmp_path / "hs", "bot.hs", "main = interact id\n")
+    assert build(script, run_command="cat bot.hs", cache=tmp_path / "cache").language == "custom"
+
+
 def test_a_build_that_floods_its_output_is_stopped_and_its_log_cut(tmp_path, monkeypatch):
     """A build command in a loop that prints is ended at the limit of its log, not at its timeout
     with the disk full."""
@@ -212,3 +227,78 @@ def test_a_build_is_named_before_it_is_made_and_made_from_what_was_kept(tmp_path
     kept = tmp_path / "cache" / "builds" / "inputs" / other.folder.name / "src" / "bot.cpp"
     kept.write_text(CPP_BOT.replace("{k}", "3"))
     assert "changed" in changed(other.folder)
+
+
+@pytest.mark.parametrize("deleted", ["build.json", "src", "out", "out/bot", "inputs"])
+def test_a_build_with_a_part_deleted_is_made_again(tmp_path, deleted):
+    """A part of a build deleted between runs (its record, its sources, what was made, the inputs
+    kept) is made again, whole: the record left alone was a traceback (a folder renamed onto a
+    folder not empty), its sources or its program alone a bot that could not start."""
+    needs("cpp")
+    bot = write(tmp_path, "bot.cpp", CPP_BOT.replace("{k}", "1"))
+    first = build(bot, cache=tmp_path / "cache")
+    part = first.folder / deleted
+    if deleted == "inputs":
+        part = first.folder.parent / "inputs" / first.folder.name / "src"
+    shutil.rmtree(part) if part.is_dir() else part.unlink()
+    again = build(bot, cache=tmp_path / "cache")
+    assert again.reused == (deleted == "inputs") and again.folder == first.folder and answers(again) == "42\n"
+    assert (again.folder / "src" / "bot.cpp").is_file() and (part / "bot.cpp" if deleted == "inputs" else part).exists()
+    assert [p.name for p in again.folder.parent.iterdir() if p.name.startswith(".")] == [], "nothing left aside"
+
+
+def test_build_outputs_are_left_out_at_the_folder_s_top_only(tmp_path):
+    """`build`, `bin`, `obj`, `target` are build outputs at a folder's top, where the tools write
+    them; deeper they are sources (a Java package game.build, Cargo's src/bin/), which were left out."""
+    write(tmp_path / "bot", "bot.py", "from game.build import pick\n\nprint(pick.STEP)\n")
+    write(tmp_path / "bot", "game/build/pick.py", "STEP = 1\n")
+    write(tmp_path / "bot", "game/bin/tool.py", "")
+    write(tmp_path / "bot", "build/junk.py", "")
+    write(tmp_path / "bot", "game/__pycache__/pick.py", "")
+    built = build(tmp_path / "bot", cache=tmp_path / "cache")
+    files = json.loads((built.folder / "build.json").read_text())["files"]
+    assert files == ["bot.py", "game/bin/tool.py", "game/build/pick.py"]
+    assert answers(built, "") == "1\n"
+
+
+def test_a_cargo_program_in_src_bin(tmp_path):
+    """Cargo's programs in src/bin/ were left out (a folder named bin), and the package's name run."""
+    if not languages.program("cargo"):
+        pytest.skip("Rust needs cargo, which this machine lacks (on Debian: apt-get install cargo)")
+    write(tmp_path / "rs", "Cargo.toml", '[package]\nname = "mybot"\nversion = "0.1.0"\nedition = "2021"\n')
+    write(tmp_path / "rs", "src/bin/bot.rs", HELLO["rust"][1])
+    built = build(tmp_path / "rs", cache=tmp_path / "cache")
+    assert built.command.endswith("/release/bot") and answers(built) == "42\n"
+    write(tmp_path / "rs", "src/bin/other.rs", HELLO["rust"][1])
+    with pytest.raises(SourceError, match=r"makes several programs \(bot, other\): say which to run"):
+        build(tmp_path / "rs", cache=tmp_path / "cache")
+
+
+def test_a_go_bot_is_a_main_package_at_the_top_of_its_folder(tmp_path):
+    """Another package built (go build makes an archive of it) and was cached as a bot that could not
+    run; a module with its program in cmd/bot/ failed with 'no Go files in src', the arena's folder."""
+    needs("go")
+    util = write(tmp_path / "nm", "bot.go", "package util\n\nfunc F() int { return 1 }\n")
+    for given in (util, util.parent):
+        with pytest.raises(SourceError, match="bot.go is package util, .*a Go bot is package main, with func main"):
+            build(given, cache=tmp_path / "cache")
+    write(tmp_path / "gm", "go.mod", "module example.com/gm\n\ngo 1.18\n")
+    write(tmp_path / "gm", "cmd/bot/main.go", HELLO["go"][1])
+    with pytest.raises(SourceError, match=r"no Go file at its top: .*build = \"go build -o bot ./cmd/NAME\""):
+        build(tmp_path / "gm", cache=tmp_path / "cache")
+    assert not (tmp_path / "cache" / "builds").exists() or not list((tmp_path / "cache" / "builds").glob("go-*"))
+
+
+def test_a_typescript_folder_compiles_its_entry_and_what_it_imports(tmp_path):
+    """Every .ts file of the folder was compiled, so a script the bot never imports failed its build
+    (scripts/gen.ts: Cannot find module 'fs')."""
+    needs("typescript")
+    write(tmp_path / "ts", "lib/step.ts", "export function step(n: number): number { return n + 1; }\n")
+    write(
+        tmp_path / "ts",
+        "bot.ts",
+        'import { step } from "./lib/step";\n\nlet line: string | null;\n'
+        "while ((line = readline()) !== null) console.log(step(parseInt(line)));\n",
+    )
+    write(tmp_path / "ts", "scripts/gen.ts", 'import * as fs from "fs";\nfs.writeFileSync("x", "y");\n')
+    assert answers(build(tmp_path / "ts", cache=tmp_path / "cache")) == "42\n"
