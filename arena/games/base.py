@@ -34,6 +34,14 @@ from arena.errors import UsageError
 # Why a seat lost its game through its own fault (`Outcome.errors`), as CodinGame counts them.
 BOT_ERRORS = ("timeout", "invalid", "crash", "start")
 SEATS_KEY = "players"  # a game's `seats`, as its config (and arena.toml) names them
+
+
+def seats_vary(kind) -> bool:
+    """Whether a game's number of players (its class's, or a game's) is a setting, `--players N`, not
+    one fixed number (Volcanoes' two)."""
+    return any(f.name == "seats" for f in fields(kind))
+
+
 # The types of a game's time settings: checked when a game is made (`arena.games.protocols.make`).
 Milliseconds = Annotated[float, Gt(0), Le(MAX_MS)]
 Seconds = Annotated[float, Gt(0), Le(MAX_SECONDS)]

@@ -15,7 +15,7 @@ import importlib
 import json
 from dataclasses import MISSING, dataclass, fields
 
-from arena.games.base import SEATS_KEY, Game, GameError
+from arena.games.base import SEATS_KEY, Game, GameError, seats_vary
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def make(config: dict) -> Game:
     settings = {key: value for key, value in config.items() if key != "protocol"}
     if "name" not in taken:
         settings.pop("name", None)
-    fixed_seats = SEATS_KEY not in taken  # (a game of one number of players: Volcanoes' two)
+    fixed_seats = not seats_vary(kind)
     if fixed_seats and settings.get(SEATS_KEY) == kind.seats:
         settings.pop(SEATS_KEY)  # (says what it is anyway)
     unknown = sorted(set(settings) - set(taken))

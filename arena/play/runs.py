@@ -26,7 +26,7 @@ from tqdm import tqdm
 
 from arena.errors import UsageError
 from arena.project import RUNS_FOLDER
-from arena.games.base import Game, Player
+from arena.games.base import Game, Player, seats_vary
 from arena.play import replays
 from arena.play.cluster import NoMachine, check_travel, connected, make_executor
 from arena.play.run import run_jobs
@@ -132,10 +132,16 @@ def create(
     n = game.seats
     if exact and len(specs) != n:
         if n == 2:
+            more = (
+                f" (for a game of {len(specs)}: --players {len(specs)})" if seats_vary(game) and len(specs) > 2 else ""
+            )
             raise PlayerError(
-                "an SPRT compares two players: arena sprt NEW BASE"
-                if sprt
-                else "a match is between two players: arena match A B"
+                (
+                    "an SPRT compares two players: arena sprt NEW BASE"
+                    if sprt
+                    else "a match is between two players: arena match A B"
+                )
+                + more
             )
         others = " (NEW BASE, then the others)" if sprt else ""
         raise PlayerError(f"a {command} of {game.name} is between its {n} players: give {n}{others}")

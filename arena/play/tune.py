@@ -24,7 +24,7 @@ from referee.platform.commands import INTERRUPTED
 from tqdm import tqdm
 
 from arena.errors import UsageError
-from arena.games.base import Game, Player
+from arena.games.base import Game, Player, seats_vary
 from arena.players import registry as players
 from arena.play import replays
 from arena.play.cluster import check_travel, make_executor
@@ -195,7 +195,10 @@ def create_run(bot: str | None, params: str | None, opponent: str | None, settin
     if given["r_end"] is not None and not 0 < given["r_end"] < float("inf"):
         raise UsageError(f"--r-end must be a finite number above zero, not {given['r_end']:g}")
     if game.seats != 2:
-        raise UsageError(f"arena tune plays 2-player games; {game.name} seats {game.seats}")
+        raise UsageError(
+            f"arena tune plays 2-player games; {game.name} seats {game.seats}"
+            + (" (--players 2 plays it with two, where the game takes two)" if seats_vary(game) else "")
+        )
     start, tuned = parse_params(bot, params, game, options.config)
     baseline = at_its_start(start, tuned, game, options.config)
     rival = opponent_player(opponent, game, options.config) if opponent else None

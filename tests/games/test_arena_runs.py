@@ -246,6 +246,12 @@ def test_a_game_declared_in_arena_toml_runs_by_its_name(tmp_path, capsys):
         (["match", "a", "b", "--protocol", "sdk"], "--protocol goes with --referee"),
         (["sprt", "a", "b", "--players", "3", "--referee", "x", "--protocol", "cli"], "give 3 (NEW BASE, then"),
         (["match", "a", "--referee", "x", "--protocol", "cli"], "a match is between two players"),
+        (
+            ["match", "a", "b", "c", "--referee", "x", "--protocol", "cli"],
+            "arena match A B (for a game of 3: --players 3)",
+        ),
+        (["sprt", "a", "b", "c", "--referee", "x", "--protocol", "cli"], "NEW BASE (for a game of 3: --players 3)"),
+        (["match", "greedy", "random", "boss"], "a match is between two players: arena match A B\n"),
         (["match", "a", "b", "--referee", "x", "--protocol", "cli", "--turn-ms", "50"], "turn_ms"),
     ],
 )
