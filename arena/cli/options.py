@@ -12,7 +12,7 @@ from referee.platform.pools import check_workers, cores
 from arena.errors import UsageError
 from arena.games.base import Game
 from arena.games.config import CONFIG_FILE, chosen_game
-from arena.games.protocols import EXTERNAL, PROTOCOLS
+from arena.games.protocols import EXTERNAL, PROTOCOLS, make
 from arena.play import replays
 from arena.play.runs import RUNS_DIR, RunOptions
 from arena.play.store import StoreError
@@ -129,9 +129,9 @@ def add_game_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def game_of(args: argparse.Namespace) -> Game:
-    """The game the game options choose."""
-    options = {
+def game_settings(args: argparse.Namespace) -> dict:
+    """The game's settings the game options give (None: not given), each as its game's config names it."""
+    return {
         "protocol": args.protocol,
         "players": args.seats,
         "seed_flag": args.seed_flag,
@@ -140,7 +140,11 @@ def game_of(args: argparse.Namespace) -> Game:
         "first_turn_ms": args.first_turn_ms,
         "viewer": args.viewer,
     }
-    game = chosen_game(args.game, args.referee, options, args.config)
+
+
+def game_of(args: argparse.Namespace) -> Game:
+    """The game the game options choose."""
+    game = chosen_game(args.game, args.referee, game_settings(args), args.config)
     if args.allow_unseeded and game.replays_seeds:  # (it was taken and ignored, unsaid)
         raise UsageError(
             f"--allow-unseeded is for a referee that may ignore the seed: the referee of {game.name} replays every seed"
@@ -168,6 +172,8 @@ def refuse_another_game(args: argparse.Namespace, game: Game, path, what: str = 
     say otherwise than it began with: a run keeps its game and the game's options. An option said
     first: the same game with another --players was said to be another game."""
     config = game.config()
+    given = {key: value for key, value in game_settings(args).items() if value is not None and key != "protocol"}
+    make({**config, **given})  # (GameError for a setting its protocol takes not, as a new run is told)
     for name, flag in KEPT_GAME_OPTIONS.items():
         value = getattr(args, name)
         before = game.seats if name == "seats" else config.get(name)

@@ -8,9 +8,9 @@ from pathlib import Path
 from referee.platform.options import count, number
 
 from arena.cli.options import (
-    KEPT_GAME_OPTIONS,
     add_run_options,
     game_of,
+    game_settings,
     names_a_game,
     refuse_another_game,
     run_options_of,
@@ -188,7 +188,7 @@ def _new_game(args, command: str):
     must say what it began with)."""
     if not args.resume:
         return game_of(args)
-    if names_a_game(args) or any(getattr(args, name) is not None for name in KEPT_GAME_OPTIONS):
+    if names_a_game(args) or any(value is not None for value in game_settings(args).values()):
         path = Path(args.db) if args.db else runs.newest_run(command)
         refuse_another_game(args, stored_game(_stored_config(args, command)), path)
     return None

@@ -271,6 +271,17 @@ def test_volcanoes_takes_players_2_as_what_it_is(tmp_path, capsys):
         main(["match", "random", "greedy", "--players", "2", "--pairs", "1", "--workers", "1", "--db", str(db), *CALM])
         == 0
     )
+    # Given again to a resumed run, they were taken and ignored (--viewer, --seed-flag), or said to
+    # differ from what it began with (--players 3: "was begun with --players 2"), as if they could
+    capsys.readouterr()
+    for given, said in [
+        (["--viewer", "/tmp"], "viewer"),
+        (["--players", "3"], "players"),
+        (["--seed-flag", "x"], "seed_flag"),
+    ]:
+        assert main(["match", "random", "greedy", *given, "--pairs", "2", "--resume", "--db", str(db), *CALM]) == 2
+        err = capsys.readouterr().err
+        assert f"the volcanoes protocol takes no setting {said} (" in err and err.count("\n") == 1, err
 
 
 def test_the_progress_lines_figures_count_the_games_its_counter_does(tmp_path, capsys):
