@@ -23,7 +23,7 @@ from arena.play import runs, tune
 from arena.play.league import REMOVED, among_rated, rated
 from arena.play.store import Store, StoreError, quoted
 from arena.stats import export
-from arena.stats.export import CSV_HEAD
+from arena.stats.export import CSV_HEAD, LEFT_OUT, left_out_line
 from arena.stats.tables import printable, text_report
 from arena.web import report_page
 
@@ -75,10 +75,10 @@ def _report(args, store: Store) -> int:
     removed = [label for label, row in standing.items() if row["status"] == REMOVED]
     if removed:  # as its standings (`arena league status`, the live page) rate them
         labels, all_games, games = rated(standing), games, among_rated(standing, games)
-        print(
-            f"removed from the league: {', '.join(removed)}; their {len(all_games) - len(games)} games are left out, "
-            "as in the league's standings"
-        )
+        lineups = [lineup for lineup in config["lineups"] if set(lineup) <= set(labels)]
+        left_out = {"players": removed, "games": len(all_games) - len(games)}
+        config = {**config, "lineups": lineups, LEFT_OUT: left_out}  # (what the page and the JSON say too)
+        print(left_out_line(left_out))
     if config["command"] == "tune":
         if args.output:
             raise UsageError("a tune's report is text only: drop -o")

@@ -96,6 +96,19 @@ def sprt_of(config: dict, games: list[dict]) -> dict | None:
     }
 
 
+# A league's report leaves out its removed players and their games, as its standings do: the run's
+# configuration, as reported, says which (`{"players": [...], "games": N}`)
+LEFT_OUT = "left_out"
+
+
+def left_out_line(left_out: dict) -> str:
+    """What a report says of the players and games it leaves out."""
+    return (
+        f"removed from the league: {', '.join(left_out['players'])}; their {left_out['games']} games are left "
+        "out, as in the league's standings"
+    )
+
+
 def as_json(config: dict, board: Board, failures: list[dict], sprt: dict | None, openskill: dict[str, dict]) -> dict:
     rows = board.rows()
     order = [row["label"] for row in rows]
@@ -110,6 +123,7 @@ def as_json(config: dict, board: Board, failures: list[dict], sprt: dict | None,
             "seed": config.get("seed"),
             "games": board.count,
             "failures": len(failures),
+            **({LEFT_OUT: config[LEFT_OUT]} if config.get(LEFT_OUT) else {}),
         },
         "players": rows,
         "cross": board.cross_table(order),

@@ -23,6 +23,7 @@ from arena.games.protocols import make
 from arena.project import OUTPUT_MARK, arena_output, mark_output_folder
 from arena.play import replays
 from arena.web import record_page, viewer
+from arena.stats.export import LEFT_OUT, left_out_line
 from arena.stats.ratings import openskill_ratings
 from arena.stats.tables import (
     cross_rows,
@@ -130,6 +131,8 @@ def render(
     sections = [
         f"<h1>{html.escape(config['command'])} ({html.escape(name)}): {len(games)} games, seed {config['seed']}</h1>"
     ]
+    if config.get(LEFT_OUT):
+        sections.append(f'<p id="left-out">{html.escape(left_out_line(config[LEFT_OUT]))}</p>')
     if failures:
         sections.append(f'<pre id="failures">{html.escape(failures_lines(list(failures), games))}</pre>')
     if config["command"] == "sprt":

@@ -244,6 +244,7 @@ def test_a_league_s_report_rates_its_players_as_its_standings_do(tmp_path, capsy
     store, _ = league_file(db, ["a", "b", "c"])
     for record in plackett_luce({"a": 0, "b": 100, "c": 800}, 2, 150):
         store.add_game({**record, "seed": record["unit"], "reason": "score"})
+    store.put("config", {**store.config, "lineups": [["a", "b"], ["a", "c"], ["b", "c"]]})  # (as a league saves them)
     store.close()
     assert main(["league", "remove", "c", "--db", str(db)]) == 0
     capsys.readouterr()
@@ -257,6 +258,11 @@ def test_a_league_s_report_rates_its_players_as_its_standings_do(tmp_path, capsy
     assert any(row.split()[1:3] == ["b", b_elo] for row in report.splitlines())
     exported = json.loads((tmp_path / "league.json").read_text())
     assert [row["label"] for row in exported["players"]] == ["b", "a"]
+    assert exported["run"]["left_out"] == {"players": ["c"], "games": 150 - int(among)}
+    # its lineups with the removed player read 0-0-0, as if never played; its page said nothing of it
+    assert [row.split()[:3] for row in report.splitlines() if row.split()[1:2] == ["vs"]] == [["a", "vs", "b"]]
+    assert main(["report", str(db), "-o", str(tmp_path / "league.html")]) == 0
+    assert 'id="left-out">removed from the league: c; their ' in (tmp_path / "league.html").read_text()
 
 
 def test_a_player_the_user_removed_while_the_league_paused_it_stays_removed(tmp_path):
