@@ -23,7 +23,7 @@ import math
 from referee.platform.files import write_atomic
 
 from arena.stats.board import Board
-from arena.stats.ratings import Rating, openskill_ratings
+from arena.stats.ratings import Rating, openskill_ratings, ranked
 from arena.stats.tables import sprt_course
 
 _FIELDS = (
@@ -61,8 +61,10 @@ def board_of(games: list[dict], labels: list[str]) -> Board:
 
 def openskill_of(games: list[dict], labels: list[str]) -> dict[str, dict]:
     """Each player's OpenSkill rating, as the report's ratings table gives it: {label: {mu, sigma,
-    mu_low, mu_high}}."""
-    return {rating.label: _openskill_fields(rating) for rating in openskill_ratings(games, labels)}
+    mu_low, mu_high}}; every player seated in `games` among them, as the board rows them (a tune's
+    games seat its two sides, which are no run's players)."""
+    seated = dict.fromkeys([*labels, *(label for game in games for label in ranked(game)[0])])
+    return {rating.label: _openskill_fields(rating) for rating in openskill_ratings(games, list(seated))}
 
 
 def _openskill_fields(rating: Rating) -> dict:

@@ -221,7 +221,7 @@ def test_a_player_label_with_markup_cannot_break_the_report_or_its_replays(real_
     games = [{**g, **{k: [swap(p) for p in g[k]] for k in ("lineup", "seats")}} for g in games]
     folder = report_html.write(config, labels, games, tmp_path / "report.html").folder
     pages = [tmp_path / "report.html", *sorted(folder.glob("*.html"))]
-    assert len(pages) == 1 + len(games)
+    assert len(pages) == 1 + 2 * len(games)  # (the report, and each game's page and its record's)
     for page in pages:
         text = page.read_text()
         assert "<!--" not in text and text.count("<script") == text.count("</script>") <= 2, page

@@ -157,9 +157,7 @@ def test_a_game_s_record_numbers_seats_from_1_as_the_games_tables_do():
     rows = re.findall(r"<tr><td>(\d+)</td><td>(\w+)</td>", page)
     assert rows == [("1", "greedy"), ("2", "first"), ("3", "worst"), ("4", "hostile")]
     assert "<h3>hostile (seat 4)</h3>" in page
-    assert (
-        "player 3 crashed on its turn 3: exited with code 3 (players counted from 0, player 0 in seat 1)" in page
-    )
+    assert "player 3 crashed on its turn 3: exited with code 3 (players counted from 0, player 0 in seat 1)" in page
     said = errors_lines([{**record, "versions": ["v"] * 4}], record["seats"])
     assert "players counted from 0, player 0 in seat 1" in said.splitlines()[0]  # the text report says it too
     volcanoes = {**record, "versions": ["v"] * 4, "detail": "orange printed a line of 10,000 bytes or more"}
