@@ -29,7 +29,7 @@ from referee.iqtwist.rules import (
 )
 from referee.judge import Judge
 from referee.platform.errors import InputFormatError, counted
-from referee.platform.bot_errors import BotError, BotExited
+from referee.platform.bot_errors import BotError, BotExited, BotTimeout
 from referee.platform.process import BotProcess
 
 MAX_ANSWER_LINES = 10_000  # the empty board, the most a challenge can have, has 5992 solutions
@@ -190,6 +190,10 @@ class IQTwistJudge(Judge):
                 line = bot.read_line(deadline - time.perf_counter())
             except BotExited:
                 if bot.exit_code(wait=1.0) == 0:
+                    break
+                raise
+            except BotTimeout:
+                if lines[-1] == NONE:  # (the other puzzles' no-solution line, alone: its verdict says so)
                     break
                 raise
         return "\n".join(lines), time.perf_counter() - start

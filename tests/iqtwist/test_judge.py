@@ -246,3 +246,12 @@ def test_a_solver_that_prints_its_lines_and_exits_ends_its_answer_so(tmp_path):
     solver.write_text("import sys\nsys.stdin.readline()\nprint('a7B1b2C4c1B2d4C4e1C3f4A0g6A1h1A0')\nsys.exit(3)\n")
     [verdict] = list(judge(["j3B0j5C0"], f"{sys.executable} {solver}", time_ms=5000))
     assert not verdict.solved and verdict.error == "crash after 1 line: exited with code 3"
+
+
+def test_a_solver_that_answers_none_alone_is_told_how_iqtwist_answers_no_solution(tmp_path):
+    """`NONE` alone, the other puzzles' answer of no solution, without IQ-Twist's closing empty line:
+    it timed out ("timeout after 1 line"), and the hint for NONE was never given."""
+    solver = tmp_path / "none.py"
+    solver.write_text("import sys\nfor line in sys.stdin:\n    print('NONE', flush=True)\n")
+    [verdict] = list(judge(["j3B0j5C0"], f"{sys.executable} {solver}", time_ms=500))
+    assert verdict.error == "solution 1 'NONE': IQ-Twist answers no solution with the empty line alone, not NONE"
