@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass, replace
 
-from referee.answers import NONE, OracleError, not_optimal
+from referee.answers import NONE, OracleError, is_not_optimal, not_optimal
 from referee.judge import Judge
 from referee.platform.errors import InputFormatError, counted, shorten
 from referee.stormyseas import rules
@@ -52,7 +52,7 @@ class Verdict:
         if self.solved:
             units = _versus(self.units, self.optimum_units, "unit move")
             slides = _versus(self.slides, self.optimum_slides, "slide")
-            text = head + f"solved in {units}, {slides}"
+            text = head + f"solved in {units}, {slides}" + (": NOT optimal" if is_not_optimal(self.error) else "")
         elif self.error is None:  # a right NONE
             text = head + f"{NO_SOLUTION}, right: the card has no solution"
         else:

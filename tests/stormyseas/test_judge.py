@@ -171,7 +171,7 @@ def test_a_solution_optimal_by_neither_metric_is_wrong_and_by_either_is_right(ca
     oracle = ["--oracle", metric_oracle(OPTIMAL_3, OPTIMAL_3)]
     assert referee("judge", str(one), python_bot(f"print({'1L1, 1R1, ' + OPTIMAL_3!r})"), *oracle) == 1
     out, err = capsys.readouterr()
-    assert out.startswith("card 1: solved in 21 unit moves (optimum 19), 10 slides (optimum 8) (")
+    assert out.startswith("card 1: solved in 21 unit moves (optimum 19), 10 slides (optimum 8): NOT optimal (")
     assert err == "referee stormyseas judge: 1 of 1 answer wrong (1 not optimal)\n"
     assert referee("judge", str(one), python_bot(f"print({SPLIT_3!r})"), *oracle) == 0  # the fewest unit moves
     assert referee("judge", str(one), python_bot(f"print({'1L1, 1R1, ' + OPTIMAL_3!r})"), "--no-optima") == 0
