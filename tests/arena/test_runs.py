@@ -237,11 +237,11 @@ def test_a_game_option_given_again_must_say_what_the_run_began_with(tmp_path, ca
     assert main(["match", "random", "greedy", "--pairs", "1", "--workers", "1", "--db", str(db), "--quiet"]) == 0
     capsys.readouterr()
     for given, said in (
-        (["--turn-ms", "5"], "was begun with --turn-ms 100, not --turn-ms 5"),
-        (["--league", "2"], "was begun without --league, not --league 2"),
+        (["--turn-ms", "5"], f"{db} was begun with --turn-ms 100, not --turn-ms 5: a run keeps its game's options"),
+        (["--league", "2"], "the volcanoes protocol takes no setting league (its settings: turn_ms, first_turn_ms)"),
     ):
         assert main(["match", "--resume", "--db", str(db), *given]) == 2
-        assert capsys.readouterr().err.strip() == f"arena match: {db} {said}: a run keeps its game's options"
+        assert capsys.readouterr().err.strip() == f"arena match: {said}"
     assert main(["match", "--resume", "--db", str(db), "--turn-ms", "100", "--pairs", "2", "--quiet"]) == 0
 
 
