@@ -352,7 +352,8 @@ def _keep_inputs(
     """What goes into the build `folder`, kept in the cache once (written whole or not at all: a run
     may name the same build at once)."""
     inputs = folder.parent / INPUTS / folder.name
-    if _inputs_kept(inputs, [*(f"src/{name}" for name in contents), *extras]):
+    parts = [*(f"src/{name}" for name in contents), *extras]
+    if _inputs_kept(inputs, parts):
         return
     partial = inputs.with_name(f".{inputs.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
     try:
@@ -365,7 +366,7 @@ def _keep_inputs(
         for name, content in extras.items():
             (partial / name).write_bytes(content)
         (partial / PLAN).write_text(json.dumps(how, indent=1) + "\n", encoding="utf-8")
-        _publish(partial, inputs, lambda kept: _inputs_kept(kept, [*(f"src/{name}" for name in contents), *extras]))
+        _publish(partial, inputs, lambda kept: _inputs_kept(kept, parts))
     except OSError as exc:
         raise SourceError(f"cannot keep the sources of a build in {inputs.parent}: {exc.strerror or exc}") from None
     finally:

@@ -133,7 +133,7 @@ def create(
     if exact and len(specs) != n:
         if n == 2:
             more = (
-                f" (for a game of {len(specs)}: --players {len(specs)})" if seats_vary(game) and len(specs) > 2 else ""
+                f" (for a game of {len(specs)}: --players {len(specs)})" if len(specs) > 2 and seats_vary(game) else ""
             )
             raise PlayerError(
                 (

@@ -6,6 +6,7 @@ tests/cluster/test_cluster.py's), which the test stops."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -31,6 +32,22 @@ from tests.cluster.test_cluster import (  # (helpers and the user's folder; no t
 pytestmark = pytest.mark.skipif(REFUSED is not None, reason=REFUSED or "")
 
 
+@contextlib.contextmanager
+def driving(cluster, folder, command: list[str]):
+    """`command`, a run, started from the user's folder as the cluster's driver, its stderr piped;
+    killed with its whole session if it outlives the block. (Not marked as the cluster's: its stop
+    would end the driver too, as it ends what the driver leaves behind in the other tests.)"""
+    env = {k: v for k, v in driver_env(cluster, folder).items() if k != simulated.MARK}
+    run = subprocess.Popen(command, cwd=folder / "user", env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
+    try:
+        yield run
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+
+
 @pytest.mark.parametrize("lost", ["whole", "head"])
 def test_a_cluster_gone_stops_the_run_saying_so(place, tmp_path, lost):  # noqa: F811 - the fixture
     cluster = simulated.Cluster.start(nodes=1, cpus=1, hide=[str(place)])
@@ -38,12 +55,7 @@ def test_a_cluster_gone_stops_the_run_saying_so(place, tmp_path, lost):  # noqa:
         db = tmp_path / "run.sqlite"
         command = [sys.executable, "-m", "arena.cli", "match", GREEDY, FIRST, *REFEREES["relay"],
                    "--pairs", "200", "--seed", "12", "--db", str(db), *on_cluster(cluster)]  # fmt: skip
-        # (not marked as the cluster's: its stop would end the driver too, as it ends what the
-        # driver leaves behind in the other tests)
-        env = {k: v for k, v in driver_env(cluster, place).items() if k != simulated.MARK}
-        run = subprocess.Popen(command, cwd=place / "user", env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
-        try:
+        with driving(cluster, place, command) as run:
             wait_for_games(db, 4, run)
             assert run.poll() is None and count(db) >= 4, "the run did not play on the cluster"
             if lost == "whole":
@@ -52,10 +64,6 @@ def test_a_cluster_gone_stops_the_run_saying_so(place, tmp_path, lost):  # noqa:
                 cluster.kill_head()
             stopped = time.monotonic()
             err = run.communicate(timeout=RUN_S)[1]
-        finally:
-            if run.poll() is None:
-                os.killpg(run.pid, signal.SIGKILL)
-                run.wait()
         took = time.monotonic() - stopped
     finally:
         cluster.stop()
@@ -72,20 +80,11 @@ def test_a_head_gone_during_the_seed_check_stops_the_run_saying_so(place, tmp_pa
     cluster = simulated.Cluster.start(nodes=1, cpus=1, hide=[str(place)])
     try:
         slow = f"s={sys.executable} mybots/hostile.py slow 2000"  # (a seed game of half a minute)
-        referee = [
-            "--referee",
-            f"{sys.executable} pebbles/relay_referee.py",
-            "--protocol",
-            "relay",
-            "--turn-ms",
-            "4000",
-        ]
+        referee = ["--referee", f"{sys.executable} pebbles/relay_referee.py", "--protocol", "relay"]
+        referee += ["--turn-ms", "4000"]
         command = [sys.executable, "-m", "arena.cli", "match", GREEDY, slow, *referee,
                    "--pairs", "2", "--db", str(tmp_path / "run.sqlite"), *on_cluster(cluster)]  # fmt: skip
-        env = {k: v for k, v in driver_env(cluster, place).items() if k != simulated.MARK}
-        run = subprocess.Popen(command, cwd=place / "user", env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
-        try:
+        with driving(cluster, place, command) as run:
             said = ""
             while "honours the seed" not in said:
                 line = run.stderr.readline()
@@ -95,10 +94,6 @@ def test_a_head_gone_during_the_seed_check_stops_the_run_saying_so(place, tmp_pa
             cluster.kill_head()
             stopped = time.monotonic()
             err = said + run.communicate(timeout=RUN_S)[1]
-        finally:
-            if run.poll() is None:
-                os.killpg(run.pid, signal.SIGKILL)
-                run.wait()
         took = time.monotonic() - stopped
     finally:
         cluster.stop()

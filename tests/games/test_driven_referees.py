@@ -18,6 +18,12 @@ from tests.games.pebbles.harness import SDK_REFEREE, driven_game, player
 PROTOCOLS = ["sdk", "relay"]
 
 
+def against_greedy(protocol: str, code: str):
+    """The outcome of one game (seed 9) of greedy against a bot that is the Python program `code`."""
+    bot = Player("bot", "bot", "command", shlex.join([sys.executable, "-c", code]), "1")
+    return driven_game(protocol).play(9, [player("greedy"), bot], [0, 0])
+
+
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_a_seed_replays_its_game_and_a_referee_that_ignores_it_is_seen(protocol):
     players = [player("greedy"), player("first")]
@@ -48,8 +54,7 @@ def test_a_bot_that_crashes_says_why(protocol):
     # It starts, then ends on its first turn with an exception's message on stderr: the crash's
     # line gives the message, not only its exit status.
     code = "import sys; sys.stderr.write('Traceback (most recent call last):\\n  File x\\n'); sys.exit('boom: no map')"
-    crashing = Player("boom", "boom", "command", shlex.join([sys.executable, "-c", code]), "1")
-    outcome = driven_game(protocol).play(9, [player("greedy"), crashing], [0, 0])
+    outcome = against_greedy(protocol, code)
     assert outcome.errors == [None, "crash"]
     assert outcome.detail == "player 1 crashed on its turn 1: exited with code 1: boom: no map"
 
@@ -66,8 +71,7 @@ def test_a_crash_quotes_only_what_the_bot_said_on_the_turn_it_crashed(protocol):
         "    if turn == 2: os.kill(os.getpid(), signal.SIGKILL)\n"
         "    print('iterations=300', file=sys.stderr, flush=True); print(0, flush=True)\n"
     )
-    silent = Player("silent", "silent", "command", shlex.join([sys.executable, "-c", code]), "1")
-    outcome = driven_game(protocol).play(9, [player("greedy"), silent], [0, 0])
+    outcome = against_greedy(protocol, code)
     assert outcome.errors == [None, "crash"]
     assert outcome.detail == "player 1 crashed on its turn 2: killed by signal SIGKILL"
 
@@ -77,8 +81,7 @@ def test_an_answer_too_long_for_codingame_is_a_timeout_said_plainly(protocol):
     # Its line ends, but after 10,000 bytes, where CodinGame stops reading: a timeout that no clock
     # measured, so none is shown.
     code = "import time; print('x' * 20000, flush=True); time.sleep(30)"
-    flooding = Player("flood", "flood", "command", shlex.join([sys.executable, "-c", code]), "1")
-    outcome = driven_game(protocol).play(9, [player("greedy"), flooding], [0, 0])
+    outcome = against_greedy(protocol, code)
     assert outcome.errors == [None, "timeout"]
     assert outcome.detail == (
         "player 1 timed out on its turn 1: printed a line of 10,000 bytes or more, where CodinGame stops"
