@@ -4,6 +4,8 @@ And what the arena itself writes into a user's folders: never part of a bot."""
 
 from pathlib import Path
 
+from referee.platform.files import refuse_replacing_data
+
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 PROJECT_PACKAGES = ("referee", "bots", "arena")
 
@@ -25,6 +27,17 @@ _MARK_BYTES = 256
 def marked(text: str) -> bool:
     """Whether a file's `text` carries the arena's mark where the arena writes it, at its start."""
     return OUTPUT_MARK in text[:_MARK_BYTES]
+
+
+def page_mark() -> str:
+    """The mark of a page the arena writes, for its head, within its first bytes."""
+    return f'<meta name="generator" content="{OUTPUT_MARK}">'
+
+
+def refuse_replacing_unmarked(path: Path, kind: str) -> None:
+    """UserError where `path`, in a folder of the user's, is a file the arena did not write (no mark):
+    a user's own index.html was replaced by a game's page, as any HTML page was taken for one."""
+    refuse_replacing_data(path, kind, lambda data: marked(data.decode("utf-8", "replace")))
 
 
 def arena_output(path: Path) -> bool:

@@ -9,6 +9,7 @@ import html
 import json
 import re
 
+from arena.project import page_mark
 from arena.stats.tables import PLAYERS_FROM_0, names_a_player
 
 # shown in sections of their own
@@ -84,7 +85,7 @@ def render(record: dict, config: dict) -> str:
     if rest:
         parts += ["<h2>More of the record</h2>", f"<pre>{_e(json.dumps(rest, indent=1)[:100_000])}</pre>"]
     title = _e(f"game {record.get('id')}: {' vs '.join(seats)}")
-    return _PAGE.replace("__TITLE__", title).replace("__BODY__", "\n".join(parts))
+    return _PAGE.replace("__MARK__", page_mark()).replace("__TITLE__", title).replace("__BODY__", "\n".join(parts))
 
 
 def _detail(detail: str | None) -> str:
@@ -99,9 +100,11 @@ def linked(page: str, record_url: str, back_url: str | None = None) -> str:
     top: its record's page, and the page it was reached from (None: none)."""
     links = [(record_url, "the game's record"), (back_url, "back")]
     anchors = " ".join(f'<a href="{_e(url)}" style="color: #7fbcff">{text}</a>' for url, text in links if url)
+    page = _HEAD.sub(lambda head: head[0] + page_mark(), page, count=1)  # (the arena's now, as its other pages)
     return _BODY.sub(lambda body: f'{body[0]}\n<nav style="margin-bottom: 8px">{anchors}</nav>', page, count=1)
 
 
+_HEAD = re.compile(r"<head[^>]*>", re.IGNORECASE)
 _BODY = re.compile(r"<body[^>]*>", re.IGNORECASE)
 
 
@@ -144,7 +147,7 @@ def _referee_text(text, seats: list[str]) -> str:
 
 
 _PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>__TITLE__</title>
+<html lang="en"><head><meta charset="utf-8">__MARK__<link rel="icon" href="data:,"><title>__TITLE__</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 20px; background: #1b1e24; color: #e8e8e8; }
 h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 24px; } h3 { font-size: 14px; }

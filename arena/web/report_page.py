@@ -16,11 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.platform.files import refuse_replacing_a_non_page, refuse_replacing_data, usable_folder, write_atomic
+from referee.platform.files import refuse_replacing_data, usable_folder, write_atomic
 
 from arena.games.base import DamagedGame
 from arena.games.protocols import make
-from arena.project import OUTPUT_MARK, arena_output, mark_output_folder
+from arena.project import arena_output, mark_output_folder, page_mark, refuse_replacing_unmarked
 from arena.play import replays
 from arena.web import record_page, viewer
 from arena.stats.export import LEFT_OUT, left_out_line
@@ -173,7 +173,7 @@ def render(
         *([_viewed_note(config, viewed)] if viewed else []),
         _games_table(games, folder, pages),
     ]
-    page = _PAGE.replace("__MARK__", OUTPUT_MARK).replace("__TITLE__", html.escape(f"arena {config['command']}"))
+    page = _PAGE.replace("__MARK__", page_mark()).replace("__TITLE__", html.escape(f"arena {config['command']}"))
     return page.replace("__BODY__", "\n".join(sections))
 
 
@@ -243,7 +243,7 @@ def refuse_replacing_in_games_folder(out: Path) -> None:
         if found.group(2) == "frames.json.gz":
             refuse_replacing_data(path, "a game's frames", viewer.are_frames)
         else:
-            refuse_replacing_a_non_page(path, "a game's page")
+            refuse_replacing_unmarked(path, "a game's page written by the arena")
 
 
 def _write_pages(config, labels, games, out: Path, folder: Path, failures, frames, game, shown) -> Written:
@@ -304,7 +304,7 @@ def _remove_stale(folder: Path, pages: set[int]) -> None:
 
 
 _PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><meta name="generator" content="__MARK__"><title>__TITLE__</title>
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">__MARK__<title>__TITLE__</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 20px; background: #1b1e24; color: #e8e8e8; }
 h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 24px; }

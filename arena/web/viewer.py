@@ -36,7 +36,6 @@ from pathlib import Path
 
 from referee.platform.files import (
     refuse_overwriting,
-    refuse_replacing_a_non_page,
     refuse_replacing_data,
     usable_folder,
     write_atomic,
@@ -46,7 +45,7 @@ from arena.errors import UsageError
 from arena.games.base import DamagedGame
 from arena.play import replays
 from arena.play.store import Store, quoted, stored_game
-from arena.project import arena_output, mark_output_folder
+from arena.project import arena_output, mark_output_folder, page_mark, refuse_replacing_unmarked
 from arena.web import record_page
 
 VIEW = "view/"
@@ -342,6 +341,7 @@ def page(replay: Replay) -> str:
     title = f"game {record.get('id')}: {' vs '.join(record['seats'])} ({replay.game_name})"
     meta = json.dumps(replay.meta(), separators=(",", ":")).replace("<", "\\u003c")  # no </script> in it
     parts = {
+        "__MARK__": page_mark(),
         "__TITLE__": html.escape(title),
         "__META__": meta,
         "__SCRIPT__": (PAGE_FILES / "host.js").read_text(encoding="utf-8"),
@@ -438,8 +438,8 @@ def export(store: Store, game_id: int, folder: Path, viewer: str | None = None) 
     count = len(replays.unpack(frames)) if frames is not None else 0
     for name in ("index.html", "record.html", FRAMES_FILE):
         refuse_overwriting(folder / name, store.path)
-        if name.endswith(".html"):
-            refuse_replacing_a_non_page(folder / name, "a game's page")
+        if name.endswith(".html") and not arena_output(folder):
+            refuse_replacing_unmarked(folder / name, "a game's page written by the arena")
     if own is not None:
         folder = _replay_folder(folder)
         write_atomic(folder / "index.html", record_page.linked(own, "record.html"))

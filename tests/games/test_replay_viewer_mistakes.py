@@ -104,6 +104,39 @@ def test_replay_refuses_to_replace_a_file_of_the_user_s_in_its_folder(run, tmp_p
     assert (out / "viewer" / "core" / "Drawer.js").read_bytes() == (VIEWER / "view" / "core" / "Drawer.js").read_bytes()
 
 
+MY_PAGE = "<!DOCTYPE html>\n<html><head><title>my notes</title></head><body>my own page</body></html>\n"
+
+
+def test_replay_and_report_refuse_to_replace_a_page_of_the_user_s(run, tmp_path, capsys):
+    """A user's own index.html in the folder given to `arena replay -o`, and a user's game-1.html in a
+    report's games folder, were replaced, exit 0: any HTML page was taken for a game's. Pages the arena
+    wrote there carry its mark and are written again."""
+    db, _ = run
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "index.html").write_text(MY_PAGE)
+    err = refused(capsys, str(db), "1", "-o", str(out))
+    assert err == f"arena replay: {out / 'index.html'} holds something else than a game's page written by the " + (
+        "arena: it will not write over it; name another output"
+    )
+    assert [p.name for p in out.iterdir()] == ["index.html"] and (out / "index.html").read_text() == MY_PAGE
+    (out / "index.html").unlink()
+    (out / "notes.txt").write_text("mine\n")  # (a folder of the user's, not marked as the arena's)
+    for game in ("1", "2"):
+        assert main(["replay", str(db), game, "-o", str(out)]) == 0
+    page = tmp_path / "report_games" / "game-1.html"
+    page.parent.mkdir()
+    page.write_text(MY_PAGE)
+    capsys.readouterr()
+    assert main(["report", str(db), "-o", str(tmp_path / "report.html")]) == 2
+    assert f"{page} holds something else than a game's page" in capsys.readouterr().err
+    assert page.read_text() == MY_PAGE and not (tmp_path / "report.html").exists()
+    page.unlink()
+    (page.parent / "notes.txt").write_text("mine\n")
+    for _ in range(2):
+        assert main(["report", str(db), "-o", str(tmp_path / "report.html")]) == 0
+
+
 def test_report_refuses_to_replace_a_file_of_the_user_s_in_its_games_viewer(run, tmp_path, capsys):
     """A user's report_games/viewer/core/Drawer.js was replaced by the viewer's, exit 0."""
     db, _ = run
