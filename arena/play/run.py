@@ -9,6 +9,7 @@ sequential test can stop early without a backlog of games nobody needs.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import threading
@@ -20,7 +21,7 @@ from itertools import islice
 
 from referee.platform.commands import interrupts_held
 from referee.platform.pools import cores as this_machine_cores
-from referee.platform.pools import start_pool
+from referee.platform.pools import remove_worker_temps, start_pool, worker_temp
 from referee.platform.process_tree import claim_orphans, close_all
 
 from arena.games.base import Game, Outcome, Player, RefereeFailure
@@ -156,6 +157,7 @@ def _start_worker(parent: int) -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
         close_all()
+        shutil.rmtree(worker_temp(os.getpid()), ignore_errors=True)  # (os._exit runs no cleanup)
         os._exit(1)
 
     threading.Thread(target=watch, daemon=True, name="watch-parent").start()
@@ -180,8 +182,13 @@ class PoolExecutor:
     def restart(self) -> None:
         """A fresh pool, after a worker died (a bot killed it, or the kernel's OOM killer): the
         dead pool's other tasks are lost with it and are the caller's to play again."""
+        workers = self._processes()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        remove_worker_temps(workers, IDLE_WORKER_EXIT_S)  # (the broken pool ends them all)
         self._pool = self._new_pool()
+
+    def _processes(self) -> list:
+        return list(getattr(self._pool, "_processes", {}).values())  # (CPython's: the pool's processes)
 
     def cancel(self, future: Future) -> bool:
         return future.cancel()
@@ -191,7 +198,7 @@ class PoolExecutor:
         (its bots and referee with it, by their watchers). A run ends its pool once every game it
         submitted is in, unless it was interrupted: then a game in play counts for nothing, and
         waiting for it held an interrupted run until its referee's time limit, minutes."""
-        workers = list(getattr(self._pool, "_processes", {}).values())  # (CPython's: the pool's processes)
+        workers = self._processes()
         with interrupts_held():  # (bounded: idle workers' exit, then the others terminated)
             self._pool.shutdown(wait=False, cancel_futures=True)  # (an idle worker ends, its cleanup done)
             deadline = time.monotonic() + IDLE_WORKER_EXIT_S
@@ -200,6 +207,7 @@ class PoolExecutor:
                 if worker.is_alive():  # playing a game
                     worker.terminate()
             self._pool.shutdown(wait=True)
+            remove_worker_temps(workers, IDLE_WORKER_EXIT_S)  # (those terminated ran no cleanup)
 
 
 def pool_executor(workers: int):

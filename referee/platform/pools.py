@@ -4,11 +4,15 @@ is safe, so that a worker has what its parent loaded, else by spawn."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
+from multiprocessing.util import Finalize
+from pathlib import Path
 
 from .errors import UserError
 
@@ -18,6 +22,7 @@ _RESET = (signal.SIGINT, signal.SIGTERM)  # a worker's, not its parent's: see st
 # engines': some 450 MB). `--workers 100000` filled the memory and held off SIGTERM for minutes
 # while it forked.
 WORKERS_PER_CORE = 4
+_TEMP_BASE = tempfile.gettempdir()  # (read before a worker points tempfile at its own folder)
 
 
 def cores() -> int:
@@ -67,7 +72,29 @@ def start_pool(workers: int, initializer=None, initargs: tuple = ()) -> ProcessP
     return pool
 
 
+def worker_temp(pid: int) -> Path:
+    """The temporary folder of pool worker `pid`, which holds every temporary file it makes (its
+    tempfile's default): a worker ended by a signal mid-game runs none of its cleanup, and each game
+    killed so left its folder of seats behind in /tmp, hundreds over a day of interrupted runs. The
+    worker removes its folder when it ends; its pool's owner removes those of workers it killed
+    (`remove_worker_temps`)."""
+    return Path(_TEMP_BASE) / f"caldera-worker-{pid}"
+
+
+def remove_worker_temps(processes, wait_s: float) -> None:
+    """Remove the temporary folders of those pool workers (multiprocessing's processes) that have
+    ended, or end within `wait_s` seconds each (one just killed is not gone yet)."""
+    for process in processes:
+        process.join(wait_s)
+        if process.exitcode is not None:
+            shutil.rmtree(worker_temp(process.pid), ignore_errors=True)
+
+
 def _start_worker(initializer, initargs: tuple) -> None:
+    own = worker_temp(os.getpid())
+    own.mkdir(exist_ok=True)  # (a folder of an earlier worker of the same pid, killed: this one's now)
+    tempfile.tempdir = str(own)
+    Finalize(None, shutil.rmtree, args=(own,), kwargs={"ignore_errors": True}, exitpriority=0)  # (at its own end)
     for number in _RESET:
         signal.signal(number, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):

@@ -7,6 +7,7 @@ run's), with which no pool forks."""
 
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -177,3 +178,36 @@ def test_a_forked_worker_removes_the_cgroups_it_made_for_its_bots_when_it_ends()
     if said == "no cgroup":
         pytest.skip("no cgroup for bots here")
     assert said == "False"
+
+
+def in_a_temporary_folder(seconds: float) -> str:
+    """In a worker: a game's temporary folder (as a game of an external referee makes one for its
+    seats), held for `seconds`; where it is, written at once on stdout of the test's process."""
+    import tempfile
+    import time
+
+    with tempfile.TemporaryDirectory(prefix="caldera-seats-") as folder:
+        print(folder, flush=True)
+        time.sleep(seconds)
+        return folder
+
+
+def test_a_pool_ended_mid_game_leaves_no_temporary_folder_behind():
+    """A worker terminated mid-game (a run interrupted) ran no cleanup, and each game killed so left
+    its folder of seats in /tmp: 206 over a day's runs and tests. A worker's temporary files are in a
+    folder of its own, removed when it ends, or by its pool once it is killed; an idle worker's too."""
+    code = """
+        import time
+        from arena.play import run
+        from tests.arena.test_pool_start import in_a_temporary_folder
+
+        pool = run.PoolExecutor(2)
+        pool.submit(in_a_temporary_folder, 0).result(timeout=30)
+        playing = pool.submit(in_a_temporary_folder, 60)
+        time.sleep(1)
+        pool.shutdown()  # (as an interrupted run does: the game in play ends with its worker)
+    """
+    folders = [Path(line) for line in run_python(code).splitlines()]
+    assert len(folders) == 2
+    left = [str(f) for f in folders + [f.parent for f in folders] if f.exists() and f != Path(tempfile.gettempdir())]
+    assert left == []
