@@ -20,6 +20,7 @@ pinned file (arena/players/processes.py); `my_bot.py@HEAD~1` and a folder of Pyt
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 import time
@@ -103,7 +104,7 @@ class Sources(Provider):
             try:
                 check_runs_here(player)
             except PlayerError as exc:
-                raise PlayerError(f"{exc}{_alone(player, str(exc))}") from None
+                raise PlayerError(f"{exc}{_alone(player, str(exc)) or _class_path(plan, player, str(exc))}") from None
 
     def command(self, player: Player) -> tuple[str, str | None]:
         """Its command line and folder, its build made first where it is not (a bench or a check
@@ -167,6 +168,29 @@ def _alone(player: Player, why: str) -> str:
         f" ({path} is built alone, as CodinGame takes one file, and {module} is beside it: for a bot of "
         f"several files give its folder, {folder}, or bundle it into one file: arena bundle {path} -o FILE)"
     )
+
+
+_CLASS_NOT_FOUND = re.compile(r"ClassNotFoundException: ([\w.$]+)|Could not find or load main class ([\w.$]+)")
+_CLASS_PATH_OPTIONS = ("-cp", "-classpath", "--class-path")
+
+
+def _class_path(plan: builds.Plan, player: Player, why: str) -> str:
+    """Where the arena built Java and a declared `run` starts java without a class path, and the
+    class is not found, what to write instead; else "". (The classes are in ../out, beside the copy
+    it runs from: `run = "java Player"` found nothing, with no hint of where they were.)"""
+    found = _CLASS_NOT_FOUND.search(why)
+    words = env_split(player.target)[1]
+    if (
+        plan.language != "java"
+        or found is None
+        or not words
+        or Path(words[0]).name != "java"
+        or set(words) & set(_CLASS_PATH_OPTIONS)
+    ):
+        return ""
+    shown = shlex.join(["java", "-cp", "../out", *words[1:]])
+    where = "in the folders of its class path, and the build's classes are in ../out"
+    return f' (java finds {found[1] or found[2]} {where}: run = "{shown}")'
 
 
 def _env_and_rest(spec: str) -> tuple[dict[str, str], list[str]]:

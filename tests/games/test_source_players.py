@@ -141,6 +141,26 @@ def test_a_declared_player_builds_with_its_own_commands(tmp_path, capsys):
     assert f"{config}: [players.broken] source = 3: input should be a valid string" in capsys.readouterr().err
 
 
+def test_a_declared_java_run_without_its_class_path_is_told_where_the_classes_are(tmp_path, capsys):
+    """`run = "java Player"` without `build`: the arena compiles the classes into ../out, and the run
+    was refused with java's ClassNotFoundException alone. The line now gives the `run` that finds them,
+    and that one plays."""
+    needs("java")
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "Player.java").write_text((SOURCES / "Player.java").read_text())
+    config = tmp_path / "arena.toml"
+    config.write_text('[players.mine]\nsource = "bot"\nrun = "java Player"\n')
+    argv = ["match", "mine", WORST, *GAME, *CLOCK, "--pairs", "1", "--config", str(config), "--quiet"]
+    assert main([*argv, "--db", str(tmp_path / "m.sqlite")]) == 2
+    (line,) = [line for line in capsys.readouterr().err.splitlines() if line.startswith("arena match: ")]
+    assert line.endswith(
+        '(java finds Player in the folders of its class path, and the build\'s classes are in ../out: run = "java -cp ../out Player")'
+    ), line
+    config.write_text('[players.mine]\nsource = "bot"\nrun = "java -cp ../out Player"\n')
+    assert main([*argv, "--db", str(tmp_path / "n.sqlite"), "--workers", "1"]) == 0
+
+
 def test_a_build_this_machine_cannot_start_stops_the_run_before_any_game(tmp_path, capsys):
     """A build made as for another processor (a cross-compiler's, or one that travelled from another
     machine) is refused in one line, not played as a bot that crashes in every game."""
