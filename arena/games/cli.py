@@ -76,12 +76,39 @@ class CliGame(CommandGame):
         super().__post_init__()
         if self.seed_flag.strip() and "{seed}" not in self.seed_flag:
             raise self.mistake(f"its seed flag {self.seed_flag!r} has no {{seed}} (or give none: '')")
+        for label, text in (("command", self.command), ("extra args", self.extra_args)):
+            given = self._seed_given_in(shlex.split(text))
+            if given:
+                raise self.mistake(
+                    f"{given!r} in its {label} {text!r} gives the referee a seed of its own, which it would keep "
+                    f"and play every game on; its seed flag {self.seed_flag!r} gives each game the arena's "
+                    "(--seed, --seeds): remove it"
+                )
         if self.league is not None and "{league}" not in self.command + self.league_flag:
             raise self.mistake(
                 f"league {self.league} is given, but neither its command nor its league flag has {{league}}"
             )
         if self.league is None and "{league}" in self.command:
             raise self.mistake("its command has {league}, but no league is given")
+
+    def _seed_given_in(self, words: list[str]) -> str | None:
+        """The words among `words` that give the referee a seed as the seed flag does (`seed=7` for
+        `-d seed={seed}`, `-seed 7` for `-seed {seed}`): brutaltester's runner keeps the last one,
+        so every game was played on it, under the different seeds the run recorded. None for none."""
+        flag = shlex.split(self.seed_flag)
+        for i, word in enumerate(flag):
+            if "{seed}" not in word:
+                continue
+            before, after = word.split("{seed}", 1)
+            if before or after:
+                pattern = re.compile(re.escape(before) + ".*" + re.escape(after))
+                found = next((w for w in words if pattern.fullmatch(w)), None)
+                if found:
+                    return found
+            elif i > 0 and flag[i - 1] in words[:-1]:
+                at = words.index(flag[i - 1])
+                return f"{words[at]} {words[at + 1]}"
+        return None
 
     def sends_frames(self) -> bool:
         return self.log  # in its log (-l)

@@ -215,6 +215,23 @@ def test_bad_settings_are_the_users_mistake(settings, says):
         make({"protocol": "cli", "name": "x", "command": "./ref"} | settings)
 
 
+@pytest.mark.parametrize(
+    "settings, given",
+    [
+        ({"extra_args": "-d seed=7"}, "'seed=7' in its extra args '-d seed=7'"),
+        ({"command": "./ref -d seed=7 -d draw=1"}, "'seed=7' in its command './ref -d seed=7 -d draw=1'"),
+        ({"seed_flag": "-seed {seed}", "extra_args": "-seed 7 -x 1"}, "'-seed 7' in its extra args"),
+    ],
+)
+def test_a_seed_of_the_users_beside_the_seed_flag_is_refused(settings, given):
+    """`extra_args = "-d seed=7"` (a brutaltester command line pasted whole): the referee kept the last
+    seed it was given, and every game of the run was the same game, recorded under different seeds."""
+    with pytest.raises(UsageError, match="gives the referee a seed of its own") as refused:
+        make({"protocol": "cli", "name": "x", "command": "./ref"} | settings)
+    assert given in str(refused.value)
+    make({"protocol": "cli", "name": "x", "command": "./ref", "extra_args": "-d draw=1 -seeded yes"})
+
+
 def test_config_makes_the_same_game_again():
     pebbles = game(3, seed_flag="-seed {seed}", league=2, extra_args="--turn-ms 400", timeout_s=60)
     again = make(json.loads(json.dumps(pebbles.config())))
