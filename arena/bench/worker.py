@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import importlib
 import json
+import signal
 import sys
 import time
 import traceback
@@ -308,6 +309,9 @@ def serve() -> None:
     {"value": V} | {"unavailable": WHY} | {"error": TRACEBACK}."""
     if sys.argv[1:]:
         sys.exit(f"python -m arena.bench.worker: it takes no arguments, only requests on stdin ({sys.argv[1]!r})")
+    # Ctrl+C reaches the worker with `arena bench`'s whole process group: `arena bench` says it was
+    # interrupted, and the worker ends without a word (it printed its KeyboardInterrupt's traceback).
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     for number, line in enumerate(sys.stdin, 1):
         try:
             request = json.loads(line)

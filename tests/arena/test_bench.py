@@ -6,8 +6,10 @@ import math
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -447,3 +449,26 @@ def test_a_file_at_a_revision_inside_a_command_line_is_refused_before_any_run(tm
     err = capsys.readouterr().err
     assert err.startswith("arena bench: ") and err.count("\n") == 1, err
     assert f"FILE@REV is a player spec of its own, not a word of a command line; give {bot}@slow alone" in err
+
+
+def test_ctrl_c_during_a_measure_ends_the_bench_in_one_line(tmp_path):
+    """Ctrl+C (SIGINT to the command's process group) while a worker measured printed the worker's
+    KeyboardInterrupt traceback above `arena bench: interrupted`."""
+    slow = _version(tmp_path / "slow", 2000)
+    bench = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", "bench", "--tree", str(slow), "--against", str(slow), "--only", "pure"]
+        + ["--rounds", "8", "--seconds", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        time.sleep(4)  # (both workers started, one measuring)
+        os.killpg(bench.pid, signal.SIGINT)
+        _, err = bench.communicate(timeout=60)
+    finally:
+        if bench.poll() is None:
+            os.killpg(bench.pid, signal.SIGKILL)
+    assert bench.returncode == 130 and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1] == "arena bench: interrupted", err
