@@ -77,16 +77,27 @@ def ranked(game: dict) -> tuple[list[str], list[int]]:
 
 def openskill_ratings(games: list[dict], labels: list[str]) -> list[Rating]:
     """openskill_ratings(games, labels) -> [Rating(label, mu, sigma)], best first: OpenSkill's
-    Plackett-Luce ratings after `games` (either shape, any number of seats) in their order."""
+    Plackett-Luce ratings after `games` (either shape, any number of seats) in their schedule's order
+    where the games are a run's (`schedule_order`), else in theirs."""
     model = PlackettLuce()
     current = {label: model.rating(name=label) for label in labels}
-    for game in games:
+    for game in schedule_order(games):
         seats, ranks = ranked(game)
         rated = model.rate([[current[label]] for label in seats], ranks=ranks)
         for label, [rating] in zip(seats, rated, strict=True):
             current[label] = rating
     ratings = [Rating(label, r.mu, r.sigma) for label, r in current.items()]
     return sorted(ratings, key=lambda r: r.mu, reverse=True)
+
+
+def schedule_order(games: list[dict]) -> list[dict]:
+    """A run's games in the order of its schedule (unit, lineup, seating), not the order they
+    finished in: OpenSkill's ratings depend on the order of the games, and the same games of a run
+    (played by two workers, or interrupted and resumed) rated the players differently, even in
+    another order than their Elo. Games without a place in a schedule keep their order."""
+    if not all("unit" in g and "lineup" in g and "seating" in g for g in games):
+        return games
+    return sorted(games, key=lambda g: (g["unit"], list(g["lineup"]), g["seating"]))
 
 
 @dataclass(frozen=True)

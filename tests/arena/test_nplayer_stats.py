@@ -280,3 +280,19 @@ def test_openskill_takes_the_ranks_of_n_players():
     tied = openskill_ratings([{"seats": ["a", "b", "c", "d"], "ranks": [0, 0, 2, 2]}], list("abcd"))
     mu = {r.label: r.mu for r in tied}
     assert mu["a"] == pytest.approx(mu["b"]) and mu["c"] == pytest.approx(mu["d"]) and mu["a"] > mu["c"]
+
+
+def test_openskill_rates_a_runs_games_alike_whatever_order_they_finished_in():
+    """The same games of a tournament, finished in another order (two workers, a resumed run), gave
+    other OpenSkill ratings, once in another order than Elo's."""
+    rng = random.Random(4)
+    games = [
+        {"seats": list(seats), "ranks": rng.choice([[0, 1], [1, 0], [0, 0]]), "lineup": lineup, "unit": unit}
+        | {"seating": seating}
+        for unit in range(6)
+        for lineup in (["a", "b"], ["a", "c"], ["b", "c"])
+        for seating, seats in enumerate([lineup, lineup[::-1]])
+    ]
+    finished = games[:]
+    rng.shuffle(finished)
+    assert openskill_ratings(finished, list("abc")) == openskill_ratings(games, list("abc"))
