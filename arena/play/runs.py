@@ -247,7 +247,10 @@ def _check_resumable(store: Store, command: str, specs: list[str], units: int | 
         raise StoreError(f"{path} holds a {config['command']}, not a {command}")
     if options.seed is not None and options.seed != config["seed"]:
         raise StoreError(f"{path} was run with --seed {config['seed']}, not {options.seed}")
+    seeds_before = len(config.get("seeds") or ())
     if refuse_another_draw(path, config, options.seatings, options.seeds):
+        if units is None and config["units"] == seeds_before:  # (--pairs was their number: it stays so)
+            units = len(config["seeds"])
         store.put("config", config)
     stored = store.players()
     if specs and (

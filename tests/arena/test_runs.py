@@ -386,6 +386,19 @@ def test_a_run_of_a_seed_file_goes_on_with_a_longer_one_that_begins_with_its_see
     assert sorted({g["seed"] for g in games}) == [1, 2, 3, 7, 8]
 
 
+def test_a_run_of_all_its_seeds_goes_on_to_all_the_seeds_of_a_longer_file(tmp_path):
+    """--pairs defaults to the seeds' number, yet `--resume --seeds LONGER` without --pairs said
+    '6 games at most, 6 already played' and played nothing."""
+    db, first, longer = (tmp_path / name for name in ("r.sqlite", "a.txt", "b.txt"))
+    first.write_text("1\n2\n3\n")
+    longer.write_text("1\n2\n3\n7\n8\n")
+    begin = ["match", "greedy", "random", "--seeds", str(first), "--workers", "1", "--db", str(db)]
+    assert main([*begin, *CALM]) == 0
+    assert main(["match", "--resume", "--db", str(db), "--seeds", str(longer), "--quiet"]) == 0
+    games = Store.open(db, readonly=True).games()
+    assert sorted({g["seed"] for g in games}) == [1, 2, 3, 7, 8] and len(games) == 10
+
+
 @pytest.mark.parametrize(
     "players,pairs,status,said",
     [
