@@ -262,7 +262,7 @@ def _check_resumable(store: Store, command: str, specs: list[str], units: int | 
     for player in stored:
         why = players.changed_since(player, game)
         if why:
-            raise StoreError(f"cannot resume {path}: player {player.label} {why}; start a new run")
+            raise StoreError(f"cannot resume {path}: player {player.label}: {why}; start a new run")
     check_travel(game, stored)
     if options.replays is not None and options.replays != config.get("replays", replays.DEFAULT):
         config["replays"] = replays.chosen(options.replays, [p.label for p in stored])  # from now on

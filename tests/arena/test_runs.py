@@ -445,3 +445,26 @@ def test_a_run_is_told_to_go_on_on_the_machines_it_played_on():
     cluster = RunOptions(backend="ray", ray_address="10.0.0.1:6379")
     assert command_again("league", db, cluster).endswith("--db 'runs/my run.sqlite' --ray-address 10.0.0.1:6379")
     assert command_again("sprt --resume", db, RunOptions(backend="ray")).endswith(" --backend ray")
+
+
+RANDOM_BOT = """import sys
+n = int(sys.stdin.readline())
+for _ in range(n):
+    sys.stdin.readline()
+while sys.stdin.readline() and sys.stdin.readline():
+    print("RANDOM", flush=True)
+"""
+
+
+def test_a_run_whose_bot_changed_is_not_resumed_and_says_which(tmp_path, capsys):
+    bot = tmp_path / "bot.py"
+    bot.write_text(RANDOM_BOT)
+    db = tmp_path / "r.sqlite"
+    assert (
+        main(["match", f"mine=python3 {bot}", "random", "--pairs", "1", "--workers", "1", "--db", str(db), *CALM]) == 0
+    )
+    bot.write_text(RANDOM_BOT + "# edited\n")
+    capsys.readouterr()
+    assert main(["match", "--resume", "--db", str(db), "--pairs", "2"]) == 2
+    err = capsys.readouterr().err
+    assert f"arena match: cannot resume {db}: player mine: its program changed (version " in err, err
