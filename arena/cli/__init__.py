@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             parser = build_parser()
         except KeyboardInterrupt:
-            return interrupted("arena")
+            return interrupted(_prog_before_parsing(sys.argv[1:] if argv is None else argv))
         args = parser.parse_args(argv)  # (arguments no command takes are said by the command given them)
         if not hasattr(args, "run"):
             parser.print_help(sys.stderr)
@@ -40,6 +40,13 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.flush()
         os._exit(status)
     return status
+
+
+def _prog_before_parsing(argv: list[str]) -> str:
+    """The command as its usage will name it (`arena match`), told before its parser is built:
+    a word that is no option, first, is the command's name."""
+    first = argv[0] if argv else ""
+    return f"arena {first}" if first.isidentifier() else "arena"
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -180,7 +180,7 @@ sys.exit(main())
 def test_arena_stopped_while_it_imports_its_commands_says_so(tmp_path):
     """Ctrl+C in the first 1.8 s of `arena league add ...`, while Python imported the commands'
     modules (numpy, numba...), ended in a KeyboardInterrupt's traceback: `arena.cli` imported them
-    before its `main` could catch it."""
+    before its `main` could catch it. It names the command, as a later Ctrl+C does (it said `arena`)."""
     proc = subprocess.run(
         [sys.executable, "-c", INTERRUPTED_IMPORTS, "league", "status"],
         cwd=tmp_path,
@@ -190,7 +190,7 @@ def test_arena_stopped_while_it_imports_its_commands_says_so(tmp_path):
         timeout=120,
     )
     assert proc.returncode in (130, -signal.SIGINT) and "Traceback" not in proc.stderr, proc.stderr
-    assert proc.stderr.strip().splitlines()[-1] == "arena: interrupted", proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == "arena league: interrupted", proc.stderr
 
 
 HANGING_REFEREE = """import pathlib, sys, time
