@@ -544,7 +544,9 @@ def play_until_stopped(store: Store, options, log=None) -> int:
         executor.shutdown()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+    dropped = " (the games in play dropped: they are played when it goes on)" if status == INTERRUPTED else ""
     print(
-        f"[league] stopped: {league.describe()}. Go on with: {command_again('league', store.path, options)}", file=log
+        f"[league] stopped{dropped}: {league.describe()}. Go on with: {command_again('league', store.path, options)}",
+        file=log,
     )
     return status

@@ -117,8 +117,13 @@ def test_a_league_stopped_by_a_signal_to_its_group_lets_the_games_in_play_end(tm
     which were in it, died with their games ("a worker process died; N games will be played
     again")."""
     bots = ROOT / "tests" / "games" / "pebbles" / "bots"
+    slow = tmp_path / "slow.py"  # (its games outlast the two signals: the first alone ends none of them)
+    slow.write_text(
+        f"import sys, time\nsys.path.insert(0, {str(bots)!r})\nfrom _common import play\n"
+        "play(lambda values, scores, me: time.sleep(0.05) or 0)\n"
+    )
     db = tmp_path / "league.sqlite"
-    args = ["arena.cli", "league", f"greedy=python {bots / 'greedy.py'}", f"first=python {bots / 'first.py'}"]
+    args = ["arena.cli", "league", f"slow=python {slow}", f"first=python {bots / 'first.py'}"]
     args += ["--referee", f"{sys.executable} -m tests.games.pebbles.relay_referee", "--protocol", "relay"]
     proc = started([*args, "--db", str(db), "--workers", "2", "--quiet"], ROOT, start_new_session=True)
     try:
@@ -245,5 +250,25 @@ def test_three_quick_interrupts_of_a_pooled_run_end_it(tmp_path):
             time.sleep(0.1)
         proc.wait(timeout=60)
         assert proc.returncode in (130, -signal.SIGINT), proc.stderr.read()
+    finally:
+        proc.kill()
+
+
+def test_a_league_stopped_twice_says_that_its_games_in_play_were_dropped(tmp_path):
+    """The first Ctrl+C lets the games in play end; the second drops them, and the league said the
+    same `[league] stopped: ...` as after a clean stop."""
+    bots = ROOT / "tests" / "games" / "pebbles" / "bots"
+    db = tmp_path / "league.sqlite"
+    args = ["arena.cli", "league", f"greedy=python {bots / 'greedy.py'}", f"first=python {bots / 'first.py'}"]
+    args += ["--referee", f"{sys.executable} -m tests.games.pebbles.relay_referee", "--protocol", "relay"]
+    proc = started([*args, "--workers", "2", "--quiet", "--db", str(db)], ROOT)
+    try:
+        until(lambda: games_stored(db) >= 2, timeout=120, what="the league's first games")
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, err
+        assert "[league] stopped (the games in play dropped: they are played when it goes on): " in err, err
     finally:
         proc.kill()
