@@ -13,7 +13,13 @@ from pathlib import Path
 from tqdm import tqdm
 
 from bots.volcanoes.analyse import Analyser, engines
-from referee.platform.files import refuse_overwriting, refuse_replacing_a_non_page, usable_folder, write_atomic
+from referee.platform.files import (
+    refuse_overwriting,
+    refuse_replacing,
+    refuse_replacing_a_non_page,
+    usable_folder,
+    write_atomic,
+)
 from referee.volcanoes import analysis
 from referee.volcanoes.replay import read_replay, replay_problem
 from referee.volcanoes.view import render
@@ -37,8 +43,8 @@ def run_analyse(args) -> int:
         todo, player = _run_games(args), args.player
     else:
         todo, player = [(Path(name), read_replay(name)) for name in args.replays], None
-    for target, _ in todo:  # before hours of search, not after
-        _check_page(target)
+    for target, replay in todo:  # before hours of search, not after
+        _check_target(target, replay)
     with Analyser(args.engine, args.iterations, args.workers) as analyser:
         analysed = []
         for number, (target, replay) in enumerate(todo, 1):
@@ -104,14 +110,30 @@ def _stored_replay(game: dict, db: str) -> dict:
     return replay
 
 
-def _check_page(target: Path) -> None:
-    """The page of replay `target` (beside it, .html) can be written: not the replay itself, not a
-    folder."""
+def _check_target(target: Path, replay: dict) -> None:
+    """`replay`, analysed, can be written to `target`, and its page beside it (.html): `target` holds
+    nothing yet or this very game (an earlier analysis of it, or the replay given), the page is not
+    the replay itself, nor a folder, nor what is no page. A user's own game-N.json in an -o folder,
+    or an earlier run's, was replaced by an analysed game of this run."""
+    refuse_replacing(target, "this game's replay", lambda text: _same_game(text, replay))
     page = target.with_suffix(".html")
     refuse_overwriting(page, target)
     if page.is_dir():
         raise UsageError(f"cannot write the page {page}: it is a folder")
     refuse_replacing_a_non_page(page, "a replay's page")
+
+
+def _same_game(text: str, replay: dict) -> bool:
+    """Whether `text` is the JSON of `replay`, with or without an analysis."""
+    try:
+        held = json.loads(text)
+    except ValueError:
+        return False
+    unanalysed = json.loads(json.dumps(replay))  # (tuples as JSON lists)
+    for game in (held, unanalysed):
+        if isinstance(game, dict):
+            game.pop("analysis", None)
+    return held == unanalysed
 
 
 def store_game(config: dict) -> str:

@@ -68,3 +68,29 @@ def test_the_summary_counts_a_players_mistakes_by_phase_and_the_wins_thrown_away
     text = summary([("g", analysis.annotate(replay, answers, "mcts", 10))], "me")
     assert "me: 2 mistakes" in text and "1 of them threw a winning position away" in text
     assert "opening (the game's first third): 1" in text and "end (its last third): 1" in text
+
+
+def _analyse_losses(run, out, *more):
+    return main(
+        ["analyse", "--db", str(run), "--player", "random", "--iterations", "20", "--workers", "1"]
+        + [
+            "--quiet",
+            "-o",
+            str(out),
+            *more,
+        ]
+    )
+
+
+def test_a_file_of_the_users_in_the_output_folder_is_not_replaced(run, tmp_path, capsys):
+    assert _analyse_losses(run, tmp_path, "--limit", "1") == 0
+    assert _analyse_losses(run, tmp_path, "--limit", "1") == 0  # an earlier analysis of the game: replaced
+    capsys.readouterr()
+    (notes,) = tmp_path.glob("game-*.json")
+    notes.write_text("my notes, keep me\n")
+    assert _analyse_losses(run, tmp_path) == 2
+    assert notes.read_text() == "my notes, keep me\n"
+    assert capsys.readouterr().err.strip() == (
+        f"arena analyse: {notes} holds something else than this game's replay: it will not write over it; "
+        "name another output"
+    )
