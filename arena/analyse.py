@@ -32,6 +32,7 @@ from arena.stats.tables import points, table
 PHASES = ("opening (the game's first third)", "middle (its second third)", "end (its last third)")
 WORST_SHOWN = 10
 WINNING = 0.9  # a player's expected score in a position it should win
+RUN_OPTIONS = {"--player": "player", "--games": "games", "--limit": "limit"}  # with --db only (None: not given)
 
 
 def run_analyse(args) -> int:
@@ -42,7 +43,7 @@ def run_analyse(args) -> int:
     if args.db:
         todo, player = _run_games(args), args.player
     else:
-        todo, player = [(Path(name), read_replay(name)) for name in args.replays], None
+        todo, player = _replay_files(args), None
     for target, replay in todo:  # before hours of search, not after
         _check_target(target, replay)
     with Analyser(args.engine, args.iterations, args.workers) as analyser:
@@ -71,6 +72,21 @@ def run_analyse(args) -> int:
     return 0
 
 
+def _replay_files(args) -> list[tuple[Path, dict]]:
+    """The replay files given, each with where its analysed replay goes: over it, or into -o FOLDER
+    (never over the file itself there: no command writes over its input)."""
+    run_only = [option for option, given in RUN_OPTIONS.items() if getattr(args, given) is not None]
+    if run_only:
+        raise UsageError(f"{run_only[0]} chooses games of a run: give it with --db RUN, not with replay files")
+    todo = [(Path(name), read_replay(name)) for name in args.replays]
+    if args.output is None:
+        return todo
+    folder = usable_folder(args.output, "the folder of the analysed replays")
+    for source, _ in todo:
+        refuse_overwriting(folder / source.name, source)
+    return [(folder / source.name, replay) for source, replay in todo]
+
+
 def _run_games(args) -> list[tuple[Path, dict]]:
     """The games of `--player` in the run (its losses, or all), each with where its replay goes."""
     store = Store.open(args.db, readonly=True)
@@ -92,7 +108,7 @@ def _run_games(args) -> list[tuple[Path, dict]]:
         and (args.games == "all" or points(g, args.player) < 1.0)
     ]
     if not chosen:
-        raise UsageError(f"{args.player} has no {'lost ' if args.games == 'losses' else ''}game in {args.db}")
+        raise UsageError(f"{args.player} has no {'' if args.games == 'all' else 'lost '}game in {args.db}")
     folder = Path(args.output) if args.output else Path(args.db).with_name(Path(args.db).stem + "_analysis")
     usable_folder(folder, "the folder of the analysed replays")
     return [(folder / f"game-{g['id']}.json", _stored_replay(g, args.db)) for g in chosen[: args.limit]]

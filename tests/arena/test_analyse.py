@@ -94,3 +94,39 @@ def test_a_file_of_the_users_in_the_output_folder_is_not_replaced(run, tmp_path,
         f"arena analyse: {notes} holds something else than this game's replay: it will not write over it; "
         "name another output"
     )
+
+
+@pytest.fixture
+def replay_file(tmp_path, conformance_games, recorded_replay):
+    """A short game's replay, in game.json."""
+    recorded = min(conformance_games, key=lambda g: len(g["moves"]))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(recorded_replay(recorded, {"blue": "me", "orange": "you"})))
+    return path
+
+
+def test_a_replay_file_analysed_into_a_folder_is_left_as_it_was(replay_file, tmp_path):
+    given = replay_file.read_bytes()
+    out = tmp_path / "analysed"
+    assert main(["analyse", str(replay_file), "-o", str(out), "--iterations", "20", "--workers", "1", "--quiet"]) == 0
+    assert replay_file.read_bytes() == given and not replay_file.with_suffix(".html").exists()
+    assert json.loads((out / "game.json").read_text())["analysis"]["iterations"] == 20
+    assert (out / "game.html").is_file()
+
+
+@pytest.mark.parametrize(
+    "options, said",
+    [
+        (["--player", "me"], "--player chooses games of a run: give it with --db RUN, not with replay files"),
+        (["--games", "all"], "--games chooses games of a run: give it with --db RUN, not with replay files"),
+        (["--limit", "1"], "--limit chooses games of a run: give it with --db RUN, not with replay files"),
+        (["-o", "."], "is an input of this command: it will not write over it; name another output"),
+    ],
+)
+def test_options_that_do_not_apply_to_a_replay_file_are_refused_in_one_line(replay_file, options, said, capsys):
+    given = replay_file.read_bytes()
+    options = [str(replay_file.parent) if option == "." else option for option in options]
+    assert main(["analyse", str(replay_file), *options, "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1
+    assert replay_file.read_bytes() == given
