@@ -78,13 +78,22 @@ def _replay_files(args) -> list[tuple[Path, dict]]:
     run_only = [option for option, given in RUN_OPTIONS.items() if getattr(args, given) is not None]
     if run_only:
         raise UsageError(f"{run_only[0]} chooses games of a run: give it with --db RUN, not with replay files")
-    todo = [(Path(name), read_replay(name)) for name in args.replays]
+    todo = [(Path(name), _analysable_replay(name)) for name in args.replays]
     if args.output is None:
         return todo
     folder = usable_folder(args.output, "the folder of the analysed replays")
     for source, _ in todo:
         refuse_overwriting(folder / source.name, source)
     return [(folder / source.name, replay) for source, replay in todo]
+
+
+def _analysable_replay(name: str) -> dict:
+    """The replay in file `name`; UsageError where it is none, or one the engine cannot value."""
+    replay = read_replay(name)
+    problem = analysis.shortened_problem(replay)
+    if problem:
+        raise UsageError(f"{name}: {problem}")
+    return replay
 
 
 def _run_games(args) -> list[tuple[Path, dict]]:

@@ -130,3 +130,19 @@ def test_options_that_do_not_apply_to_a_replay_file_are_refused_in_one_line(repl
     err = capsys.readouterr().err
     assert said in err and err.count("\n") == 1
     assert replay_file.read_bytes() == given
+
+
+def test_a_game_played_to_a_lower_turn_limit_is_refused_in_one_line(
+    tmp_path, recorded_replay, conformance_games, capsys
+):
+    """Its positions near the limit would be valued as if the game went on to turn 200: a move three
+    turns before a forced draw counted as a mistake that lost its player everything."""
+    from referee.volcanoes.replay import replay_from_moves
+
+    moves = max(conformance_games, key=lambda g: len(g["moves"]))["moves"].split()[:10]
+    path = tmp_path / "mt.json"
+    path.write_text(json.dumps(replay_from_moves(moves, seed=3, winner="draw", reason="max-turns", turns=10)))
+    assert main(["analyse", str(path), "--iterations", "20", "--workers", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"arena analyse: {path}: it ended at a limit of 10 turns (--max-turns)")
+    assert err.count("\n") == 1 and "analysis" not in json.loads(path.read_text())
