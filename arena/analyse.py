@@ -5,6 +5,7 @@ a player's typical mistakes."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import sys
 from collections import Counter
@@ -137,9 +138,15 @@ def _stored_replay(game: dict, db: str) -> dict:
 
 def _check_target(target: Path, replay: dict) -> None:
     """`replay`, analysed, can be written to `target`, and its page beside it (.html): `target` holds
-    nothing yet or this very game (an earlier analysis of it, or the replay given), the page is not
-    the replay itself, nor a folder, nor what is no page. A user's own game-N.json in an -o folder,
+    nothing yet or this very game (an earlier analysis of it, or the replay given), in a folder this
+    user may write in (a read-only one was found out after the whole search), the page is not the
+    replay itself, nor a folder, nor what is no page. A user's own game-N.json in an -o folder,
     or an earlier run's, was replaced by an analysed game of this run."""
+    if not os.access(target.parent, os.W_OK | os.X_OK):  # (a read-only mount too, for root)
+        raise UsageError(
+            f"cannot write {target} and its page: its folder {target.parent} is not writable; "
+            "give -o FOLDER, a folder you may write in"
+        )
     refuse_replacing(target, "this game's replay", lambda text: _same_game(text, replay))
     page = target.with_suffix(".html")
     refuse_overwriting(page, target)

@@ -1,11 +1,19 @@
 """`arena analyse --db RUN --player NAME`: a player's games of a run analysed, with its mistakes."""
 
+import functools
 import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from arena.cli import main
 from arena.play.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -146,3 +154,34 @@ def test_a_game_played_to_a_lower_turn_limit_is_refused_in_one_line(
     err = capsys.readouterr().err
     assert err.startswith(f"arena analyse: {path}: it ended at a limit of 10 turns (--max-turns)")
     assert err.count("\n") == 1 and "analysis" not in json.loads(path.read_text())
+
+
+def test_a_replay_in_a_read_only_folder_is_refused_before_the_search(replay_file):
+    """It was found out once every position had been searched, hours later at the default budget:
+    the run here, at a budget no test waits for, would time out if it searched."""
+    command = [sys.executable, "-m", "arena.cli", "analyse", str(replay_file), "--iterations", "100000000"]
+    done = read_only(replay_file.parent, [*command, "--workers", "1", "--quiet"])
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        f"arena analyse: cannot write {replay_file} and its page: its folder {replay_file.parent} is not "
+        "writable; give -o FOLDER, a folder you may write in\n"
+    )
+
+
+def read_only(folder: Path, command: list[str]) -> subprocess.CompletedProcess:
+    """`command` run with `folder` read-only: by its permissions, or for root (whom they do not stop)
+    as a read-only bind mount in a mount namespace of its own."""
+    run = functools.partial(subprocess.run, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            return run(command)
+        finally:
+            folder.chmod(0o755)
+    if not shutil.which("unshare"):
+        pytest.skip("root, and no unshare to make a read-only folder")
+    script = f'mount --bind "{folder}" "{folder}" && mount -o remount,bind,ro "{folder}" && exec "$@"'
+    done = run(["unshare", "-m", "sh", "-c", script, "sh", *command])
+    if "mount" in done.stderr and "arena" not in done.stderr:
+        pytest.skip(f"cannot make a read-only mount here: {done.stderr.strip()}")
+    return done
