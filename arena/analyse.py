@@ -42,9 +42,9 @@ def run_analyse(args) -> int:
     if args.engine not in engines():
         raise UsageError(f"--engine {args.engine}: it cannot analyse; engines that can: {', '.join(engines())}")
     if args.db:
-        todo, player = _run_games(args), args.player
+        (todo, unplayed), player = _run_games(args), args.player
     else:
-        todo, player = _replay_files(args), None
+        todo, unplayed, player = _replay_files(args), "", None
     for target, replay in todo:  # before hours of search, not after
         _check_target(target, replay)
     with Analyser(args.engine, args.iterations, args.workers) as analyser:
@@ -70,6 +70,8 @@ def run_analyse(args) -> int:
             print(_mistake_lines([m for m in analysis.mistakes(replay, per_side=None) if side in (None, m.player)]))
     if player:
         print(summary(analysed, player))
+    if unplayed:
+        print(f"  {unplayed}")
     return 0
 
 
@@ -97,8 +99,9 @@ def _analysable_replay(name: str) -> dict:
     return replay
 
 
-def _run_games(args) -> list[tuple[Path, dict]]:
-    """The games of `--player` in the run (its losses, or all), each with where its replay goes."""
+def _run_games(args) -> tuple[list[tuple[Path, dict]], str]:
+    """The games of `--player` in the run (its losses, or all), each with where its replay goes, and
+    a line on those of them that have no move to analyse ("" where there are none)."""
     store = Store.open(args.db, readonly=True)
     try:
         labels, games, config = [p.label for p in store.players()], store.games(), store.config
@@ -110,18 +113,29 @@ def _run_games(args) -> list[tuple[Path, dict]]:
         raise UsageError(f"--player: give one of the run's players: {', '.join(labels)}")
     if store_game(config) != "volcanoes":
         raise UsageError(f"{args.db} is a run of {store_game(config)}: arena analyse reads Volcanoes games")
-    chosen = [
-        g
-        for g in games
-        if args.player in g["seats"]
-        and (g.get("data") or {}).get("moves")
-        and (args.games == "all" or points(g, args.player) < 1.0)
-    ]
+    kind = "game" if args.games == "all" else "lost game"
+    wanted = [g for g in games if args.player in g["seats"] and (args.games == "all" or points(g, args.player) < 1.0)]
+    chosen = [g for g in wanted if (g.get("data") or {}).get("moves")]
+    unplayed = _unplayed_line([g for g in wanted if g not in chosen], kind)
     if not chosen:
-        raise UsageError(f"{args.player} has no {'' if args.games == 'all' else 'lost '}game in {args.db}")
+        raise UsageError(f"{args.player} has no {kind} in {args.db}" + (f" to analyse: {unplayed}" if unplayed else ""))
     folder = Path(args.output) if args.output else Path(args.db).with_name(Path(args.db).stem + "_analysis")
     usable_folder(folder, "the folder of the analysed replays")
-    return [(folder / f"game-{g['id']}.json", _stored_replay(g, args.db)) for g in chosen[: args.limit]]
+    todo = [(folder / f"game-{g['id']}.json", _stored_replay(g, args.db)) for g in chosen[: args.limit]]
+    return todo, unplayed
+
+
+def _unplayed_line(unplayed: list[dict], kind: str) -> str:
+    """What to say of a player's games that ended before any move (a timeout or a crash on the first
+    turn), which have nothing to analyse: a player that lost only so was said to have no lost game."""
+    if not unplayed:
+        return ""
+    games = ", ".join(f"game {g['id']} ({g.get('reason')}: {g.get('detail')})" for g in unplayed)
+    return f"{_plural(len(unplayed), kind)} ended before any move, with nothing to analyse: {games}"
+
+
+def _plural(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _stored_replay(game: dict, db: str) -> dict:

@@ -185,3 +185,19 @@ def read_only(folder: Path, command: list[str]) -> subprocess.CompletedProcess:
     if "mount" in done.stderr and "arena" not in done.stderr:
         pytest.skip(f"cannot make a read-only mount here: {done.stderr.strip()}")
     return done
+
+
+def test_a_lost_game_without_a_move_is_named_not_skipped(tmp_path, capsys):
+    """A player that lost only by timing out on its first turn was said to have no lost game."""
+    bot = tmp_path / "asleep.py"
+    bot.write_text("import sys, time\nsys.stdin.readline()\ntime.sleep(30)\n")  # times out on its first turn
+    db = str(tmp_path / "run.sqlite")
+    match = ["match", f"asleep={sys.executable} {bot}", "greedy", "--pairs", "1", "--seed", "1", "--workers", "1"]
+    assert main([*match, "--first-turn-ms", "200", "--quiet", "--db", db]) == 0
+    blue = Store.open(db).games()[0]  # asleep's first game: it was blue, and no move was made
+    capsys.readouterr()
+    assert main(["analyse", "--db", db, "--player", "asleep", "--iterations", "20", "--workers", "1", "--quiet"]) == 0
+    assert capsys.readouterr().out.endswith(
+        "\n  1 lost game ended before any move, with nothing to analyse: "
+        f"game {blue['id']} (timeout: blue no answer in time)\n"
+    )
