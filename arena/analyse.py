@@ -8,6 +8,7 @@ import json
 import os
 import sqlite3
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -47,7 +48,7 @@ def run_analyse(args) -> int:
         todo, unplayed, player = _replay_files(args), "", None
     for target, replay in todo:  # before hours of search, not after
         _check_target(target, replay)
-    with Analyser(args.engine, args.iterations, args.workers) as analyser:
+    with _prepared(args) as analyser:
         analysed = []
         for number, (target, replay) in enumerate(todo, 1):
             with tqdm(
@@ -73,6 +74,18 @@ def run_analyse(args) -> int:
     if unplayed:
         print(f"  {unplayed}")
     return 0
+
+
+def _prepared(args) -> Analyser:
+    """The engine of `args`, its kernels compiled or loaded first, said on stderr (unless --quiet): at
+    their first compilation, half a minute passed in silence before the first progress line."""
+    if not args.quiet:
+        print(f"preparing {args.engine} (compiling or loading its kernels)...", end=" ", file=sys.stderr, flush=True)
+    started = time.perf_counter()
+    analyser = Analyser(args.engine, args.iterations, args.workers)
+    if not args.quiet:
+        print(f"ready in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
+    return analyser
 
 
 def _replay_files(args) -> list[tuple[Path, dict]]:

@@ -201,3 +201,11 @@ def test_a_lost_game_without_a_move_is_named_not_skipped(tmp_path, capsys):
         "\n  1 lost game ended before any move, with nothing to analyse: "
         f"game {blue['id']} (timeout: blue no answer in time)\n"
     )
+
+
+def test_the_engines_preparation_is_said_first(replay_file, capsys):
+    """Compiled for the first time, the engine's kernels took half a minute, in silence."""
+    assert main(["analyse", str(replay_file), "--iterations", "20", "--workers", "1"]) == 0
+    assert capsys.readouterr().err.startswith("preparing mcts (compiling or loading its kernels)... ready in ")
+    assert main(["analyse", str(replay_file), "--iterations", "20", "--workers", "1", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
