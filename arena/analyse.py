@@ -34,12 +34,15 @@ from arena.stats.tables import points, table
 PHASES = ("opening (the game's first third)", "middle (its second third)", "end (its last third)")
 WORST_SHOWN = 10
 WINNING = 0.9  # a player's expected score in a position it should win
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database: an arena run
 RUN_OPTIONS = {"--player": "player", "--games": "games", "--limit": "limit"}  # with --db only (None: not given)
 
 
 def run_analyse(args) -> int:
-    if bool(args.replays) == bool(args.db):
-        raise UsageError("give replay files, or --db RUN --player LABEL (not both)")
+    if args.replays and args.db:
+        raise UsageError("give replay files, or --db RUN --player LABEL, not both")
+    if not args.replays and not args.db:
+        raise UsageError("give replay files, or --db RUN --player LABEL: what to analyse")
     if args.engine not in engines():
         raise UsageError(f"--engine {args.engine}: it cannot analyse; engines that can: {', '.join(engines())}")
     if args.db:
@@ -105,6 +108,8 @@ def _replay_files(args) -> list[tuple[Path, dict]]:
 
 def _analysable_replay(name: str) -> dict:
     """The replay in file `name`; UsageError where it is none, or one the engine cannot value."""
+    if _is_database(name):
+        raise UsageError(f"{name} is an arena run, not a replay file: give --db {name} --player LABEL")
     replay = read_replay(name)
     problem = analysis.shortened_problem(replay)
     if problem:
@@ -122,10 +127,10 @@ def _run_games(args) -> tuple[list[tuple[Path, dict]], str]:
         raise StoreError(f"{args.db} is damaged: {exc}") from None
     finally:
         store.close()
+    if store_game(config) != "volcanoes":
+        raise UsageError(f"{args.db} is a run of {_game_named(config)}: arena analyse reads Volcanoes games")
     if args.player not in labels:
         raise UsageError(f"--player: give one of the run's players: {', '.join(labels)}")
-    if store_game(config) != "volcanoes":
-        raise UsageError(f"{args.db} is a run of {store_game(config)}: arena analyse reads Volcanoes games")
     kind = "game" if args.games == "all" else "lost game"
     wanted = [g for g in games if args.player in g["seats"] and (args.games == "all" or points(g, args.player) < 1.0)]
     chosen = [g for g in wanted if (g.get("data") or {}).get("moves")]
@@ -193,6 +198,21 @@ def _same_game(text: str, replay: dict) -> bool:
         if isinstance(game, dict):
             game.pop("analysis", None)
     return held == unanalysed
+
+
+def _is_database(path: str) -> bool:
+    try:
+        with open(path, "rb") as file:
+            return file.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False  # (read_replay says why)
+
+
+def _game_named(config: dict) -> str:
+    """A run's game as its user knows it: its name, and its referee's command where it has one."""
+    game = config.get("game", {})
+    command = game.get("command")
+    return f"{game.get('name', store_game(config))}" + (f" ({command})" if command else "")
 
 
 def store_game(config: dict) -> str:

@@ -209,3 +209,20 @@ def test_the_engines_preparation_is_said_first(replay_file, capsys):
     assert capsys.readouterr().err.startswith("preparing mcts (compiling or loading its kernels)... ready in ")
     assert main(["analyse", str(replay_file), "--iterations", "20", "--workers", "1", "--quiet"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_what_to_analyse_is_asked_for_in_words_that_fit(run, tmp_path, capsys):
+    for argv, said in [
+        ([], "give replay files, or --db RUN --player LABEL: what to analyse"),
+        ([str(run), "--db", str(run)], "give replay files, or --db RUN --player LABEL, not both"),
+        ([str(run)], f"{run} is an arena run, not a replay file: give --db {run} --player LABEL"),
+    ]:
+        assert main(["analyse", *argv]) == 2
+        assert capsys.readouterr().err == f"arena analyse: {said}\n"
+    other = tmp_path / "pebbles.sqlite"
+    game = {"name": "pebbles", "protocol": "sdk", "command": "python -m pebbles_referee"}
+    Store.create(other, {"command": "match", "game": game, "seed": 1}, []).close()
+    assert main(["analyse", "--db", str(other), "--player", "greedy"]) == 2
+    assert capsys.readouterr().err == (
+        f"arena analyse: {other} is a run of pebbles (python -m pebbles_referee): arena analyse reads Volcanoes games\n"
+    )
