@@ -97,13 +97,27 @@ def _replay_files(args) -> list[tuple[Path, dict]]:
     run_only = [option for option, given in RUN_OPTIONS.items() if getattr(args, given) is not None]
     if run_only:
         raise UsageError(f"{run_only[0]} chooses games of a run: give it with --db RUN, not with replay files")
-    todo = [(Path(name), _analysable_replay(name)) for name in args.replays]
+    sources = [Path(name) for name in args.replays]
     if args.output is None:
-        return todo
-    folder = usable_folder(args.output, "the folder of the analysed replays")
-    for source, _ in todo:
-        refuse_overwriting(folder / source.name, source)
-    return [(folder / source.name, replay) for source, replay in todo]
+        targets = sources
+    else:
+        folder = usable_folder(args.output, "the folder of the analysed replays")
+        targets = [folder / source.name for source in sources]
+        for source, target in zip(sources, targets, strict=True):
+            refuse_overwriting(target, source)
+    _refuse_writing_twice(sources, targets)
+    return [(target, _analysable_replay(str(source))) for source, target in zip(sources, targets, strict=True)]
+
+
+def _refuse_writing_twice(sources: list[Path], targets: list[Path]) -> None:
+    """UsageError where two replays given would be written to one file, or their pages would (g.json
+    and g.replay both have g.html): the second replaced the first, found out after both searches."""
+    written: dict[Path, Path] = {}
+    for source, target in zip(sources, targets, strict=True):
+        for path in (target, target.with_suffix(".html")):
+            first = written.setdefault(path.resolve(), source)
+            if first is not source:
+                raise UsageError(f"{first} and {source} would both be written to {path}: analyse them apart")
 
 
 def _analysable_replay(name: str) -> dict:

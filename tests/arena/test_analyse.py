@@ -226,3 +226,14 @@ def test_what_to_analyse_is_asked_for_in_words_that_fit(run, tmp_path, capsys):
     assert capsys.readouterr().err == (
         f"arena analyse: {other} is a run of pebbles (python -m pebbles_referee): arena analyse reads Volcanoes games\n"
     )
+
+
+def test_two_replays_written_to_one_page_are_refused_before_the_search(replay_file, capsys):
+    twin = replay_file.with_suffix(".replay")
+    twin.write_bytes(replay_file.read_bytes())
+    assert main(["analyse", str(replay_file), str(twin), "--iterations", "20", "--workers", "1", "--quiet"]) == 2
+    assert capsys.readouterr().err == (
+        f"arena analyse: {replay_file} and {twin} would both be written to {replay_file.with_suffix('.html')}: "
+        "analyse them apart\n"
+    )
+    assert not replay_file.with_suffix(".html").exists()
