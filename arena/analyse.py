@@ -271,12 +271,12 @@ def summary(games: list[tuple[str, dict]], player: str) -> str:
     moves = sum(1 for _, replay in games for entry in replay["turn_log"] if entry["actor"] == _side(replay, player))
     average = sum(m.loss for _, m, _ in found) / max(len(found), 1)
     lines = [
-        f"\n{player}: {len(found)} mistakes (moves that lost {analysis.MISTAKE:.0%} or more of its expected "
-        f"score; {average:.0%} on average) in {len(games)} games, {moves} moves"
+        f"\n{player}: {_plural(len(found), 'mistake')} (moves that lost {analysis.MISTAKE:.0%} or more of its "
+        f"expected score; {average:.0%} on average) in {_plural(len(games), 'game')}, {_plural(moves, 'move')}"
     ]
     thrown = sum(1 for _, m, _ in found if m.before >= WINNING and m.before - m.loss < 0.5)
     lines.append(f"  {thrown} of them threw a winning position away ({WINNING:.0%} or more before, under 50% after)")
-    by_phase = Counter(PHASES[min(3 * (m.frame - 1) // turns, 2)] for _, m, turns in found)
+    by_phase = Counter(PHASES[_third(m.frame, turns)] for _, m, turns in found)
     lines += ["  by the phase of the game:"] + [f"    {name}: {by_phase[name]}" for name in PHASES]
     worst = sorted(found, key=lambda item: -item[1].loss)[:WORST_SHOWN]
     if worst:
@@ -289,3 +289,9 @@ def summary(games: list[tuple[str, dict]], player: str) -> str:
             "  " + table(rows, ["game", "turn", "played", "engine", "expected before", "lost"]).replace("\n", "\n  "),
         ]
     return "\n".join(lines)
+
+
+def _third(turn: int, turns: int) -> int:
+    """Which third of a game of `turns` turns its turn `turn` (1 to `turns`) is in, 0 to 2: a 2-turn
+    game's last turn is in its end, not in its middle."""
+    return (3 * turn - 1) // turns

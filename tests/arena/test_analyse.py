@@ -237,3 +237,15 @@ def test_two_replays_written_to_one_page_are_refused_before_the_search(replay_fi
         "analyse them apart\n"
     )
     assert not replay_file.with_suffix(".html").exists()
+
+
+def test_a_two_turn_games_last_move_is_in_its_end_and_one_mistake_is_one(conformance_games):
+    from arena.analyse import summary
+    from referee.volcanoes.replay import replay_from_moves
+
+    moves = conformance_games[0]["moves"].split()[:2]  # blue's, then orange's (me)
+    replay = replay_from_moves(moves, players={"blue": "you", "orange": "me"}, winner="blue", reason="timeout")
+    frames = [{"value": 0.5}, {"value": 0.5, "best": "N01"}, {"value": 1.0, "loss": 0.5}]
+    text = summary([("g", {**replay, "analysis": {"engine": "mcts", "iterations": 10, "frames": frames}})], "me")
+    assert "me: 1 mistake (moves that" in text and "in 1 game, 1 move\n" in text
+    assert "end (its last third): 1" in text
