@@ -3,6 +3,7 @@ fixed budget (`bots/volcanoes/analyse.py`); the replay gains each position's val
 engine's preferred move, its page draws the value curve and marks the moves that lost the most.
 
     arena analyse game.json                  # the replay gains its analysis; game.html beside it
+    arena analyse game.json -o analysed      # analysed/game.json and analysed/game.html; game.json as it was
     arena analyse --db RUN --player NAME     # NAME's lost games of a run, and its typical mistakes
 
 The command lives in `arena`, not in `referee volcanoes`, because the engine is a bot and `referee`
@@ -23,19 +24,19 @@ def register(subparsers) -> None:
     )
     p.add_argument("replays", nargs="*", metavar="REPLAY", help="replay files (referee volcanoes play --replay)")
     p.add_argument("--db", metavar="RUN", help="analyse games of this arena run instead (with --player)")
-    p.add_argument("--player", metavar="LABEL", help="the run's player whose games to analyse")
+    p.add_argument("--player", metavar="LABEL", help="with --db: the run's player whose games to analyse")
     p.add_argument(
         "--games",
         choices=("losses", "all"),
-        default="losses",
-        help="the player's lost games (default; draws count) or all its games",
+        help="with --db: the player's lost games (the default; draws count) or all its games",
     )
-    p.add_argument("--limit", type=count(1), metavar="N", help="at most N games (the first played)")
+    p.add_argument("--limit", type=count(1), metavar="N", help="with --db: at most N games (the first played)")
     p.add_argument(
         "-o",
         "--output",
         metavar="DIR",
-        help="with --db: where the analysed replays and pages go (default: RUN_analysis/)",
+        help="where the analysed replays and pages go (default: with --db, RUN_analysis/; replay files gain "
+        "their analysis, their pages beside them)",
     )
     p.add_argument("--engine", default=ENGINE, help=f"the searching bot (default {ENGINE})")
     p.add_argument(

@@ -9,12 +9,14 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from multiprocessing.util import Finalize
 from pathlib import Path
 
 from .errors import UserError
+from .process_tree import close_all
 
 _RESET = (signal.SIGINT, signal.SIGTERM)  # a worker's, not its parent's: see start_pool
 # The most worker processes a pool may hold, per core of this machine: past it they only share the
@@ -23,6 +25,7 @@ _RESET = (signal.SIGINT, signal.SIGTERM)  # a worker's, not its parent's: see st
 # while it forked.
 WORKERS_PER_CORE = 4
 _TEMP_BASE = tempfile.gettempdir()  # (read before a worker points tempfile at its own folder)
+ORPHAN_CHECK_S = 0.5  # how often a worker looks whether its main process is still there
 
 
 def cores() -> int:
@@ -56,12 +59,16 @@ def start_pool(workers: int, initializer=None, initargs: tuple = ()) -> ProcessP
     any thread of this process (a progress bar's included): a forking pool starts its workers at
     once. SIGINT and SIGTERM are blocked while they are forked, until each worker has set them back
     to their defaults: a handler copied from this process (the league's, which only asks to stop)
-    would keep alive a worker that the pool ends with SIGTERM. UserError where `workers` is more than
+    would keep alive a worker that the pool ends with SIGTERM. A worker exits when it sees its main
+    process gone, however it went (`_exit_when_orphaned`). UserError where `workers` is more than
     this machine runs at once (`check_workers`)."""
     check_workers(workers)
     method = worker_start_method()
     pool = ProcessPoolExecutor(
-        workers, mp_context=get_context(method), initializer=_start_worker, initargs=(initializer, initargs)
+        workers,
+        mp_context=get_context(method),
+        initializer=_start_worker,
+        initargs=(os.getpid(), initializer, initargs),
     )
     if method == "fork":
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _RESET)
@@ -90,9 +97,10 @@ def remove_worker_temps(processes, wait_s: float) -> None:
             shutil.rmtree(worker_temp(process.pid), ignore_errors=True)
 
 
-def _start_worker(initializer, initargs: tuple) -> None:
+def _start_worker(parent: int, initializer, initargs: tuple) -> None:
     own = worker_temp(os.getpid())
     own.mkdir(exist_ok=True)  # (a folder of an earlier worker of the same pid, killed: this one's now)
+    threading.Thread(target=_exit_when_orphaned, args=(parent, own), daemon=True, name="watch-parent").start()
     tempfile.tempdir = str(own)
     Finalize(None, shutil.rmtree, args=(own,), kwargs={"ignore_errors": True}, exitpriority=0)  # (at its own end)
     for number in _RESET:
@@ -101,3 +109,15 @@ def _start_worker(initializer, initargs: tuple) -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _RESET)
     if initializer is not None:
         initializer(*initargs)
+
+
+def _exit_when_orphaned(parent: int, own: Path) -> None:
+    """A worker's watch: once its main process `parent` is gone, even killed by SIGKILL or SIGHUP
+    (which run no cleanup, and the pool's own end of its pipes waits on nothing), it closes its bots,
+    removes its temporary folder `own` (os._exit runs no cleanup) and exits. `arena analyse`'s
+    workers, adopted by init, searched on for ever."""
+    while os.getppid() == parent:
+        time.sleep(ORPHAN_CHECK_S)
+    close_all()
+    shutil.rmtree(own, ignore_errors=True)
+    os._exit(1)

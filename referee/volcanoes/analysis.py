@@ -78,6 +78,20 @@ def positions(replay: dict) -> list[Position]:
     return found
 
 
+def shortened_problem(replay: dict) -> str | None:
+    """Why `replay` cannot be analysed (None where it can): a game played to a turn limit below the
+    game's own (`referee volcanoes play --max-turns`), whose positions the engine values as if the
+    game went on to turn MAX_TURNS: a move three turns before a forced draw was a mistake that cost
+    its player nearly all of its expected score."""
+    turns = len(replay["turn_log"])
+    if replay.get("reason") == "max-turns" and turns < rules.MAX_TURNS:
+        return (
+            f"it ended at a limit of {turns} turns (--max-turns), and the engine values every position "
+            f"as if the game went on to turn {rules.MAX_TURNS}: analyse games played to the full length"
+        )
+    return None
+
+
 def annotate(replay: dict, answers: dict[int, tuple[int, float, float]], engine: str, iterations: int) -> dict:
     """The replay with its `analysis`: for every frame, blue's expected score (`value`, the mean of
     the position's two values), the move the engine prefers for the next player's turn (`best`, a
