@@ -9,10 +9,8 @@ sequential test can stop early without a backlog of games nobody needs.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
-import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -21,8 +19,8 @@ from itertools import islice
 
 from referee.platform.commands import interrupts_held
 from referee.platform.pools import cores as this_machine_cores
-from referee.platform.pools import remove_worker_temps, start_pool, worker_temp
-from referee.platform.process_tree import claim_orphans, close_all
+from referee.platform.pools import remove_worker_temps, start_pool
+from referee.platform.process_tree import claim_orphans
 
 from arena.games.base import Game, Outcome, Player, RefereeFailure
 from arena.play.data import emitted_data
@@ -143,24 +141,15 @@ class SerialExecutor:
         pass
 
 
-def _start_worker(parent: int) -> None:
+def _start_worker() -> None:
     """Stopping is the main process's to handle: a worker is in a process group of its own, out of
     reach of the signals a terminal's Ctrl+C or `timeout` send to the command's group (killed by
     SIGTERM there, it dropped the game it played while the main process let the others end), and
-    ignores SIGINT. A worker outlives no main process, even one killed with SIGKILL (which no cleanup
-    code sees): it closes its bots' processes and exits when orphaned."""
+    ignores SIGINT. (It outlives no main process: every pool's worker exits when orphaned,
+    `start_pool`.)"""
     os.setpgid(0, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     claim_orphans()  # a worker's only children are bots: an orphan of theirs is its to kill
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        close_all()
-        shutil.rmtree(worker_temp(os.getpid()), ignore_errors=True)  # (os._exit runs no cleanup)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True, name="watch-parent").start()
 
 
 class PoolExecutor:
@@ -174,7 +163,7 @@ class PoolExecutor:
         self._pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        return start_pool(self.workers, _start_worker, (os.getpid(),))
+        return start_pool(self.workers, _start_worker)
 
     def submit(self, fn, *args) -> Future:
         return self._pool.submit(fn, *args)
