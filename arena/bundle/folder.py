@@ -13,8 +13,8 @@ only running the bot can tell, and `--check` runs the bundle by `python -S`, wit
 numba, which CodinGame lacks, gets the project's stand-in whose decorators do nothing.
 
 `--check` (arena/bundle/check.py) then replays turns of the bot's game to the original (`python PATH/main.py`) and to the
-bundle (`python -S submission.py`, from an empty folder, so that nothing of the bot's folder can be
-imported by mistake), each given the seat's seed of the game, and compares their answers turn by
+bundle (`python -S submission.py`, copied alone into an empty folder, so that nothing of the bot's
+folder can be imported by mistake, wherever `-o` wrote it), each given the seat's seed of the game, and compares their answers turn by
 turn: the turns saved by `arena bench --record` (`--turns FILE`), or turns recorded from GAMES
 games of the chosen game (`--game NAME`, `--referee CMD --protocol P`; Volcanoes by default), the
 bot against itself or `--opponent`. A bot whose answers depend on time (a search with a time budget)

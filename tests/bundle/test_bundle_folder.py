@@ -131,3 +131,26 @@ def test_the_bundled_entry_runs_as_main_and_reads_its_seed(submission):
         )
         assert ours.returncode == 0, ours.stderr
         assert ours.stdout == theirs.stdout and ours.stdout.strip() in ("0", "1")
+
+
+def pebbles_bot(folder: Path, modules: str, answer: str) -> Path:
+    """A one-file Pebbles bot in `folder` that imports `modules` and answers `answer`, an expression
+    of `values` (the pebbles): its entry file."""
+    folder.mkdir(parents=True)
+    entry = folder / "main.py"
+    entry.write_text(
+        f"import sys, {modules}\nsys.stdin.readline()\nwhile sys.stdin.readline():\n    sys.stdin.readline()\n"
+        f"    values = [int(v) for v in sys.stdin.readline().split()]\n    print({answer}, flush=True)\n"
+    )
+    return entry
+
+
+@pytest.mark.usefixtures("leftovers")
+def test_the_check_runs_the_bundle_alone_even_when_written_in_the_bots_folder(tmp_path, capsys):
+    """A module imported by a computed name is not bundled: beside the bot's modules the bundle still
+    finds it, alone it cannot, and the check must see the bundle alone."""
+    entry = pebbles_bot(tmp_path / "bot", "importlib", 'importlib.import_module("pi" + "ck").first(values)')
+    (tmp_path / "bot" / "pick.py").write_text("def first(values):\n    return 0\n")
+    argv = ["bundle", str(entry), "-o", str(tmp_path / "bot" / "submission.py"), "--check", "1", *SDK_REFEREE]
+    assert main(argv) == 1
+    assert "check: the bundle failed" in capsys.readouterr().out
