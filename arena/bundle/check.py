@@ -66,11 +66,13 @@ def check_file_bot(
     ENTRY`, the bundle by `python -S`, copied alone into an empty folder (Python puts a script's own
     folder first on sys.path: the bundle run where it was written, in the bot's folder, would still
     import the bot's modules)."""
-    original = Player(entry.stem, str(entry), "command", f"{sys.executable} {entry.resolve()}", "check")
+    original = Player(entry.stem, str(entry), "command", shlex.join([sys.executable, str(entry.resolve())]), "check")
     with tempfile.TemporaryDirectory(prefix="caldera-bundle-check-") as empty:
         alone = Path(empty, output.name)
         shutil.copyfile(output, alone)
-        bundled = Player("bundle", str(output), "command", f"{sys.executable} -S {alone}", "check", empty)
+        bundled = Player(
+            "bundle", str(output), "command", shlex.join([sys.executable, "-S", str(alone)]), "check", empty
+        )
         return compare(original, bundled, "by `python -S`, from an empty folder", games, turns_file, game, opponent)
 
 

@@ -154,3 +154,11 @@ def test_the_check_runs_the_bundle_alone_even_when_written_in_the_bots_folder(tm
     argv = ["bundle", str(entry), "-o", str(tmp_path / "bot" / "submission.py"), "--check", "1", *SDK_REFEREE]
     assert main(argv) == 1
     assert "check: the bundle failed" in capsys.readouterr().out
+
+
+@pytest.mark.usefixtures("leftovers")
+def test_the_check_takes_paths_with_spaces(tmp_path, capsys):
+    entry = pebbles_bot(tmp_path / "my bots" / "bot", "random", "0")
+    argv = ["bundle", str(entry), "-o", str(tmp_path / "my sub.py"), "--check", "1", *SDK_REFEREE]
+    assert main(argv) == 0, capsys.readouterr()
+    assert "as the original did" in capsys.readouterr().out
