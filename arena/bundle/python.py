@@ -84,7 +84,17 @@ class _BundledModules(importlib.abc.MetaPathFinder, importlib.abc.InspectLoader)
         return compile(source, filename, "exec", dont_inherit=True)
 
 
-sys.meta_path.insert(0, _BundledModules())
+_FINDER = _BundledModules()
+sys.meta_path.insert(0, _FINDER)
+
+
+def _run_as_main(name):
+    """Runs module `name` as Python runs a script: as __main__, with this file's __file__ (a bot that
+    looks for its folder finds the submission's), sys.argv left as Python set it."""
+    main = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, _FINDER, origin=__file__))
+    main.__name__, main.__file__ = "__main__", __file__
+    sys.modules["__main__"] = main
+    exec(_FINDER.get_code(name), main.__dict__)
 '''
 
 
@@ -288,9 +298,7 @@ def _plain(entry: str, modules: dict[str, tuple[bool, str]]) -> str:
         lines.append(f"_MODULES[{name!r}] = ({is_package}, {_literal(without_prose(source))})")
     lines.append(_LOADER)
     lines.append('if __name__ == "__main__":')
-    lines.append("    import runpy")
-    lines.append("")
-    lines.append(f'    runpy.run_module({entry!r}, run_name="__main__", alter_sys=True)')
+    lines.append(f"    _run_as_main({entry!r})")
     return "\n".join(lines) + "\n"
 
 

@@ -162,3 +162,35 @@ def test_the_check_takes_paths_with_spaces(tmp_path, capsys):
     argv = ["bundle", str(entry), "-o", str(tmp_path / "my sub.py"), "--check", "1", *SDK_REFEREE]
     assert main(argv) == 0, capsys.readouterr()
     assert "as the original did" in capsys.readouterr().out
+
+
+def run_alone(tmp_path: Path, files: dict[str, str], entry: str = "main.py") -> subprocess.CompletedProcess:
+    """The bundle of a bot made of `files` (path in its folder -> source), run by `python -S` from a
+    folder of its own, as a relative path: what it printed."""
+    bot = tmp_path / "bot"
+    for name, source in files.items():
+        (bot / name).parent.mkdir(parents=True, exist_ok=True)
+        (bot / name).write_text(source)
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "s.py").write_text(bundle_folder.build_file(bot / entry).text)
+    return subprocess.run(
+        [sys.executable, "-S", "s.py"],
+        cwd=alone,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={"PATH": "/usr/bin:/bin"},
+    )
+
+
+def test_the_bundled_entry_sees_argv_and_file_as_a_script_does(tmp_path):
+    """sys.argv[0] is the submission's path as given, __file__ the submission's own path, as for
+    `python main.py`: argparse finds its program's name, a bot its folder."""
+    main_py = (
+        "import argparse, os, sys\nargparse.ArgumentParser().parse_args()\n"
+        "print(sys.argv[0], __file__ == os.path.abspath(sys.argv[0]), __name__)\n"
+    )
+    done = run_alone(tmp_path, {"main.py": main_py})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["s.py", "True", "__main__"]
