@@ -57,10 +57,11 @@ prange = range
 '''
 
 _LOADER = '''
+if "_STARTUP" not in globals():  # (a compressed bundle notes them before it imports its unpacking)
+    _STARTUP = set(sys.modules)
 import importlib.abc
 import importlib.util
 import linecache
-import sys
 
 
 class _BundledModules(importlib.abc.MetaPathFinder, importlib.abc.InspectLoader):
@@ -86,6 +87,11 @@ class _BundledModules(importlib.abc.MetaPathFinder, importlib.abc.InspectLoader)
 
 _FINDER = _BundledModules()
 sys.meta_path.insert(0, _FINDER)
+# The imports above brought in many modules of the standard library; a bot's own module of one of
+# their names is what `python main.py` imports (the script's folder comes first on sys.path), so
+# they are forgotten, and the bot imports its own. Those of Python's start are kept, as Python does.
+for _name in [name for name in sys.modules if name not in _STARTUP and name.partition(".")[0] in _MODULES]:
+    del sys.modules[_name]
 
 
 def _run_as_main(name):
@@ -292,6 +298,8 @@ def _plain(entry: str, modules: dict[str, tuple[bool, str]]) -> str:
     lines = [
         f"{SUBMISSION_HEAD} from {entry}: the modules below are served",
         "# by an import hook, then the bot runs as __main__.",
+        "import sys",
+        "",
         "_MODULES = {}",
     ]
     for name, (is_package, source) in modules.items():
@@ -306,6 +314,8 @@ def _compressed(text: str) -> str:
     packed = base64.b85encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
     return (
         f"{SUBMISSION_HEAD}, compressed: zlib, then base85.\n"
+        "import sys\n"
+        "_STARTUP = set(sys.modules)\n"
         "import base64, zlib\n"
         f'exec(zlib.decompress(base64.b85decode({packed!r})).decode("utf-8"))\n'
     )

@@ -164,7 +164,9 @@ def test_the_check_takes_paths_with_spaces(tmp_path, capsys):
     assert "as the original did" in capsys.readouterr().out
 
 
-def run_alone(tmp_path: Path, files: dict[str, str], entry: str = "main.py") -> subprocess.CompletedProcess:
+def run_alone(
+    tmp_path: Path, files: dict[str, str], entry: str = "main.py", compress: str = "auto"
+) -> subprocess.CompletedProcess:
     """The bundle of a bot made of `files` (path in its folder -> source), run by `python -S` from a
     folder of its own, as a relative path: what it printed."""
     bot = tmp_path / "bot"
@@ -173,7 +175,7 @@ def run_alone(tmp_path: Path, files: dict[str, str], entry: str = "main.py") -> 
         (bot / name).write_text(source)
     alone = tmp_path / "alone"
     alone.mkdir()
-    (alone / "s.py").write_text(bundle_folder.build_file(bot / entry).text)
+    (alone / "s.py").write_text(bundle_folder.build_file(bot / entry, compress).text)
     return subprocess.run(
         [sys.executable, "-S", "s.py"],
         cwd=alone,
@@ -194,3 +196,18 @@ def test_the_bundled_entry_sees_argv_and_file_as_a_script_does(tmp_path):
     done = run_alone(tmp_path, {"main.py": main_py})
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["s.py", "True", "__main__"]
+
+
+@pytest.mark.parametrize("compress", ["never", "always"])
+def test_a_bots_own_module_named_as_one_of_the_standard_librarys_is_the_bots(tmp_path, compress):
+    """As `python main.py` imports them (its folder first on sys.path), though the bundle's loader
+    imported the standard library's before the bot starts."""
+    files = {
+        "main.py": "import random, struct\nfrom token import Token\nprint(random.MINE, struct.MINE, Token.MINE)\n",
+        "random.py": "MINE = 'random'\n",
+        "struct.py": "MINE = 'struct'\n",
+        "token.py": "class Token:\n    MINE = 'token'\n",
+    }
+    done = run_alone(tmp_path, files, compress=compress)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["random", "struct", "token"]
