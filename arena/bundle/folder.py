@@ -27,6 +27,10 @@ from pathlib import Path
 
 from arena.bundle import python as bundler
 
+# The entry's name in the bundle, where Python runs it as a script: no module a bot imports has it (a
+# main.py beside a package main/ is the script, `import main` the package).
+SCRIPT = "__main__"
+
 
 def is_file_bot(bot: str) -> bool:
     """Whether `arena bundle BOT` names a bot's entry file (not a project bot's name or module): a
@@ -46,12 +50,14 @@ def build_file(entry: Path, compress: str = "auto", limit: int = bundler.CODE_UN
             "file (main.cpp); a bot in another language is submitted as its own file"
         )
     root = entry.resolve().parent
-    modules, external = bundler.collect(entry.stem, root, local=lambda top: bundler.module_file(top, root) is not None)
-    return bundler.assemble(entry.stem, modules, external, compress, limit)
+    modules, external = bundler.collect(
+        SCRIPT, root, local=lambda top: bundler.module_file(top, root) is not None, entry_file=entry.resolve()
+    )
+    return bundler.assemble(SCRIPT, modules, external, compress, limit, title=entry.name)
 
 
 def module_files(entry: Path, bundle: bundler.Bundle) -> list[Path]:
     """The files of the bot's folder that `bundle` holds."""
     root = entry.resolve().parent
-    files = (bundler.module_file(name, root) for name in bundle.modules)
-    return [path for path in files if path is not None]
+    files = (bundler.module_file(name, root) for name in bundle.modules if name != SCRIPT)
+    return [entry, *(path for path in files if path is not None)]

@@ -153,11 +153,13 @@ def resolve_bot(bot: str, root: Path = PROJECT_ROOT) -> str:
 
 
 def module_file(name: str, root: Path) -> Path | None:
+    """The file of module `name` under `root`, as Python looks for it: a package before a module of
+    the same name."""
     path = root.joinpath(*name.split("."))
-    if path.with_suffix(".py").is_file():
-        return path.with_suffix(".py")
     if (path / "__init__.py").is_file():
         return path / "__init__.py"
+    if path.with_suffix(".py").is_file():
+        return path.with_suffix(".py")
     return None
 
 
@@ -206,11 +208,13 @@ def _parsed(path: Path, name: str, is_package: bool) -> tuple[str, frozenset[str
 
 
 def collect(
-    entry: str, root: Path = PROJECT_ROOT, local=lambda top: top in PROJECT_PACKAGES
+    entry: str, root: Path = PROJECT_ROOT, local=lambda top: top in PROJECT_PACKAGES, entry_file: Path | None = None
 ) -> tuple[dict[str, tuple[bool, str]], list[str]]:
     """The modules `entry` needs from `root`, with their parent packages: {name: (is_package,
     source)}, sorted by name; and the external top-level packages they import. `local(top)` says
-    whether a top-level name is bundled from `root` (default: the project's packages)."""
+    whether a top-level name is bundled from `root` (default: the project's packages). `entry_file`:
+    the entry's source when it is a script rather than a module of `root` (a bot's main.py, run as
+    `__main__`: beside it, `import main` is another module, and a package main/ is imported first)."""
     found: dict[str, tuple[bool, str]] = {}
     external: set[str] = set()
     pending = [entry]
@@ -218,7 +222,7 @@ def collect(
         name = pending.pop()
         if name in found:
             continue
-        path = module_file(name, root)
+        path = entry_file if name == entry and entry_file else module_file(name, root)
         if path is None:
             raise BundleError(f"cannot find module {name} in {root}")
         is_package = path.name == "__init__.py"
@@ -294,9 +298,9 @@ def _without_comments(source: str) -> str:
 SUBMISSION_HEAD = "# A CodinGame submission made by `arena bundle`"  # how every Python submission begins
 
 
-def _plain(entry: str, modules: dict[str, tuple[bool, str]]) -> str:
+def _plain(entry: str, modules: dict[str, tuple[bool, str]], title: str) -> str:
     lines = [
-        f"{SUBMISSION_HEAD} from {entry}: the modules below are served",
+        f"{SUBMISSION_HEAD} from {title}: the modules below are served",
         "# by an import hook, then the bot runs as __main__.",
         "import sys",
         "",
@@ -336,13 +340,19 @@ def build(bot: str, compress: str = "auto", limit: int = CODE_UNITS, root: Path 
 
 
 def assemble(
-    entry: str, modules: dict[str, tuple[bool, str]], external: list[str], compress: str, limit: int
+    entry: str,
+    modules: dict[str, tuple[bool, str]],
+    external: list[str],
+    compress: str,
+    limit: int,
+    title: str | None = None,
 ) -> Bundle:
-    """The submission that serves `modules` and runs `entry` as __main__ (see `build`)."""
+    """The submission that serves `modules` and runs `entry` as __main__ (see `build`); its first
+    line names `title` (default: `entry`)."""
     if "numba" in external:
         modules["numba"] = (True, NUMBA_STAND_IN)
         external.remove("numba")
-    text = _plain(entry, modules)
+    text = _plain(entry, modules, title or entry)
     compressed = compress == "always" or (compress == "auto" and utf16_units(text) > limit)
     if compressed:
         text = _compressed(text)

@@ -34,8 +34,8 @@ def submission(tmp_path) -> Path:
 
 def test_the_entry_and_every_module_it_imports_from_its_folder():
     built = bundle_folder.build_file(MODULAR / "main.py")
-    assert built.entry == "main"
-    assert built.modules == ["main", "strategy", "strategy.pick", "strategy.ranking", "turns"]
+    assert built.entry == bundle_folder.SCRIPT
+    assert built.modules == [bundle_folder.SCRIPT, "strategy", "strategy.pick", "strategy.ranking", "turns"]
     assert built.external == [] and not built.compressed
     assert built.size == bundler.utf16_units(built.text)
 
@@ -211,3 +211,18 @@ def test_a_bots_own_module_named_as_one_of_the_standard_librarys_is_the_bots(tmp
     done = run_alone(tmp_path, files, compress=compress)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["random", "struct", "token"]
+
+
+def test_a_package_is_imported_before_a_module_of_its_name_as_python_does(tmp_path):
+    """utils/ before utils.py; and an entry bot.py beside a package bot/ runs as the script while
+    `import bot` is the package."""
+    files = {
+        "bot.py": "import utils\nfrom bot.logic import answer\nprint(utils.NAME, answer())\n",
+        "utils.py": "NAME = 'file'\n",
+        "utils/__init__.py": "NAME = 'package'\n",
+        "bot/__init__.py": "",
+        "bot/logic.py": "def answer():\n    return 'b'\n",
+    }
+    done = run_alone(tmp_path, files, entry="bot.py")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["package", "b"]
