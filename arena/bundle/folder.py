@@ -23,6 +23,7 @@ or on unseeded randomness answers differently in any two runs: give it a fixed b
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from arena.bundle import python as bundler
@@ -50,10 +51,16 @@ def build_file(entry: Path, compress: str = "auto", limit: int = bundler.CODE_UN
             "file (main.cpp); a bot in another language is submitted as its own file"
         )
     root = entry.resolve().parent
-    modules, external = bundler.collect(
-        SCRIPT, root, local=lambda top: bundler.module_file(top, root) is not None, entry_file=entry.resolve()
-    )
+    modules, external = bundler.collect(SCRIPT, root, local=lambda top: _local(top, root), entry_file=entry.resolve())
     return bundler.assemble(SCRIPT, modules, external, compress, limit, title=entry.name)
+
+
+def _local(top: str, root: Path) -> bool:
+    """Whether Python imports top-level module `top` from the bot's folder `root`: a module or a
+    package there; a folder without __init__.py only where no module of the standard library has its
+    name (a namespace package comes after every module of its name on sys.path)."""
+    path = bundler.module_file(top, root)
+    return path is not None and not (path.is_dir() and top in sys.stdlib_module_names)
 
 
 def module_files(entry: Path, bundle: bundler.Bundle) -> list[Path]:

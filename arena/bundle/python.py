@@ -144,7 +144,7 @@ def resolve_bot(bot: str, root: Path = PROJECT_ROOT) -> str:
         path = module_file(name, root)
         if path is None:
             continue
-        if path.name == "__init__.py":
+        if path.name == "__init__.py" or path.is_dir():
             raise BundleError(f"{name} is a package, not a bot's module (see `arena bots`)")
         if not _RUNS_AS_SCRIPT.search(path.read_text(encoding="utf-8", errors="replace")):
             raise BundleError(f'{name} does not run as a program (it has no `if __name__ == "__main__":`)')
@@ -154,12 +154,14 @@ def resolve_bot(bot: str, root: Path = PROJECT_ROOT) -> str:
 
 def module_file(name: str, root: Path) -> Path | None:
     """The file of module `name` under `root`, as Python looks for it: a package before a module of
-    the same name."""
+    the same name, and last a folder without __init__.py (a namespace package: the folder itself)."""
     path = root.joinpath(*name.split("."))
     if (path / "__init__.py").is_file():
         return path / "__init__.py"
     if path.with_suffix(".py").is_file():
         return path.with_suffix(".py")
+    if path.is_dir() and name:
+        return path
     return None
 
 
@@ -225,8 +227,8 @@ def collect(
         path = entry_file if name == entry and entry_file else module_file(name, root)
         if path is None:
             raise BundleError(f"cannot find module {name} in {root}")
-        is_package = path.name == "__init__.py"
-        source, imports = _parsed(path, name, is_package)
+        is_package = path.name == "__init__.py" or path.is_dir()
+        source, imports = ("", frozenset()) if path.is_dir() else _parsed(path, name, is_package)
         found[name] = (is_package, source)
         parts = name.split(".")
         pending += [".".join(parts[:i]) for i in range(1, len(parts))]  # parent packages

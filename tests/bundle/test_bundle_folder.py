@@ -226,3 +226,18 @@ def test_a_package_is_imported_before_a_module_of_its_name_as_python_does(tmp_pa
     done = run_alone(tmp_path, files, entry="bot.py")
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["package", "b"]
+
+
+def test_folders_without_init_are_namespace_packages_as_in_python(tmp_path):
+    """strategy/ and game/ai/ have no __init__.py: Python imports them all the same; json/ has none
+    either, and Python's json comes before it."""
+    files = {
+        "main.py": "import json\nfrom strategy.pick import choose\nimport game.ai.search as s\nprint(choose(), s.DEPTH, json.dumps(1))\n",
+        "strategy/pick.py": "def choose():\n    return 'a'\n",
+        "game/__init__.py": "",
+        "game/ai/search.py": "DEPTH = 3\n",
+        "json/other.py": "",
+    }
+    done = run_alone(tmp_path, files)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["a", "3", "1"]
