@@ -241,3 +241,13 @@ def test_folders_without_init_are_namespace_packages_as_in_python(tmp_path):
     done = run_alone(tmp_path, files)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["a", "3", "1"]
+
+
+def test_an_entry_named_main_dunder_runs(tmp_path):
+    done = run_alone(
+        tmp_path,
+        {"__main__.py": "from helper import answer\nprint(answer())\n", "helper.py": "def answer():\n    return 'h'\n"},
+        entry="__main__.py",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["h"]
