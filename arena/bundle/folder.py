@@ -23,6 +23,7 @@ or on unseeded randomness answers differently in any two runs: give it a fixed b
 
 from __future__ import annotations
 
+import ast
 import sys
 from pathlib import Path
 
@@ -53,6 +54,39 @@ def build_file(entry: Path, compress: str = "auto", limit: int = bundler.CODE_UN
     root = entry.resolve().parent
     modules, external = bundler.collect(SCRIPT, root, local=lambda top: _local(top, root), entry_file=entry.resolve())
     return bundler.assemble(SCRIPT, modules, external, compress, limit, title=entry.name)
+
+
+def beyond_the_bundle(entry: Path, bundle: bundler.Bundle) -> list[str]:
+    """What the bundled files of the bot do that the bundle cannot follow, each as `FILE reads
+    __file__` (to open a data file beside it, which the bundle leaves out: CodinGame runs the
+    submission alone) or `FILE imports a module by a computed name` (importlib.import_module or
+    __import__ of a name known only when it runs, which reading the imports cannot find)."""
+    found = []
+    root = entry.resolve().parent
+    for path in module_files(entry, bundle):
+        if path.is_dir():
+            continue
+        try:
+            tree = ast.parse(path.read_bytes(), filename=str(path))
+        except (OSError, SyntaxError, ValueError):
+            continue  # (bundled, so read once already: nothing to add about it)
+        nodes = list(ast.walk(tree))
+        where = path.resolve().relative_to(root)
+        if any(isinstance(node, ast.Name) and node.id == "__file__" for node in nodes):
+            found.append(f"{where} reads __file__")
+        if any(_imports_by_a_computed_name(node) for node in nodes):
+            found.append(f"{where} imports a module by a computed name")
+    return found
+
+
+def _imports_by_a_computed_name(node: ast.AST) -> bool:
+    """Whether `node` is a call of importlib.import_module or __import__ whose name is no string literal."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return False
+    function = node.func
+    called = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", None)
+    literal = isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+    return called in ("import_module", "__import__") and not literal
 
 
 def _local(top: str, root: Path) -> bool:

@@ -139,6 +139,12 @@ def _bundle_file_bot(args: argparse.Namespace, entry: Path) -> int:
             f"{', '.join(result.external)} (CodinGame offers the standard library alone; --check runs "
             "the bundle without site-packages)"
         )
+    beyond = folder.beyond_the_bundle(entry, result)
+    if beyond:
+        print(
+            f"warning: {'; '.join(beyond)}: the bundle holds the modules that the imports name, no other file, "
+            "and runs alone on CodinGame (--check tells whether it plays)"
+        )
     if args.check or args.turns:
         game = None if args.turns else game_of(args)
         return check.check_file_bot(entry, output, args.check or 1, args.turns, game, args.opponent)

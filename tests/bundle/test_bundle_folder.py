@@ -251,3 +251,13 @@ def test_an_entry_named_main_dunder_runs(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["h"]
+
+
+def test_a_module_that_reads_file_or_imports_by_a_computed_name_is_named(tmp_path, capsys):
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "main.py").write_text("import importlib, model\nimportlib.import_module('x' + model.NAME)\n")
+    (bot / "model.py").write_text("import os\nNAME = os.path.dirname(__file__)\n__import__('json')\n")
+    assert main(["bundle", str(bot / "main.py"), "-o", str(tmp_path / "s.py")]) == 0
+    printed = capsys.readouterr().out
+    assert "warning: main.py imports a module by a computed name; model.py reads __file__: " in printed
