@@ -44,6 +44,9 @@ def build_file(entry: Path, compress: str = "auto", limit: int = bundler.CODE_UN
     """The submission of the bot whose entry file is `entry` (see the module's docstring)."""
     if compress not in bundler.COMPRESS_CHOICES:
         raise bundler.BundleError(f"compress must be one of {', '.join(bundler.COMPRESS_CHOICES)}, not {compress!r}")
+    if entry.is_dir():
+        hint = f" ({entry / 'main.py'})" if (entry / "main.py").is_file() else ""
+        raise bundler.BundleError(f"{entry} is a folder: give its entry file{hint}")
     if not entry.is_file():
         raise bundler.BundleError(f"no bot file {entry}")
     if entry.suffix != ".py" or not entry.stem.isidentifier():

@@ -201,7 +201,8 @@ def _parsed(path: Path, name: str, is_package: bool) -> tuple[str, frozenset[str
         cached = _PARSED.get((path, name))
         if cached is not None and cached[0] == stamp:
             return cached[1], cached[2]
-        source = path.read_text(encoding="utf-8-sig")  # (a BOM, as some editors save it: Python runs the file with it)
+        with tokenize.open(path) as file:  # (as Python reads a module: its coding line, or a BOM, else UTF-8)
+            source = file.read()
         imports = frozenset(_imported_names(ast.parse(source, filename=str(path)), name, is_package))
     except (OSError, UnicodeDecodeError, SyntaxError) as exc:
         raise BundleError(f"cannot read {path}: {exc}") from exc

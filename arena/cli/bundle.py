@@ -6,10 +6,11 @@ submission.cpp`: arena/bundle/cpp.py), then checked by playing it (arena/bundle/
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from pathlib import Path
 
-from referee.platform.files import files_named, refuse_overwriting, refuse_replacing, write_atomic
+from referee.platform.files import check_writable, files_named, refuse_overwriting, refuse_replacing, write_atomic
 from referee.platform.limits import CODE_UNITS
 from referee.platform.options import count
 
@@ -79,6 +80,9 @@ def register(sub) -> None:
 
 def run_bundle(args: argparse.Namespace) -> int:
     refuse_overwriting(args.output, *files_named(args.opponent, args.turns))  # (the check's inputs)
+    if args.output.endswith(("/", os.sep)):  # (Python would write a file named as the folder)
+        raise BundleError(f"-o {args.output} names a folder: name the file to write")
+    check_writable(args.output, "-o")
     entry = _bot_file(args.bot)
     if entry and _is_c_family(entry.name):
         return _bundle_c_family(args, entry)
@@ -121,6 +125,10 @@ def _bot_file(bot: str) -> Path | None:
 
 def _bundle_file_bot(args: argparse.Namespace, entry: Path) -> int:
     """`arena bundle PATH/main.py -o FILE [--check [GAMES]]`."""
+    checked = args.check or args.turns
+    game = game_of(args) if checked and not args.turns else None  # (a mistyped game is told before writing)
+    if args.turns and not Path(args.turns).is_file():
+        raise BundleError(f"--turns {args.turns}: no such file (see `arena bench --record FILE`)")
     result = folder.build_file(entry, args.compress, args.limit)
     output = Path(args.output)
     if output.resolve() in {path.resolve() for path in folder.module_files(entry, result)}:
@@ -145,8 +153,7 @@ def _bundle_file_bot(args: argparse.Namespace, entry: Path) -> int:
             f"warning: {'; '.join(beyond)}: the bundle holds the modules that the imports name, no other file, "
             "and runs alone on CodinGame (--check tells whether it plays)"
         )
-    if args.check or args.turns:
-        game = None if args.turns else game_of(args)
+    if checked:
         return check.check_file_bot(entry, output, args.check or 1, args.turns, game, args.opponent)
     return 0
 

@@ -110,6 +110,9 @@ def test_saved_turns_check_the_bundle_without_a_game(tmp_path, capsys):
         (["bundle", str(MODULAR / "main.py"), "-o", str(MODULAR / "turns.py")], "is a file of the bot itself"),
         (["bundle", "no/such/main.py", "-o", "x.py"], "no bot file no/such/main.py"),
         (["bundle", "mcts", "-o", "x.py", "--turns", "t.json"], "check a bot file"),
+        (["bundle", str(MODULAR / "main.py"), "-o", ""], "-o needs a file name"),
+        (["bundle", str(MODULAR / "main.py"), "-o", "nowhere/"], "-o nowhere/ names a folder"),
+        (["bundle", str(MODULAR), "-o", "x.py"], f"is a folder: give its entry file ({MODULAR / 'main.py'})"),
     ],
 )
 def test_mistakes_are_one_line(argv, message, capsys):
@@ -261,3 +264,22 @@ def test_a_module_that_reads_file_or_imports_by_a_computed_name_is_named(tmp_pat
     assert main(["bundle", str(bot / "main.py"), "-o", str(tmp_path / "s.py")]) == 0
     printed = capsys.readouterr().out
     assert "warning: main.py imports a module by a computed name; model.py reads __file__: " in printed
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [(["--check", "1", "--game", "pebles"], "no game 'pebles'"), (["--turns", "none.json"], "--turns none.json")],
+)
+def test_the_checks_options_are_refused_before_the_file_is_written(tmp_path, capsys, options, message):
+    out = tmp_path / "s.py"
+    assert main(["bundle", str(MODULAR / "main.py"), "-o", str(out), *options]) == 2
+    assert message in capsys.readouterr().err and not out.exists()
+
+
+def test_a_module_in_latin_1_with_its_coding_line_is_bundled(tmp_path):
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "msgs.py").write_bytes("# -*- coding: latin-1 -*-\nHELLO = 'été'\n".encode("latin-1"))
+    done = run_alone(tmp_path, {"main.py": "import msgs\nprint(msgs.HELLO == '\\xe9t\\xe9')\n"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True"]
