@@ -184,7 +184,23 @@ def _imported_names(tree: ast.AST, name: str, is_package: bool) -> set[str]:
                 base = node.module
             names.add(base)
             names.update(f"{base}.{alias.name}" for alias in node.names)
+    if is_package:  # (`from package import *` imports the submodules its __all__ names)
+        names.update(f"{name}.{item}" for item in _all_names(tree))
     return names
+
+
+def _all_names(tree: ast.Module) -> list[str]:
+    """The names a module's `__all__ = [...]` (or a tuple) lists, where it is written as strings."""
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets)
+            and isinstance(node.value, ast.List | ast.Tuple)
+        ):
+            return [
+                item.value for item in node.value.elts if isinstance(item, ast.Constant) and isinstance(item.value, str)
+            ]
+    return []
 
 
 # path -> (its modification time and size, its source, the names its imports may refer to), per

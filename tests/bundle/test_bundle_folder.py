@@ -283,3 +283,14 @@ def test_a_module_in_latin_1_with_its_coding_line_is_bundled(tmp_path):
     done = run_alone(tmp_path, {"main.py": "import msgs\nprint(msgs.HELLO == '\\xe9t\\xe9')\n"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True"]
+
+
+def test_a_star_import_brings_the_submodules_that_all_names(tmp_path):
+    files = {
+        "main.py": "from tools import *\nprint(geometry.last([1, 2]))\n",
+        "tools/__init__.py": "__all__ = ['geometry']\n",
+        "tools/geometry.py": "def last(values):\n    return values[-1]\n",
+    }
+    done = run_alone(tmp_path, files)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2"]
