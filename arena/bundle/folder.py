@@ -6,10 +6,11 @@ as the project's own bots are (arena/bundle/python.py): their sources in one fil
 the entry run as `__main__`; the size counted in UTF-16 code units, as CodinGame counts it, and the
 file compressed only when over the limit.
 
-CodinGame runs a submission with Python's standard library alone. A module imported from neither
-the standard library nor the bot's folder is *named in a warning*, not refused: bots often import
-one where it is there and do without it elsewhere (`try: import numpy ... except ImportError`), which
-only running the bot can tell, and `--check` runs the bundle by `python -S`, without site-packages.
+CodinGame's Python offers its standard library, NumPy, pandas and SciPy (docs/languages.md). A module
+imported from neither the standard library nor the bot's folder is *named in a warning*, not
+refused: bots often import one where it is there and do without it elsewhere (`try: import numpy
+... except ImportError`), which only running the bot can tell, and `--check` runs the bundle by
+`python -S`, without site-packages, so that a bundle that passes runs without them too.
 numba, which CodinGame lacks, gets the project's stand-in whose decorators do nothing.
 
 `--check` (arena/bundle/check.py) then replays turns of the bot's game to the original (`python PATH/main.py`) and to the

@@ -144,8 +144,9 @@ def _bundle_file_bot(args: argparse.Namespace, entry: Path) -> int:
     if result.external:
         print(
             f"warning: imports from neither the standard library nor {entry.resolve().parent}: "
-            f"{', '.join(result.external)} (CodinGame offers the standard library alone; --check runs "
-            "the bundle without site-packages)"
+            f"{', '.join(result.external)} (CodinGame's Python adds NumPy, pandas and SciPy to the standard "
+            "library, and nothing else: docs/languages.md; --check runs the bundle without site-packages, "
+            "so that it passes only where the bot runs without them)"
         )
     beyond = folder.beyond_the_bundle(entry, result)
     if beyond:

@@ -78,10 +78,12 @@ def check(tmp_path, capsys, modules: str, answer: str, games: int) -> tuple[int,
 
 
 @pytest.mark.usefixtures("leftovers")
-def test_a_bot_that_needs_a_module_codingame_lacks_is_named_and_fails_its_check(tmp_path, capsys):
+def test_a_bot_that_needs_a_module_beyond_the_standard_library_is_named_and_fails_its_check(tmp_path, capsys):
+    """CodinGame's Python has NumPy, and the warning says so; the check runs the bundle without it."""
     status, printed = check(tmp_path, capsys, "numpy", "int(numpy.argmax(values))", 1)
     assert status == 1
     assert "warning: imports from neither the standard library nor" in printed and "numpy" in printed
+    assert "CodinGame's Python adds NumPy, pandas and SciPy to the standard library" in printed
     assert "check: the bundle failed" in printed and "exited with code 1" in printed  # no numpy under -S
 
 
