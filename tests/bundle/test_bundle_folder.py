@@ -296,3 +296,28 @@ def test_a_star_import_brings_the_submodules_that_all_names(tmp_path):
     done = run_alone(tmp_path, files)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["2"]
+
+
+def test_a_bot_at_a_commit_is_named_as_the_user_wrote_it(tmp_path, capsys, monkeypatch):
+    """Not as the arena's copy of the commit's tree: utils.py's syntax error is in bot/utils.py@HEAD,
+    and tactics.py, never committed, is said to be so."""
+    for who in ("AUTHOR", "COMMITTER"):
+        monkeypatch.setenv(f"GIT_{who}_NAME", "Test")
+        monkeypatch.setenv(f"GIT_{who}_EMAIL", "test@example.com")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    bot = Path("bot")
+    bot.mkdir()
+    (bot / "main.py").write_text("import tactics, utils\n")
+    (bot / "utils.py").write_text("X = (\n")
+    for args in (["init", "-q"], ["add", "main.py", "utils.py"], ["commit", "-qm", "bot"]):
+        subprocess.run(["git", "-C", str(bot), *args], check=True, capture_output=True)
+    (bot / "utils.py").write_text("X = 1\n")
+    (bot / "tactics.py").write_text("Y = 1\n")
+    assert main(["bundle", "bot/main.py@HEAD", "-o", "s.py"]) == 2
+    assert "arena bundle: cannot read bot/utils.py@HEAD: " in capsys.readouterr().err
+    subprocess.run(["git", "-C", str(bot), "commit", "-qam", "utils"], check=True, capture_output=True)
+    assert main(["bundle", "bot/main.py@HEAD", "-o", "s.py"]) == 0
+    printed = capsys.readouterr().out
+    assert "nor bot@HEAD: tactics" in printed and "tactics: in bot, but not in the bot at HEAD" in printed
+    assert "cache" not in printed
