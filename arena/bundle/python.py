@@ -78,9 +78,9 @@ class _BundledModules(importlib.abc.MetaPathFinder, importlib.abc.InspectLoader)
     def get_source(self, name):
         return _MODULES[name][1]
 
-    def get_code(self, name):
+    def get_code(self, name, filename=None):
         is_package, source = _MODULES[name]
-        filename = "bundle:" + name.replace(".", "/") + ("/__init__.py" if is_package else ".py")
+        filename = filename or "bundle:" + name.replace(".", "/") + ("/__init__.py" if is_package else ".py")
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         return compile(source, filename, "exec", dont_inherit=True)
 
@@ -94,13 +94,14 @@ for _name in [name for name in sys.modules if name not in _STARTUP and name.part
     del sys.modules[_name]
 
 
-def _run_as_main(name):
+def _run_as_main(name, filename=None):
     """Runs module `name` as Python runs a script: as __main__, with this file's __file__ (a bot that
-    looks for its folder finds the submission's), sys.argv left as Python set it."""
+    looks for its folder finds the submission's), sys.argv left as Python set it; a traceback names
+    `filename` (the script's own) where given."""
     main = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, _FINDER, origin=__file__))
     main.__name__, main.__file__ = "__main__", __file__
     sys.modules["__main__"] = main
-    exec(_FINDER.get_code(name), main.__dict__)
+    exec(_FINDER.get_code(name, filename), main.__dict__)
 '''
 
 
@@ -329,7 +330,8 @@ def _plain(entry: str, modules: dict[str, tuple[bool, str]], title: str) -> str:
         lines.append(f"_MODULES[{name!r}] = ({is_package}, {_literal(without_prose(source))})")
     lines.append(_LOADER)
     lines.append('if __name__ == "__main__":')
-    lines.append(f"    _run_as_main({entry!r})")
+    script = "" if title == entry else f", {'bundle:' + title!r}"  # (a bot's main.py, bundled as __main__)
+    lines.append(f"    _run_as_main({entry!r}{script})")
     return "\n".join(lines) + "\n"
 
 

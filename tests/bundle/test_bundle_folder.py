@@ -321,3 +321,9 @@ def test_a_bot_at_a_commit_is_named_as_the_user_wrote_it(tmp_path, capsys, monke
     printed = capsys.readouterr().out
     assert "nor bot@HEAD: tactics" in printed and "tactics: in bot, but not in the bot at HEAD" in printed
     assert "cache" not in printed
+
+
+def test_a_traceback_names_the_bots_own_files(tmp_path):
+    done = run_alone(tmp_path, {"main.py": "import helper\nhelper.fail()\n", "helper.py": "def fail():\n    1 / 0\n"})
+    assert done.returncode == 1
+    assert 'File "bundle:main.py", line 2' in done.stderr and 'File "bundle:helper.py", line 2' in done.stderr
