@@ -13,13 +13,14 @@ refused: bots often import one where it is there and do without it elsewhere (`t
 `python -S`, without site-packages, so that a bundle that passes runs without them too.
 numba, which CodinGame lacks, gets the project's stand-in whose decorators do nothing.
 
-`--check` (arena/bundle/check.py) then replays turns of the bot's game to the original (`python PATH/main.py`) and to the
-bundle (`python -S submission.py`, copied alone into an empty folder, so that nothing of the bot's
-folder can be imported by mistake, wherever `-o` wrote it), each given the seat's seed of the game, and compares their answers turn by
-turn: the turns saved by `arena bench --record` (`--turns FILE`), or turns recorded from GAMES
-games of the chosen game (`--game NAME`, `--referee CMD --protocol P`; Volcanoes by default), the
-bot against itself or `--opponent`. A bot whose answers depend on time (a search with a time budget)
-or on unseeded randomness answers differently in any two runs: give it a fixed budget for the check.
+`--check` (arena/bundle/check.py) then replays turns of the bot's game to the original (`python
+PATH/main.py`) and to the bundle (`python -S submission.py`, copied alone into an empty folder, so
+that nothing of the bot's folder can be imported by mistake, wherever `-o` wrote it), each given
+the seat's seed of the game, and compares their answers turn by turn: the turns saved by `arena
+bench --record` (`--turns FILE`), or turns recorded from GAMES games of the chosen game (`--game
+NAME`, `--referee CMD --protocol P`; Volcanoes by default), the bot against itself or `--opponent`.
+A bot whose answers depend on time (a search with a time budget) or on unseeded randomness answers
+differently in any two runs: give it a fixed budget for the check.
 """
 
 from __future__ import annotations
