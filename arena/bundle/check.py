@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import shlex
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -62,10 +63,16 @@ def check_file_bot(
     entry: Path, output: Path, games: int, turns_file: str | None, game: Game, opponent: str | None
 ) -> int:
     """A Python bot file's bundle against its original (see `compare`): the original as `python
-    ENTRY`, the bundle by `python -S`, from an empty folder (nothing of the bot's folder within reach)."""
-    original = Player(entry.stem, str(entry), "command", f"{sys.executable} {entry.resolve()}", "check")
+    ENTRY`, the bundle by `python -S`, copied alone into an empty folder (Python puts a script's own
+    folder first on sys.path: the bundle run where it was written, in the bot's folder, would still
+    import the bot's modules)."""
+    original = Player(entry.stem, str(entry), "command", shlex.join([sys.executable, str(entry.resolve())]), "check")
     with tempfile.TemporaryDirectory(prefix="caldera-bundle-check-") as empty:
-        bundled = Player("bundle", str(output), "command", f"{sys.executable} -S {output.resolve()}", "check", empty)
+        alone = Path(empty, output.name)
+        shutil.copyfile(output, alone)
+        bundled = Player(
+            "bundle", str(output), "command", shlex.join([sys.executable, "-S", str(alone)]), "check", empty
+        )
         return compare(original, bundled, "by `python -S`, from an empty folder", games, turns_file, game, opponent)
 
 

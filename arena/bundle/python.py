@@ -57,10 +57,11 @@ prange = range
 '''
 
 _LOADER = '''
+if "_STARTUP" not in globals():  # (a compressed bundle notes them before it imports its unpacking)
+    _STARTUP = set(sys.modules)
 import importlib.abc
 import importlib.util
 import linecache
-import sys
 
 
 class _BundledModules(importlib.abc.MetaPathFinder, importlib.abc.InspectLoader):
@@ -77,14 +78,30 @@ class _BundledModules(importlib.abc.MetaPathFinder, importlib.abc.InspectLoader)
     def get_source(self, name):
         return _MODULES[name][1]
 
-    def get_code(self, name):
+    def get_code(self, name, filename=None):
         is_package, source = _MODULES[name]
-        filename = "bundle:" + name.replace(".", "/") + ("/__init__.py" if is_package else ".py")
+        filename = filename or "bundle:" + name.replace(".", "/") + ("/__init__.py" if is_package else ".py")
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         return compile(source, filename, "exec", dont_inherit=True)
 
 
-sys.meta_path.insert(0, _BundledModules())
+_FINDER = _BundledModules()
+sys.meta_path.insert(0, _FINDER)
+# The imports above brought in many modules of the standard library; a bot's own module of one of
+# their names is what `python main.py` imports (the script's folder comes first on sys.path), so
+# they are forgotten, and the bot imports its own. Those of Python's start are kept, as Python does.
+for _name in [name for name in sys.modules if name not in _STARTUP and name.partition(".")[0] in _MODULES]:
+    del sys.modules[_name]
+
+
+def _run_as_main(name, filename=None):
+    """Runs module `name` as Python runs a script: as __main__, with this file's __file__ (a bot that
+    looks for its folder finds the submission's), sys.argv left as Python set it; a traceback names
+    `filename` (the script's own) where given."""
+    main = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, _FINDER, origin=__file__))
+    main.__name__, main.__file__ = "__main__", __file__
+    sys.modules["__main__"] = main
+    exec(_FINDER.get_code(name, filename), main.__dict__)
 '''
 
 
@@ -128,7 +145,7 @@ def resolve_bot(bot: str, root: Path = PROJECT_ROOT) -> str:
         path = module_file(name, root)
         if path is None:
             continue
-        if path.name == "__init__.py":
+        if path.name == "__init__.py" or path.is_dir():
             raise BundleError(f"{name} is a package, not a bot's module (see `arena bots`)")
         if not _RUNS_AS_SCRIPT.search(path.read_text(encoding="utf-8", errors="replace")):
             raise BundleError(f'{name} does not run as a program (it has no `if __name__ == "__main__":`)')
@@ -137,11 +154,15 @@ def resolve_bot(bot: str, root: Path = PROJECT_ROOT) -> str:
 
 
 def module_file(name: str, root: Path) -> Path | None:
+    """The file of module `name` under `root`, as Python looks for it: a package before a module of
+    the same name, and last a folder without __init__.py (a namespace package: the folder itself)."""
     path = root.joinpath(*name.split("."))
-    if path.with_suffix(".py").is_file():
-        return path.with_suffix(".py")
     if (path / "__init__.py").is_file():
         return path / "__init__.py"
+    if path.with_suffix(".py").is_file():
+        return path.with_suffix(".py")
+    if path.is_dir() and name:
+        return path
     return None
 
 
@@ -164,7 +185,23 @@ def _imported_names(tree: ast.AST, name: str, is_package: bool) -> set[str]:
                 base = node.module
             names.add(base)
             names.update(f"{base}.{alias.name}" for alias in node.names)
+    if is_package:  # (`from package import *` imports the submodules its __all__ names)
+        names.update(f"{name}.{item}" for item in _all_names(tree))
     return names
+
+
+def _all_names(tree: ast.Module) -> list[str]:
+    """The names a module's `__all__ = [...]` (or a tuple) lists, where it is written as strings."""
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets)
+            and isinstance(node.value, ast.List | ast.Tuple)
+        ):
+            return [
+                item.value for item in node.value.elts if isinstance(item, ast.Constant) and isinstance(item.value, str)
+            ]
+    return []
 
 
 # path -> (its modification time and size, its source, the names its imports may refer to), per
@@ -181,7 +218,8 @@ def _parsed(path: Path, name: str, is_package: bool) -> tuple[str, frozenset[str
         cached = _PARSED.get((path, name))
         if cached is not None and cached[0] == stamp:
             return cached[1], cached[2]
-        source = path.read_text(encoding="utf-8-sig")  # (a BOM, as some editors save it: Python runs the file with it)
+        with tokenize.open(path) as file:  # (as Python reads a module: its coding line, or a BOM, else UTF-8)
+            source = file.read()
         imports = frozenset(_imported_names(ast.parse(source, filename=str(path)), name, is_package))
     except (OSError, UnicodeDecodeError, SyntaxError) as exc:
         raise BundleError(f"cannot read {path}: {exc}") from exc
@@ -190,11 +228,13 @@ def _parsed(path: Path, name: str, is_package: bool) -> tuple[str, frozenset[str
 
 
 def collect(
-    entry: str, root: Path = PROJECT_ROOT, local=lambda top: top in PROJECT_PACKAGES
+    entry: str, root: Path = PROJECT_ROOT, local=lambda top: top in PROJECT_PACKAGES, entry_file: Path | None = None
 ) -> tuple[dict[str, tuple[bool, str]], list[str]]:
     """The modules `entry` needs from `root`, with their parent packages: {name: (is_package,
     source)}, sorted by name; and the external top-level packages they import. `local(top)` says
-    whether a top-level name is bundled from `root` (default: the project's packages)."""
+    whether a top-level name is bundled from `root` (default: the project's packages). `entry_file`:
+    the entry's source when it is a script rather than a module of `root` (a bot's main.py, run as
+    `__main__`: beside it, `import main` is another module, and a package main/ is imported first)."""
     found: dict[str, tuple[bool, str]] = {}
     external: set[str] = set()
     pending = [entry]
@@ -202,11 +242,11 @@ def collect(
         name = pending.pop()
         if name in found:
             continue
-        path = module_file(name, root)
+        path = entry_file if name == entry and entry_file else module_file(name, root)
         if path is None:
             raise BundleError(f"cannot find module {name} in {root}")
-        is_package = path.name == "__init__.py"
-        source, imports = _parsed(path, name, is_package)
+        is_package = path.name == "__init__.py" or path.is_dir()
+        source, imports = ("", frozenset()) if path.is_dir() else _parsed(path, name, is_package)
         found[name] = (is_package, source)
         parts = name.split(".")
         pending += [".".join(parts[:i]) for i in range(1, len(parts))]  # parent packages
@@ -278,19 +318,20 @@ def _without_comments(source: str) -> str:
 SUBMISSION_HEAD = "# A CodinGame submission made by `arena bundle`"  # how every Python submission begins
 
 
-def _plain(entry: str, modules: dict[str, tuple[bool, str]]) -> str:
+def _plain(entry: str, modules: dict[str, tuple[bool, str]], title: str) -> str:
     lines = [
-        f"{SUBMISSION_HEAD} from {entry}: the modules below are served",
+        f"{SUBMISSION_HEAD} from {title}: the modules below are served",
         "# by an import hook, then the bot runs as __main__.",
+        "import sys",
+        "",
         "_MODULES = {}",
     ]
     for name, (is_package, source) in modules.items():
         lines.append(f"_MODULES[{name!r}] = ({is_package}, {_literal(without_prose(source))})")
     lines.append(_LOADER)
     lines.append('if __name__ == "__main__":')
-    lines.append("    import runpy")
-    lines.append("")
-    lines.append(f'    runpy.run_module({entry!r}, run_name="__main__", alter_sys=True)')
+    script = "" if title == entry else f", {'bundle:' + title!r}"  # (a bot's main.py, bundled as __main__)
+    lines.append(f"    _run_as_main({entry!r}{script})")
     return "\n".join(lines) + "\n"
 
 
@@ -298,6 +339,8 @@ def _compressed(text: str) -> str:
     packed = base64.b85encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
     return (
         f"{SUBMISSION_HEAD}, compressed: zlib, then base85.\n"
+        "import sys\n"
+        "_STARTUP = set(sys.modules)\n"
         "import base64, zlib\n"
         f'exec(zlib.decompress(base64.b85decode({packed!r})).decode("utf-8"))\n'
     )
@@ -318,13 +361,19 @@ def build(bot: str, compress: str = "auto", limit: int = CODE_UNITS, root: Path 
 
 
 def assemble(
-    entry: str, modules: dict[str, tuple[bool, str]], external: list[str], compress: str, limit: int
+    entry: str,
+    modules: dict[str, tuple[bool, str]],
+    external: list[str],
+    compress: str,
+    limit: int,
+    title: str | None = None,
 ) -> Bundle:
-    """The submission that serves `modules` and runs `entry` as __main__ (see `build`)."""
+    """The submission that serves `modules` and runs `entry` as __main__ (see `build`); its first
+    line names `title` (default: `entry`)."""
     if "numba" in external:
         modules["numba"] = (True, NUMBA_STAND_IN)
         external.remove("numba")
-    text = _plain(entry, modules)
+    text = _plain(entry, modules, title or entry)
     compressed = compress == "always" or (compress == "auto" and utf16_units(text) > limit)
     if compressed:
         text = _compressed(text)

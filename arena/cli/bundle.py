@@ -6,10 +6,11 @@ submission.cpp`: arena/bundle/cpp.py), then checked by playing it (arena/bundle/
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from pathlib import Path
 
-from referee.platform.files import files_named, refuse_overwriting, refuse_replacing, write_atomic
+from referee.platform.files import check_writable, files_named, refuse_overwriting, refuse_replacing, write_atomic
 from referee.platform.limits import CODE_UNITS
 from referee.platform.options import count
 
@@ -79,6 +80,9 @@ def register(sub) -> None:
 
 def run_bundle(args: argparse.Namespace) -> int:
     refuse_overwriting(args.output, *files_named(args.opponent, args.turns))  # (the check's inputs)
+    if args.output.endswith(("/", os.sep)):  # (Python would write a file named as the folder)
+        raise BundleError(f"-o {args.output} names a folder: name the file to write")
+    check_writable(args.output, "-o")
     entry = _bot_file(args.bot)
     if entry and _is_c_family(entry.name):
         return _bundle_c_family(args, entry)
@@ -121,7 +125,17 @@ def _bot_file(bot: str) -> Path | None:
 
 def _bundle_file_bot(args: argparse.Namespace, entry: Path) -> int:
     """`arena bundle PATH/main.py -o FILE [--check [GAMES]]`."""
-    result = folder.build_file(entry, args.compress, args.limit)
+    checked = args.check or args.turns
+    game = game_of(args) if checked and not args.turns else None  # (a mistyped game is told before writing)
+    if args.turns and not Path(args.turns).is_file():
+        raise BundleError(f"--turns {args.turns}: no such file (see `arena bench --record FILE`)")
+    text, revision = split_revision(args.bot)
+    try:
+        result = folder.build_file(entry, args.compress, args.limit)
+    except BundleError as exc:  # (at a commit, its messages would name the arena's copy of the commit's tree)
+        if revision is None:
+            raise
+        raise BundleError(_as_committed(str(exc), entry.resolve().parent, Path(text).parent, revision)) from None
     output = Path(args.output)
     if output.resolve() in {path.resolve() for path in folder.module_files(entry, result)}:
         raise BundleError(f"{args.output} is a file of the bot itself: write the submission elsewhere")
@@ -134,15 +148,41 @@ def _bundle_file_bot(args: argparse.Namespace, entry: Path) -> int:
     if "numba" in result.modules:
         print("numba: bundled as a stand-in whose decorators do nothing (CodinGame has no numba)")
     if result.external:
+        _warn_external(result.external, entry.resolve().parent if revision is None else Path(text).parent, revision)
+    beyond = folder.beyond_the_bundle(entry, result)
+    if beyond:
         print(
-            f"warning: imports from neither the standard library nor {entry.resolve().parent}: "
-            f"{', '.join(result.external)} (CodinGame offers the standard library alone; --check runs "
-            "the bundle without site-packages)"
+            f"warning: {'; '.join(beyond)}: the bundle holds the modules that the imports name, no other file, "
+            "and runs alone on CodinGame (--check tells whether it plays)"
         )
-    if args.check or args.turns:
-        game = None if args.turns else game_of(args)
+    if checked:
         return check.check_file_bot(entry, output, args.check or 1, args.turns, game, args.opponent)
     return 0
+
+
+def _as_committed(message: str, tree: Path, folder_shown: Path, revision: str) -> str:
+    """`message` with the paths in `tree` (the arena's copy of a commit's tree) named as the user
+    names them: PATH@REV."""
+    message = re.sub(
+        re.escape(str(tree)) + r"/([^\s,:()]+)", lambda m: f"{folder_shown / m.group(1)}@{revision}", message
+    )
+    return message.replace(str(tree), f"{folder_shown}@{revision}")
+
+
+def _warn_external(external: list[str], folder_shown: Path, revision: str | None) -> None:
+    """The warning for modules imported from neither the standard library nor the bot's folder
+    (`folder_shown`, at `revision` where one was given: there, a module only in the working tree is
+    one not committed)."""
+    where = folder_shown if revision is None else f"{folder_shown}@{revision}"
+    print(
+        f"warning: imports from neither the standard library nor {where}: "
+        f"{', '.join(external)} (CodinGame's Python adds NumPy, pandas and SciPy to the standard "
+        "library, and nothing else: docs/languages.md; --check runs the bundle without site-packages, "
+        "so that it passes only where the bot runs without them)"
+    )
+    uncommitted = [name for name in external if revision is not None and module_file(name, folder_shown)]
+    if uncommitted:
+        print(f"  {', '.join(uncommitted)}: in {folder_shown}, but not in the bot at {revision} (commit it)")
 
 
 def _a_submission(text: str) -> bool:
