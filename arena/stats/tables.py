@@ -462,16 +462,26 @@ def failures_lines(failures: list[dict], games: list[dict] = (), left: str = "pl
     failed = [f for f in failures if game_key(f) in left_keys]
     since = [f for f in failures if game_key(f) not in left_keys]
     lines = []
-    for group, head in (
-        (failed, f"games failed and count for nobody ({left})"),
-        (since, "failures of games played again since (each counted once, as played)"),
-    ):
-        if group:
-            kinds = Counter(f["kind"] for f in group)
-            last = {f["kind"]: f["detail"] for f in group}
-            lines += [f"{len(group)} {head}:"]
-            lines += [f"  {kinds[k]} by the {k}; the last: {last[k]}" for k in kinds]
+    if failed:
+        lines += [f"{failed_games(failed)} failed and count for nobody ({left}):", *failure_kinds(failed)]
+    if since:
+        lines += [f"{len(since)} failures of games played again since (each counted once, as played):"]
+        lines += failure_kinds(since)
     return "\n".join(lines)
+
+
+def failed_games(failed: list[dict]) -> str:
+    """How many games `failed` are, each once however often it failed (a --resume that failed it
+    again, a retry), with the attempts where they are more."""
+    games = len({game_key(f) for f in failed})
+    return f"{games} games" + (f" ({len(failed)} attempts)" if len(failed) > games else "")
+
+
+def failure_kinds(group: list[dict]) -> list[str]:
+    """The failures of `group` by what failed (referee, machine...), with the last reason of each."""
+    kinds = Counter(f["kind"] for f in group)
+    last = {f["kind"]: f["detail"] for f in group}
+    return [f"  {kinds[k]} by the {k}; the last: {last[k]}" for k in kinds]
 
 
 def repeated_games(games: list[dict]) -> int:

@@ -127,3 +127,20 @@ def test_the_exports_hold_openskill_s_rating_as_the_report_prints_it_after_the_o
         assert f"{float(line[-4]):.2f}" == f"{player['mu']:.2f}" == row[header.index("mu")]
         assert f"{float(line[-3]):.2f}" == f"{player['sigma']:.2f}" == row[header.index("sigma")]
         assert f"[{player['mu_low']:.2f}, {player['mu_high']:.2f}]" == row[-1]  # (mu's interval, the table's last)
+
+
+def test_failed_games_are_counted_once_however_often_they_failed():
+    """Four games that failed twice each (a --resume failed them again) were "8 games failed and
+    count for nobody", while the run said "4 failed games are still to play"."""
+    from arena.stats.tables import failures_lines
+
+    failures = [
+        {"lineup": ["a", "b"], "unit": unit, "seating": seating, "kind": "referee", "detail": f"try {attempt}"}
+        for attempt in (1, 2)
+        for unit in (0, 1)
+        for seating in (0, 1)
+    ]
+    said = failures_lines(failures)
+    assert said.startswith("4 games (8 attempts) failed and count for nobody (played again by --resume):\n")
+    assert "  8 by the referee; the last: try 2" in said
+    assert failures_lines(failures[:4]).startswith("4 games failed and count for nobody")
