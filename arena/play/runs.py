@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from referee.platform.commands import INTERRUPTED
+from referee.platform.commands import INTERRUPTED, reader_may_leave
 from tqdm import tqdm
 
 from arena.errors import UsageError
@@ -337,7 +337,7 @@ def play_on(store: Store, options: RunOptions) -> int:
         file=sys.stderr,
     )
     if live.finished():
-        print(report(store, list(by_label)), flush=True)  # (before what follows on stderr, where both go to one file)
+        print_report(store, list(by_label))
         return finished_status(live)
 
     workers = max(min(options.workers, total - len(done)), 1)  # (no more processes than games left)
@@ -387,7 +387,7 @@ def play_on(store: Store, options: RunOptions) -> int:
     finally:
         executor.shutdown()
     bar.close()
-    print(report(store, list(by_label)), flush=True)  # (before what follows on stderr, where both go to one file)
+    print_report(store, list(by_label))
     left = len(unplayed(store.failures(), store.games()))
     if left:
         print(
@@ -397,6 +397,14 @@ def play_on(store: Store, options: RunOptions) -> int:
         )
     print(f"\nDatabase: {store.path}  (arena report {quoted(store.path)} rebuilds this report)", file=sys.stderr)
     return finished_status(live)
+
+
+def print_report(store: Store, labels: list[str]) -> None:
+    """The run's report on stdout, flushed before what follows on stderr (where both go to one file);
+    a reader that leaves takes none of the rest: the run still says how to go on and exits with its
+    status (an SPRT's verdict)."""
+    with reader_may_leave():
+        print(report(store, labels), flush=True)
 
 
 def finished_status(live: Live) -> int:
