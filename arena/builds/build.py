@@ -25,6 +25,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -61,6 +62,7 @@ EXITED = "exited: "  # a failed step's reason starts with it when its log says m
 RECORD = "build.json"  # in a build's folder, written last: the build is complete
 INPUTS = "inputs"  # builds/inputs/LANGUAGE-HASH: what goes into the build of that name
 PLAN = "plan.json"  # in an inputs folder: how to build it
+DIRTY = "+dirty"  # after a build's version and revision: git sees uncommitted changes to its sources
 
 
 class BuildError(UsageError):
@@ -174,7 +176,7 @@ def plan(
     _keep_inputs(folder, how, contents, modes, made.extras)
     # A declared run command is a command line as its user wrote it; the arena's own is argv.
     command = run[0] if declared_run else shlex.join(arg.replace(recipes.BUILD, str(folder)) for arg in run)
-    suffix = "+dirty" if _dirty(source, inputs) else ""
+    suffix = DIRTY if _dirty(source, inputs) else ""
     revision = source.commit or (head(source.repository) if source.repository else None)
     anchor, shown = (source.path.parent, source.shown.parent) if source.path.is_file() else (source.path, source.shown)
     return Plan(
@@ -186,6 +188,14 @@ def plan(
         revision=revision[:12] + suffix if revision else None,
         place=os.path.relpath(os.path.normpath(shown / os.path.relpath(base, anchor))),
     )
+
+
+def program_version(version: str) -> str:
+    """`version` without the mark of uncommitted changes after a build's hash (what follows, kept): the
+    hash alone names the program, and a working tree that holds a commit's files again is the
+    commit's program, though git sees it changed."""
+    digest, mark, rest = version.partition(DIRTY)
+    return digest + rest if mark and re.fullmatch("[0-9a-f]+", digest) else version
 
 
 def _tool_versions(language: languages.Language, made: recipes.Recipe) -> str:

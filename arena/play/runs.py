@@ -27,6 +27,7 @@ from tqdm import tqdm
 from arena.errors import UsageError
 from arena.project import RUNS_FOLDER
 from arena.games.base import Game, Player, seats_vary
+from arena.builds.build import program_version
 from arena.play import replays
 from arena.play.cluster import NoMachine, check_travel, connected, make_executor
 from arena.play.run import run_jobs
@@ -175,12 +176,14 @@ def create(
 
 def warn_of_one_version(first: Player, second: Player, *, sprt: bool) -> None:
     """A warning, not a refusal, where the two players a match or an SPRT compares are one version (a
-    file unchanged in the commit named, the same bot twice): a user may mean it, to measure noise."""
-    if first.version != second.version:
+    file unchanged in the commit named, a working tree that holds the commit's files again, the same
+    bot twice): a user may mean it, to measure noise."""
+    version = program_version(first.version)
+    if version != program_version(second.version):
         return
     test = "; an SPRT of them runs long before it accepts H0 (or H1, by chance)" if sprt else ""
     print(
-        f"warning: {first.label} and {second.label} are the same version ({first.version}): the same program, "
+        f"warning: {first.label} and {second.label} are the same version ({version}): the same program, "
         f"built and run alike, so their games measure chance alone, not a difference between them{test}",
         file=sys.stderr,
     )
