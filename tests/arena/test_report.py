@@ -144,3 +144,15 @@ def test_failed_games_are_counted_once_however_often_they_failed():
     assert said.startswith("4 games (8 attempts) failed and count for nobody (played again by --resume):\n")
     assert "  8 by the referee; the last: try 2" in said
     assert failures_lines(failures[:4]).startswith("4 games failed and count for nobody")
+
+
+def test_a_lineup_s_w_d_l_is_of_its_complete_pairs_alone():
+    """An SPRT stopped with a pair half played showed "17-0-6  11 pairs  0 0 5 0 6": the W-D-L held
+    the lone game, the pentanomial and the Elo did not (17-0-5)."""
+    from arena.stats.tables import lineups_rows
+
+    games = [_game("new", "old", pair, swap, "new" if pair else "old") for pair in range(3) for swap in (0, 1)]
+    games.append(_game("new", "old", 3, 0, "old"))  # its pair's other game never played
+    config = {"command": "sprt", "seed": 1, "lineups": [["new", "old"]], "units": 4, "game": {"protocol": "x"}}
+    rows, header = lineups_rows(games, config)
+    assert rows[0][1:4] == ["4-0-2", 3, "1 0 0 0 2"], rows
