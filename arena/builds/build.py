@@ -524,10 +524,21 @@ def _failed(plan: Plan, partial: Path, failure: str) -> None:
             f"; its output ends: {last_words(text)}" if last_words(text) else ""
         )
     said = said.replace(str(partial / "src") + os.sep, "").replace(str(partial) + os.sep, "").removeprefix("./")
-    if plan.place != "." and _names_a_file(said):
-        said = f"{plan.place}/{said}"
-    at = f" at {plan.revision}" if plan.revision and "@" in plan.spec else ""
+    at_commit = plan.revision if "@" in plan.spec else None
+    if _names_a_file(said):
+        said = _as_the_user_finds_it(said, plan.place, at_commit)
+        at_commit = None  # (said with the file)
+    at = f" at {at_commit}" if at_commit else ""
     raise BuildError(f"cannot build {plan.spec}{at}: {said} (the whole log: {kept})", kept)
+
+
+def _as_the_user_finds_it(said: str, place: str, commit: str | None) -> str:
+    """A compiler's message that starts with a file's place (`bot.cpp:3:5: ...`), the file named from
+    the user's folder, and with the commit its version is of (`bot.cpp@186b1cfdd7a0:3:5: ...`): a
+    build at a commit names a file whose working tree's lines may differ."""
+    file = re.match(r"[^:(]*", said)[0]  # (C#'s messages: `Program.cs(3,5): error ...`)
+    found = file if place == "." else f"{place}/{file}"
+    return found + (f"@{commit}" if commit else "") + said[len(file) :]
 
 
 def _names_a_file(said: str) -> bool:
