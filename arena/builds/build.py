@@ -25,6 +25,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -61,6 +62,7 @@ EXITED = "exited: "  # a failed step's reason starts with it when its log says m
 RECORD = "build.json"  # in a build's folder, written last: the build is complete
 INPUTS = "inputs"  # builds/inputs/LANGUAGE-HASH: what goes into the build of that name
 PLAN = "plan.json"  # in an inputs folder: how to build it
+DIRTY = "+dirty"  # after a build's version and revision: git sees uncommitted changes to its sources
 
 
 class BuildError(UsageError):
@@ -174,7 +176,7 @@ def plan(
     _keep_inputs(folder, how, contents, modes, made.extras)
     # A declared run command is a command line as its user wrote it; the arena's own is argv.
     command = run[0] if declared_run else shlex.join(arg.replace(recipes.BUILD, str(folder)) for arg in run)
-    suffix = "+dirty" if _dirty(source, inputs) else ""
+    suffix = DIRTY if _dirty(source, inputs) else ""
     revision = source.commit or (head(source.repository) if source.repository else None)
     anchor, shown = (source.path.parent, source.shown.parent) if source.path.is_file() else (source.path, source.shown)
     return Plan(
@@ -186,6 +188,14 @@ def plan(
         revision=revision[:12] + suffix if revision else None,
         place=os.path.relpath(os.path.normpath(shown / os.path.relpath(base, anchor))),
     )
+
+
+def program_version(version: str) -> str:
+    """`version` without the mark of uncommitted changes after a build's hash (what follows, kept): the
+    hash alone names the program, and a working tree that holds a commit's files again is the
+    commit's program, though git sees it changed."""
+    digest, mark, rest = version.partition(DIRTY)
+    return digest + rest if mark and re.fullmatch("[0-9a-f]+", digest) else version
 
 
 def _tool_versions(language: languages.Language, made: recipes.Recipe) -> str:
@@ -514,10 +524,21 @@ def _failed(plan: Plan, partial: Path, failure: str) -> None:
             f"; its output ends: {last_words(text)}" if last_words(text) else ""
         )
     said = said.replace(str(partial / "src") + os.sep, "").replace(str(partial) + os.sep, "").removeprefix("./")
-    if plan.place != "." and _names_a_file(said):
-        said = f"{plan.place}/{said}"
-    at = f" at {plan.revision}" if plan.revision and "@" in plan.spec else ""
+    at_commit = plan.revision if "@" in plan.spec else None
+    if _names_a_file(said):
+        said = _as_the_user_finds_it(said, plan.place, at_commit)
+        at_commit = None  # (said with the file)
+    at = f" at {at_commit}" if at_commit else ""
     raise BuildError(f"cannot build {plan.spec}{at}: {said} (the whole log: {kept})", kept)
+
+
+def _as_the_user_finds_it(said: str, place: str, commit: str | None) -> str:
+    """A compiler's message that starts with a file's place (`bot.cpp:3:5: ...`), the file named from
+    the user's folder, and with the commit its version is of (`bot.cpp@186b1cfdd7a0:3:5: ...`): a
+    build at a commit names a file whose working tree's lines may differ."""
+    file = re.match(r"[^:(]*", said)[0]  # (C#'s messages: `Program.cs(3,5): error ...`)
+    found = file if place == "." else f"{place}/{file}"
+    return found + (f"@{commit}" if commit else "") + said[len(file) :]
 
 
 def _names_a_file(said: str) -> bool:

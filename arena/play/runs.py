@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from referee.platform.commands import INTERRUPTED
+from referee.platform.commands import INTERRUPTED, reader_may_leave
 from tqdm import tqdm
 
 from arena.errors import UsageError
 from arena.project import RUNS_FOLDER
 from arena.games.base import Game, Player, seats_vary
+from arena.builds.build import program_version
 from arena.play import replays
 from arena.play.cluster import NoMachine, check_travel, connected, make_executor
 from arena.play.run import run_jobs
@@ -175,12 +176,14 @@ def create(
 
 def warn_of_one_version(first: Player, second: Player, *, sprt: bool) -> None:
     """A warning, not a refusal, where the two players a match or an SPRT compares are one version (a
-    file unchanged in the commit named, the same bot twice): a user may mean it, to measure noise."""
-    if first.version != second.version:
+    file unchanged in the commit named, a working tree that holds the commit's files again, the same
+    bot twice): a user may mean it, to measure noise."""
+    version = program_version(first.version)
+    if version != program_version(second.version):
         return
     test = "; an SPRT of them runs long before it accepts H0 (or H1, by chance)" if sprt else ""
     print(
-        f"warning: {first.label} and {second.label} are the same version ({first.version}): the same program, "
+        f"warning: {first.label} and {second.label} are the same version ({version}): the same program, "
         f"built and run alike, so their games measure chance alone, not a difference between them{test}",
         file=sys.stderr,
     )
@@ -340,7 +343,7 @@ def play_on(store: Store, options: RunOptions) -> int:
         file=sys.stderr,
     )
     if live.finished():
-        print(report(store, list(by_label)), flush=True)  # (before what follows on stderr, where both go to one file)
+        print_report(store, list(by_label))
         return finished_status(live)
 
     workers = max(min(options.workers, total - len(done)), 1)  # (no more processes than games left)
@@ -390,7 +393,7 @@ def play_on(store: Store, options: RunOptions) -> int:
     finally:
         executor.shutdown()
     bar.close()
-    print(report(store, list(by_label)), flush=True)  # (before what follows on stderr, where both go to one file)
+    print_report(store, list(by_label))
     left = len(unplayed(store.failures(), store.games()))
     if left:
         print(
@@ -400,6 +403,14 @@ def play_on(store: Store, options: RunOptions) -> int:
         )
     print(f"\nDatabase: {store.path}  (arena report {quoted(store.path)} rebuilds this report)", file=sys.stderr)
     return finished_status(live)
+
+
+def print_report(store: Store, labels: list[str]) -> None:
+    """The run's report on stdout, flushed before what follows on stderr (where both go to one file);
+    a reader that leaves takes none of the rest: the run still says how to go on and exits with its
+    status (an SPRT's verdict)."""
+    with reader_may_leave():
+        print(report(store, labels), flush=True)
 
 
 def finished_status(live: Live) -> int:

@@ -128,16 +128,25 @@ class UnitCounter:
     """The head-to-head of players a and b over the complete units where both sit, kept up to date
     game by game (`arena/stats/units.py`): `counts[k]` = units in which a scored k / (2 * per_unit)
     a game against b; in 2-player games a unit is a seat-swapped pair and the counts are the
-    pentanomial (pairs by a's points, 0, 1/2, .., 2)."""
+    pentanomial (pairs by a's points, 0, 1/2, .., 2). `results` counts a's results against b (1,
+    0.5, 0) in the games of those units: the W-D-L of the same games as the counts."""
 
     def __init__(self, a: str, b: str, per_unit: int = 2):
-        self.per_unit = per_unit
+        self.a, self.b, self.per_unit = a, b, per_unit
         self._counter = HeadToHead(a, b, per_unit)
+        self.results: Counter[float] = Counter()
+        self._open: dict[tuple, list[float]] = defaultdict(list)  # the results of units not complete yet
 
     def add(self, game: dict) -> bool:
         """Take `game` in; True when it completed a unit where both play."""
         unit = (tuple(game["lineup"]), game["unit"]) + ((game["seating"],) if self.per_unit == 1 else ())
-        return self._counter.add({"seats": game["seats"], "ranks": game["ranks"], "unit": unit})
+        got = versus(game, self.a, self.b)
+        if got is not None:
+            self._open[unit].append(got)
+        if not self._counter.add({"seats": game["seats"], "ranks": game["ranks"], "unit": unit}):
+            return False
+        self.results.update(self._open.pop(unit))
+        return True
 
     @property
     def counts(self) -> list[int]:
@@ -407,7 +416,7 @@ def lineups_rows(games: list[dict], config: dict, lineups=None) -> tuple[list[li
         for game in mine:
             counter.add(game)
         est = counter.estimate()
-        got = Counter(versus(g, a, b) for g in mine)
+        got = counter.results  # (a game of a unit left short, by a failure or an SPRT's end, counts for neither)
         elo, interval = fmt_estimate(est)
         spread = " ".join(map(str, counter.counts)) if per_unit == 2 else f"{est.score:.3f}"
         name = f"{a} vs {b}" + (f" (with {', '.join(lineup[2:])})" if len(lineup) > 2 else "")
@@ -462,16 +471,26 @@ def failures_lines(failures: list[dict], games: list[dict] = (), left: str = "pl
     failed = [f for f in failures if game_key(f) in left_keys]
     since = [f for f in failures if game_key(f) not in left_keys]
     lines = []
-    for group, head in (
-        (failed, f"games failed and count for nobody ({left})"),
-        (since, "failures of games played again since (each counted once, as played)"),
-    ):
-        if group:
-            kinds = Counter(f["kind"] for f in group)
-            last = {f["kind"]: f["detail"] for f in group}
-            lines += [f"{len(group)} {head}:"]
-            lines += [f"  {kinds[k]} by the {k}; the last: {last[k]}" for k in kinds]
+    if failed:
+        lines += [f"{failed_games(failed)} failed and count for nobody ({left}):", *failure_kinds(failed)]
+    if since:
+        lines += [f"{len(since)} failures of games played again since (each counted once, as played):"]
+        lines += failure_kinds(since)
     return "\n".join(lines)
+
+
+def failed_games(failed: list[dict]) -> str:
+    """How many games `failed` are, each once however often it failed (a --resume that failed it
+    again, a retry), with the attempts where they are more."""
+    games = len({game_key(f) for f in failed})
+    return f"{games} games" + (f" ({len(failed)} attempts)" if len(failed) > games else "")
+
+
+def failure_kinds(group: list[dict]) -> list[str]:
+    """The failures of `group` by what failed (referee, machine...), with the last reason of each."""
+    kinds = Counter(f["kind"] for f in group)
+    last = {f["kind"]: f["detail"] for f in group}
+    return [f"  {kinds[k]} by the {k}; the last: {last[k]}" for k in kinds]
 
 
 def repeated_games(games: list[dict]) -> int:

@@ -61,6 +61,17 @@ def reader_gone() -> int:
 
 
 @contextmanager
+def reader_may_leave() -> Iterator[None]:
+    """Within: a reader that leaves (`... | head`) ends the output alone (`reader_gone`), and the
+    command goes on. For output after which a command still chooses its exit status (an SPRT's
+    verdict, printed after its report): stopped there, the command exited 0 whatever it decided."""
+    try:
+        yield
+    except BrokenPipeError:
+        reader_gone()
+
+
+@contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
     """Within: SIGTERM raises KeyboardInterrupt, as Ctrl+C does (in the main thread only, the one
     signals reach; elsewhere nothing changes)."""
@@ -122,14 +133,16 @@ def open_standard_streams() -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """Run the chosen command (`args.run`), its standard streams open (`open_standard_streams`); a
-    UserError is its one line and exit status 2, a reader that left is no error (`reader_gone`), and
-    Ctrl+C or SIGTERM one line, `PROG: interrupted`, and status 130, once the command has cleaned up
-    (a command that stores games says more itself)."""
+    UserError is its one line and exit status 2, a reader that left is no error (`reader_gone`: the
+    status the command returned, or 0 where it left before the command had one), and Ctrl+C or
+    SIGTERM one line, `PROG: interrupted`, and status 130, once the command has cleaned up (a
+    command that stores games says more itself)."""
     open_standard_streams()
     try:
         with terminate_as_interrupt():
             code = args.run(args)
-            sys.stdout.flush()  # (where stdout is buffered, a reader that left shows here, not at exit)
+            with reader_may_leave():
+                sys.stdout.flush()  # (where stdout is buffered, a reader that left shows here, not at exit)
         return code
     except UserError as exc:
         return report(args, exc)

@@ -127,3 +127,32 @@ def test_the_exports_hold_openskill_s_rating_as_the_report_prints_it_after_the_o
         assert f"{float(line[-4]):.2f}" == f"{player['mu']:.2f}" == row[header.index("mu")]
         assert f"{float(line[-3]):.2f}" == f"{player['sigma']:.2f}" == row[header.index("sigma")]
         assert f"[{player['mu_low']:.2f}, {player['mu_high']:.2f}]" == row[-1]  # (mu's interval, the table's last)
+
+
+def test_failed_games_are_counted_once_however_often_they_failed():
+    """Four games that failed twice each (a --resume failed them again) were "8 games failed and
+    count for nobody", while the run said "4 failed games are still to play"."""
+    from arena.stats.tables import failures_lines
+
+    failures = [
+        {"lineup": ["a", "b"], "unit": unit, "seating": seating, "kind": "referee", "detail": f"try {attempt}"}
+        for attempt in (1, 2)
+        for unit in (0, 1)
+        for seating in (0, 1)
+    ]
+    said = failures_lines(failures)
+    assert said.startswith("4 games (8 attempts) failed and count for nobody (played again by --resume):\n")
+    assert "  8 by the referee; the last: try 2" in said
+    assert failures_lines(failures[:4]).startswith("4 games failed and count for nobody")
+
+
+def test_a_lineup_s_w_d_l_is_of_its_complete_pairs_alone():
+    """An SPRT stopped with a pair half played showed "17-0-6  11 pairs  0 0 5 0 6": the W-D-L held
+    the lone game, the pentanomial and the Elo did not (17-0-5)."""
+    from arena.stats.tables import lineups_rows
+
+    games = [_game("new", "old", pair, swap, "new" if pair else "old") for pair in range(3) for swap in (0, 1)]
+    games.append(_game("new", "old", 3, 0, "old"))  # its pair's other game never played
+    config = {"command": "sprt", "seed": 1, "lineups": [["new", "old"]], "units": 4, "game": {"protocol": "x"}}
+    rows, header = lineups_rows(games, config)
+    assert rows[0][1:4] == ["4-0-2", 3, "1 0 0 0 2"], rows

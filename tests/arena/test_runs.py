@@ -209,6 +209,21 @@ def test_the_warning_of_one_version_is_of_one_version_alone(capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_a_working_tree_that_holds_the_commit_s_files_again_is_warned_of(capsys):
+    """bot.cpp as it was at HEAD~1 against bot.cpp@HEAD~1: versions 8bfd67f20a91+dirty and 8bfd67f20a91,
+    the same program, with no warning; values given in the environment still tell two versions apart."""
+    new, old = (
+        Player(label, label, "source", label, version)
+        for label, version in (("new", "8bfd67f20a91+dirty"), ("old", "8bfd67f20a91"))
+    )
+    warn_of_one_version(new, old, sprt=True)
+    assert capsys.readouterr().err.startswith("warning: new and old are the same version (8bfd67f20a91): the same")
+    warn_of_one_version(
+        replace(new, version="8bfd67f20a91+dirty:K=1"), replace(old, version="8bfd67f20a91:K=2"), sprt=True
+    )
+    assert capsys.readouterr().err == ""
+
+
 def test_a_report_whose_reader_has_gone_ends_quietly(tmp_path):
     """`arena report DB | head` (and a referee's output so read): the pipe closes early; no traceback
     nor error, exit 0, whether Python's output is buffered (as on most machines) or not."""

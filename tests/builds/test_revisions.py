@@ -6,7 +6,7 @@ import subprocess
 import pytest
 
 from arena.builds import revisions
-from arena.builds.build import build
+from arena.builds.build import BuildError, build
 from arena.builds.revisions import SourceError, resolve_source
 from tests.builds.helpers import CPP_BOT, answers, needs, write
 
@@ -151,3 +151,16 @@ def test_a_file_that_gitattributes_keeps_out_of_archives_is_at_its_revision(repo
     git("add", ".")
     git("commit", "-q", "-m", "a header kept out of archives")
     assert (resolve_source("src/pick.h@HEAD", tmp_path / "cache").path).read_text() == "int pick();\n"
+
+
+def test_a_commit_that_does_not_build_names_its_file_at_the_commit(repository, tmp_path):
+    """`cannot build bot.cpp@HEAD at 186b1cfdd7a0: bot.cpp:33:20: error` named the working tree's
+    file, whose line 33 may be another: the compiler read the commit's."""
+    needs("cpp")
+    repo, git = repository
+    write(repo, "src/bot.cpp", "int main() {\n    return 0\n}\n")  # (no ';')
+    git("commit", "-q", "-am", "broken")
+    with pytest.raises(BuildError) as failed:
+        build("src/bot.cpp@HEAD", cache=tmp_path / "cache")
+    commit = git("rev-parse", "HEAD")[:12]
+    assert str(failed.value).startswith(f"cannot build src/bot.cpp@HEAD: src/bot.cpp@{commit}:2:"), failed.value

@@ -267,7 +267,7 @@ def test_a_check_at_a_commit_that_does_not_build_names_the_user_s_spec(tmp_path,
     monkeypatch.chdir(tmp_path)
     assert main(["bundle", "mybot/main.cpp@HEAD", "-o", "s.cpp", "--check", "1"]) == 2
     said = capsys.readouterr().err.splitlines()[-1]  # (after "building mybot/main.cpp@HEAD (C++) ...")
-    assert re.search(r" arena bundle: cannot build mybot/main\.cpp@HEAD at [0-9a-f]{12}: mybot/main\.cpp:2:", said)
+    assert re.search(r" arena bundle: cannot build mybot/main\.cpp@HEAD: mybot/main\.cpp@[0-9a-f]{12}:2:", said)
     assert "trees" not in said.partition("(the whole log")[0], said
 
 

@@ -1,5 +1,5 @@
-"""A command whose reader leaves (`... | head -1`) stops quietly: exit status 0, no traceback, no
-"Exception ignored" at exit. For every puzzle's solver and generator (found, not listed)."""
+"""A command whose reader leaves (`... | head -1`) stops quietly: exit status 0 (an SPRT's, its verdict),
+no traceback, no "Exception ignored" at exit. For every puzzle's solver and generator (found, not listed)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from arena.play.runs import SPRT_STATUS
 from referee import puzzle
 from tests.reliability.commands import ROOT
 
@@ -66,3 +67,16 @@ def test_a_judge_stops_quietly_when_its_reader_leaves(name, tmp_path):
     solver = f"{sys.executable} -m bots.{name}.solver"
     done = _first_line_then_leave([sys.executable, "-m", "referee.cli", name, "judge", str(source), solver])
     assert done.returncode == 0 and not done.stderr, done
+
+
+def test_an_sprt_whose_reader_left_exits_with_its_verdict(tmp_path):
+    """`arena sprt ... | head -c 10` exited 0 (H1 accepted, for a script) now and then for an SPRT that
+    decided nothing (3): the reader, gone before the report was written, cut the run short there."""
+    command = [sys.executable, "-m", "arena.cli", "sprt", "greedy", "random", "--max-pairs", "1"]
+    command += ["--workers", "1", "--quiet", "--db", str(tmp_path / "s.sqlite")]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, cwd=tmp_path) as proc:
+        proc.stdout.close()  # the reader gone before the first line
+        err = proc.stderr.read().decode(errors="replace")
+        status = proc.wait(timeout=120)
+    assert status == SPRT_STATUS[None] and "Traceback" not in err and "Exception ignored" not in err, err
+    assert "Database: " in err  # what follows the report on stderr is still said
