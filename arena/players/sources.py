@@ -99,7 +99,12 @@ class Sources(Provider):
         for player in players:
             plan = self._plan_of(player)
             started = time.perf_counter()
-            if not builds.make(plan, say=lambda text: print(text, end=" ", file=log, flush=True)):
+            try:
+                found = builds.make(plan, say=lambda text: print(text, end=" ", file=log, flush=True))
+            except builds.BuildError:
+                print(file=log, flush=True)  # (the compiler's error on a line of its own, not after "building ...")
+                raise
+            if not found:
                 print(f"built in {time.perf_counter() - started:.1f} s", file=log, flush=True)
             try:
                 check_runs_here(player)

@@ -266,8 +266,8 @@ def test_a_check_at_a_commit_that_does_not_build_names_the_user_s_spec(tmp_path,
         subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
     monkeypatch.chdir(tmp_path)
     assert main(["bundle", "mybot/main.cpp@HEAD", "-o", "s.cpp", "--check", "1"]) == 2
-    said = capsys.readouterr().err.splitlines()[-1]  # (after "building mybot/main.cpp@HEAD (C++) ...")
-    assert re.search(r" arena bundle: cannot build mybot/main\.cpp@HEAD: mybot/main\.cpp@[0-9a-f]{12}:2:", said)
+    said = capsys.readouterr().err.splitlines()[-1]  # (on a line of its own, not after "building ... (C++) ...")
+    assert re.match(r"arena bundle: cannot build mybot/main\.cpp@HEAD: mybot/main\.cpp@[0-9a-f]{12}:2:", said)
     assert "trees" not in said.partition("(the whole log")[0], said
 
 
