@@ -20,6 +20,7 @@ from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
+from arena.builds.build import DIRTY
 from arena.builds.cache import cache_root
 from arena.games.base import Game, Player
 from arena.games.config import CONFIG_FILE
@@ -206,7 +207,7 @@ def _taken_again(player: Player, game: Game) -> str | None:
         return f"{gone}, and cannot be taken again from {player.spec} in {Path.cwd()}: {exc}"
     if (again.version, again.cwd) == (player.version, player.cwd):
         return None
-    if player.version.partition(":")[0].endswith("+dirty"):
+    if player.version.partition(":")[0].endswith(DIRTY):
         return f"{gone}, and they were uncommitted changes to {player.spec}, which its working tree no longer holds"
     return f"{gone}, and {player.spec} names other sources now (version {again.version}, not {player.version})"
 
