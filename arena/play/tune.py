@@ -216,9 +216,7 @@ def create_run(bot: str | None, params: str | None, opponent: str | None, settin
         r_end=given["r_end"],
         confirm_pairs=given["confirm_pairs"],
     )
-    seeds, _ = seed_list(
-        options.seeds, given["iterations"] * given["pairs_per_iteration"], "--iterations x --pairs-per-iteration"
-    )
+    seeds = seeds_for_iterations(options.seeds, given["iterations"], given["pairs_per_iteration"])
     seed_list(options.seeds, given["confirm_pairs"], "--confirm-pairs")
     config["seeds"] = seeds
     config["replays"] = replays.chosen(options.replays, config["players"])
@@ -232,6 +230,18 @@ def create_run(bot: str | None, params: str | None, opponent: str | None, settin
         if verdict:
             store.put("config", {**config, **verdict})
     return store
+
+
+def seeds_for_iterations(path: str | None, iterations: int, pairs: int) -> list[int] | None:
+    """The seeds of the seed file at `path` (None without one), refused where the iterations play
+    more pairs than it holds (`seed_list` names one option's count, and a tune's is a product)."""
+    seeds, _ = seed_list(path, None)
+    if seeds is not None and iterations * pairs > len(seeds):
+        raise UsageError(
+            f"--iterations {iterations} x --pairs-per-iteration {pairs} needs {iterations * pairs} seeds; "
+            f"{path} has {len(seeds)}"
+        )
+    return seeds
 
 
 def check_resumable(store: Store, bot: str | None, params: str | None, settings: dict) -> None:

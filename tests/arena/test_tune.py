@@ -258,3 +258,12 @@ def test_a_tunes_report_is_text_only(synthetic, tmp_path, capsys):
     capsys.readouterr()
     assert main(["report", str(db), "-o", str(tmp_path / "r.html")]) == 2
     assert "text only" in capsys.readouterr().err and not (tmp_path / "r.html").exists()
+
+
+def test_too_few_seeds_names_both_counts(synthetic, tmp_path, capsys):
+    # (it said "--iterations x --pairs-per-iteration 6 needs 6 seeds": the counts in the wrong places)
+    (tmp_path / "seeds.txt").write_text("11\n12\n")
+    argv = ["--iterations", "3", "--pairs-per-iteration", "2", "--seeds", str(tmp_path / "seeds.txt")]
+    assert tune(tmp_path / "t.sqlite", *argv) == 2
+    err = capsys.readouterr().err
+    assert "--iterations 3 x --pairs-per-iteration 2 needs 6 seeds; " in err and err.count("\n") == 1
