@@ -21,6 +21,7 @@ import sys
 from dataclasses import asdict, replace
 
 from referee.platform.commands import INTERRUPTED
+from referee.platform.errors import counted
 from tqdm import tqdm
 
 from arena.errors import UsageError
@@ -429,8 +430,9 @@ def text_report(config: dict, games: list[dict], iterations: list[dict], failure
     finished = [row for row in iterations if row["after"] is not None]
     against = f"each against {config['opponent']}" if config["opponent"] else "plus against minus"
     lines = [
-        f"tune {config['bot']}: {len(finished)} of {config['iterations']} iterations of "
-        f"{config['pairs_per_iteration']} pairs ({against}), seed {config['seed']}, {len(games)} games"
+        f"tune {config['bot']}: {len(finished)} of {counted(config['iterations'], 'iteration')} of "
+        f"{counted(config['pairs_per_iteration'], 'pair')} ({against}), seed {config['seed']}, "
+        f"{counted(len(games), 'game')}"
     ]
     marks = sorted({round(share * len(finished)) for share in (0.25, 0.5, 0.75, 1)})
     course = [finished[0]["theta"]] + [row["after"] for row in finished] if finished else []
@@ -457,7 +459,7 @@ def text_report(config: dict, games: list[dict], iterations: list[dict], failure
         rows, header = lineups_rows(confirmation, config, [(TUNED, START)])
         lines += [
             "",
-            f"Confirmation, {config['confirm_pairs']} pairs (Elo of the tuned values against the start):",
+            f"Confirmation, {counted(config['confirm_pairs'], 'pair')} (Elo of the tuned values against the start):",
             table(rows, header),
         ]
     labels = [PLUS, MINUS] + ([OPPONENT] if config["opponent"] else []) + ([TUNED, START] if confirmation else [])

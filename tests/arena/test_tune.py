@@ -267,3 +267,10 @@ def test_too_few_seeds_names_both_counts(synthetic, tmp_path, capsys):
     assert tune(tmp_path / "t.sqlite", *argv) == 2
     err = capsys.readouterr().err
     assert "--iterations 3 x --pairs-per-iteration 2 needs 6 seeds; " in err and err.count("\n") == 1
+
+
+def test_a_count_of_one_is_singular(synthetic, tmp_path, capsys):
+    # (it said "1 of 1 iterations of 1 pairs" and "Confirmation, 1 pairs")
+    assert tune(tmp_path / "t.sqlite", "--iterations", "1", "--pairs-per-iteration", "1", "--confirm-pairs", "1") == 0
+    out = capsys.readouterr().out
+    assert ": 1 of 1 iteration of 1 pair (plus against minus)" in out and "Confirmation, 1 pair (" in out
