@@ -181,10 +181,19 @@ def opponent_player(text: str, game: Game, config: str | None = None) -> Player:
     return replace(players.resolve(text, game, config=config), label=OPPONENT)
 
 
-def create_run(bot: str | None, params: str | None, opponent: str | None, settings: dict, game: Game, options) -> Store:
+def create_run(
+    bot: str | None,
+    params: str | None,
+    opponent: str | None,
+    settings: dict,
+    game: Game,
+    options,
+    game_words: list[str] = (),
+) -> Store:
     """A new tune's database: `bot`'s parameters `params` (see `parse_params`) tuned against
     `opponent` (None: the two sides against each other); `settings`: DEFAULTS' keys, None where not
-    given; `options`: the run's (arena.play.runs.RunOptions)."""
+    given; `options`: the run's (arena.play.runs.RunOptions); `game_words`: the game options that
+    chose `game`, as a command line gives them (the suggested check plays the same game)."""
     if not bot or not params:
         raise UsageError("arena tune BOT --params NAME[,NAME...] (e.g. arena tune mcts --params c,rave_k)")
     given = {key: DEFAULTS[key] if settings.get(key) is None else settings[key] for key in DEFAULTS}
@@ -220,6 +229,7 @@ def create_run(bot: str | None, params: str | None, opponent: str | None, settin
     seeds = seeds_for_iterations(options.seeds, given["iterations"], given["pairs_per_iteration"])
     seed_list(options.seeds, given["confirm_pairs"], "--confirm-pairs")
     config["seeds"] = seeds
+    config["game_words"] = list(game_words)
     config["replays"] = replays.chosen(options.replays, config["players"])
     # Where its players are declared: each iteration resolves the bot's spec again, with new values.
     config["config_file"] = os.path.abspath(options.config) if options.config else None
@@ -452,7 +462,8 @@ def text_report(config: dict, games: list[dict], iterations: list[dict], failure
     if len(finished) == config["iterations"]:
         values = tuned_values(params, finished[-1]["after"])
         tuned_spec = spec_with(config["bot"], values, stored_game(config), config.get("config_file"))
-        check = shlex.join(["arena", "sprt", f"tuned={tuned_spec}", config.get("start", config["bot"])])
+        start = config.get("start", config["bot"])
+        check = shlex.join(["arena", "sprt", f"tuned={tuned_spec}", start, *config.get("game_words", [])])
         lines += ["", f"tuned: {tuned_spec}   (check it: {check})"]
     confirmation = [g for g in games if g["lineup"][0] == TUNED]
     if confirmation:

@@ -274,3 +274,11 @@ def test_a_count_of_one_is_singular(synthetic, tmp_path, capsys):
     assert tune(tmp_path / "t.sqlite", "--iterations", "1", "--pairs-per-iteration", "1", "--confirm-pairs", "1") == 0
     out = capsys.readouterr().out
     assert ": 1 of 1 iteration of 1 pair (plus against minus)" in out and "Confirmation, 1 pair (" in out
+
+
+def test_the_suggested_check_plays_the_tunes_game(synthetic, tmp_path, capsys):
+    # (it left the game's options out: a tune of a game of arena.toml suggested an SPRT of Volcanoes)
+    argv = ["--iterations", "1", "--pairs-per-iteration", "1", "--confirm-pairs", "0", "--turn-ms", "500"]
+    assert tune(tmp_path / "t.sqlite", *argv, "--first-turn-ms", "2000.5") == 0
+    check = capsys.readouterr().out.partition("(check it: ")[2].partition("\n")[0]
+    assert check.startswith("arena sprt ") and check.endswith(" --turn-ms 500 --first-turn-ms 2000.5)")
