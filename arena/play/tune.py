@@ -27,6 +27,7 @@ from tqdm import tqdm
 from arena.errors import UsageError
 from arena.games.base import Game, Player, seats_vary
 from arena.players import registry as players
+from arena.players.environment import env_split
 from arena.play import replays
 from arena.play.cluster import check_travel, make_executor
 from arena.play.run import run_jobs
@@ -85,13 +86,27 @@ def parse_params(bot: str, text: str, game: Game, config: str | None = None) -> 
         elif p is None:
             raise UsageError(f"--params: {key}: a command-line bot's parameter needs its range, {key}=LOW:HIGH")
         default = p.default if p else (round((low + high) / 2) if integer else (low + high) / 2)
-        begin = values.get(key, default)
+        begin = _start_value(start, key, values, default)
         if not low <= begin <= high:
             raise UsageError(
                 f"--params: {key} starts at {begin:g}, outside [{low:g}, {high:g}]: give a start inside it"
             )
         tuned.append(Tuned(key, low, high, begin, integer))
     return start, tuned
+
+
+def _start_value(start: Player, name: str, values: dict, default: float) -> float:
+    """Where parameter `name` starts: the start player's value, else `default`; UsageError where its
+    command sets it to no number (`env EPS=0,3`: it started from the middle of its range, unsaid)."""
+    if name in values:
+        return values[name]
+    written = env_split(start.spec)[0].get(name)
+    if written is not None:
+        raise UsageError(
+            f"{name}={written}: {written!r} is not a number: give its start as one, or none to start "
+            "from the middle of its range"
+        )
+    return default
 
 
 def at_its_start(start: Player, tuned: list[Tuned], game: Game, config: str | None = None) -> Player:

@@ -196,6 +196,8 @@ def _without_times(state):
         (["tune", "synthetic", "--params", "x=0.6:0.5"], "LOW < HIGH"),
         (["tune", "env K=0 true", "--params", "K=-1e308:1e308"], "the range is wider than a number holds"),
         (["tune", "synthetic", "--params", "x,x"], "given twice"),
+        # (a start that is no number started from the middle of the range, unsaid)
+        (["tune", "env K=0,3 true", "--params", "K=0.0:1.0"], "K=0,3: '0,3' is not a number"),
         (["tune", "random", "--params", "x"], "'random' has no parameters to tune"),
         (["tune", "synthetic"], "arena tune BOT --params"),
         (["tune", "synthetic", "--params", "x", "--iterations", "0"], "--iterations must be at least 1"),
