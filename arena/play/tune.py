@@ -91,6 +91,11 @@ def parse_params(bot: str, text: str, game: Game, config: str | None = None) -> 
             raise UsageError(
                 f"--params: {key} starts at {begin:g}, outside [{low:g}, {high:g}]: give a start inside it"
             )
+        if integer and begin != int(begin):  # (EPS=0:1 from 0.5 played 0 against 1, and tuned EPS=1)
+            raise UsageError(
+                f"--params: {key} is an integer (both ends of {span} are written as integers) and starts at "
+                f"{begin:g}: give a real range ({low:g}.0:{high:g}.0) or an integer start"
+            )
         tuned.append(Tuned(key, low, high, begin, integer))
     return start, tuned
 
@@ -464,7 +469,8 @@ def text_report(config: dict, games: list[dict], iterations: list[dict], failure
     rows = []
     for p in params:
         values = [f"{course[m][p.name]:.4g}" for m in marks] if course else ["-"]
-        rows.append([p.name, f"[{p.low:g}, {p.high:g}]", f"{p.start:g}", *values])
+        kind = " integer" if p.integer else ""  # (EPS=0:1 is one, unsaid, and its values looked real)
+        rows.append([p.name, f"[{p.low:g}, {p.high:g}]{kind}", f"{p.start:g}", *values])
     lines += [
         "",
         table(

@@ -7,6 +7,7 @@ probability of the two sides' strength difference in Elo, drawn from the game's 
 else is the real command: the schedule, the database, the progress, the report."""
 
 import random
+from dataclasses import asdict
 from concurrent.futures import Future
 
 import pytest
@@ -17,6 +18,7 @@ from arena.games.volcanoes.seats import spec_of
 from arena.play import run
 from arena.play.schedule import derive_seed
 from arena.play.store import Store
+from arena.play.tune import text_report
 from arena.stats.estimates import expected_score
 from arena.stats.spsa import Tuned, rounded
 from arena.stats.tables import UnitCounter
@@ -198,6 +200,8 @@ def _without_times(state):
         (["tune", "synthetic", "--params", "x,x"], "given twice"),
         # (a start that is no number started from the middle of the range, unsaid)
         (["tune", "env K=0,3 true", "--params", "K=0.0:1.0"], "K=0,3: '0,3' is not a number"),
+        # (K=0:1 made K an integer, unsaid: its start of 0.5 played 0 against 1)
+        (["tune", "env K=0.5 true", "--params", "K=0:1"], "K is an integer (both ends of 0:1 are written as"),
         (["tune", "random", "--params", "x"], "'random' has no parameters to tune"),
         (["tune", "synthetic"], "arena tune BOT --params"),
         (["tune", "synthetic", "--params", "x", "--iterations", "0"], "--iterations must be at least 1"),
@@ -284,3 +288,9 @@ def test_the_suggested_check_plays_the_tunes_game(synthetic, tmp_path, capsys):
     assert tune(tmp_path / "t.sqlite", *argv, "--first-turn-ms", "2000.5") == 0
     check = capsys.readouterr().out.partition("(check it: ")[2].partition("\n")[0]
     assert check.startswith("arena sprt ") and check.endswith(" --turn-ms 500 --first-turn-ms 2000.5)")
+
+
+def test_the_report_marks_an_integer_parameter():
+    config = {"bot": "env K=1 ./bot", "params": [asdict(Tuned("K", 0, 8, 1, True))], "iterations": 2}
+    config |= {"pairs_per_iteration": 1, "opponent": None, "seed": 1, "confirm_pairs": 0}
+    assert "K          [0, 8] integer      1" in text_report(config, [], [])
