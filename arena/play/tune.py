@@ -36,7 +36,7 @@ from arena.play.schedule import derive_seed, jobs
 from arena.play.seeds import seed_list, seed_verdict
 from arena.play.store import Store, StoreError, quoted, stored_game
 from arena.stats.spsa import C_END, Plan, Spsa, Tuned, rounded
-from arena.stats.tables import failures_lines, lineups_rows, players_rows, printable, table, versus
+from arena.stats.tables import errors_lines, failures_lines, lineups_rows, players_rows, printable, table, versus
 
 PLUS, MINUS, OPPONENT = "plus", "minus", "opponent"  # the labels of an iteration's games
 TUNED, START = "tuned", "start"  # the labels of the confirmation's games
@@ -500,6 +500,9 @@ def text_report(config: dict, games: list[dict], iterations: list[dict], failure
         if row[0] in (PLUS, MINUS):
             row[-1] = "(per iteration)"  # each game's version holds the values it played
     lines += ["", "Players (errors score as losses; times in ms after the first turn):", table(rows, header)]
+    errors = errors_lines(games, labels)  # (a crash was counted, and why it crashed said nowhere)
+    if errors:
+        lines += ["", errors]
     if failures:  # (said nowhere: 8 of 20 games failed, and the report showed 12 games and no failure)
         lines += ["", failures_lines(list(failures), games, "each iteration's step made from its other games")]
     return "\n".join(lines)

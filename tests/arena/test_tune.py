@@ -294,3 +294,28 @@ def test_the_report_marks_an_integer_parameter():
     config = {"bot": "env K=1 ./bot", "params": [asdict(Tuned("K", 0, 8, 1, True))], "iterations": 2}
     config |= {"pairs_per_iteration": 1, "opponent": None, "seed": 1, "confirm_pairs": 0}
     assert "K          [0, 8] integer      1" in text_report(config, [], [])
+
+
+class CrashingPlus(SyntheticGames):
+    """Draws as SyntheticGames, but the side "plus" crashes in every game, saying why."""
+
+    def submit(self, fn, game, batch, players) -> Future:
+        records = super().submit(fn, game, batch, players).result()
+        for record in records:
+            if "plus" in record["seats"]:
+                seat = record["seats"].index("plus")
+                record["ranks"] = [1, 1]
+                record["ranks"][seat] = 2
+                record["errors"][seat] = "crash"
+                record["detail"] = "blue exited with code 1: EPS too big"
+        future = Future()
+        future.set_result(records)
+        return future
+
+
+def test_the_report_says_why_a_bot_crashed(synthetic, monkeypatch, tmp_path, capsys):
+    # (the players' table counted the crashes, and why the bot crashed was said nowhere)
+    monkeypatch.setattr("arena.play.tune.make_executor", lambda *args: CrashingPlus())
+    assert tune(tmp_path / "t.sqlite", "--iterations", "1", "--pairs-per-iteration", "1", "--confirm-pairs", "0") == 0
+    out = capsys.readouterr().out
+    assert "  plus: 2 crashes, the last in game 2: blue exited with code 1: EPS too big" in out
