@@ -27,6 +27,7 @@ from tqdm import tqdm
 from arena.errors import UsageError
 from arena.games.base import Game, Player, seats_vary
 from arena.players import registry as players
+from arena.players.base import PlayerError, split_label
 from arena.players.environment import env_split
 from arena.play import replays
 from arena.play.cluster import check_travel, make_executor
@@ -55,6 +56,7 @@ def parse_params(bot: str, text: str, game: Game, config: str | None = None) -> 
     other bot, a command line or a file, takes its values as environment variables named as the
     parameters (`env C=0.3 python bot.py` starts from C=0.3; the middle of the range otherwise), each
     given with its range: `C=0.05:1,DEPTH=1:8` (integers where both ends are written as integers)."""
+    refuse_a_label(bot, game, config)
     start = players.resolve(f"{START}={bot}", game, config=config)
     provider = players.provider_of(start, game)
     declared = provider.parameters(start)
@@ -98,6 +100,23 @@ def parse_params(bot: str, text: str, game: Game, config: str | None = None) -> 
             )
         tuned.append(Tuned(key, low, high, begin, integer))
     return start, tuned
+
+
+def refuse_a_label(bot: str, game: Game, config: str | None) -> None:
+    """UsageError where BOT is given a label (`mine=env EPS=0.5 ./bot`), which a tune has no use
+    for: it names its players itself. (It was taken as the spec of `start=mine=...`, and refused as
+    "'start=mine' cannot be a label".)"""
+    label, spec = split_label(bot)
+    if label is None:
+        return
+    try:
+        players.resolve(spec, game, config=config)
+    except PlayerError:  # (no label, then: `K=1 ./bot` is told what it is as it resolves)
+        return
+    raise UsageError(
+        f"{bot!r}: a tune's BOT takes no label ({label}=): it names its players itself "
+        f"({PLUS}, {MINUS}, {TUNED}, {START}); give {spec!r}"
+    )
 
 
 def _start_value(start: Player, name: str, values: dict, default: float) -> float:

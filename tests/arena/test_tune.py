@@ -209,6 +209,8 @@ def _without_times(state):
         # (these two said "unknown player 'start=...'": the label tune gives its bot, never written)
         (["tune", "K=1 true", "--params", "K=0:3"], "'K=1 true': NAME=VALUE before a command sets a variable"),
         (["tune", "nosuchbot", "--params", "K=0:3"], "arena tune: unknown player 'nosuchbot': not"),
+        # (this said "'start=mine' cannot be a label")
+        (["tune", "mine=synthetic", "--params", "x"], "a tune's BOT takes no label (mine=): it names its players"),
         (
             ["tune", "env K=1 true", "--params", "K=0:3", "--referee", "x", "--protocol", "cli", "--players", "3"],
             "cli game seats 3 (--players 2 plays it with two",
