@@ -27,7 +27,7 @@ from tqdm import tqdm
 from arena.errors import UsageError
 from arena.games.base import Game, Player, seats_vary
 from arena.players import registry as players
-from arena.players.base import PlayerError, split_label
+from arena.players.base import PlayerError, split_label, whole_path
 from arena.players.environment import env_split
 from arena.play import replays
 from arena.play.cluster import check_travel, make_executor
@@ -102,6 +102,13 @@ def parse_params(bot: str, text: str, game: Game, config: str | None = None) -> 
     return start, tuned
 
 
+def one_command_line(spec: str) -> str:
+    """A spec as a command line: a path with spaces written whole, without quotes (`my bot/bot.py`,
+    as every command takes it), quoted, so that the values' `env` goes before it as one word (it was
+    split at its spaces: `env EPS=0.5 my bot/bot.py`)."""
+    return shlex.quote(spec) if whole_path(spec) == spec else spec
+
+
 def refuse_a_label(bot: str, game: Game, config: str | None) -> None:
     """UsageError where BOT is given a label (`mine=env EPS=0.5 ./bot`), which a tune has no use
     for: it names its players itself. (It was taken as the spec of `start=mine=...`, and refused as
@@ -143,7 +150,8 @@ def at_its_start(start: Player, tuned: list[Tuned], game: Game, config: str | No
     unset = {t.name: t.start for t in tuned if t.name not in values}
     if provider.parameters(start) is not None or not unset:
         return start
-    return players.resolve(f"{START}={provider.with_values(start.spec, unset)}", game, config=config)
+    spec = provider.with_values(one_command_line(start.spec), unset)
+    return players.resolve(f"{START}={spec}", game, config=config)
 
 
 def _number(text: str) -> float:
@@ -165,7 +173,7 @@ def spec_with(bot: str, values: dict, game: Game, config: str | None = None) -> 
     """The spec `bot` with `values` for its tuned parameters, its other options kept: a bot's own
     options where it declares them, else its command's environment (`env C=0.3 python bot.py`)."""
     player = players.resolve(bot, game, config=config)
-    return players.provider_of(player, game).with_values(bot, values)
+    return players.provider_of(player, game).with_values(one_command_line(bot), values)
 
 
 def spsa_of(config: dict) -> Spsa:

@@ -7,6 +7,7 @@ probability of the two sides' strength difference in Elo, drawn from the game's 
 else is the real command: the schedule, the database, the progress, the report."""
 
 import random
+import shlex
 from dataclasses import asdict
 from concurrent.futures import Future
 
@@ -14,11 +15,12 @@ import pytest
 
 from arena.cli import main
 from arena.games.base import Outcome
+from arena.games.volcanoes.game import VolcanoesGame
 from arena.games.volcanoes.seats import spec_of
 from arena.play import run
 from arena.play.schedule import derive_seed
 from arena.play.store import Store
-from arena.play.tune import text_report
+from arena.play.tune import at_its_start, parse_params, spec_with, text_report
 from arena.stats.estimates import expected_score
 from arena.stats.spsa import Tuned, rounded
 from arena.stats.tables import UnitCounter
@@ -321,3 +323,15 @@ def test_the_report_says_why_a_bot_crashed(synthetic, monkeypatch, tmp_path, cap
     assert tune(tmp_path / "t.sqlite", "--iterations", "1", "--pairs-per-iteration", "1", "--confirm-pairs", "0") == 0
     out = capsys.readouterr().out
     assert "  plus: 2 crashes, the last in game 2: blue exited with code 1: EPS too big" in out
+
+
+def test_a_path_with_spaces_gets_its_values_as_one_word(tmp_path, monkeypatch):
+    # (`my bot/bot.cpp`, which every command takes unquoted, was tuned as `env EPS=0.5 .../my bot/bot.cpp`)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    source = tmp_path / "my bot" / "bot.cpp"
+    source.parent.mkdir()
+    source.write_text("int main() {}\n")
+    game = VolcanoesGame()
+    start, tuned = parse_params(str(source), "EPS=0.0:1.0", game)
+    assert at_its_start(start, tuned, game).spec == f"env EPS=0.5 {shlex.quote(str(source))}"
+    assert spec_with(str(source), {"EPS": 0.25}, game) == f"env EPS=0.25 {shlex.quote(str(source))}"
