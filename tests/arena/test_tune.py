@@ -268,6 +268,11 @@ def test_a_tunes_report_is_text_only(synthetic, tmp_path, capsys):
     capsys.readouterr()
     assert main(["report", str(db), "-o", str(tmp_path / "r.html")]) == 2
     assert "text only" in capsys.readouterr().err and not (tmp_path / "r.html").exists()
+    # (--csv and --json ranked the four labels, plus and minus other values every iteration)
+    assert main(["report", str(db), "--csv", str(tmp_path / "r.csv"), "--json", str(tmp_path / "r.json")]) == 2
+    err = capsys.readouterr().err
+    assert "a tune's report is text only: drop --csv and --json" in err and err.count("\n") == 1
+    assert not (tmp_path / "r.csv").exists() and not (tmp_path / "r.json").exists()
 
 
 def test_too_few_seeds_names_both_counts(synthetic, tmp_path, capsys):
