@@ -220,8 +220,38 @@ def _tune(args, options) -> int:
             store.close()
             raise
     else:
-        store = tune.create_run(args.bot, args.params, args.opponent, settings, game_of(args), options)
+        store = tune.create_run(
+            args.bot, args.params, args.opponent, settings, game_of(args), options, _game_words(args)
+        )
     try:
         return tune.play_to_end(store, options)
     finally:
         store.close()
+
+
+# The game options (argument -> flag) that choose a run's game: what a command suggested for the same
+# game must give again (a tune's check printed without them played Volcanoes, every game a crash).
+GAME_FLAGS = {
+    "game": "--game",
+    "config": "--config",
+    "referee": "--referee",
+    "protocol": "--protocol",
+    "seats": "--players",
+    "seed_flag": "--seed-flag",
+    "league": "--league",
+    "viewer": "--viewer",
+    "turn_ms": "--turn-ms",
+    "first_turn_ms": "--first-turn-ms",
+    "seatings": "--seatings",
+}
+
+
+def _game_words(args) -> list[str]:
+    """The game options given, as words of a command line (`--game pebbles --turn-ms 1000`)."""
+    words = []
+    for name, flag in GAME_FLAGS.items():
+        value = getattr(args, name)
+        if value is not None:
+            written = str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+            words += [flag, written]
+    return words + (["--allow-unseeded"] if args.allow_unseeded else [])

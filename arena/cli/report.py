@@ -80,10 +80,12 @@ def _report(args, store: Store) -> int:
         config = {**config, "lineups": lineups, LEFT_OUT: left_out}  # (what the page and the JSON say too)
         print(left_out_line(left_out))
     if config["command"] == "tune":
-        if args.output:
-            raise UsageError("a tune's report is text only: drop -o")
+        # (--csv and --json ranked plus, minus, tuned and start, players that never met: plus and minus
+        # are other values every iteration)
+        given = [option for option, value in (("-o", args.output), ("--csv", args.csv), ("--json", args.json)) if value]
+        if given:
+            raise UsageError(f"a tune's report is text only: drop {' and '.join(given)}")
         print(printable(tune.text_report(config, games, store.iterations(), failures)))
-        _export(args, config, labels, games, failures)
         return 0
     print(text_report(config, labels, games, failures))
     line = runs.replays_line(store, len(games))

@@ -21,11 +21,14 @@ import sys
 from dataclasses import asdict, replace
 
 from referee.platform.commands import INTERRUPTED
+from referee.platform.errors import counted
 from tqdm import tqdm
 
 from arena.errors import UsageError
 from arena.games.base import Game, Player, seats_vary
 from arena.players import registry as players
+from arena.players.base import PlayerError, split_label, whole_path
+from arena.players.environment import env_split
 from arena.play import replays
 from arena.play.cluster import check_travel, make_executor
 from arena.play.run import run_jobs
@@ -34,7 +37,7 @@ from arena.play.schedule import derive_seed, jobs
 from arena.play.seeds import seed_list, seed_verdict
 from arena.play.store import Store, StoreError, quoted, stored_game
 from arena.stats.spsa import C_END, Plan, Spsa, Tuned, rounded
-from arena.stats.tables import failures_lines, lineups_rows, players_rows, printable, table, versus
+from arena.stats.tables import errors_lines, failures_lines, lineups_rows, players_rows, printable, table, versus
 
 PLUS, MINUS, OPPONENT = "plus", "minus", "opponent"  # the labels of an iteration's games
 TUNED, START = "tuned", "start"  # the labels of the confirmation's games
@@ -53,6 +56,7 @@ def parse_params(bot: str, text: str, game: Game, config: str | None = None) -> 
     other bot, a command line or a file, takes its values as environment variables named as the
     parameters (`env C=0.3 python bot.py` starts from C=0.3; the middle of the range otherwise), each
     given with its range: `C=0.05:1,DEPTH=1:8` (integers where both ends are written as integers)."""
+    refuse_a_label(bot, game, config)
     start = players.resolve(f"{START}={bot}", game, config=config)
     provider = players.provider_of(start, game)
     declared = provider.parameters(start)
@@ -84,13 +88,56 @@ def parse_params(bot: str, text: str, game: Game, config: str | None = None) -> 
         elif p is None:
             raise UsageError(f"--params: {key}: a command-line bot's parameter needs its range, {key}=LOW:HIGH")
         default = p.default if p else (round((low + high) / 2) if integer else (low + high) / 2)
-        begin = values.get(key, default)
+        begin = _start_value(start, key, values, default)
         if not low <= begin <= high:
             raise UsageError(
                 f"--params: {key} starts at {begin:g}, outside [{low:g}, {high:g}]: give a start inside it"
             )
+        if integer and begin != int(begin):  # (EPS=0:1 from 0.5 played 0 against 1, and tuned EPS=1)
+            raise UsageError(
+                f"--params: {key} is an integer (both ends of {span} are written as integers) and starts at "
+                f"{begin:g}: give a real range ({low:g}.0:{high:g}.0) or an integer start"
+            )
         tuned.append(Tuned(key, low, high, begin, integer))
     return start, tuned
+
+
+def one_command_line(spec: str) -> str:
+    """A spec as a command line: a path with spaces written whole, without quotes (`my bot/bot.py`,
+    as every command takes it), quoted, so that the values' `env` goes before it as one word (it was
+    split at its spaces: `env EPS=0.5 my bot/bot.py`)."""
+    return shlex.quote(spec) if whole_path(spec) == spec else spec
+
+
+def refuse_a_label(bot: str, game: Game, config: str | None) -> None:
+    """UsageError where BOT is given a label (`mine=env EPS=0.5 ./bot`), which a tune has no use
+    for: it names its players itself. (It was taken as the spec of `start=mine=...`, and refused as
+    "'start=mine' cannot be a label".)"""
+    label, spec = split_label(bot)
+    if label is None:
+        return
+    try:
+        players.resolve(spec, game, config=config)
+    except PlayerError:  # (no label, then: `K=1 ./bot` is told what it is as it resolves)
+        return
+    raise UsageError(
+        f"{bot!r}: a tune's BOT takes no label ({label}=): it names its players itself "
+        f"({PLUS}, {MINUS}, {TUNED}, {START}); give {spec!r}"
+    )
+
+
+def _start_value(start: Player, name: str, values: dict, default: float) -> float:
+    """Where parameter `name` starts: the start player's value, else `default`; UsageError where its
+    command sets it to no number (`env EPS=0,3`: it started from the middle of its range, unsaid)."""
+    if name in values:
+        return values[name]
+    written = env_split(start.spec)[0].get(name)
+    if written is not None:
+        raise UsageError(
+            f"{name}={written}: {written!r} is not a number: give its start as one, or none to start "
+            "from the middle of its range"
+        )
+    return default
 
 
 def at_its_start(start: Player, tuned: list[Tuned], game: Game, config: str | None = None) -> Player:
@@ -103,7 +150,8 @@ def at_its_start(start: Player, tuned: list[Tuned], game: Game, config: str | No
     unset = {t.name: t.start for t in tuned if t.name not in values}
     if provider.parameters(start) is not None or not unset:
         return start
-    return players.resolve(f"{START}={provider.with_values(start.spec, unset)}", game, config=config)
+    spec = provider.with_values(one_command_line(start.spec), unset)
+    return players.resolve(f"{START}={spec}", game, config=config)
 
 
 def _number(text: str) -> float:
@@ -125,7 +173,7 @@ def spec_with(bot: str, values: dict, game: Game, config: str | None = None) -> 
     """The spec `bot` with `values` for its tuned parameters, its other options kept: a bot's own
     options where it declares them, else its command's environment (`env C=0.3 python bot.py`)."""
     player = players.resolve(bot, game, config=config)
-    return players.provider_of(player, game).with_values(bot, values)
+    return players.provider_of(player, game).with_values(one_command_line(bot), values)
 
 
 def spsa_of(config: dict) -> Spsa:
@@ -180,10 +228,19 @@ def opponent_player(text: str, game: Game, config: str | None = None) -> Player:
     return replace(players.resolve(text, game, config=config), label=OPPONENT)
 
 
-def create_run(bot: str | None, params: str | None, opponent: str | None, settings: dict, game: Game, options) -> Store:
+def create_run(
+    bot: str | None,
+    params: str | None,
+    opponent: str | None,
+    settings: dict,
+    game: Game,
+    options,
+    game_words: list[str] = (),
+) -> Store:
     """A new tune's database: `bot`'s parameters `params` (see `parse_params`) tuned against
     `opponent` (None: the two sides against each other); `settings`: DEFAULTS' keys, None where not
-    given; `options`: the run's (arena.play.runs.RunOptions)."""
+    given; `options`: the run's (arena.play.runs.RunOptions); `game_words`: the game options that
+    chose `game`, as a command line gives them (the suggested check plays the same game)."""
     if not bot or not params:
         raise UsageError("arena tune BOT --params NAME[,NAME...] (e.g. arena tune mcts --params c,rave_k)")
     given = {key: DEFAULTS[key] if settings.get(key) is None else settings[key] for key in DEFAULTS}
@@ -216,11 +273,10 @@ def create_run(bot: str | None, params: str | None, opponent: str | None, settin
         r_end=given["r_end"],
         confirm_pairs=given["confirm_pairs"],
     )
-    seeds, _ = seed_list(
-        options.seeds, given["iterations"] * given["pairs_per_iteration"], "--iterations x --pairs-per-iteration"
-    )
+    seeds = seeds_for_iterations(options.seeds, given["iterations"], given["pairs_per_iteration"])
     seed_list(options.seeds, given["confirm_pairs"], "--confirm-pairs")
     config["seeds"] = seeds
+    config["game_words"] = list(game_words)
     config["replays"] = replays.chosen(options.replays, config["players"])
     # Where its players are declared: each iteration resolves the bot's spec again, with new values.
     config["config_file"] = os.path.abspath(options.config) if options.config else None
@@ -232,6 +288,18 @@ def create_run(bot: str | None, params: str | None, opponent: str | None, settin
         if verdict:
             store.put("config", {**config, **verdict})
     return store
+
+
+def seeds_for_iterations(path: str | None, iterations: int, pairs: int) -> list[int] | None:
+    """The seeds of the seed file at `path` (None without one), refused where the iterations play
+    more pairs than it holds (`seed_list` names one option's count, and a tune's is a product)."""
+    seeds, _ = seed_list(path, None)
+    if seeds is not None and iterations * pairs > len(seeds):
+        raise UsageError(
+            f"--iterations {iterations} x --pairs-per-iteration {pairs} needs {iterations * pairs} seeds; "
+            f"{path} has {len(seeds)}"
+        )
+    return seeds
 
 
 def check_resumable(store: Store, bot: str | None, params: str | None, settings: dict) -> None:
@@ -419,15 +487,17 @@ def text_report(config: dict, games: list[dict], iterations: list[dict], failure
     finished = [row for row in iterations if row["after"] is not None]
     against = f"each against {config['opponent']}" if config["opponent"] else "plus against minus"
     lines = [
-        f"tune {config['bot']}: {len(finished)} of {config['iterations']} iterations of "
-        f"{config['pairs_per_iteration']} pairs ({against}), seed {config['seed']}, {len(games)} games"
+        f"tune {config['bot']}: {len(finished)} of {counted(config['iterations'], 'iteration')} of "
+        f"{counted(config['pairs_per_iteration'], 'pair')} ({against}), seed {config['seed']}, "
+        f"{counted(len(games), 'game')}"
     ]
     marks = sorted({round(share * len(finished)) for share in (0.25, 0.5, 0.75, 1)})
     course = [finished[0]["theta"]] + [row["after"] for row in finished] if finished else []
     rows = []
     for p in params:
         values = [f"{course[m][p.name]:.4g}" for m in marks] if course else ["-"]
-        rows.append([p.name, f"[{p.low:g}, {p.high:g}]", f"{p.start:g}", *values])
+        kind = " integer" if p.integer else ""  # (EPS=0:1 is one, unsaid, and its values looked real)
+        rows.append([p.name, f"[{p.low:g}, {p.high:g}]{kind}", f"{p.start:g}", *values])
     lines += [
         "",
         table(
@@ -440,14 +510,15 @@ def text_report(config: dict, games: list[dict], iterations: list[dict], failure
     if len(finished) == config["iterations"]:
         values = tuned_values(params, finished[-1]["after"])
         tuned_spec = spec_with(config["bot"], values, stored_game(config), config.get("config_file"))
-        check = shlex.join(["arena", "sprt", f"tuned={tuned_spec}", config.get("start", config["bot"])])
+        start = config.get("start", config["bot"])
+        check = shlex.join(["arena", "sprt", f"tuned={tuned_spec}", start, *config.get("game_words", [])])
         lines += ["", f"tuned: {tuned_spec}   (check it: {check})"]
     confirmation = [g for g in games if g["lineup"][0] == TUNED]
     if confirmation:
         rows, header = lineups_rows(confirmation, config, [(TUNED, START)])
         lines += [
             "",
-            f"Confirmation, {config['confirm_pairs']} pairs (Elo of the tuned values against the start):",
+            f"Confirmation, {counted(config['confirm_pairs'], 'pair')} (Elo of the tuned values against the start):",
             table(rows, header),
         ]
     labels = [PLUS, MINUS] + ([OPPONENT] if config["opponent"] else []) + ([TUNED, START] if confirmation else [])
@@ -456,6 +527,9 @@ def text_report(config: dict, games: list[dict], iterations: list[dict], failure
         if row[0] in (PLUS, MINUS):
             row[-1] = "(per iteration)"  # each game's version holds the values it played
     lines += ["", "Players (errors score as losses; times in ms after the first turn):", table(rows, header)]
+    errors = errors_lines(games, labels)  # (a crash was counted, and why it crashed said nowhere)
+    if errors:
+        lines += ["", errors]
     if failures:  # (said nowhere: 8 of 20 games failed, and the report showed 12 games and no failure)
         lines += ["", failures_lines(list(failures), games, "each iteration's step made from its other games")]
     return "\n".join(lines)

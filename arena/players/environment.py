@@ -9,16 +9,46 @@ import shlex
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 
 
+# env's options that take a value, short and long: the next word where none is attached (`-C DIR`)
+_SHORT_WITH_VALUE = "uCS"
+_LONG_WITH_VALUE = ("--unset", "--chdir", "--split-string")
+
+
 def env_split(spec: str) -> tuple[dict[str, str], list[str]]:
-    """(`env NAME=VALUE ...` assignments, the rest of the command) of a command line."""
+    """(`env NAME=VALUE ...` assignments, the rest of the command: env's options, if any, then the
+    command itself) of a command line."""
+    options, assignments, command = _env_parts(spec)
+    return assignments, options + command
+
+
+def _env_parts(spec: str) -> tuple[list[str], dict[str, str], list[str]]:
+    """(env's options, its NAME=VALUE assignments, the command) of a command line: `env -C sub
+    EPS=0.5 ./bot` is (['-C', 'sub'], {'EPS': '0.5'}, ['./bot']); a command without `env` has only
+    the last."""
     args = shlex.split(spec)
+    if args[:1] != ["env"]:
+        return [], {}, args
+    args, options = args[1:], []
+    while args and args[0].startswith("-") and options[-1:] != ["--"]:
+        options.append(args.pop(0))
+        if _takes_next(options[-1]) and args:
+            options.append(args.pop(0))
     assignments: dict[str, str] = {}
-    if args[:1] == ["env"]:
+    while args and (match := _ASSIGNMENT.match(args[0])):
+        assignments[match.group(1)] = match.group(2)
         args = args[1:]
-        while args and (match := _ASSIGNMENT.match(args[0])):
-            assignments[match.group(1)] = match.group(2)
-            args = args[1:]
-    return assignments, args
+    return options, assignments, args
+
+
+def _takes_next(option: str) -> bool:
+    """Whether env's option `option` takes the next word as its value (`-C`, `-iu`, `--chdir`; not
+    `-C/dir` nor `--chdir=dir`)."""
+    if option.startswith("--"):
+        return option in _LONG_WITH_VALUE
+    for i, letter in enumerate(option[1:], 1):
+        if letter in _SHORT_WITH_VALUE:
+            return i == len(option) - 1
+    return False
 
 
 def env_values(spec: str) -> dict[str, float]:
@@ -34,10 +64,10 @@ def env_values(spec: str) -> dict[str, float]:
 
 def with_env(spec: str, values: dict) -> str:
     """The command line `spec` with `values` in its `env` prefix, its other assignments kept."""
-    assignments, args = env_split(spec)
+    options, assignments, args = _env_parts(spec)  # (the values after env's options: `env -C sub`)
     # (an integer as its digits: `{:g}` wrote 1000000 as 1e+06, which C's atoi reads as 1)
     assignments.update({key: str(value) if isinstance(value, int) else repr(value) for key, value in values.items()})
-    return shlex.join(["env", *(f"{k}={v}" for k, v in assignments.items()), *args])
+    return shlex.join(["env", *options, *(f"{k}={v}" for k, v in assignments.items()), *args])
 
 
 def starts_with_assignments(spec: str) -> bool:

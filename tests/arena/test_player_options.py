@@ -158,3 +158,18 @@ def test_a_commands_values_reach_its_environment_as_written():
 
     spec = with_env("env A=1 ./bot", {"N": 1_000_000, "C": 0.125})
     assert spec == "env A=1 N=1000000 C=0.125 ./bot"
+
+
+@pytest.mark.parametrize(
+    "spec, values, given",
+    [
+        ("env -C sub EPS=0.5 ./bot", {"EPS": 0.5}, "env -C sub EPS=0.25 ./bot"),
+        ("env -u FOO ./bot", {}, "env -u FOO EPS=0.25 ./bot"),
+        ("env -i --chdir=sub -iu FOO A=1 ./bot", {"A": 1.0}, "env -i --chdir=sub -iu FOO A=1 EPS=0.25 ./bot"),
+    ],
+)
+def test_a_commands_values_go_after_envs_options(spec, values, given):
+    """`env -C sub EPS=0.5 ./bot` was tuned as `env EPS=0.5 -C sub EPS=0.5 ./bot`, which env cannot run."""
+    from arena.players.environment import env_values, with_env
+
+    assert env_values(spec) == values and with_env(spec, {"EPS": 0.25}) == given

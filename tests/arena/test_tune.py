@@ -7,16 +7,20 @@ probability of the two sides' strength difference in Elo, drawn from the game's 
 else is the real command: the schedule, the database, the progress, the report."""
 
 import random
+import shlex
+from dataclasses import asdict
 from concurrent.futures import Future
 
 import pytest
 
 from arena.cli import main
 from arena.games.base import Outcome
+from arena.games.volcanoes.game import VolcanoesGame
 from arena.games.volcanoes.seats import spec_of
 from arena.play import run
 from arena.play.schedule import derive_seed
 from arena.play.store import Store
+from arena.play.tune import at_its_start, parse_params, spec_with, text_report
 from arena.stats.estimates import expected_score
 from arena.stats.spsa import Tuned, rounded
 from arena.stats.tables import UnitCounter
@@ -196,6 +200,10 @@ def _without_times(state):
         (["tune", "synthetic", "--params", "x=0.6:0.5"], "LOW < HIGH"),
         (["tune", "env K=0 true", "--params", "K=-1e308:1e308"], "the range is wider than a number holds"),
         (["tune", "synthetic", "--params", "x,x"], "given twice"),
+        # (a start that is no number started from the middle of the range, unsaid)
+        (["tune", "env K=0,3 true", "--params", "K=0.0:1.0"], "K=0,3: '0,3' is not a number"),
+        # (K=0:1 made K an integer, unsaid: its start of 0.5 played 0 against 1)
+        (["tune", "env K=0.5 true", "--params", "K=0:1"], "K is an integer (both ends of 0:1 are written as"),
         (["tune", "random", "--params", "x"], "'random' has no parameters to tune"),
         (["tune", "synthetic"], "arena tune BOT --params"),
         (["tune", "synthetic", "--params", "x", "--iterations", "0"], "--iterations must be at least 1"),
@@ -203,6 +211,8 @@ def _without_times(state):
         # (these two said "unknown player 'start=...'": the label tune gives its bot, never written)
         (["tune", "K=1 true", "--params", "K=0:3"], "'K=1 true': NAME=VALUE before a command sets a variable"),
         (["tune", "nosuchbot", "--params", "K=0:3"], "arena tune: unknown player 'nosuchbot': not"),
+        # (this said "'start=mine' cannot be a label")
+        (["tune", "mine=synthetic", "--params", "x"], "a tune's BOT takes no label (mine=): it names its players"),
         (
             ["tune", "env K=1 true", "--params", "K=0:3", "--referee", "x", "--protocol", "cli", "--players", "3"],
             "cli game seats 3 (--players 2 plays it with two",
@@ -258,3 +268,75 @@ def test_a_tunes_report_is_text_only(synthetic, tmp_path, capsys):
     capsys.readouterr()
     assert main(["report", str(db), "-o", str(tmp_path / "r.html")]) == 2
     assert "text only" in capsys.readouterr().err and not (tmp_path / "r.html").exists()
+    # (--csv and --json ranked the four labels, plus and minus other values every iteration)
+    assert main(["report", str(db), "--csv", str(tmp_path / "r.csv"), "--json", str(tmp_path / "r.json")]) == 2
+    err = capsys.readouterr().err
+    assert "a tune's report is text only: drop --csv and --json" in err and err.count("\n") == 1
+    assert not (tmp_path / "r.csv").exists() and not (tmp_path / "r.json").exists()
+
+
+def test_too_few_seeds_names_both_counts(synthetic, tmp_path, capsys):
+    # (it said "--iterations x --pairs-per-iteration 6 needs 6 seeds": the counts in the wrong places)
+    (tmp_path / "seeds.txt").write_text("11\n12\n")
+    argv = ["--iterations", "3", "--pairs-per-iteration", "2", "--seeds", str(tmp_path / "seeds.txt")]
+    assert tune(tmp_path / "t.sqlite", *argv) == 2
+    err = capsys.readouterr().err
+    assert "--iterations 3 x --pairs-per-iteration 2 needs 6 seeds; " in err and err.count("\n") == 1
+
+
+def test_a_count_of_one_is_singular(synthetic, tmp_path, capsys):
+    # (it said "1 of 1 iterations of 1 pairs" and "Confirmation, 1 pairs")
+    assert tune(tmp_path / "t.sqlite", "--iterations", "1", "--pairs-per-iteration", "1", "--confirm-pairs", "1") == 0
+    out = capsys.readouterr().out
+    assert ": 1 of 1 iteration of 1 pair (plus against minus)" in out and "Confirmation, 1 pair (" in out
+
+
+def test_the_suggested_check_plays_the_tunes_game(synthetic, tmp_path, capsys):
+    # (it left the game's options out: a tune of a game of arena.toml suggested an SPRT of Volcanoes)
+    argv = ["--iterations", "1", "--pairs-per-iteration", "1", "--confirm-pairs", "0", "--turn-ms", "500"]
+    assert tune(tmp_path / "t.sqlite", *argv, "--first-turn-ms", "2000.5") == 0
+    check = capsys.readouterr().out.partition("(check it: ")[2].partition("\n")[0]
+    assert check.startswith("arena sprt ") and check.endswith(" --turn-ms 500 --first-turn-ms 2000.5)")
+
+
+def test_the_report_marks_an_integer_parameter():
+    config = {"bot": "env K=1 ./bot", "params": [asdict(Tuned("K", 0, 8, 1, True))], "iterations": 2}
+    config |= {"pairs_per_iteration": 1, "opponent": None, "seed": 1, "confirm_pairs": 0}
+    assert "K          [0, 8] integer      1" in text_report(config, [], [])
+
+
+class CrashingPlus(SyntheticGames):
+    """Draws as SyntheticGames, but the side "plus" crashes in every game, saying why."""
+
+    def submit(self, fn, game, batch, players) -> Future:
+        records = super().submit(fn, game, batch, players).result()
+        for record in records:
+            if "plus" in record["seats"]:
+                seat = record["seats"].index("plus")
+                record["ranks"] = [1, 1]
+                record["ranks"][seat] = 2
+                record["errors"][seat] = "crash"
+                record["detail"] = "blue exited with code 1: EPS too big"
+        future = Future()
+        future.set_result(records)
+        return future
+
+
+def test_the_report_says_why_a_bot_crashed(synthetic, monkeypatch, tmp_path, capsys):
+    # (the players' table counted the crashes, and why the bot crashed was said nowhere)
+    monkeypatch.setattr("arena.play.tune.make_executor", lambda *args: CrashingPlus())
+    assert tune(tmp_path / "t.sqlite", "--iterations", "1", "--pairs-per-iteration", "1", "--confirm-pairs", "0") == 0
+    out = capsys.readouterr().out
+    assert "  plus: 2 crashes, the last in game 2: blue exited with code 1: EPS too big" in out
+
+
+def test_a_path_with_spaces_gets_its_values_as_one_word(tmp_path, monkeypatch):
+    # (`my bot/bot.cpp`, which every command takes unquoted, was tuned as `env EPS=0.5 .../my bot/bot.cpp`)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    source = tmp_path / "my bot" / "bot.cpp"
+    source.parent.mkdir()
+    source.write_text("int main() {}\n")
+    game = VolcanoesGame()
+    start, tuned = parse_params(str(source), "EPS=0.0:1.0", game)
+    assert at_its_start(start, tuned, game).spec == f"env EPS=0.5 {shlex.quote(str(source))}"
+    assert spec_with(str(source), {"EPS": 0.25}, game) == f"env EPS=0.25 {shlex.quote(str(source))}"
