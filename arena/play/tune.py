@@ -13,11 +13,14 @@ theta that k's results made); the games of one iteration run at once on the work
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
 import os
 import secrets
 import shlex
 import sys
+import time
 from dataclasses import asdict, replace
 
 from referee.platform.commands import INTERRUPTED
@@ -393,6 +396,26 @@ class Tuning:
         forked workers then have them loaded)."""
         if len(self.games) < self.total_games:
             players.prepare(list(self.fixed.values()), self.game, log)
+            self._prepare_the_ends(log or sys.stderr)
+
+    def _prepare_the_ends(self, log) -> None:
+        """The bot at each end of each parameter's range, the others at their start, made ready too:
+        an iteration clamps a value to its range, and a value may need what the start did not (mcts
+        with rave_k 0 searches a tree of another layout, whose kernels numba compiled in the first
+        game's turns, each a timeout that decided its iteration). A value that cannot play is left to
+        lose its games, as it would in any iteration."""
+        start = tuned_values(self.spsa.params, self.spsa.start())
+        ends = [
+            self._player(f"{p.name}.end", {**start, p.name: rounded(end, p)})
+            for p in self.spsa.params
+            for end in (p.low, p.high)
+        ]
+        began = time.perf_counter()
+        print("preparing the ends of the parameters' ranges...", end=" ", file=log, flush=True)
+        for player in ends:
+            with contextlib.suppress(PlayerError):
+                players.prepare([player], self.game, io.StringIO())
+        print(f"ready in {time.perf_counter() - began:.1f} s", file=log, flush=True)
 
     def play(self, executor, *, games_per_task: int = 1, quiet: bool = False, log=None) -> None:
         """Play what is left (`prepare` first): the iterations, then the confirmation. A

@@ -35,11 +35,13 @@ TOLERANCE = 0.15  # of each range; of 300 simulated runs of this problem the wor
 class Synthetic:
     """The registered class of `synthetic` (its games are drawn, never played)."""
 
+    warmed: list[dict] = []  # the options of each instance warmed up
+
     def __init__(self, seed=None, **options):
-        pass
+        self.options = options
 
     def warm_up(self):
-        pass
+        Synthetic.warmed.append(self.options)
 
 
 def strength(options: dict) -> float:
@@ -340,3 +342,14 @@ def test_a_path_with_spaces_gets_its_values_as_one_word(tmp_path, monkeypatch):
     start, tuned = parse_params(str(source), "EPS=0.0:1.0", game)
     assert at_its_start(start, tuned, game).spec == f"env EPS=0.5 {shlex.quote(str(source))}"
     assert spec_with(str(source), {"EPS": 0.25}, game) == f"env EPS=0.25 {shlex.quote(str(source))}"
+
+
+def test_the_ends_of_each_range_are_made_ready_before_the_first_game(synthetic, tmp_path, monkeypatch):
+    """An iteration clamps a value to its range's end, where a bot may need what its start did not:
+    mcts at rave_k 0 searches a tree of another layout, and numba compiled its kernels in the first
+    game's turns, four timeouts that decided the first iterations."""
+    monkeypatch.setattr(Synthetic, "warmed", [])
+    assert tune(tmp_path / "t.sqlite", "--iterations", "1", "--pairs-per-iteration", "1", "--confirm-pairs", "0") == 0
+    warmed = [{name: float(value) for name, value in options.items()} for options in Synthetic.warmed]
+    for ends in ({"x": 0.0, "y": 80.0}, {"x": 1.0, "y": 80.0}, {"x": 0.2, "y": 0.0}, {"x": 0.2, "y": 100.0}):
+        assert ends in warmed, warmed

@@ -22,7 +22,10 @@ from arena.games.base import Player
 
 IN_PROCESS = "bot"  # the `Player.kind` of a registered bot played in the worker's process
 
-_loaded: set[str] = set()  # the registered bots this process has loaded
+# The registered bots this process has loaded, with their options: options may choose other kernels
+# (mcts with rave_k 0 searches a tree of another layout), which a bot loaded once by its name alone
+# compiled inside its first timed turn.
+_loaded: set[tuple] = set()
 
 
 def spec_of(player: Player) -> registry.Spec:
@@ -37,11 +40,13 @@ def turn_ms(player: Player, default: float) -> float:
 
 
 def load(spec: registry.Spec) -> None:
-    """Compile (or load from numba's cache) a registered bot's kernels in this process, once: a pool's
-    workers forked after the run loaded them start with them."""
-    if spec.name not in _loaded:
+    """Compile (or load from numba's cache) a registered bot's kernels in this process, once for each
+    set of its options (a few milliseconds where they are loaded already): a pool's workers forked
+    after the run loaded them start with them."""
+    key = (spec.name, tuple(sorted(spec.options.items())))
+    if key not in _loaded:
         load_bot(spec.make())
-        _loaded.add(spec.name)
+        _loaded.add(key)
 
 
 def open_seat(player: Player, seed: int, settings: Settings | None = None):
