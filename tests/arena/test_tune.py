@@ -349,6 +349,8 @@ def test_the_ends_of_each_range_are_made_ready_before_the_first_game(synthetic, 
     mcts at rave_k 0 searches a tree of another layout, and numba compiled its kernels in the first
     game's turns, four timeouts that decided the first iterations."""
     monkeypatch.setattr(Synthetic, "warmed", [])
+    monkeypatch.setattr("arena.games.volcanoes.seats._loaded", set())  # (as in a fresh process)
+    monkeypatch.setattr("arena.players.registry._prepared", set())
     assert tune(tmp_path / "t.sqlite", "--iterations", "1", "--pairs-per-iteration", "1", "--confirm-pairs", "0") == 0
     warmed = [{name: float(value) for name, value in options.items()} for options in Synthetic.warmed]
     for ends in ({"x": 0.0, "y": 80.0}, {"x": 1.0, "y": 80.0}, {"x": 0.2, "y": 0.0}, {"x": 0.2, "y": 100.0}):
