@@ -70,6 +70,14 @@ def with_env(spec: str, values: dict) -> str:
     return shlex.join(["env", *options, *(f"{k}={v}" for k, v in assignments.items()), *args])
 
 
+def version_with_values(version: str, assignments: dict[str, str]) -> str:
+    """A player's version with the values in its environment: its program's, then theirs (the same
+    program with other values plays otherwise)."""
+    program = version.partition(":")[0]
+    values = ",".join(f"{key}={value}" for key, value in assignments.items())
+    return program + (f":{values}" if values else "")
+
+
 def starts_with_assignments(spec: str) -> bool:
     """Whether a command line begins with NAME=VALUE words before its command (`K=1 ./bot`): a shell's
     way to set variables, which `env` is without a shell."""

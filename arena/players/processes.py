@@ -21,6 +21,7 @@ from arena.builds.cache import PINS
 from arena.bundle.python import BundleError, collect
 from arena.games.base import Game, Player
 from arena.players.base import PlayerError, Provider, hash_bytes, missing_sibling, pin_file, whole_path
+from arena.players.environment import env_split, version_with_values
 
 
 class ProcessProvider(Provider):
@@ -80,7 +81,7 @@ class Files(ProcessProvider):
         return _alone(player, why)
 
     def resolve(self, label: str | None, spec: str, game: Game, cache: Path) -> Player | None:
-        named = whole_path(spec)
+        assignments, named = _file_and_values(spec)
         path = Path(named) if named else None
         if path is None or not path.is_file():
             return None
@@ -90,7 +91,9 @@ class Files(ProcessProvider):
         version = hash_bytes(content)
         copy = pin_file(cache / PINS / f"file-{version}" / path.name, content, mode=path.stat().st_mode)
         args = [sys.executable, str(copy)] if path.suffix == ".py" else [str(copy)]
-        return Player(label or path.stem, str(path), "file", shlex.join(args), version)
+        env = ["env", *(f"{key}={value}" for key, value in assignments.items())] if assignments else []
+        version = version_with_values(version, assignments)
+        return Player(label or path.stem, spec if assignments else str(path), "file", shlex.join(env + args), version)
 
     def known(self) -> str:
         return "a file"
@@ -105,6 +108,20 @@ class Files(ProcessProvider):
             return f"its pinned copy {copy} is gone"
         now = hash_bytes(copy.read_bytes())
         return None if now == player.version else f"its program changed (version {player.version}, now {now})"
+
+
+def _file_and_values(spec: str) -> tuple[dict[str, str], str | None]:
+    """(the values in its environment, the file) of a file player's spec: `bot.py`, or `env K=1 bot.py`
+    as `arena tune` gives a file its values (it ran `bot.py` as a command, not found on PATH, where
+    `arena match bot.py` runs the file by its interpreter); ({}, None) for any other spec."""
+    named = whole_path(spec)
+    if named is not None:
+        return {}, named
+    try:
+        assignments, rest = env_split(spec)
+    except ValueError:  # (an unbalanced quote)
+        return {}, None
+    return (assignments, rest[0]) if assignments and len(rest) == 1 else ({}, None)
 
 
 class Commands(ProcessProvider):

@@ -33,7 +33,7 @@ from arena.builds.revisions import SourceError, resolve_source, split_revision
 from arena.games.base import Game, Player
 from arena.players.base import PlayerError, Provider, missing_sibling, whole_path
 from arena.players.processes import check_runs_here
-from arena.players.environment import env_split, env_values, with_env
+from arena.players.environment import env_split, env_values, version_with_values, with_env
 
 KIND = "source"
 
@@ -85,7 +85,7 @@ class Sources(Provider):
         default = name.partition("@")[0] if name else _name_of(Path(os.path.abspath(Path(cwd or ".") / path)))
         env = ["env", *(f"{key}={value}" for key, value in assignments.items())] if assignments else []
         target = shlex.join(env) + " " + plan.command if env else plan.command
-        version = _version(plan.version, assignments)
+        version = version_with_values(plan.version, assignments)
         return Player(
             label or (f"{default}@{revision}" if revision else default), spec, KIND, target, version, str(plan.cwd)
         )
@@ -142,7 +142,7 @@ class Sources(Provider):
         target = with_env(player.target, values)
         assignments, _ = env_split(target)
         spec = self.with_values(player.spec, values)
-        return replace(player, spec=spec, target=target, version=_version(player.version, assignments))
+        return replace(player, spec=spec, target=target, version=version_with_values(player.version, assignments))
 
     def _plan_of(self, player: Player) -> builds.Plan:
         """The build `player` names: as this process named it, or as its run stored it."""
@@ -151,13 +151,6 @@ class Sources(Provider):
         if known is not None:
             return known
         return builds.Plan(player.spec, folder.name.split("-")[0], player.target, player.version, folder, None)
-
-
-def _version(version: str, assignments: dict[str, str]) -> str:
-    """A source player's version: its build's, then the values in its environment."""
-    build = version.partition(":")[0]
-    values = ",".join(f"{key}={value}" for key, value in assignments.items())
-    return build + (f":{values}" if values else "")
 
 
 def _alone(player: Player, why: str) -> str:

@@ -355,3 +355,28 @@ def test_the_ends_of_each_range_are_made_ready_before_the_first_game(synthetic, 
     warmed = [{name: float(value) for name, value in options.items()} for options in Synthetic.warmed]
     for ends in ({"x": 0.0, "y": 80.0}, {"x": 1.0, "y": 80.0}, {"x": 0.2, "y": 0.0}, {"x": 0.2, "y": 100.0}):
         assert ends in warmed, warmed
+
+
+EPS_BOT = """import os, sys
+eps = float(os.environ["EPS"])  # (a KeyError where the value does not reach it)
+n = int(sys.stdin.readline())
+for _ in range(n):
+    sys.stdin.readline()
+while sys.stdin.readline():
+    print(sys.stdin.readline().split()[0], flush=True)
+"""
+
+
+def test_a_python_file_is_tuned_through_its_environment(tmp_path, monkeypatch, capsys):
+    """`arena tune bot.py` ran `env EPS=0.5 bot.py`, a command not found on PATH, where `arena match
+    bot.py` runs the file by its interpreter: a file with values is a pinned file still."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bot.py").write_text(EPS_BOT)
+    argv = ["tune", "bot.py", "--params", "EPS=0.0:1.0", "--iterations", "1", "--pairs-per-iteration", "1"]
+    assert main([*argv, "--confirm-pairs", "0", "--workers", "1", "--quiet", "--db", "t.sqlite"]) == 0
+    store = Store.open(tmp_path / "t.sqlite")
+    games = store.games()
+    store.close()
+    assert len(games) == 2 and all(not any(g["errors"]) for g in games), games  # (no KeyError: EPS reached it)
+    assert "tuned: env EPS=" in capsys.readouterr().out
+    assert main(["match", "env EPS=0.3 bot.py", "random", "--pairs", "1", "--workers", "1", "--quiet"]) == 0
