@@ -321,14 +321,18 @@ def check_resumable(store: Store, bot: str | None, params: str | None, settings:
     }
     given = dict(settings, bot=bot)
     if params:
-        given["params"] = ",".join(
-            f"{t.name}={t.low!r}:{t.high!r}"
-            for t in parse_params(bot or config["bot"], params, stored_game(config), config.get("config_file"))[1]
-        )
+        try:
+            tuned = parse_params(bot or config["bot"], params, stored_game(config), config.get("config_file"))[1]
+        except UsageError:  # (other ranges than its own: `K starts at 6, outside [0, 4]` told not why)
+            raise StoreError(f"{store.path} was run with --params {stored['params']}, not {params}") from None
+        given["params"] = ",".join(f"{t.name}={t.low!r}:{t.high!r}" for t in tuned)
     for key, value in stored.items():
         if given.get(key) is not None and given[key] != value:
             option = "BOT" if key == "bot" else f"--{key.replace('_', '-')}"
-            raise StoreError(f"{store.path} was run with {option} {value}, not {given[key]}")
+            began = f"with {option} {value:.4g}" if isinstance(value, float) else f"with {option} {value}"
+            raise StoreError(
+                f"{store.path} was run {began if value is not None else f'without {option}'}, not {given[key]}"
+            )
 
 
 def play_to_end(store: Store, options) -> int:

@@ -7,6 +7,7 @@ probability of the two sides' strength difference in Elo, drawn from the game's 
 else is the real command: the schedule, the database, the progress, the report."""
 
 import random
+import re
 import shlex
 from dataclasses import asdict
 from concurrent.futures import Future
@@ -237,6 +238,16 @@ def test_resume_refuses_other_settings(synthetic, tmp_path, capsys):
     assert main(["tune", "synthetic", "--params", "x=0:0.5", "--resume", "--db", str(db), "--quiet"]) == 2
     assert "was run with --params x=0.0:1.0,y=0.0:100.0" in capsys.readouterr().err
     assert main(["tune", "synthetic", "--params", "y,x", "--resume", "--db", str(db), "--quiet"]) == 2
+    capsys.readouterr()
+    # Ranges its start is outside of, an opponent it had not, a default it was not given: each said as
+    # what the run began with (they read 'x starts at 0.2, outside [0.5, 1]', '--opponent None' and
+    # '--r-end 0.10864411679012316').
+    assert main(["tune", "synthetic", "--params", "x=0.5:1", "--resume", "--db", str(db), "--quiet"]) == 2
+    assert "was run with --params x=0.0:1.0,y=0.0:100.0, not x=0.5:1" in capsys.readouterr().err
+    assert main(["tune", "--resume", "--db", str(db), "--opponent", "random", "--quiet"]) == 2
+    assert "was run without --opponent, not random" in capsys.readouterr().err
+    assert main(["tune", "--resume", "--db", str(db), "--r-end", "0.5", "--quiet"]) == 2
+    assert re.search(r"was run with --r-end \d\.\d{1,4}, not 0\.5$", capsys.readouterr().err.strip())
     assert main(["tune", "synthetic", "--params", "x,y", "--resume", "--db", str(db), "--quiet"]) == 0
 
 
