@@ -119,7 +119,7 @@ def test_a_tune_of_a_command_without_its_values_confirms_against_the_values_it_s
     argv = ["tune", command, "--params", "K=0:8", *game("cli"), "--iterations", "1", "--pairs-per-iteration", "1"]
     assert main([*argv, "--confirm-pairs", "1", "--seed", "11", "--workers", "1", "--db", str(db), "--quiet"]) == 0
     tuned = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("tuned: "))
-    assert tuned.endswith(f"{shlex.quote(f'env K=4 {command}')})")
+    assert f" {shlex.quote(f'env K=4 {command}')} --referee " in tuned  # (the check's second bot: its start)
     store = Store.open(db, readonly=True)
     start = {p.label: p for p in store.players()}["start"]
     store.close()
