@@ -8,8 +8,8 @@ orders the modules itself, relative imports work, and tracebacks name the origin
 
 What is bundled for a bot NAME: `bots.volcanoes.pure.NAME` when that pure-Python version exists
 (CodinGame has no numba, and numpy-elementwise kernels are slow without it), else
-`bots.volcanoes.NAME`; a dotted module path is taken as it is. So `arena bundle mcts` submits the
-pure-Python MCTS. A bundled module that imports numba gets a stand-in whose decorators return the
+`bots.volcanoes.NAME` (the registry's module of a name that is none's, as `pure-mcts`); a dotted
+module path is taken as it is. So `arena bundle mcts` submits the pure-Python MCTS. A bundled module that imports numba gets a stand-in whose decorators return the
 function unchanged, so the bundle never needs numba (nor uses it where it is installed).
 
 CodinGame counts a submission in UTF-16 code units and accepts at most 100,000; a bundle over the
@@ -31,6 +31,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from bots.volcanoes.registry import BOTS
 from referee.platform.limits import CODE_UNITS
 
 from arena.errors import UsageError
@@ -135,9 +136,12 @@ def resolve_bot(bot: str, root: Path = PROJECT_ROOT) -> str:
     """The module to bundle for a bot name (see the module docstring) or a dotted module path: a
     module (not a package) that runs as a program, else a BundleError saying why (a bundle of
     anything else would be a file that cannot play)."""
-    if not _MODULE_PATH.fullmatch(bot):
+    registered = BOTS.get(bot)
+    if registered is not None:  # (`pure-mcts` too, whose name is no module's: it lists as a bot)
+        candidates = [f"bots.volcanoes.pure.{bot}", registered.module]
+    elif not _MODULE_PATH.fullmatch(bot):
         raise BundleError(f"{bot!r} is neither a bot name (see `arena bots`) nor a dotted module path")
-    if "." in bot:
+    elif "." in bot:
         candidates = [bot]
     else:
         candidates = [f"bots.volcanoes.pure.{bot}", f"bots.volcanoes.{bot}"]

@@ -88,6 +88,9 @@ def test_bot_names_resolve_to_modules():
     assert bundler.resolve_bot("mcts") == "bots.volcanoes.pure.mcts"  # the pure version first
     assert bundler.resolve_bot("boss") == "bots.volcanoes.boss"  # no pure version: the numba bot
     assert bundler.resolve_bot("bots.volcanoes.random") == "bots.volcanoes.random"
+    # Names `arena bots` lists though no module has them (refused as "neither a bot name nor ...").
+    assert bundler.resolve_bot("pure-mcts") == "bots.volcanoes.pure.mcts"
+    assert bundler.resolve_bot("pure-random") == "bots.volcanoes.pure.random"
     with pytest.raises(bundler.BundleError, match="no bot module"):
         bundler.resolve_bot("nobody")
 
