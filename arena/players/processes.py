@@ -245,13 +245,15 @@ def program_missing(spec: str) -> str | None:
 def _alone(player: Player, why: str) -> str:
     """Where a pinned Python file misses a module that lies beside the file it was copied from (a
     bot of several files), what to give instead; else ""."""
-    module = missing_sibling(player.spec, why)
+    assignments, named = _file_and_values(player.spec)
+    file = named or player.spec
+    module = missing_sibling(file, why)
     if module is None:
         return ""
-    folder = Path(player.spec).parent
+    env = shlex.join(["env", *(f"{key}={value}" for key, value in assignments.items())]) + " " if assignments else ""
     return (
-        f" ({player.spec} is copied alone, so that edits do not change what plays, and {module} is beside it: "
-        f'for a bot of several files give its folder, {folder}/, or its command, "python3 {player.spec}")'
+        f" ({file} is copied alone, so that edits do not change what plays, and {module} is beside it: "
+        f'for a bot of several files give its folder, {env}{Path(file).parent}/, or its command, "{env}python3 {file}")'
     )
 
 

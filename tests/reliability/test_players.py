@@ -218,6 +218,9 @@ def test_a_python_bot_of_several_files_given_by_its_main_file_is_told_to_give_it
     subprocess.run([*git, "commit", "-q", "-m", "v1"], check=True)
     pinned = run("arena.cli", "match", "bot/main.py", "random", "--pairs", "1", "--quiet", cwd=tmp_path)
     one_line(pinned, "arena match", "No module named 'helper'", "give its folder, bot/", '"python3 bot/main.py"')
+    # With values in its environment (as `arena tune` gives them): the command had "python3 env K=6 ...".
+    valued = run("arena.cli", "match", "env K=6 bot/main.py", "random", "--pairs", "1", "--quiet", cwd=tmp_path)
+    one_line(valued, "arena match", "bot/main.py is copied alone", "give its folder, env K=6 bot/", '"env K=6 python3')
     built = run("arena.cli", "match", "bot/main.py@HEAD", "random", "--pairs", "1", "--quiet", cwd=tmp_path)
     last = built.stderr.strip().splitlines()[-1]  # (after its build, and random's preparing)
     assert built.returncode == 2 and last.startswith("arena match: main@HEAD cannot play: "), built.stderr
