@@ -518,11 +518,12 @@ def text_report(config: dict, games: list[dict], iterations: list[dict], failure
         f"{counted(config['pairs_per_iteration'], 'pair')} ({against}), seed {config['seed']}, "
         f"{counted(len(games), 'game')}"
     ]
-    marks = sorted({round(share * len(finished)) for share in (0.25, 0.5, 0.75, 1)})
+    # (iteration 0 is the start, a column of its own: a short tune repeated it as "it 0")
+    marks = sorted({max(1, round(share * len(finished))) for share in (0.25, 0.5, 0.75, 1)}) if finished else []
     course = [finished[0]["theta"]] + [row["after"] for row in finished] if finished else []
     rows = []
     for p in params:
-        values = [f"{course[m][p.name]:.4g}" for m in marks] if course else ["-"]
+        values = [f"{course[m][p.name]:.4g}" for m in marks]
         kind = " integer" if p.integer else ""  # (EPS=0:1 is one, unsaid, and its values looked real)
         rows.append([p.name, f"[{p.low:g}, {p.high:g}]{kind}", f"{p.start:g}", *values])
     lines += [

@@ -391,3 +391,13 @@ def test_a_python_file_is_tuned_through_its_environment(tmp_path, monkeypatch, c
     assert len(games) == 2 and all(not any(g["errors"]) for g in games), games  # (no KeyError: EPS reached it)
     assert "tuned: env EPS=" in capsys.readouterr().out
     assert main(["match", "env EPS=0.3 bot.py", "random", "--pairs", "1", "--workers", "1", "--quiet"]) == 0
+
+
+@pytest.mark.parametrize(
+    "iterations, marks", [(1, ["it 1"]), (2, ["it 1", "it 2"]), (4, ["it 1", "it 2", "it 3", "it 4"])]
+)
+def test_the_course_is_shown_after_iterations_not_again_at_the_start(synthetic, tmp_path, capsys, iterations, marks):
+    """A tune of one or two iterations showed an `it 0` column, the start again."""
+    assert tune(tmp_path / "t.sqlite", "--iterations", str(iterations), "--pairs-per-iteration", "1") == 0
+    header = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("parameter"))
+    assert header.split()[2:] == ["start", *(word for mark in marks for word in mark.split())], header
