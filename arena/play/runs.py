@@ -249,7 +249,8 @@ def _check_resumable(store: Store, command: str, specs: list[str], units: int | 
     if config["command"] != command:
         raise StoreError(f"{path} holds a {config['command']}, not a {command}")
     if options.seed is not None and options.seed != config["seed"]:
-        raise StoreError(f"{path} was run with --seed {config['seed']}, not {options.seed}")
+        began = "the seeds of a seed file (--seeds)" if config.get("seeds") else f"--seed {config['seed']}"
+        raise StoreError(f"{path} was run with {began}, not --seed {options.seed}")
     seeds_before = len(config.get("seeds") or ())
     if refuse_another_draw(path, config, options.seatings, options.seeds):
         if units is None and config["units"] == seeds_before:  # (--pairs was their number: it stays so)

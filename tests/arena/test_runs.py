@@ -401,6 +401,16 @@ def test_a_run_of_a_seed_file_goes_on_with_a_longer_one_that_begins_with_its_see
     assert sorted({g["seed"] for g in games}) == [1, 2, 3, 7, 8]
 
 
+def test_a_run_of_a_seed_file_resumed_with_a_seed_says_it_ran_on_its_file(tmp_path, capsys):
+    """It said 'was run with --seed 187991932', a seed the user never gave (a seed file's run keeps one)."""
+    db, seeds = tmp_path / "r.sqlite", tmp_path / "a.txt"
+    seeds.write_text("1\n2\n")
+    assert main(["match", "greedy", "random", "--seeds", str(seeds), "--workers", "1", "--db", str(db), *CALM]) == 0
+    capsys.readouterr()
+    assert main(["match", "--resume", "--db", str(db), "--seed", "5"]) == 2
+    assert f"{db} was run with the seeds of a seed file (--seeds), not --seed 5" in capsys.readouterr().err
+
+
 def test_a_run_of_all_its_seeds_goes_on_to_all_the_seeds_of_a_longer_file(tmp_path):
     """--pairs defaults to the seeds' number, yet `--resume --seeds LONGER` without --pairs said
     '6 games at most, 6 already played' and played nothing."""
