@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from referee.platform.pools import cores, start_pool, worker_start_method
+from referee.platform.pools import cores, end_pool, start_pool, worker_start_method
 from referee.volcanoes import analysis
 from referee.volcanoes.board import N_TILES
 
@@ -80,7 +80,7 @@ class Analyser:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
+            end_pool(self._pool)
             self._pool = None
 
     def _answers(self, found: list[analysis.Position]) -> Iterable[tuple[int, int, float, float]]:

@@ -26,6 +26,7 @@ _RESET = (signal.SIGINT, signal.SIGTERM)  # a worker's, not its parent's: see st
 WORKERS_PER_CORE = 4
 _TEMP_BASE = tempfile.gettempdir()  # (read before a worker points tempfile at its own folder)
 ORPHAN_CHECK_S = 0.5  # how often a worker looks whether its main process is still there
+_WORKER_EXIT_S = 2.0  # how long an ended pool's worker has to be gone, before its folder is left
 
 
 def cores() -> int:
@@ -95,6 +96,15 @@ def remove_worker_temps(processes, wait_s: float) -> None:
         process.join(wait_s)
         if process.exitcode is not None:
             shutil.rmtree(worker_temp(process.pid), ignore_errors=True)
+
+
+def end_pool(pool: ProcessPoolExecutor) -> None:
+    """End `pool` once its tasks in hand are done (those not begun cancelled), and remove the
+    temporary folders of its workers, those killed included: Ctrl+C, which reaches a pool's workers
+    with their command's process group, ended `arena analyse`'s workers with no cleanup."""
+    processes = list(getattr(pool, "_processes", {}).values())  # (CPython's: the pool's processes)
+    pool.shutdown(cancel_futures=True)
+    remove_worker_temps(processes, _WORKER_EXIT_S)
 
 
 def _start_worker(parent: int, initializer, initargs: tuple) -> None:

@@ -57,3 +57,28 @@ def test_a_pools_workers_exit_when_its_main_process_is_killed(signal_number):
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def test_a_pool_ended_after_ctrl_c_leaves_no_folder_of_its_workers():
+    """Ctrl+C reaches a pool's workers with their command's process group, and ends them with no
+    cleanup: `arena analyse` interrupted left its workers' /tmp/caldera-worker-PID folders."""
+    code = """
+        import os, signal, time
+        from referee.platform.pools import end_pool, start_pool, worker_temp
+
+        pool = start_pool(2)
+        futures = [pool.submit(time.sleep, 60) for _ in range(2)]
+        time.sleep(1)
+        pids = list(pool._processes)
+        for pid in pids:
+            os.kill(pid, signal.SIGINT)  # (as Ctrl+C does: the default action, no cleanup)
+        try:
+            end_pool(pool)
+        except Exception:  # (a broken pool: its workers died)
+            pass
+        print(*[worker_temp(pid).exists() for pid in pids], flush=True)
+    """
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.split() == ["False", "False"], done.stdout + done.stderr
