@@ -18,6 +18,7 @@ from referee.platform.bot_commands import check_command, command_files, module_f
 from referee.platform.bot_errors import BotStartError
 
 from arena.builds.cache import PINS
+from arena.builds.languages import BY_KEY
 from arena.bundle.python import BundleError, collect
 from arena.games.base import Game, Player
 from arena.players.base import PlayerError, Provider, hash_bytes, missing_sibling, pin_file, whole_path
@@ -250,10 +251,16 @@ def _alone(player: Player, why: str) -> str:
     module = missing_sibling(file, why)
     if module is None:
         return ""
-    env = shlex.join(["env", *(f"{key}={value}" for key, value in assignments.items())]) + " " if assignments else ""
+    env = ["env", *(f"{key}={value}" for key, value in assignments.items())] if assignments else []
+    command = shlex.join([*env, "python3", file])  # (quoted as a shell and the arena read it: `my bot/bot.py`)
+    folder = Path(file).parent
+    # (its folder plays only where its entry has a name the folder's build looks for)
+    given = (
+        f"its folder, {shlex.join([*env, f'{folder}/'])}, or " if Path(file).name in BY_KEY["python"].entries else ""
+    )
     return (
         f" ({file} is copied alone, so that edits do not change what plays, and {module} is beside it: "
-        f'for a bot of several files give its folder, {env}{Path(file).parent}/, or its command, "{env}python3 {file}")'
+        f'for a bot of several files give {given}its command, "{command}")'
     )
 
 

@@ -229,6 +229,18 @@ def test_a_python_bot_of_several_files_given_by_its_main_file_is_told_to_give_it
     assert folder.returncode == 0, folder.stderr
 
 
+def test_the_hint_for_a_file_bot_of_several_files_gives_commands_that_run(tmp_path):
+    """Its path with a space was unquoted ("python3 my bot/solo.py" ran `my`), and it named the
+    folder of an entry no folder's build looks for (solo.py: 'which file is the Python 3 bot?')."""
+    bot = tmp_path / "my bot"
+    bot.mkdir()
+    (bot / "helper.py").write_text("def move():\n    return 'RANDOM'\n")
+    (bot / "solo.py").write_text("from helper import move\nwhile True:\n    input()\n    print(move())\n")
+    refused = run("arena.cli", "match", "my bot/solo.py", "random", "--pairs", "1", "--quiet", cwd=tmp_path)
+    one_line(refused, "arena match", "No module named 'helper'", "give its command, \"python3 'my bot/solo.py'\")")
+    assert "its folder" not in refused.stderr, refused.stderr
+
+
 def test_a_league_refuses_to_add_a_player_that_cannot_play(tmp_path):
     """`arena league add` said "joined", status 0, for a bot that could not start; the league paused
     it later, which only its status showed."""
