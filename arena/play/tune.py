@@ -317,7 +317,7 @@ def check_resumable(store: Store, bot: str | None, params: str | None, settings:
         "confirm_pairs": config["confirm_pairs"],
         "c_end": config["spsa"]["c_end"],
         "r_end": config["spsa"]["r_end"],
-        "params": ",".join(f"{p['name']}={p['low']!r}:{p['high']!r}" for p in config["params"]),
+        "params": _ranges_text([Tuned(**p) for p in config["params"]]),
     }
     given = dict(settings, bot=bot)
     if params:
@@ -325,14 +325,21 @@ def check_resumable(store: Store, bot: str | None, params: str | None, settings:
             tuned = parse_params(bot or config["bot"], params, stored_game(config), config.get("config_file"))[1]
         except UsageError:  # (other ranges than its own: `K starts at 6, outside [0, 4]` told not why)
             raise StoreError(f"{store.path} was run with --params {stored['params']}, not {params}") from None
-        given["params"] = ",".join(f"{t.name}={t.low!r}:{t.high!r}" for t in tuned)
+        given["params"] = _ranges_text(tuned)
     for key, value in stored.items():
         if given.get(key) is not None and given[key] != value:
             option = "BOT" if key == "bot" else f"--{key.replace('_', '-')}"
             began = f"with {option} {value:.4g}" if isinstance(value, float) else f"with {option} {value}"
-            raise StoreError(
-                f"{store.path} was run {began if value is not None else f'without {option}'}, not {given[key]}"
-            )
+            said = params if key == "params" else given[key]  # (as the user wrote it)
+            raise StoreError(f"{store.path} was run {began if value is not None else f'without {option}'}, not {said}")
+
+
+def _ranges_text(params: list[Tuned]) -> str:
+    """Tuned parameters' ranges as --params writes them: an integer's ends as integers (K=0:8), a real
+    one's as reals (C=0.0:1.0), which is what tells them apart."""
+    return ",".join(
+        f"{p.name}={int(p.low)}:{int(p.high)}" if p.integer else f"{p.name}={p.low!r}:{p.high!r}" for p in params
+    )
 
 
 def play_to_end(store: Store, options) -> int:

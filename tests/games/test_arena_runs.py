@@ -290,3 +290,15 @@ def test_the_same_game_with_other_players_is_said_to_keep_its_players(tmp_path):
         assert str(refused.value) == (
             "league3.sqlite was begun with --players 3, not --players 4: a league keeps its game's options"
         )
+
+
+def test_a_tune_of_integer_ranges_resumed_with_others_names_them_as_written(tmp_path, capsys):
+    """It said 'was run with --params K=0.0:8.0, not K=1.0:8.0': real ranges, where K=0:8 is an
+    integer's, and the user's own K=1:8 rewritten."""
+    db = tmp_path / "tune.sqlite"
+    command = shlex.join([sys.executable, str(BOTS / "tunable.py")])
+    argv = ["tune", f"env K=6 {command}", "--params", "K=0:8", *game("cli"), "--iterations", "1"]
+    assert main([*argv, "--pairs-per-iteration", "1", "--confirm-pairs", "0", "--db", str(db), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["tune", f"env K=6 {command}", "--params", "K=1:8", "--resume", "--db", str(db), "--quiet"]) == 2
+    assert f"{db} was run with --params K=0:8, not K=1:8" in capsys.readouterr().err
