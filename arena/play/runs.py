@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from referee.platform.commands import INTERRUPTED, reader_may_leave
+from referee.platform.errors import counted
 from tqdm import tqdm
 
 from arena.errors import UsageError
@@ -492,8 +493,10 @@ class Live:
         text = f"errors {self.errors}" + (f" failed {self.failures}" if self.failures else "")
         if self.config["command"] == "tournament":
             return text
+        # (the W-D-L counts every game so far, as the bar does; the score, the complete pairs alone)
+        pairs = counted(sum(self.units.counts), "pair" if self.units.per_unit == 2 else "unit")
         score = _score(self.units.estimate())
-        text = f"W-D-L {'-'.join(map(str, self.wdl))} {score} {text}"
+        text = f"W-D-L {'-'.join(map(str, self.wdl))} {score} of {pairs} {text}"
         if self.sprt:
             s = self.sprt.state
             text += f" LLR {s.llr:.2f} [{s.lower:.2f}, {s.upper:.2f}]"

@@ -325,8 +325,13 @@ def test_the_progress_lines_interval_is_the_reports():
     ]
     line = Live(config, won_by_a).describe()
     low, high = unit_counter(won_by_a, config, "a", "b").estimate().score_interval
-    assert line.startswith(f"W-D-L 6-0-0 score 100.0% [{100 * low:.1f}, {100 * high:.1f}]"), line
+    assert line.startswith(f"W-D-L 6-0-0 score 100.0% [{100 * low:.1f}, {100 * high:.1f}] of 3 pairs"), line
     assert round(elo_from_score(low)) == -154 and high == 1.0
+    # A pair half played: in the W-D-L, not in the score, which says over how many pairs it is
+    # (it read `W-D-L 4-0-3 score 50.0%`, a score of no 7 games).
+    half = {"lineup": ["a", "b"], "unit": 3, "seating": 0, "seats": ["a", "b"], "errors": [None, None]}
+    line = Live(config, [*won_by_a, half | {"ranks": [1, 0]}]).describe()
+    assert line.startswith("W-D-L 6-0-1 score 100.0% ") and " of 3 pairs " in line, line
 
 
 @pytest.mark.parametrize(
