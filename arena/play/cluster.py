@@ -156,7 +156,9 @@ class Cluster:
         else:
             root = os.path.dirname(os.path.dirname(arena.__file__))
             path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
-            options = {"num_cpus": workers, "runtime_env": {"env_vars": {"PYTHONPATH": path}}}
+            # (a Ray of its own here: with Ray's usual RAY_ADDRESS exported, ray.init went to that
+            # cluster and refused num_cpus in words that said nothing a user could act on)
+            options = {"address": "local", "num_cpus": workers, "runtime_env": {"env_vars": {"PYTHONPATH": path}}}
         on_sigterm = signal.getsignal(signal.SIGTERM)
         try:
             with _stderr_kept_back():  # Ray's own lines on each try, which the one line below replaces

@@ -61,6 +61,16 @@ def test_ray_plays_an_external_referee_s_games_where_they_were_given(tmp_path, m
     assert games("ray.sqlite") == games("local.sqlite") and len(games("ray.sqlite")) == 4
 
 
+def test_a_local_ray_is_started_whatever_ray_address_says(tmp_path, monkeypatch):
+    """With Ray's usual RAY_ADDRESS exported (a cluster's, or nothing there), `--backend ray` without
+    --ray-address was refused: 'When connecting to an existing cluster, num_cpus and num_gpus must
+    not be provided'. Without --ray-address, the docs say, it starts a Ray on this machine."""
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.9:6379")
+    args = ["match", "random", "greedy", "--pairs", "1", "--backend", "ray", "--workers", "1", "--quiet"]
+    assert main([*args, "--turn-ms", "1000", "--db", str(tmp_path / "r.sqlite")]) == 0
+    assert len(Store.open(tmp_path / "r.sqlite").games()) == 2
+
+
 def test_sigterm_stops_a_run_on_ray_as_ctrl_c_does(tmp_path):
     """ray.init put its own SIGTERM handler in place of the command's: `timeout` or a scheduler's
     SIGTERM ended a run with Ray's crash dump and status 15, no word of the games stored."""
