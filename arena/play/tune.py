@@ -37,7 +37,7 @@ from arena.play.cluster import check_travel, make_executor
 from arena.play.run import run_jobs
 from arena.play.runs import command_again, new_store
 from arena.play.schedule import derive_seed, jobs
-from arena.play.seeds import seed_list, seed_verdict
+from arena.play.seeds import checked_seed, seed_list, seed_verdict
 from arena.play.store import Store, StoreError, quoted, stored_game
 from arena.stats.spsa import C_END, Plan, Spsa, Tuned, rounded
 from arena.stats.tables import errors_lines, failures_lines, lineups_rows, players_rows, printable, table, versus
@@ -287,7 +287,7 @@ def create_run(
     with new_store(options.db, config, fixed) as store:
         players.prepare(fixed, game)
         check_travel(game, fixed)
-        verdict = seed_verdict(game, [baseline, rival or baseline], seed, options.allow_unseeded)
+        verdict = seed_verdict(game, [baseline, rival or baseline], checked_seed(seed, seeds), options.allow_unseeded)
         if verdict:
             store.put("config", {**config, **verdict})
     return store
@@ -530,7 +530,7 @@ def text_report(config: dict, games: list[dict], iterations: list[dict], failure
     course = [finished[0]["theta"]] + [row["after"] for row in finished] if finished else []
     rows = []
     for p in params:
-        values = [f"{course[m][p.name]:.4g}" for m in marks]
+        values = [f"{course[m][p.name]:.4g}" for m in marks] if course else ["-"]  # ("now": none yet)
         kind = " integer" if p.integer else ""  # (EPS=0:1 is one, unsaid, and its values looked real)
         rows.append([p.name, f"[{p.low:g}, {p.high:g}]{kind}", f"{p.start:g}", *values])
     lines += [
