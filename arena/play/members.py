@@ -13,7 +13,7 @@ from pathlib import Path
 from arena.games.base import Game, Player
 from arena.play.cluster import check_travel
 from arena.play.league import ACTIVE, PAUSED, REMOVED
-from arena.play.seeds import seed_verdict
+from arena.play.seeds import checked_seed, seed_verdict
 from arena.play.store import Store, StoreError, playing, quoted
 from arena.players import registry as players
 from arena.players.base import PlayerError
@@ -43,7 +43,7 @@ def create(
     # The seed check needs a full table: the first players, the first again where they are fewer.
     seated = (first * game.seats)[: game.seats]
     check_travel(game, first)
-    config.update(seed_verdict(game, seated, config["seed"], allow_unseeded))
+    config.update(seed_verdict(game, seated, checked_seed(config["seed"], config.get("seeds")), allow_unseeded))
     store = Store.create(path, config, [])
     try:
         lock(store)

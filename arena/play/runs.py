@@ -33,7 +33,7 @@ from arena.play import replays
 from arena.play.cluster import NoMachine, check_travel, connected, make_executor
 from arena.play.run import run_jobs
 from arena.play.schedule import gauntlet, jobs, ladder, round_robin
-from arena.play.seeds import seed_list, seed_verdict
+from arena.play.seeds import checked_seed, seed_list, seed_verdict
 from arena.play.store import Store, StoreError, StoreExists, quoted, stored_game
 from arena.players import registry as players
 from arena.players.base import PlayerError
@@ -169,7 +169,7 @@ def create(
     with new_store(options.db, config, resolved) as store:
         players.prepare(resolved, game)
         check_travel(game, resolved)
-        verdict = seed_verdict(game, resolved[:n], seed, options.allow_unseeded)
+        verdict = seed_verdict(game, resolved[:n], checked_seed(seed, seeds), options.allow_unseeded)
         if verdict:
             store.put("config", {**config, **verdict})
     return store

@@ -97,6 +97,13 @@ def seed_list(path: str | None, units: int | None, what: str = "--pairs") -> tup
     return seeds, len(seeds) if units is None else units
 
 
+def checked_seed(seed: int, seeds: list[int] | None) -> int:
+    """The seed the seed check plays: the first of the run's seed file where it has one (a
+    referee may take only such seeds; the check played a seed drawn from --seed, which no game of
+    the run plays), else the run's own."""
+    return seeds[0] if seeds else seed
+
+
 def seed_verdict(game: Game, seated: list[Player], seed: int, allow_unseeded: bool, log=None) -> dict:
     """Before a run on an external referee: does a seed replay the same game? What the run's
     configuration keeps of the answer. Paired statistics are honest only if it does; a referee that

@@ -516,7 +516,9 @@ def game_name(config: dict) -> str:
 def text_report(config: dict, labels: list[str], games: list[dict], failures: list[dict] = ()) -> str:
     ratings, order = ratings_table(games, labels)
     game = config["game"]
-    parts = [f"{config['command']} ({game_name(config)}): {len(games)} games, seed {config['seed']}"]
+    seeds = config.get("seeds")  # (a seed file's run keeps a seed drawn for it, which no game plays)
+    seeded = f"the seeds of a seed file ({len(seeds)})" if seeds else f"seed {config['seed']}"
+    parts = [f"{config['command']} ({game_name(config)}): {len(games)} games, {seeded}"]
     if config.get("unpaired"):
         parts.append("the referee ignores the seed: every game counts on its own, as if unpaired")
     if game.get("protocol") in ("cli", "json"):

@@ -416,6 +416,22 @@ def test_a_run_of_a_seed_file_resumed_with_a_seed_says_it_ran_on_its_file(tmp_pa
     assert f"{db} was run with the seeds of a seed file (--seeds), not --seed 5" in capsys.readouterr().err
 
 
+def test_a_seed_files_run_checks_and_names_its_own_seeds(tmp_path, capsys, monkeypatch):
+    """Its seed check played a seed drawn from --seed, which no game of the run plays (a referee may
+    take only the user's), and its report's headline named that seed."""
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.chdir(root)
+    seeds = tmp_path / "s.txt"
+    seeds.write_text("11\n22\n")
+    bots = "tests/games/pebbles/bots"
+    args = ["match", f"python {bots}/greedy.py", f"python {bots}/first.py", "--seeds", str(seeds), "--workers", "1"]
+    args += ["--referee", f"{sys.executable} -m tests.games.pebbles.cli_referee", "--protocol", "cli"]
+    assert main([*args, "--db", str(tmp_path / "r.sqlite")]) == 0
+    captured = capsys.readouterr()
+    assert "  seed 11 played twice " in captured.err, captured.err
+    assert "match (cli game): 4 games, the seeds of a seed file (2)" in captured.out, captured.out
+
+
 def test_a_run_of_all_its_seeds_goes_on_to_all_the_seeds_of_a_longer_file(tmp_path):
     """--pairs defaults to the seeds' number, yet `--resume --seeds LONGER` without --pairs said
     '6 games at most, 6 already played' and played nothing."""
