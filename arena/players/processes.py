@@ -187,11 +187,17 @@ def _instead(player: Player, path: Path) -> str:
     from the file's folder (which then travels whole), or the folder as the player."""
     base = Path(os.path.abspath(player.cwd or "."))
     words = [path.name if Path(os.path.normpath(base / word)) == path else word for word in shlex.split(player.spec)]
+    folder = f", or the folder as the player ({shlex.quote(str(path.parent))}/)" if _an_entry(path) else ""
     return (
         f"give the command from its folder (cd {shlex.quote(str(path.parent))}, then "
-        f"{player.label}={shlex.quote(shlex.join(words))}), so that the folder travels, or the folder as the player "
-        f"({shlex.quote(str(path.parent))}/)"
+        f"{player.label}={shlex.quote(shlex.join(words))}), so that the folder travels{folder}"
     )
+
+
+def _an_entry(path: Path) -> bool:
+    """Whether the Python file `path` is one its folder's build runs (main.py, bot.py, ...): only then
+    does the folder, given as a player, play it."""
+    return path.name in BY_KEY["python"].entries
 
 
 _FILE_MISSING = ("No such file or directory", "FileNotFoundError")
@@ -255,9 +261,7 @@ def _alone(player: Player, why: str) -> str:
     command = shlex.join([*env, "python3", file])  # (quoted as a shell and the arena read it: `my bot/bot.py`)
     folder = Path(file).parent
     # (its folder plays only where its entry has a name the folder's build looks for)
-    given = (
-        f"its folder, {shlex.join([*env, f'{folder}/'])}, or " if Path(file).name in BY_KEY["python"].entries else ""
-    )
+    given = f"its folder, {shlex.join([*env, f'{folder}/'])}, or " if _an_entry(Path(file)) else ""
     return (
         f" ({file} is copied alone, so that edits do not change what plays, and {module} is beside it: "
         f'for a bot of several files give {given}its command, "{command}")'

@@ -218,6 +218,12 @@ def test_a_python_file_named_outside_its_folder_that_imports_its_neighbours_is_r
         travelling(referee_game(user, "python3 ref.py"), [imp])
     (bot / "bot.py").write_text("import os, json\n")  # a file that imports no neighbour travels alone
     assert travelling(referee_game(user, "python3 ref.py"), [imp]) == [str(bot / "bot.py"), str(user)]
+    # A file no folder's build would run (strong.py): its folder as the player was refused ("which file
+    # is the Python 3 bot?"), so it is not offered.
+    (bot / "strong.py").write_text("from helper import pick\n")
+    strong = player("strong", "command", f"python3 {bot / 'strong.py'}", str(user))
+    with pytest.raises(UsageError, match=r"\(cd .*, then strong='python3 strong.py'\), so that the folder travels$"):
+        travelling(referee_game(user, "python3 ref.py"), [strong])
 
 
 def test_a_command_whose_file_travelled_alone_and_misses_a_file_says_what_to_give(tmp_path):
