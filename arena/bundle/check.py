@@ -19,6 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from referee.platform.errors import counted
+
 from arena.bench import transcripts
 from arena.builds.revisions import split_revision
 from arena.games.base import Game, Player
@@ -49,7 +51,7 @@ def check_submission(path: Path, games: int, opponent: str) -> int:
             forfeits.append(f"game {number + 1}: {outcome.errors[ours]} ({outcome.detail})")
     later.sort()
     print(
-        f"check: {games} games against {opponent} as a process under `python -S`: {wins} won; "
+        f"check: {counted(games, 'game')} against {opponent} as a process under `python -S`: {wins} won; "
         f"first answer max {max(first, default=0):.0f} ms; later turns median "
         f"{later[len(later) // 2] if later else 0:.0f} ms, max {max(later, default=0):.0f} ms; "
         f"{len(forfeits)} forfeits"

@@ -18,6 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 
 from referee.platform.commands import interrupts_held
+from referee.platform.errors import counted
 from referee.platform.pools import cores as this_machine_cores
 from referee.platform.pools import remove_worker_temps, start_pool
 from referee.platform.process_tree import claim_orphans
@@ -298,7 +299,7 @@ def run_jobs(
                     continue
                 except MachineLost as exc:
                     if log is not None:
-                        print(f"\n{exc}; its {len(batch)} games will be played again", file=log)
+                        print(f"\n{exc}; its {counted(len(batch), 'game')} will be played again", file=log)
                     for job in batch:
                         machine_failed(job, failure(job, MACHINE, str(exc)))
                     continue
@@ -320,7 +321,7 @@ def run_jobs(
                         del pending[future]
                         lost.extend(batch)  # (never a game played again: that one plays alone)
                 if log is not None:
-                    print(f"\na worker process died; {len(lost)} games will be played again", file=log)
+                    print(f"\na worker process died; {counted(len(lost), 'game')} will be played again", file=log)
                 executor.restart()
             if not stopped and should_stop():
                 stopped = True
