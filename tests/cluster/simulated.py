@@ -420,11 +420,15 @@ def main(argv: list[str] | None = None) -> int:
         cluster.save(args.state)
         print(f"address {cluster.address}  nodes {len(cluster.nodes)}  started in {cluster.started_s} s")
         return 0
+    if not args.state.is_file():
+        parser.error(f"no cluster's state at {args.state}: give --state FILE as to `start`")
     cluster = Cluster.load(args.state)
     if args.command == "add-node":
         node = cluster.add_node()
         print(f"{node['name']} joined")
     elif args.command == "kill-node":
+        if args.index is None or not 0 <= args.index < len(cluster.nodes):
+            parser.error(f"kill-node needs the index of one of the cluster's nodes, 0 to {len(cluster.nodes) - 1}")
         cluster.kill_node(args.index)
         print(f"killed {cluster.nodes[args.index]['name']}")
     elif args.command == "env":
