@@ -20,7 +20,7 @@ from itertools import islice
 from referee.platform.commands import interrupts_held
 from referee.platform.errors import counted
 from referee.platform.pools import cores as this_machine_cores
-from referee.platform.pools import remove_worker_temps, start_pool
+from referee.platform.pools import pool_processes, remove_worker_temps, start_pool
 from referee.platform.process_tree import claim_orphans
 
 from arena.games.base import Game, Outcome, Player, RefereeFailure
@@ -172,13 +172,10 @@ class PoolExecutor:
     def restart(self) -> None:
         """A fresh pool, after a worker died (a bot killed it, or the kernel's OOM killer): the
         dead pool's other tasks are lost with it and are the caller's to play again."""
-        workers = self._processes()
+        workers = pool_processes(self._pool)
         self._pool.shutdown(wait=False, cancel_futures=True)
         remove_worker_temps(workers, IDLE_WORKER_EXIT_S)  # (the broken pool ends them all)
         self._pool = self._new_pool()
-
-    def _processes(self) -> list:
-        return list(getattr(self._pool, "_processes", {}).values())  # (CPython's: the pool's processes)
 
     def cancel(self, future: Future) -> bool:
         return future.cancel()
@@ -188,7 +185,7 @@ class PoolExecutor:
         (its bots and referee with it, by their watchers). A run ends its pool once every game it
         submitted is in, unless it was interrupted: then a game in play counts for nothing, and
         waiting for it held an interrupted run until its referee's time limit, minutes."""
-        workers = self._processes()
+        workers = pool_processes(self._pool)
         with interrupts_held():  # (bounded: idle workers' exit, then the others terminated)
             self._pool.shutdown(wait=False, cancel_futures=True)  # (an idle worker ends, its cleanup done)
             deadline = time.monotonic() + IDLE_WORKER_EXIT_S

@@ -98,11 +98,17 @@ def remove_worker_temps(processes, wait_s: float) -> None:
             shutil.rmtree(worker_temp(process.pid), ignore_errors=True)
 
 
+def pool_processes(pool: ProcessPoolExecutor) -> list:
+    """The pool's worker processes (CPython's own record of them: the executor names them nowhere
+    else), for what outlives a worker killed: its temporary folder."""
+    return list(getattr(pool, "_processes", {}).values())
+
+
 def end_pool(pool: ProcessPoolExecutor) -> None:
     """End `pool` once its tasks in hand are done (those not begun cancelled), and remove the
     temporary folders of its workers, those killed included: Ctrl+C, which reaches a pool's workers
     with their command's process group, ended `arena analyse`'s workers with no cleanup."""
-    processes = list(getattr(pool, "_processes", {}).values())  # (CPython's: the pool's processes)
+    processes = pool_processes(pool)
     pool.shutdown(cancel_futures=True)
     remove_worker_temps(processes, _WORKER_EXIT_S)
 

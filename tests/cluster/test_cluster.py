@@ -208,10 +208,11 @@ def count(db: Path) -> int:
 
 
 @contextlib.contextmanager
-def started(cluster, place: Path, command: list[str], stdout):
+def started(cluster, place: Path, command: list[str], stdout, marked: bool = True):
     """An arena command started on the driver, in the user's folder; killed, its whole session, if
-    it still runs when the test leaves."""
-    process = subprocess.Popen(command, cwd=place / "user", env=driver_env(cluster, place), stdout=stdout,
+    it still runs when the test leaves. `marked`: as the cluster's, which its stop ends too."""
+    env = driver_env(cluster, place, None if marked else {simulated.MARK: None})
+    process = subprocess.Popen(command, cwd=place / "user", env=env, stdout=stdout,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
     try:
         yield process

@@ -6,9 +6,6 @@ tests/cluster/test_cluster.py's), which the test stops."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -23,29 +20,20 @@ from tests.cluster.test_cluster import (  # (helpers and the user's folder; no t
     REFUSED,
     RUN_S,
     count,
-    driver_env,
     on_cluster,
     place,  # noqa: F401 - the fixture
+    started,
     wait_for_games,
 )
 
 pytestmark = pytest.mark.skipif(REFUSED is not None, reason=REFUSED or "")
 
 
-@contextlib.contextmanager
 def driving(cluster, folder, command: list[str]):
-    """`command`, a run, started from the user's folder as the cluster's driver, its stderr piped;
-    killed with its whole session if it outlives the block. (Not marked as the cluster's: its stop
-    would end the driver too, as it ends what the driver leaves behind in the other tests.)"""
-    env = {k: v for k, v in driver_env(cluster, folder).items() if k != simulated.MARK}
-    run = subprocess.Popen(command, cwd=folder / "user", env=env, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
-    try:
-        yield run
-    finally:
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
-            run.wait()
+    """`command`, a run, started from the user's folder as the cluster's driver, its stderr piped.
+    (Not marked as the cluster's: its stop would end the driver too, as it ends what the driver
+    leaves behind in the other tests.)"""
+    return started(cluster, folder, command, stdout=subprocess.DEVNULL, marked=False)
 
 
 @pytest.mark.parametrize("lost", ["whole", "head"])
